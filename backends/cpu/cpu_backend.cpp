@@ -1,0 +1,102 @@
+#include "backends/cpu/cpu_backend.h"
+
+#include <cstring>
+
+#include "backends/cpu/cpu_program.h"
+#include "loom/core/debug_keys.h"
+#include "loom/core/futex.h"
+
+namespace loom::backends::cpu {
+
+namespace {
+constexpr size_t kScratchAlignment = 128;  // widest OpenCL type (double16)
+
+// The group id and sizes of linear work-group `index` of a launch.
+compiler::WorkGroupContext makeContext(const core::KernelLaunch& launch, uint64_t index) {
+  compiler::WorkGroupContext context{};
+  const uint64_t countX = launch.groupCount[0], countY = launch.groupCount[1];
+  const uint64_t ids[3] = {index % countX, (index / countX) % countY, index / (countX * countY)};
+  for (int d = 0; d < 3; ++d) {
+    context.groupId[d] = static_cast<uint32_t>(ids[d]);
+    context.enqueuedLocalSize[d] = launch.groupSize[d];
+    context.numGroups[d] = launch.groupCount[d];
+    context.globalSize[d] = launch.globalSize[d];
+    context.globalOffset[d] = launch.globalOffset[d];
+    // The last group of a non-uniform range is smaller.
+    const uint64_t start = ids[d] * launch.groupSize[d];
+    const uint64_t remaining = launch.globalSize[d] > start ? launch.globalSize[d] - start : 0;
+    context.localSize[d] = static_cast<uint32_t>(std::min<uint64_t>(launch.groupSize[d], remaining));
+  }
+  context.workDim = launch.workDim;
+  return context;
+}
+}  // namespace
+
+char* CpuBackend::Scratch::reserve(size_t bytes) {
+  if (bytes <= size) return memory.get();
+  size = (bytes + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment;
+  memory.reset(static_cast<char*>(std::aligned_alloc(kScratchAlignment, size)));
+  return memory.get();
+}
+
+CpuBackend::CpuBackend(core::DeviceInfo info, unsigned threads) : info_(std::move(info)), pool_(threads), scratch_(threads) {}
+
+std::unique_ptr<core::BackendProgram> CpuBackend::loadProgram(std::shared_ptr<const compiler::CompiledProgram> program,
+                                                              std::string& log) {
+  return CpuProgram::load(std::move(program), log);
+}
+
+void CpuBackend::launch(const core::KernelLaunch& launch) {
+  const auto function = static_cast<CpuKernel*>(launch.kernel)->function();
+  const uint64_t groups = uint64_t(launch.groupCount[0]) * launch.groupCount[1] * launch.groupCount[2];
+  const size_t groupItems = size_t(launch.groupSize[0]) * launch.groupSize[1] * launch.groupSize[2];
+  const size_t localBytes = (launch.localMemorySize + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment;
+  const size_t frameBytes = size_t(launch.descriptor->barrierFrameSize) * groupItems;
+  pool_.run(groups, [&](uint64_t index, unsigned thread) {
+    compiler::WorkGroupContext context = makeContext(launch, index);
+    char* scratch = scratch_[thread].reserve(localBytes + frameBytes);
+    context.localMemory = scratch;
+    context.barrierFrame = scratch + localBytes;
+    function(launch.arguments, &context);
+  });
+}
+
+void CpuBackend::copy(void* destination, const void* source, size_t size) { std::memmove(destination, source, size); }
+
+void CpuBackend::fill(void* destination, const void* pattern, size_t patternSize, size_t size) {
+  auto* out = static_cast<char*>(destination);
+  if (patternSize == 1) {
+    std::memset(out, *static_cast<const uint8_t*>(pattern), size);
+    return;
+  }
+  // Write the pattern once, then double the filled prefix: O(log n) memcpy calls.
+  size_t filled = std::min(patternSize, size);
+  std::memcpy(out, pattern, filled);
+  while (filled < size) {
+    const size_t chunk = std::min(filled, size - filled);
+    std::memcpy(out + filled, out, chunk);
+    filled += chunk;
+  }
+}
+
+uint64_t CpuBackend::timestamp() const { return core::monotonicNanoseconds(); }
+
+core::DiscoveredDevice discoverCpuDevice() {
+  core::DeviceInfo root = describeHostCpu();
+  const int64_t configuredThreads = core::debugKeys().CpuWorkerThreads;
+  const unsigned threads = configuredThreads > 0 ? static_cast<unsigned>(configuredThreads) : root.computeUnits;
+  core::DiscoveredDevice device;
+  const int64_t tiles = core::debugKeys().CpuSubDevices;
+  for (int64_t tile = 0; tile < tiles; ++tile) {
+    core::DeviceInfo info = root;
+    info.subDeviceIndex = static_cast<int32_t>(tile);
+    info.computeUnits = std::max(1u, root.computeUnits / static_cast<unsigned>(tiles));
+    info.numEusPerSubslice = info.computeUnits;
+    info.uuid[15] = static_cast<uint8_t>(tile + 1);
+    device.subDevices.push_back(std::make_unique<CpuBackend>(info, std::max(1u, threads / static_cast<unsigned>(tiles))));
+  }
+  device.backend = std::make_unique<CpuBackend>(root, threads);
+  return device;
+}
+
+}  // namespace loom::backends::cpu

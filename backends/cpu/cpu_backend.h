@@ -1,0 +1,48 @@
+#pragma once
+// The CPU device: kernels are JIT-compiled work-group functions run on a thread pool; memory is
+// host memory, so copies and fills are plain memory operations.
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "backends/cpu/thread_pool.h"
+#include "loom/core/backend.h"
+
+namespace loom::backends::cpu {
+
+class CpuBackend final : public core::Backend {
+ public:
+  CpuBackend(core::DeviceInfo info, unsigned threads);
+
+  const core::DeviceInfo& info() const override { return info_; }
+  compiler::Target compilerTarget() const override { return compiler::Target::Cpu; }
+  std::unique_ptr<core::BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram> program,
+                                                    std::string& log) override;
+  void launch(const core::KernelLaunch& launch) override;
+  void copy(void* destination, const void* source, size_t size) override;
+  void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
+  uint64_t timestamp() const override;
+
+ private:
+  // Local arena and barrier frames of the work-group a thread is running.
+  struct FreeMemory {
+    void operator()(char* memory) const { std::free(memory); }
+  };
+  struct Scratch {
+    std::unique_ptr<char, FreeMemory> memory;
+    size_t size = 0;
+    char* reserve(size_t bytes);
+  };
+
+  core::DeviceInfo info_;
+  ThreadPool pool_;
+  std::vector<Scratch> scratch_;  // one per pool thread
+};
+
+// Describes this machine's CPU (name, cores, caches, memory, vector width).
+core::DeviceInfo describeHostCpu();
+
+// The CPU root device and, with LOOM_CpuSubDevices=N, its N tiles (partitions of the cores).
+core::DiscoveredDevice discoverCpuDevice();
+
+}  // namespace loom::backends::cpu

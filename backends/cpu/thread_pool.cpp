@@ -1,0 +1,74 @@
+#include "backends/cpu/thread_pool.h"
+
+#include <algorithm>
+
+#include "loom/core/futex.h"
+
+namespace loom::backends::cpu {
+
+namespace {
+// Workers spin this many polls before sleeping, so back-to-back launches start without a wake-up.
+constexpr int kSpinPolls = 20000;
+}  // namespace
+
+ThreadPool::ThreadPool(unsigned threads) {
+  for (unsigned thread = 1; thread < std::max(threads, 1u); ++thread)
+    workers_.emplace_back([this, thread] { workerLoop(thread); });
+}
+
+ThreadPool::~ThreadPool() {
+  stopping_.store(true);
+  generation_.fetch_add(1);
+  core::futexWakeAll(reinterpret_cast<uint32_t*>(&generation_));
+  for (auto& worker : workers_) worker.join();
+}
+
+void ThreadPool::runErased(uint64_t count, void* task, Trampoline trampoline) {
+  if (count == 0) return;
+  std::lock_guard lock(runMutex_);
+  if (workers_.empty() || count == 1) {
+    for (uint64_t index = 0; index < count; ++index) trampoline(task, index, 0);
+    return;
+  }
+  task_ = task;
+  trampoline_ = trampoline;
+  count_ = count;
+  // Several chunks per thread balance uneven work-groups; chunks amortize the atomic.
+  chunk_ = std::max<uint64_t>(1, count / (uint64_t(threads()) * 8));
+  next_.store(0, std::memory_order_relaxed);
+  busyWorkers_.store(static_cast<uint32_t>(workers_.size()), std::memory_order_relaxed);
+  generation_.fetch_add(1, std::memory_order_release);
+  core::futexWakeAll(reinterpret_cast<uint32_t*>(&generation_));
+  work(0);
+  while (busyWorkers_.load(std::memory_order_acquire) != 0) {
+  }
+}
+
+void ThreadPool::work(unsigned thread) {
+  for (;;) {
+    const uint64_t first = next_.fetch_add(chunk_, std::memory_order_relaxed);
+    if (first >= count_) return;
+    const uint64_t last = std::min(count_, first + chunk_);
+    for (uint64_t index = first; index < last; ++index) trampoline_(task_, index, thread);
+  }
+}
+
+void ThreadPool::workerLoop(unsigned thread) {
+  // Jobs only start after construction, so every worker starts from generation 0 even if a job
+  // was posted before this thread first ran.
+  uint32_t seen = 0;
+  for (;;) {
+    int polls = 0;
+    uint32_t current;
+    while ((current = generation_.load(std::memory_order_acquire)) == seen) {
+      if (++polls < kSpinPolls) continue;
+      core::futexWait(reinterpret_cast<const uint32_t*>(&generation_), seen, UINT64_MAX);
+    }
+    seen = current;
+    if (stopping_.load()) return;
+    work(thread);
+    busyWorkers_.fetch_sub(1, std::memory_order_release);
+  }
+}
+
+}  // namespace loom::backends::cpu

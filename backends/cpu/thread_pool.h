@@ -1,0 +1,50 @@
+#pragma once
+// A persistent pool of worker threads that runs indexed work (the work-groups of a launch).
+// The calling thread takes part, so a pool of N threads has N-1 workers.
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace loom::backends::cpu {
+
+class ThreadPool {
+ public:
+  // `threads` includes the caller.
+  explicit ThreadPool(unsigned threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
+
+  // Calls task(index, thread) for every index in [0, count), spread over the threads; returns when
+  // all are done. `thread` in [0, threads()) identifies per-thread scratch. One run at a time.
+  template <typename Task>
+  void run(uint64_t count, Task&& task) {
+    runErased(count, &task, [](void* erased, uint64_t index, unsigned thread) {
+      (*static_cast<Task*>(erased))(index, thread);
+    });
+  }
+
+ private:
+  using Trampoline = void (*)(void*, uint64_t, unsigned);
+  void runErased(uint64_t count, void* task, Trampoline trampoline);
+  void work(unsigned thread);
+  void workerLoop(unsigned thread);
+
+  std::mutex runMutex_;
+  std::vector<std::thread> workers_;
+  // The current job.
+  void* task_ = nullptr;
+  Trampoline trampoline_ = nullptr;
+  uint64_t count_ = 0;
+  uint64_t chunk_ = 1;
+  std::atomic<uint64_t> next_{0};
+  std::atomic<uint32_t> busyWorkers_{0};
+  std::atomic<uint32_t> generation_{0};  // bumped to start a job; workers wait on it
+  std::atomic<bool> stopping_{false};
+};
+
+}  // namespace loom::backends::cpu

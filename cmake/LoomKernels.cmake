@@ -1,0 +1,24 @@
+# loom_spirv_kernels(<target> <output-dir> <file.cl>...)
+# Compiles OpenCL C test kernels to SPIR-V at build time (clang-15 + llvm-spirv-15) and makes
+# <target> depend on them. With clang 15 the translator needs typed pointers (-no-opaque-pointers).
+function(loom_spirv_kernels target output_dir)
+  set(outputs)
+  foreach(source ${ARGN})
+    get_filename_component(name ${source} NAME_WE)
+    get_filename_component(source_path ${source} ABSOLUTE)
+    set(bitcode ${output_dir}/${name}.bc)
+    set(spirv ${output_dir}/${name}.spv)
+    add_custom_command(
+      OUTPUT ${spirv}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${output_dir}
+      COMMAND ${CLANG15} -cl-std=CL2.0 -target spir64-unknown-unknown -O2 -emit-llvm -c
+              -Xclang -no-opaque-pointers -o ${bitcode} ${source_path}
+      COMMAND ${LLVM_SPIRV15} ${bitcode} -o ${spirv}
+      DEPENDS ${source_path}
+      COMMENT "SPIR-V ${name}.spv"
+      VERBATIM)
+    list(APPEND outputs ${spirv})
+  endforeach()
+  add_custom_target(${target}_spirv DEPENDS ${outputs})
+  add_dependencies(${target} ${target}_spirv)
+endfunction()

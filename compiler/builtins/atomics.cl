@@ -1,0 +1,48 @@
+// OpenCL 1.x atomics (atomic_* for 32 bits, atom_* for 32 and 64 bits) on global, local and
+// generic pointers, and memory fences. The translator expresses SPIR-V atomics in these names.
+// The __sync builtins become atomicrmw/cmpxchg instructions; the __atomic ones would become
+// library calls, since spir64 declares no lock-free atomics.
+
+// min and max by compare-and-swap: __sync_fetch_and_min exists for int only.
+#define ATOMIC_SELECT(T, AS, keep)                                                                  \
+  T old = *p, seen;                                                                                 \
+  while ((seen = __sync_val_compare_and_swap(p, old, keep ? old : v)) != old) old = seen;          \
+  return old;
+
+#define ATOMIC_RMW(prefix, T, AS)                                                                  \
+  T OVL prefix##add(volatile AS T* p, T v) { return __sync_fetch_and_add(p, v); }                 \
+  T OVL prefix##sub(volatile AS T* p, T v) { return __sync_fetch_and_sub(p, v); }                 \
+  T OVL prefix##xchg(volatile AS T* p, T v) { return __sync_swap(p, v); }                         \
+  T OVL prefix##min(volatile AS T* p, T v) { ATOMIC_SELECT(T, AS, old <= v) }                    \
+  T OVL prefix##max(volatile AS T* p, T v) { ATOMIC_SELECT(T, AS, old >= v) }                    \
+  T OVL prefix##and(volatile AS T* p, T v) { return __sync_fetch_and_and(p, v); }                 \
+  T OVL prefix##or(volatile AS T* p, T v) { return __sync_fetch_and_or(p, v); }                   \
+  T OVL prefix##xor(volatile AS T* p, T v) { return __sync_fetch_and_xor(p, v); }                 \
+  T OVL prefix##inc(volatile AS T* p) { return __sync_fetch_and_add(p, (T)1); }                   \
+  T OVL prefix##dec(volatile AS T* p) { return __sync_fetch_and_sub(p, (T)1); }                   \
+  T OVL prefix##cmpxchg(volatile AS T* p, T expected, T desired) {                                \
+    return __sync_val_compare_and_swap(p, expected, desired);                                     \
+  }
+
+#define ATOMIC_SPACES(prefix, T) ATOMIC_RMW(prefix, T, __global) ATOMIC_RMW(prefix, T, __local) ATOMIC_RMW(prefix, T, __generic)
+
+ATOMIC_SPACES(atomic_, int)
+ATOMIC_SPACES(atomic_, uint)
+ATOMIC_SPACES(atom_, int)
+ATOMIC_SPACES(atom_, uint)
+ATOMIC_SPACES(atom_, long)
+ATOMIC_SPACES(atom_, ulong)
+
+#define FLOAT_XCHG(AS)                                                                                   \
+  float OVL atomic_xchg(volatile AS float* p, float v) {                                                \
+    return as_float(__sync_swap((volatile AS uint*)p, as_uint(v)));           \
+  }
+FLOAT_XCHG(__global)
+FLOAT_XCHG(__local)
+FLOAT_XCHG(__generic)
+
+// All work-items of a group run on one thread, one after another; a fence orders this thread's
+// accesses against other groups and the host.
+void OVL mem_fence(cl_mem_fence_flags flags) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+void OVL read_mem_fence(cl_mem_fence_flags flags) { __atomic_thread_fence(__ATOMIC_ACQUIRE); }
+void OVL write_mem_fence(cl_mem_fence_flags flags) { __atomic_thread_fence(__ATOMIC_RELEASE); }

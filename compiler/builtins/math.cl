@@ -1,0 +1,145 @@
+// Math, common and relational functions for float and double.
+
+#define UNARY_BUILTIN(name, T, builtin) \
+  T OVL name(T x) { return builtin(x); } \
+  VEC1(name, T, T)
+#define BINARY_BUILTIN(name, T, builtin) \
+  T OVL name(T x, T y) { return builtin(x, y); } \
+  VEC2(name, T, T)
+
+#define FLOAT_MATH(T, S)                                       \
+  UNARY_BUILTIN(sqrt, T, __builtin_sqrt##S)                    \
+  UNARY_BUILTIN(fabs, T, __builtin_fabs##S)                    \
+  UNARY_BUILTIN(floor, T, __builtin_floor##S)                  \
+  UNARY_BUILTIN(ceil, T, __builtin_ceil##S)                    \
+  UNARY_BUILTIN(trunc, T, __builtin_trunc##S)                  \
+  UNARY_BUILTIN(round, T, __builtin_round##S)                  \
+  UNARY_BUILTIN(rint, T, __builtin_rint##S)                    \
+  UNARY_BUILTIN(exp, T, __builtin_exp##S)                      \
+  UNARY_BUILTIN(exp2, T, __builtin_exp2##S)                    \
+  T OVL exp10(T x) { return __builtin_pow##S((T)10, x); }    \
+  VEC1(exp10, T, T)                                            \
+  UNARY_BUILTIN(expm1, T, __builtin_expm1##S)                  \
+  UNARY_BUILTIN(log, T, __builtin_log##S)                      \
+  UNARY_BUILTIN(log2, T, __builtin_log2##S)                    \
+  UNARY_BUILTIN(log10, T, __builtin_log10##S)                  \
+  UNARY_BUILTIN(log1p, T, __builtin_log1p##S)                  \
+  UNARY_BUILTIN(logb, T, __builtin_logb##S)                    \
+  UNARY_BUILTIN(sin, T, __builtin_sin##S)                      \
+  UNARY_BUILTIN(cos, T, __builtin_cos##S)                      \
+  UNARY_BUILTIN(tan, T, __builtin_tan##S)                      \
+  UNARY_BUILTIN(asin, T, __builtin_asin##S)                    \
+  UNARY_BUILTIN(acos, T, __builtin_acos##S)                    \
+  UNARY_BUILTIN(atan, T, __builtin_atan##S)                    \
+  UNARY_BUILTIN(sinh, T, __builtin_sinh##S)                    \
+  UNARY_BUILTIN(cosh, T, __builtin_cosh##S)                    \
+  UNARY_BUILTIN(tanh, T, __builtin_tanh##S)                    \
+  UNARY_BUILTIN(asinh, T, __builtin_asinh##S)                  \
+  UNARY_BUILTIN(acosh, T, __builtin_acosh##S)                  \
+  UNARY_BUILTIN(atanh, T, __builtin_atanh##S)                  \
+  UNARY_BUILTIN(cbrt, T, __builtin_cbrt##S)                    \
+  UNARY_BUILTIN(erf, T, __builtin_erf##S)                      \
+  UNARY_BUILTIN(erfc, T, __builtin_erfc##S)                    \
+  UNARY_BUILTIN(tgamma, T, __builtin_tgamma##S)                \
+  UNARY_BUILTIN(lgamma, T, __builtin_lgamma##S)                \
+  BINARY_BUILTIN(pow, T, __builtin_pow##S)                     \
+  BINARY_BUILTIN(powr, T, __builtin_pow##S)                    \
+  BINARY_BUILTIN(fmod, T, __builtin_fmod##S)                   \
+  BINARY_BUILTIN(remainder, T, __builtin_remainder##S)         \
+  BINARY_BUILTIN(atan2, T, __builtin_atan2##S)                 \
+  BINARY_BUILTIN(hypot, T, __builtin_hypot##S)                 \
+  BINARY_BUILTIN(copysign, T, __builtin_copysign##S)           \
+  BINARY_BUILTIN(fdim, T, __builtin_fdim##S)                   \
+  BINARY_BUILTIN(nextafter, T, __builtin_nextafter##S)         \
+  BINARY_BUILTIN(fmin, T, __builtin_fmin##S)                   \
+  BINARY_BUILTIN(fmax, T, __builtin_fmax##S)                   \
+  VEC2S(fmin, T, T)                                            \
+  VEC2S(fmax, T, T)                                            \
+  T OVL rsqrt(T x) { return (T)1 / __builtin_sqrt##S(x); }     \
+  VEC1(rsqrt, T, T)                                            \
+  T OVL fma(T a, T b, T c) { return __builtin_fma##S(a, b, c); } \
+  VEC3(fma, T)                                                 \
+  T OVL mad(T a, T b, T c) { return a * b + c; }               \
+  VEC3(mad, T)                                                 \
+  T OVL pown(T x, int n) { return __builtin_powi##S(x, n); }   \
+  VEC2(pown, T, int)                                           \
+  T OVL rootn(T x, int n) { return __builtin_pow##S(x, (T)1 / (T)n); } \
+  VEC2(rootn, T, int)                                          \
+  T OVL ldexp(T x, int n) { return __builtin_ldexp##S(x, n); } \
+  VEC2(ldexp, T, int)                                          \
+  T OVL sinpi(T x) { return __builtin_sin##S(x * (T)M_PI); }   \
+  VEC1(sinpi, T, T)                                            \
+  T OVL cospi(T x) { return __builtin_cos##S(x * (T)M_PI); }   \
+  VEC1(cospi, T, T)                                            \
+  T OVL tanpi(T x) { return __builtin_tan##S(x * (T)M_PI); }   \
+  VEC1(tanpi, T, T)                                            \
+  T OVL maxmag(T x, T y) { T ax = __builtin_fabs##S(x), ay = __builtin_fabs##S(y); return ax > ay ? x : ay > ax ? y : __builtin_fmax##S(x, y); } \
+  VEC2(maxmag, T, T)                                           \
+  T OVL minmag(T x, T y) { T ax = __builtin_fabs##S(x), ay = __builtin_fabs##S(y); return ax < ay ? x : ay < ax ? y : __builtin_fmin##S(x, y); } \
+  VEC2(minmag, T, T)                                           \
+  /* common */                                                 \
+  T OVL clamp(T x, T lo, T hi) { return __builtin_fmin##S(__builtin_fmax##S(x, lo), hi); } \
+  VEC3(clamp, T)                                               \
+  T OVL mix(T x, T y, T a) { return x + (y - x) * a; }         \
+  VEC3(mix, T)                                                 \
+  T OVL step(T edge, T x) { return x < edge ? (T)0 : (T)1; }   \
+  VEC2(step, T, T)                                             \
+  T OVL smoothstep(T e0, T e1, T x) { T t = clamp((x - e0) / (e1 - e0), (T)0, (T)1); return t * t * ((T)3 - (T)2 * t); } \
+  VEC3(smoothstep, T)                                          \
+  T OVL radians(T x) { return x * (T)(M_PI / 180.0); }         \
+  VEC1(radians, T, T)                                          \
+  T OVL degrees(T x) { return x * (T)(180.0 / M_PI); }         \
+  VEC1(degrees, T, T)                                          \
+  T OVL sign(T x) { return x > (T)0 ? (T)1 : x < (T)0 ? (T)-1 : __builtin_isnan(x) ? (T)0 : x; } \
+  VEC1(sign, T, T)                                             \
+  T OVL max(T x, T y) { return __builtin_fmax##S(x, y); }     \
+  VEC2(max, T, T)                                              \
+  VEC2S(max, T, T)                                             \
+  T OVL min(T x, T y) { return __builtin_fmin##S(x, y); }     \
+  VEC2(min, T, T)                                              \
+  VEC2S(min, T, T)
+
+FLOAT_MATH(float, f)
+FLOAT_MATH(double, )
+
+// Relational: scalars return 0 or 1, vectors 0 or -1 per component.
+#define RELATIONAL1(name, T, I, expression)            \
+  int OVL name(T x) { return (expression); }          \
+  I##2 OVL name(T##2 x) { return -(I##2)(name(x.lo), name(x.hi)); } \
+  I##3 OVL name(T##3 x) { return -(I##3)(name(x.s01) & 1, name(x.s2)); } \
+  I##4 OVL name(T##4 x) { return -(I##4)(name(x.lo) & 1, name(x.hi) & 1); } \
+  I##8 OVL name(T##8 x) { return -(I##8)(name(x.lo) & 1, name(x.hi) & 1); } \
+  I##16 OVL name(T##16 x) { return -(I##16)(name(x.lo) & 1, name(x.hi) & 1); }
+#define FLOAT_RELATIONAL(T, I)                                     \
+  RELATIONAL1(isnan, T, I, __builtin_isnan(x))                     \
+  RELATIONAL1(isinf, T, I, __builtin_isinf(x))                     \
+  RELATIONAL1(isfinite, T, I, __builtin_isfinite(x))               \
+  RELATIONAL1(isnormal, T, I, __builtin_isnormal(x))               \
+  RELATIONAL1(signbit, T, I, __builtin_signbit(x) != 0)
+
+FLOAT_RELATIONAL(float, int)
+FLOAT_RELATIONAL(double, long)
+
+// Native and half precision variants: Loom computes them at full precision.
+#define NATIVE_MATH(prefix)                                                          \
+  UNARY_BUILTIN(prefix##sqrt, float, __builtin_sqrtf)                              \
+  UNARY_BUILTIN(prefix##exp, float, __builtin_expf)                                \
+  UNARY_BUILTIN(prefix##exp2, float, __builtin_exp2f)                              \
+  float OVL prefix##exp10(float x) { return __builtin_powf(10.0f, x); }            \
+  VEC1(prefix##exp10, float, float)                                                \
+  UNARY_BUILTIN(prefix##log, float, __builtin_logf)                                \
+  UNARY_BUILTIN(prefix##log2, float, __builtin_log2f)                              \
+  UNARY_BUILTIN(prefix##log10, float, __builtin_log10f)                            \
+  UNARY_BUILTIN(prefix##sin, float, __builtin_sinf)                                \
+  UNARY_BUILTIN(prefix##cos, float, __builtin_cosf)                                \
+  UNARY_BUILTIN(prefix##tan, float, __builtin_tanf)                                \
+  float OVL prefix##rsqrt(float x) { return 1.0f / __builtin_sqrtf(x); }           \
+  VEC1(prefix##rsqrt, float, float)                                                \
+  float OVL prefix##recip(float x) { return 1.0f / x; }                            \
+  VEC1(prefix##recip, float, float)                                                \
+  float OVL prefix##divide(float x, float y) { return x / y; }                     \
+  VEC2(prefix##divide, float, float)                                               \
+  BINARY_BUILTIN(prefix##powr, float, __builtin_powf)
+
+NATIVE_MATH(native_)
+NATIVE_MATH(half_)

@@ -1,0 +1,53 @@
+#pragma once
+// The kernel compiler's whole public interface: bytes + options + target in, a program binary out.
+// It depends on LLVM only (privately) and on no runtime object.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "loom/compiler/kernel_descriptor.h"
+
+namespace loom::compiler {
+
+enum class Target : uint8_t { Cpu, Nvptx };
+
+enum class Status {
+  Success,
+  BuildFailure,    // the input is malformed or uses something unsupported; the log says what and where
+  InvalidOptions,  // an option the compiler does not know
+  InvalidBinary,   // a native binary that is truncated, corrupted or for another target
+  LinkFailure,     // unresolved imports or duplicate exports when linking
+};
+
+struct CompileRequest {
+  std::vector<uint8_t> spirv;
+  std::string options;                               // e.g. "-ze-opt-disable", "-cl-fast-relaxed-math"
+  std::map<uint32_t, uint64_t> specializationConstants;  // SpecId -> value (raw bits, zero-extended)
+  Target target = Target::Cpu;
+  bool dumpKernelIr = false;  // print the final LLVM IR to stderr (debug key DumpKernelIr)
+};
+
+// A compiled program: metadata plus target code (for the CPU, a relocatable x86-64 ELF object).
+struct CompiledProgram {
+  Target target = Target::Cpu;
+  ProgramInfo info;
+  std::vector<uint8_t> code;
+};
+
+struct BuildResult {
+  Status status = Status::BuildFailure;
+  std::string log;  // diagnostics; empty when the build had nothing to say
+  std::shared_ptr<const CompiledProgram> program;  // set when status == Success
+};
+
+// SPIR-V (1.0 to 1.4) to target code.
+BuildResult compileSpirv(const CompileRequest& request);
+
+// Loom's native binary: an ELF container holding metadata and code. readNativeBinary validates
+// everything it reads; a truncated or corrupted binary yields InvalidBinary, never a crash.
+std::vector<uint8_t> writeNativeBinary(const CompiledProgram& program);
+BuildResult readNativeBinary(const uint8_t* data, size_t size);
+
+}  // namespace loom::compiler

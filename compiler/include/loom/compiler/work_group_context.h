@@ -1,0 +1,24 @@
+#pragma once
+// The launch context of one work-group, shared by the runtime (which fills it) and the code the
+// CPU target generates (which reads it). Its layout is an ABI: change both sides together.
+#include <cstdint>
+
+namespace loom::compiler {
+
+struct WorkGroupContext {
+  uint32_t groupId[3];
+  uint32_t localSize[3];          // this group's size: smaller for the last group of a non-uniform range
+  uint32_t enqueuedLocalSize[3];
+  uint32_t numGroups[3];
+  uint64_t globalSize[3];
+  uint64_t globalOffset[3];
+  uint32_t workDim;
+  uint32_t reserved;
+  char* localMemory;   // static __local variables first, then local pointer arguments (their offsets)
+  char* barrierFrame;  // KernelDescriptor::barrierFrameSize bytes per work-item of the group
+};
+
+// A kernel compiled for the CPU: runs every work-item of one work-group.
+using WorkGroupFunction = void (*)(const void* argumentBuffer, const WorkGroupContext* context);
+
+}  // namespace loom::compiler

@@ -1,0 +1,23 @@
+#include "builtin_library.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace loom::compiler {
+
+extern const uint8_t kBuiltinLibraryBitcode[];
+extern const size_t kBuiltinLibraryBitcodeSize;
+
+llvm::Error linkBuiltinLibrary(llvm::Module& module) {
+  llvm::StringRef bytes(reinterpret_cast<const char*>(kBuiltinLibraryBitcode), kBuiltinLibraryBitcodeSize);
+  auto library = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "loom-builtins"), module.getContext());
+  if (!library) return library.takeError();
+  (*library)->setDataLayout(module.getDataLayout());
+  (*library)->setTargetTriple(module.getTargetTriple());
+  if (llvm::Linker::linkModules(module, std::move(*library), llvm::Linker::LinkOnlyNeeded))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "linking the builtin library failed");
+  return llvm::Error::success();
+}
+
+}  // namespace loom::compiler

@@ -1,0 +1,94 @@
+// compileSpirv: the compiler's pipeline from SPIR-V to target code.
+#include "build_options.h"
+#include "builtin_library.h"
+#include "cpu/cpu_code_generator.h"
+#include "cpu/work_group_function_builder.h"
+#include "kernel_descriptor_builder.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+#include "loom/compiler/compiler.h"
+#include "spirv_reader.h"
+
+namespace loom::compiler {
+
+namespace {
+
+BuildResult failure(Status status, llvm::Error error) { return {status, llvm::toString(std::move(error)), nullptr}; }
+
+// Builtins neither the library nor the target provides: a clear error now instead of an
+// unresolved symbol when the kernel is first looked up.
+llvm::Error checkBuiltinsResolved(const llvm::Module& module) {
+  std::string missing;
+  for (const llvm::Function& function : module) {
+    if (!function.isDeclaration() || function.use_empty()) continue;
+    const llvm::StringRef name = function.getName();
+    if (!name.startswith("_Z") && !name.startswith("__spirv")) continue;
+    missing += (missing.empty() ? "" : ", ") + llvm::demangle(name.str());
+  }
+  if (missing.empty()) return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "unsupported builtin functions: %s", missing.c_str());
+}
+
+llvm::Error verify(const llvm::Module& module, const char* after) {
+  std::string problems;
+  llvm::raw_string_ostream out(problems);
+  if (!llvm::verifyModule(module, &out)) return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "internal compiler error after %s: %s", after, problems.c_str());
+}
+
+llvm::Expected<ProgramInfo> describeProgram(const llvm::Module& module) {
+  ProgramInfo info;
+  for (const llvm::Function& function : module) {
+    if (!isKernel(function)) continue;
+    auto descriptor = describeKernel(function);
+    if (!descriptor) return descriptor.takeError();
+    info.kernels.push_back(std::move(*descriptor));
+  }
+  describeProgramSymbols(module, info);
+  return info;
+}
+
+std::vector<std::string> visibleSymbols(const ProgramInfo& info) {
+  std::vector<std::string> names = info.exportedFunctions;
+  for (const auto& kernel : info.kernels) names.push_back(cpu::workGroupFunctionName(kernel.name));
+  for (const auto& global : info.globals) names.push_back(global.name);
+  return names;
+}
+
+llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, ProgramInfo& info, const BuildOptions& options,
+                                                   bool dumpIr) {
+  if (llvm::Error error = linkBuiltinLibrary(module)) return error;
+  if (llvm::Error error = cpu::retargetToHost(module)) return error;
+  if (llvm::Error error = cpu::buildWorkGroupFunctions(module, info.kernels)) return error;
+  if (llvm::Error error = verify(module, "the work-group transformation")) return error;
+  cpu::keepOnly(module, visibleSymbols(info));
+  if (llvm::Error error = checkBuiltinsResolved(module)) return error;
+  return cpu::generateObject(module, options, dumpIr);
+}
+
+}  // namespace
+
+BuildResult compileSpirv(const CompileRequest& request) {
+  auto options = parseBuildOptions(request.options);
+  if (!options) return failure(Status::InvalidOptions, options.takeError());
+  if (request.target != Target::Cpu)
+    return {Status::BuildFailure, "the NVPTX target is not implemented yet", nullptr};
+  llvm::LLVMContext context;
+  // The builtin library and the translator's output use typed pointers (LLVM 15).
+  context.setOpaquePointers(false);
+  auto module = readSpirvModule(context, request.spirv, request.specializationConstants);
+  if (!module) return failure(Status::BuildFailure, module.takeError());
+  auto info = describeProgram(**module);
+  if (!info) return failure(Status::BuildFailure, info.takeError());
+  auto code = compileForCpu(**module, *info, *options, request.dumpKernelIr);
+  if (!code) return failure(Status::BuildFailure, code.takeError());
+  auto program = std::make_shared<CompiledProgram>();
+  program->target = Target::Cpu;
+  program->info = std::move(*info);
+  program->code = std::move(*code);
+  return {Status::Success, "", std::move(program)};
+}
+
+}  // namespace loom::compiler

@@ -1,0 +1,127 @@
+#include "cpu_code_generator.h"
+
+#include <mutex>
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Host.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
+
+namespace loom::compiler::cpu {
+
+namespace {
+
+void initializeNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+std::string hostFeatures() {
+  llvm::StringMap<bool> features;
+  llvm::sys::getHostCPUFeatures(features);
+  std::string joined;
+  for (const auto& feature : features) joined += (joined.empty() ? "" : ",") + std::string(feature.second ? "+" : "-") + feature.first().str();
+  return joined;
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createHostTargetMachine(bool optimize) {
+  initializeNativeTarget();
+  const std::string triple = llvm::sys::getProcessTriple();
+  std::string error;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target) return llvm::createStringError(llvm::inconvertibleErrorCode(), "no host target: %s", error.c_str());
+  llvm::TargetOptions options;
+  auto level = optimize ? llvm::CodeGenOpt::Aggressive : llvm::CodeGenOpt::None;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, llvm::sys::getHostCPUName(), hostFeatures(), options, llvm::Reloc::PIC_, llvm::CodeModel::Small, level));
+  if (!machine) return llvm::createStringError(llvm::inconvertibleErrorCode(), "cannot create the host target machine");
+  return machine;
+}
+
+void applyFastMath(llvm::Module& module, const BuildOptions& options) {
+  if (!options.fastMath && !options.finiteMathOnly && !options.noSignedZeros) return;
+  for (llvm::Function& function : module)
+    for (llvm::BasicBlock& block : function)
+      for (llvm::Instruction& instruction : block) {
+        if (!llvm::isa<llvm::FPMathOperator>(instruction)) continue;
+        if (options.fastMath) instruction.setFast(true);
+        if (options.finiteMathOnly) instruction.setHasNoNaNs(true), instruction.setHasNoInfs(true);
+        if (options.noSignedZeros) instruction.setHasNoSignedZeros(true);
+      }
+}
+
+void optimize(llvm::Module& module, llvm::TargetMachine& machine, bool aggressive) {
+  llvm::PassBuilder passes(&machine);
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  passes.registerModuleAnalyses(modules);
+  passes.registerCGSCCAnalyses(cgscc);
+  passes.registerFunctionAnalyses(functions);
+  passes.registerLoopAnalyses(loops);
+  passes.crossRegisterProxies(loops, functions, cgscc, modules);
+  llvm::ModulePassManager manager =
+      aggressive ? passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3) : passes.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
+  manager.run(module, modules);
+}
+
+}  // namespace
+
+llvm::Error retargetToHost(llvm::Module& module) {
+  auto machine = createHostTargetMachine(true);
+  if (!machine) return machine.takeError();
+  module.setTargetTriple((*machine)->getTargetTriple().str());
+  module.setDataLayout((*machine)->createDataLayout());
+  for (llvm::Function& function : module) {
+    function.setCallingConv(llvm::CallingConv::C);
+    for (llvm::BasicBlock& block : function)
+      for (llvm::Instruction& instruction : block)
+        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction)) call->setCallingConv(llvm::CallingConv::C);
+  }
+  return llvm::Error::success();
+}
+
+void keepOnly(llvm::Module& module, const std::vector<std::string>& keepVisible) {
+  llvm::StringSet<> keep;
+  for (const std::string& name : keepVisible) keep.insert(name);
+  for (llvm::GlobalValue& value : module.global_values()) {
+    if (value.isDeclaration() || keep.contains(value.getName())) continue;
+    value.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder().registerModuleAnalyses(modules);
+  llvm::GlobalDCEPass().run(module, modules);
+}
+
+llvm::Expected<std::vector<uint8_t>> generateObject(llvm::Module& module, const BuildOptions& options, bool dumpIr) {
+  auto machine = createHostTargetMachine(options.optimize);
+  if (!machine) return machine.takeError();
+  applyFastMath(module, options);
+  optimize(module, **machine, options.optimize);
+  if (dumpIr) module.print(llvm::errs(), nullptr);
+  std::string problems;
+  llvm::raw_string_ostream problemStream(problems);
+  if (llvm::verifyModule(module, &problemStream))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "internal compiler error: %s", problems.c_str());
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream stream(object);
+  llvm::legacy::PassManager codegen;
+  if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr, llvm::CGFT_ObjectFile))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "the host target cannot emit object files");
+  codegen.run(module);
+  return std::vector<uint8_t>(object.begin(), object.end());
+}
+
+}  // namespace loom::compiler::cpu

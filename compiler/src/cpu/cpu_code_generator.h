@@ -1,0 +1,21 @@
+#pragma once
+// Host x86-64 code from a module of work-group functions: retargeting, optimization, object file.
+#include <vector>
+
+#include "build_options.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+namespace loom::compiler::cpu {
+
+// Moves a SPIR module (spir64 triple, SPIR calling conventions) onto the host target.
+llvm::Error retargetToHost(llvm::Module& module);
+
+// Keeps only what the runtime looks up (work-group functions, program globals, exported
+// functions) visible, and drops everything nothing reaches.
+void keepOnly(llvm::Module& module, const std::vector<std::string>& keepVisible);
+
+// Optimizes and returns a relocatable object for the host CPU.
+llvm::Expected<std::vector<uint8_t>> generateObject(llvm::Module& module, const BuildOptions& options, bool dumpIr);
+
+}  // namespace loom::compiler::cpu

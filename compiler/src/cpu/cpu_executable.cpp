@@ -1,0 +1,116 @@
+// CpuExecutable on LLVM's ORC JIT: one process-wide LLJIT, one JITDylib per loaded program.
+#include "loom/compiler/cpu_executable.h"
+
+#include <atomic>
+#include <mutex>
+
+#include "cpu/work_group_function_builder.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+
+namespace loom::compiler {
+
+namespace {
+
+std::mutex jitMutex;
+
+llvm::orc::LLJIT* processJit(std::string& log) {
+  static std::unique_ptr<llvm::orc::LLJIT> jit;
+  static std::string error;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    auto created = llvm::orc::LLJITBuilder().create();
+    if (!created) {
+      error = llvm::toString(created.takeError());
+      return;
+    }
+    jit = std::move(*created);
+  });
+  if (!jit) log += "cannot start the JIT: " + error + "\n";
+  return jit.get();
+}
+
+class OrcCpuExecutable final : public CpuExecutable {
+ public:
+  OrcCpuExecutable(std::shared_ptr<const CompiledProgram> program, llvm::orc::LLJIT& jit, llvm::orc::JITDylib& library)
+      : CpuExecutable(std::move(program)), jit_(jit), library_(library) {}
+
+  ~OrcCpuExecutable() override {
+    std::lock_guard lock(jitMutex);
+    llvm::consumeError(jit_.getExecutionSession().removeJITDylib(library_));
+  }
+
+  bool link(const std::vector<CpuExecutable*>& others, std::string& log) override {
+    std::lock_guard lock(jitMutex);
+    for (CpuExecutable* other : others) library_.addToLinkOrder(static_cast<OrcCpuExecutable*>(other)->library_);
+    // Resolve now, so that unresolved imports fail the link rather than a later launch.
+    for (const auto& kernel : program_->info.kernels)
+      if (!lookup(cpu::workGroupFunctionName(kernel.name), log)) return false;
+    return true;
+  }
+
+  WorkGroupFunction kernel(const std::string& name, std::string& log) override {
+    std::lock_guard lock(jitMutex);
+    return reinterpret_cast<WorkGroupFunction>(lookup(cpu::workGroupFunctionName(name), log));
+  }
+
+  void* globalVariable(const std::string& name) override { return lookupQuietly(name); }
+  void* function(const std::string& name) override { return lookupQuietly(name); }
+
+ private:
+  void* lookupQuietly(const std::string& name) {
+    std::lock_guard lock(jitMutex);
+    std::string ignored;
+    return lookup(name, ignored);
+  }
+
+  void* lookup(const std::string& name, std::string& log) {
+    auto symbol = jit_.lookup(library_, name);
+    if (!symbol) {
+      log += llvm::toString(symbol.takeError()) + "\n";
+      return nullptr;
+    }
+    return symbol->toPtr<void*>();
+  }
+
+  llvm::orc::LLJIT& jit_;
+  llvm::orc::JITDylib& library_;
+};
+
+}  // namespace
+
+std::unique_ptr<CpuExecutable> CpuExecutable::load(std::shared_ptr<const CompiledProgram> program, std::string& log) {
+  if (!program || program->target != Target::Cpu) {
+    log += "not a CPU program\n";
+    return nullptr;
+  }
+  llvm::orc::LLJIT* jit = processJit(log);
+  if (!jit) return nullptr;
+  std::lock_guard lock(jitMutex);
+  static std::atomic<uint64_t> nextLibrary{0};
+  auto library = jit->createJITDylib("loom-program-" + std::to_string(nextLibrary++));
+  if (!library) {
+    log += llvm::toString(library.takeError()) + "\n";
+    return nullptr;
+  }
+  // Builtins may call the C math library and the like: resolve those from the process.
+  auto processSymbols = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(jit->getDataLayout().getGlobalPrefix());
+  if (!processSymbols) {
+    log += llvm::toString(processSymbols.takeError()) + "\n";
+    return nullptr;
+  }
+  library->addGenerator(std::move(*processSymbols));
+  llvm::StringRef code(reinterpret_cast<const char*>(program->code.data()), program->code.size());
+  if (llvm::Error error = jit->addObjectFile(*library, llvm::MemoryBuffer::getMemBufferCopy(code, "loom-program"))) {
+    log += llvm::toString(std::move(error)) + "\n";
+    llvm::consumeError(jit->getExecutionSession().removeJITDylib(*library));
+    return nullptr;
+  }
+  return std::make_unique<OrcCpuExecutable>(std::move(program), *jit, *library);
+}
+
+}  // namespace loom::compiler

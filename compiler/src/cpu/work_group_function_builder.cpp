@@ -1,0 +1,229 @@
+#include "work_group_function_builder.h"
+
+#include "context_access.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "local_memory_lowering.h"
+#include "work_item_builtins.h"
+#include "work_item_loops.h"
+
+namespace loom::compiler::cpu {
+
+namespace {
+
+enum ArgumentIndex { kArgumentBuffer = 0, kContext = 1 };
+
+llvm::Function* declareWorkGroupFunction(llvm::Module& module, const std::string& kernelName) {
+  llvm::LLVMContext& context = module.getContext();
+  llvm::Type* bytePointer = llvm::Type::getInt8PtrTy(context);
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), {bytePointer, bytePointer}, false);
+  auto* function = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, workGroupFunctionName(kernelName), module);
+  function->addFnAttr(llvm::Attribute::NoUnwind);
+  function->addFnAttr("loom-work-group-function");
+  return function;
+}
+
+// The kernel's parameters, read from the argument buffer the runtime filled.
+std::vector<llvm::Value*> loadArguments(llvm::IRBuilder<>& builder, llvm::Function& kernel, const KernelDescriptor& descriptor,
+                                        llvm::Value* buffer, llvm::Value* localMemory) {
+  std::vector<llvm::Value*> values;
+  for (llvm::Argument& parameter : kernel.args()) {
+    const KernelArgument& argument = descriptor.arguments[parameter.getArgNo()];
+    llvm::Value* slot = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), buffer, argument.offset);
+    llvm::Type* type = parameter.getType();
+    if (argument.kind == ArgumentKind::LocalPointer) {
+      llvm::Value* offset = builder.CreateLoad(builder.getInt64Ty(), builder.CreateBitCast(slot, builder.getInt64Ty()->getPointerTo()));
+      llvm::Value* address = builder.CreateInBoundsGEP(builder.getInt8Ty(), localMemory, offset);
+      values.push_back(builder.CreatePointerBitCastOrAddrSpaceCast(address, type));
+    } else if (parameter.hasByValAttr()) {
+      // The call keeps its byval attribute, so the inliner gives each work-item its own copy.
+      values.push_back(builder.CreatePointerBitCastOrAddrSpaceCast(slot, type));
+    } else {
+      values.push_back(builder.CreateAlignedLoad(type, builder.CreateBitCast(slot, type->getPointerTo()), llvm::Align(1)));
+    }
+  }
+  return values;
+}
+
+std::vector<llvm::CallInst*> callsIn(llvm::Function& function) {
+  std::vector<llvm::CallInst*> calls;
+  for (llvm::BasicBlock& block : function)
+    for (llvm::Instruction& instruction : block)
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction)) calls.push_back(call);
+  return calls;
+}
+
+bool hasBarrier(llvm::Function& function) {
+  for (llvm::CallInst* call : callsIn(function))
+    if (call->getCalledFunction() && isBarrier(call->getCalledFunction()->getName())) return true;
+  return false;
+}
+
+// The work-item functions become reads of the context and of the loops' local ids.
+class WorkItemQueries {
+ public:
+  WorkItemQueries(llvm::Value* context, const LocalIds& ids) : context_(context), ids_(ids) {}
+
+  llvm::Value* lower(llvm::IRBuilder<>& builder, WorkItemQuery query, llvm::Value* dimension) {
+    llvm::Type* i64 = builder.getInt64Ty();
+    switch (query) {
+      case WorkItemQuery::LocalId: return builder.CreateZExt(localId(builder, dimension), i64);
+      case WorkItemQuery::GroupId: return widen(builder, LOOM_CONTEXT_FIELD(groupId), dimension, 0);
+      case WorkItemQuery::LocalSize: return widen(builder, LOOM_CONTEXT_FIELD(localSize), dimension, 1);
+      case WorkItemQuery::EnqueuedLocalSize: return widen(builder, LOOM_CONTEXT_FIELD(enqueuedLocalSize), dimension, 1);
+      case WorkItemQuery::NumGroups: return widen(builder, LOOM_CONTEXT_FIELD(numGroups), dimension, 1);
+      case WorkItemQuery::GlobalSize:
+        return loadContextElement(builder, context_, LOOM_CONTEXT_FIELD(globalSize), i64, dimension, 1);
+      case WorkItemQuery::GlobalOffset:
+        return loadContextElement(builder, context_, LOOM_CONTEXT_FIELD(globalOffset), i64, dimension, 0);
+      case WorkItemQuery::GlobalId: return globalId(builder, dimension);
+      case WorkItemQuery::WorkDim: return loadContextField(builder, context_, LOOM_CONTEXT_FIELD(workDim), builder.getInt32Ty());
+      case WorkItemQuery::LocalLinearId: return localLinearId(builder);
+      case WorkItemQuery::GlobalLinearId: return globalLinearId(builder);
+      case WorkItemQuery::None: break;
+    }
+    return nullptr;
+  }
+
+ private:
+  llvm::Value* widen(llvm::IRBuilder<>& builder, size_t offset, llvm::Value* dimension, uint64_t outOfRange) {
+    return builder.CreateZExt(loadContextElement(builder, context_, offset, builder.getInt32Ty(), dimension, outOfRange),
+                              builder.getInt64Ty());
+  }
+
+  llvm::Value* localId(llvm::IRBuilder<>& builder, llvm::Value* dimension) {
+    llvm::Value* id = builder.CreateSelect(builder.CreateICmpEQ(dimension, builder.getInt32(1)), ids_.y, ids_.z);
+    id = builder.CreateSelect(builder.CreateICmpEQ(dimension, builder.getInt32(0)), ids_.x, id);
+    return builder.CreateSelect(builder.CreateICmpULT(dimension, builder.getInt32(3)), id, builder.getInt32(0));
+  }
+
+  llvm::Value* globalId(llvm::IRBuilder<>& builder, llvm::Value* dimension) {
+    llvm::Value* group = widen(builder, LOOM_CONTEXT_FIELD(groupId), dimension, 0);
+    llvm::Value* size = widen(builder, LOOM_CONTEXT_FIELD(enqueuedLocalSize), dimension, 0);
+    llvm::Value* offset = loadContextElement(builder, context_, LOOM_CONTEXT_FIELD(globalOffset), builder.getInt64Ty(), dimension, 0);
+    llvm::Value* local = builder.CreateZExt(localId(builder, dimension), builder.getInt64Ty());
+    return builder.CreateAdd(builder.CreateAdd(builder.CreateMul(group, size), local), offset);
+  }
+
+  llvm::Value* localLinearId(llvm::IRBuilder<>& builder) {
+    llvm::Value* sizeX = widen(builder, LOOM_CONTEXT_FIELD(localSize), builder.getInt32(0), 1);
+    llvm::Value* sizeY = widen(builder, LOOM_CONTEXT_FIELD(localSize), builder.getInt32(1), 1);
+    auto id = [&](llvm::Value* v) { return builder.CreateZExt(v, builder.getInt64Ty()); };
+    return builder.CreateAdd(builder.CreateMul(builder.CreateAdd(builder.CreateMul(id(ids_.z), sizeY), id(ids_.y)), sizeX),
+                             id(ids_.x));
+  }
+
+  llvm::Value* globalLinearId(llvm::IRBuilder<>& builder) {
+    auto relative = [&](unsigned d) {
+      llvm::Value* offset = loadContextElement(builder, context_, LOOM_CONTEXT_FIELD(globalOffset), builder.getInt64Ty(),
+                                               builder.getInt32(d), 0);
+      return builder.CreateSub(globalId(builder, builder.getInt32(d)), offset);
+    };
+    auto size = [&](unsigned d) {
+      return loadContextElement(builder, context_, LOOM_CONTEXT_FIELD(globalSize), builder.getInt64Ty(), builder.getInt32(d), 1);
+    };
+    return builder.CreateAdd(builder.CreateMul(builder.CreateAdd(builder.CreateMul(relative(2), size(1)), relative(1)), size(0)),
+                             relative(0));
+  }
+
+  llvm::Value* context_;
+  LocalIds ids_;
+};
+
+void lowerWorkItemQueries(llvm::Function& function, WorkItemQueries& queries) {
+  for (llvm::CallInst* call : callsIn(function)) {
+    llvm::Function* callee = call->getCalledFunction();
+    if (!callee) continue;
+    const WorkItemQuery query = workItemQuery(callee->getName());
+    if (query == WorkItemQuery::None) continue;
+    llvm::IRBuilder<> builder(call);
+    llvm::Value* dimension = call->arg_size() > 0 ? builder.CreateZExtOrTrunc(call->getArgOperand(0), builder.getInt32Ty()) : nullptr;
+    llvm::Value* value = queries.lower(builder, query, dimension);
+    call->replaceAllUsesWith(builder.CreateZExtOrTrunc(value, call->getType()));
+    call->eraseFromParent();
+  }
+}
+
+// Everything the kernel calls is inlined into the work-group function (OpenCL has no recursion),
+// so barriers and work-item queries all end up in one function.
+void inlineEverything(llvm::Module& module) {
+  for (llvm::Function& function : module)
+    if (!function.isDeclaration() && !function.hasFnAttribute("loom-work-group-function")) {
+      function.removeFnAttr(llvm::Attribute::NoInline);
+      function.removeFnAttr(llvm::Attribute::OptimizeNone);
+      function.addFnAttr(llvm::Attribute::AlwaysInline);
+    }
+  llvm::PassBuilder passes;
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  passes.registerModuleAnalyses(modules);
+  passes.registerCGSCCAnalyses(cgscc);
+  passes.registerFunctionAnalyses(functions);
+  passes.registerLoopAnalyses(loops);
+  passes.crossRegisterProxies(loops, functions, cgscc, modules);
+  llvm::ModulePassManager manager;
+  manager.addPass(llvm::AlwaysInlinerPass(false));
+  manager.run(module, modules);
+}
+
+struct Wrapper {
+  WorkGroupBody body;
+  llvm::Value* localMemory;
+};
+
+Wrapper createWrapper(llvm::Module& module, llvm::Function& kernel, const KernelDescriptor& descriptor) {
+  llvm::LLVMContext& context = module.getContext();
+  llvm::Function* function = declareWorkGroupFunction(module, descriptor.name);
+  auto* entry = llvm::BasicBlock::Create(context, "entry", function);
+  auto* body = llvm::BasicBlock::Create(context, "workitem", function);
+  auto* tail = llvm::BasicBlock::Create(context, "workitem.done", function);
+  llvm::IRBuilder<> builder(entry);
+  llvm::Value* contextArgument = function->getArg(kContext);
+  llvm::Value* localMemory = loadContextField(builder, contextArgument, LOOM_CONTEXT_FIELD(localMemory), builder.getInt8PtrTy());
+  std::vector<llvm::Value*> arguments = loadArguments(builder, kernel, descriptor, function->getArg(kArgumentBuffer), localMemory);
+  builder.CreateBr(body);
+  builder.SetInsertPoint(body);
+  llvm::CallInst* call = builder.CreateCall(&kernel, arguments);
+  call->setCallingConv(kernel.getCallingConv());
+  call->setAttributes(kernel.getAttributes());
+  builder.CreateBr(tail);
+  builder.SetInsertPoint(tail);
+  builder.CreateRetVoid();
+  return {{function, entry, body, tail, contextArgument}, localMemory};
+}
+
+}  // namespace
+
+std::string workGroupFunctionName(const std::string& kernelName) { return "__loom_wg_" + kernelName; }
+
+llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDescriptor>& kernels) {
+  std::vector<Wrapper> wrappers;
+  for (const KernelDescriptor& descriptor : kernels) {
+    llvm::Function* kernel = module.getFunction(descriptor.name);
+    if (!kernel) return llvm::createStringError(llvm::inconvertibleErrorCode(), "kernel '%s' vanished", descriptor.name.c_str());
+    wrappers.push_back(createWrapper(module, *kernel, descriptor));
+  }
+  inlineEverything(module);
+  for (size_t i = 0; i < wrappers.size(); ++i) {
+    const WorkGroupBody& body = wrappers[i].body;
+    KernelDescriptor& descriptor = kernels[i];
+    LocalIds ids;
+    descriptor.hasBarriers = hasBarrier(*body.function);
+    if (descriptor.hasBarriers)
+      descriptor.barrierFrameSize = buildBarrierStateMachine(body, ids);
+    else
+      ids = buildWorkItemLoops(body);
+    WorkItemQueries queries(body.context, ids);
+    lowerWorkItemQueries(*body.function, queries);
+    descriptor.staticLocalMemorySize = lowerLocalVariables(*body.function, *body.entry, wrappers[i].localMemory);
+    descriptor.privateMemorySize = descriptor.barrierFrameSize;
+  }
+  return llvm::Error::success();
+}
+
+}  // namespace loom::compiler::cpu

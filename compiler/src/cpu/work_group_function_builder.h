@@ -1,0 +1,19 @@
+#pragma once
+// Turns each kernel (code for one work-item) into a work-group function
+// `void __loom_wg_<kernel>(const void* argumentBuffer, const WorkGroupContext*)` that runs every
+// work-item of a group: a loop nest over local ids when the kernel has no barrier; a state machine
+// over barrier regions, with per-work-item frames, when it has.
+#include <vector>
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+#include "loom/compiler/kernel_descriptor.h"
+
+namespace loom::compiler::cpu {
+
+std::string workGroupFunctionName(const std::string& kernelName);
+
+// Fills hasBarriers, barrierFrameSize, staticLocalMemorySize and privateMemorySize.
+llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDescriptor>& kernels);
+
+}  // namespace loom::compiler::cpu

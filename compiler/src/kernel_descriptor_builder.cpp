@@ -1,0 +1,156 @@
+#include "kernel_descriptor_builder.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace loom::compiler {
+
+namespace {
+
+enum SpirAddressSpace : unsigned { Private = 0, Global = 1, Constant = 2, Local = 3, Generic = 4 };
+
+std::string metadataString(const llvm::Function& kernel, const char* kind, unsigned index) {
+  const llvm::MDNode* node = kernel.getMetadata(kind);
+  if (!node || index >= node->getNumOperands()) return {};
+  if (const auto* text = llvm::dyn_cast_or_null<llvm::MDString>(node->getOperand(index))) return text->getString().str();
+  return {};
+}
+
+std::array<uint32_t, 3> metadataTriple(const llvm::Function& kernel, const char* kind) {
+  std::array<uint32_t, 3> values{0, 0, 0};
+  const llvm::MDNode* node = kernel.getMetadata(kind);
+  if (!node) return values;
+  for (unsigned i = 0; i < 3 && i < node->getNumOperands(); ++i)
+    if (auto* constant = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(node->getOperand(i)))
+      values[i] = static_cast<uint32_t>(constant->getZExtValue());
+  return values;
+}
+
+bool isOpaqueOpenClType(llvm::Type* type, llvm::StringRef prefix) {
+  auto* pointer = llvm::dyn_cast<llvm::PointerType>(type);
+  if (!pointer || pointer->isOpaque()) return false;
+  auto* structure = llvm::dyn_cast<llvm::StructType>(pointer->getNonOpaquePointerElementType());
+  return structure && structure->hasName() && structure->getName().startswith(prefix);
+}
+
+llvm::Expected<KernelArgument> describeArgument(const llvm::Argument& argument, const llvm::DataLayout& layout) {
+  const llvm::Function& kernel = *argument.getParent();
+  const unsigned index = argument.getArgNo();
+  KernelArgument described;
+  described.name = metadataString(kernel, "kernel_arg_name", index);
+  if (described.name.empty() && argument.hasName()) described.name = argument.getName().str();
+  described.typeName = metadataString(kernel, "kernel_arg_type", index);
+  const std::string qualifiers = metadataString(kernel, "kernel_arg_type_qual", index);
+  if (qualifiers.find("const") != std::string::npos) described.typeQualifiers |= TypeConst;
+  if (qualifiers.find("restrict") != std::string::npos) described.typeQualifiers |= TypeRestrict;
+  if (qualifiers.find("volatile") != std::string::npos) described.typeQualifiers |= TypeVolatile;
+  const std::string access = metadataString(kernel, "kernel_arg_access_qual", index);
+  described.accessQualifier = access == "read_only"    ? AccessQualifier::ReadOnly
+                              : access == "write_only" ? AccessQualifier::WriteOnly
+                              : access == "read_write" ? AccessQualifier::ReadWrite
+                                                       : AccessQualifier::None;
+  llvm::Type* type = argument.getType();
+  if (isOpaqueOpenClType(type, "opencl.image") || isOpaqueOpenClType(type, "opencl.sampler"))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "kernel '%s' argument %u: images and samplers are not supported yet",
+                                   kernel.getName().str().c_str(), index);
+  if (argument.hasByValAttr()) {
+    llvm::Type* value = argument.getParamByValType();
+    described.kind = ArgumentKind::Value;
+    described.size = static_cast<uint32_t>(layout.getTypeAllocSize(value));
+    described.alignment = static_cast<uint32_t>(std::max<uint64_t>(layout.getABITypeAlign(value).value(), 8));
+    return described;
+  }
+  if (auto* pointer = llvm::dyn_cast<llvm::PointerType>(type)) {
+    described.size = described.alignment = 8;
+    switch (pointer->getAddressSpace()) {
+      case Local: described.kind = ArgumentKind::LocalPointer, described.addressQualifier = AddressQualifier::Local; break;
+      case Constant:
+        described.kind = ArgumentKind::ConstantPointer, described.addressQualifier = AddressQualifier::Constant;
+        break;
+      default: described.kind = ArgumentKind::GlobalPointer, described.addressQualifier = AddressQualifier::Global; break;
+    }
+    return described;
+  }
+  described.kind = ArgumentKind::Value;
+  described.size = static_cast<uint32_t>(layout.getTypeAllocSize(type));
+  described.alignment = static_cast<uint32_t>(layout.getABITypeAlign(type).value());
+  return described;
+}
+
+std::string sourceAttributes(const KernelDescriptor& descriptor) {
+  std::string attributes;
+  auto add = [&](const std::string& attribute) { attributes += (attributes.empty() ? "" : " ") + attribute; };
+  auto triple = [](const std::array<uint32_t, 3>& v) {
+    return std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]);
+  };
+  if (descriptor.requiredWorkGroupSize[0]) add("reqd_work_group_size(" + triple(descriptor.requiredWorkGroupSize) + ")");
+  if (descriptor.workGroupSizeHint[0]) add("work_group_size_hint(" + triple(descriptor.workGroupSizeHint) + ")");
+  if (!descriptor.vectorTypeHint.empty()) add("vec_type_hint(" + descriptor.vectorTypeHint + ")");
+  if (descriptor.requiredSubGroupSize) add("intel_reqd_sub_group_size(" + std::to_string(descriptor.requiredSubGroupSize) + ")");
+  return attributes;
+}
+
+std::string vectorTypeHint(const llvm::Function& kernel) {
+  const llvm::MDNode* node = kernel.getMetadata("vec_type_hint");
+  if (!node || node->getNumOperands() == 0) return {};
+  auto* value = llvm::mdconst::dyn_extract_or_null<llvm::Constant>(node->getOperand(0));
+  if (!value) return {};
+  llvm::Type* type = value->getType();
+  unsigned lanes = 1;
+  if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) lanes = vector->getNumElements(), type = vector->getElementType();
+  std::string scalar = type->isFloatTy() ? "float" : type->isDoubleTy() ? "double" : type->isHalfTy() ? "half"
+                       : type->isIntegerTy(8) ? "char" : type->isIntegerTy(16) ? "short" : type->isIntegerTy(64) ? "long" : "int";
+  return lanes == 1 ? scalar : scalar + std::to_string(lanes);
+}
+
+}  // namespace
+
+bool isKernel(const llvm::Function& function) {
+  return !function.isDeclaration() && function.getCallingConv() == llvm::CallingConv::SPIR_KERNEL;
+}
+
+llvm::Expected<KernelDescriptor> describeKernel(const llvm::Function& kernel) {
+  const llvm::DataLayout& layout = kernel.getParent()->getDataLayout();
+  KernelDescriptor descriptor;
+  descriptor.name = kernel.getName().str();
+  uint32_t offset = 0;
+  for (const llvm::Argument& argument : kernel.args()) {
+    auto described = describeArgument(argument, layout);
+    if (!described) return described.takeError();
+    offset = static_cast<uint32_t>(llvm::alignTo(offset, described->alignment));
+    described->offset = offset;
+    offset += described->size;
+    descriptor.arguments.push_back(std::move(*described));
+  }
+  descriptor.argumentBufferSize = static_cast<uint32_t>(llvm::alignTo(offset, 8));
+  descriptor.requiredWorkGroupSize = metadataTriple(kernel, "reqd_work_group_size");
+  descriptor.workGroupSizeHint = metadataTriple(kernel, "work_group_size_hint");
+  descriptor.requiredSubGroupSize = metadataTriple(kernel, "intel_reqd_sub_group_size")[0];
+  descriptor.vectorTypeHint = vectorTypeHint(kernel);
+  descriptor.attributes = sourceAttributes(descriptor);
+  return descriptor;
+}
+
+void describeProgramSymbols(const llvm::Module& module, ProgramInfo& info) {
+  const llvm::DataLayout& layout = module.getDataLayout();
+  for (const llvm::GlobalVariable& global : module.globals()) {
+    if (global.getAddressSpace() != Global || global.hasLocalLinkage() || global.isDeclaration() || !global.hasName()) continue;
+    info.globals.push_back({global.getName().str(), layout.getTypeAllocSize(global.getValueType())});
+  }
+  for (const llvm::Function& function : module) {
+    if (isKernel(function) || function.isIntrinsic() || function.hasLocalLinkage()) continue;
+    if (!function.isDeclaration()) {
+      info.exportedFunctions.push_back(function.getName().str());
+      continue;
+    }
+    // Declarations with SPIR-V Import linkage: not OpenCL builtins (mangled, or __spirv_ ones).
+    const llvm::StringRef name = function.getName();
+    if (!name.startswith("_Z") && !name.startswith("__spirv") && !name.startswith("llvm."))
+      info.importedFunctions.push_back(name.str());
+  }
+}
+
+}  // namespace loom::compiler

@@ -1,0 +1,60 @@
+#include "spirv_reader.h"
+
+#include <sstream>
+
+#include "LLVMSPIRVLib.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace loom::compiler {
+
+namespace {
+
+constexpr uint32_t kSpirvMagic = 0x07230203;
+constexpr size_t kHeaderBytes = 20;
+
+llvm::Error malformed(const char* what) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: %s", what);
+}
+
+// The translator trusts its input; reject what would make it read past the end first.
+llvm::Error checkStructure(const std::vector<uint8_t>& spirv) {
+  if (spirv.size() < kHeaderBytes) return malformed("shorter than the 20-byte header");
+  if (spirv.size() % 4 != 0) return malformed("size is not a multiple of 4 bytes");
+  std::vector<uint32_t> words(spirv.size() / 4);
+  std::memcpy(words.data(), spirv.data(), spirv.size());
+  if (words[0] != kSpirvMagic) return malformed("wrong magic number (not SPIR-V, or the other byte order)");
+  const uint32_t version = words[1];
+  if (version < 0x00010000 || version > 0x00010600) return malformed("unsupported SPIR-V version");
+  for (size_t at = 5; at < words.size();) {
+    const uint32_t wordCount = words[at] >> 16;
+    if (wordCount == 0) return malformed("an instruction has a word count of 0");
+    if (at + wordCount > words.size()) return malformed("the last instruction is truncated");
+    at += wordCount;
+  }
+  return llvm::Error::success();
+}
+
+}  // namespace
+
+llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext& context, const std::vector<uint8_t>& spirv,
+                                                              const std::map<uint32_t, uint64_t>& specializationConstants) {
+  if (llvm::Error error = checkStructure(spirv)) return error;
+  SPIRV::TranslatorOpts options(SPIRV::VersionNumber::MaximumVersion);
+  options.enableAllExtensions();
+  options.setGenKernelArgNameMDEnabled(true);
+  for (const auto& [id, value] : specializationConstants) options.setSpecConst(id, value);
+  std::istringstream stream(std::string(spirv.begin(), spirv.end()));
+  llvm::Module* module = nullptr;
+  std::string message;
+  if (!llvm::readSpirv(context, options, stream, module, message) || !module)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: %s", message.c_str());
+  std::unique_ptr<llvm::Module> owned(module);
+  std::string problems;
+  llvm::raw_string_ostream out(problems);
+  if (llvm::verifyModule(*owned, &out))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "SPIR-V translated to invalid IR: %s", problems.c_str());
+  return owned;
+}
+
+}  // namespace loom::compiler

@@ -1,0 +1,68 @@
+#pragma once
+// The small interface through which core sees hardware. One Backend object per device (root or
+// sub-device); backends/cpu and backends/cuda implement it. core never includes a backend header.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "loom/compiler/compiler.h"
+#include "loom/compiler/kernel_descriptor.h"
+#include "loom/core/device_info.h"
+
+namespace loom::core {
+
+// A kernel loaded on a device; owned by its BackendProgram.
+class BackendKernel {
+ public:
+  virtual ~BackendKernel() = default;
+};
+
+// A compiled program loaded on a device.
+class BackendProgram {
+ public:
+  virtual ~BackendProgram() = default;
+  // nullptr when absent or unresolved; the log says why.
+  virtual BackendKernel* kernel(const std::string& name, std::string& log) = 0;
+  virtual void* globalVariable(const std::string& name) = 0;
+  virtual void* function(const std::string& name) = 0;
+  virtual bool link(const std::vector<BackendProgram*>& others, std::string& log) = 0;
+};
+
+// One kernel launch, fully resolved: the argument buffer already holds the local-arena offsets
+// of local pointer arguments.
+struct KernelLaunch {
+  BackendKernel* kernel = nullptr;
+  const compiler::KernelDescriptor* descriptor = nullptr;
+  const uint8_t* arguments = nullptr;
+  uint32_t localMemorySize = 0;  // static __local variables plus local pointer arguments
+  uint32_t workDim = 3;
+  uint32_t groupCount[3] = {1, 1, 1};
+  uint32_t groupSize[3] = {1, 1, 1};     // the enqueued local size
+  uint64_t globalSize[3] = {1, 1, 1};    // may end inside the last group (OpenCL non-uniform groups)
+  uint64_t globalOffset[3] = {0, 0, 0};
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual const DeviceInfo& info() const = 0;
+  virtual compiler::Target compilerTarget() const = 0;
+  virtual std::unique_ptr<BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram> program,
+                                                      std::string& log) = 0;
+  // Commands run to completion before these return (the engine provides the asynchrony).
+  virtual void launch(const KernelLaunch& launch) = 0;
+  virtual void copy(void* destination, const void* source, size_t size) = 0;
+  virtual void fill(void* destination, const void* pattern, size_t patternSize, size_t size) = 0;
+  // Device clock in nanoseconds; kernel timestamps use it.
+  virtual uint64_t timestamp() const = 0;
+};
+
+// A root device's backend and its sub-devices' (tiles).
+struct DiscoveredDevice {
+  std::unique_ptr<Backend> backend;
+  std::vector<std::unique_ptr<Backend>> subDevices;
+};
+
+}  // namespace loom::core

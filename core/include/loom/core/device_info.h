@@ -1,0 +1,52 @@
+#pragma once
+// Backend-neutral description of a device; frontends translate it into their own property structs.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace loom::core {
+
+enum class DeviceType : uint8_t { Cpu, Gpu };
+
+struct DeviceInfo {
+  DeviceType type = DeviceType::Cpu;
+  std::string name;
+  std::string backendName;  // "cpu", "cuda"
+  uint32_t vendorId = 0;
+  uint32_t deviceId = 0;
+  std::array<uint8_t, 16> uuid{};
+  uint32_t coreClockMHz = 0;
+  uint32_t memoryClockMHz = 0;
+  uint32_t memoryBusWidth = 0;
+  uint64_t globalMemorySize = 0;
+  uint64_t maxAllocationSize = 0;
+  // Compute topology in Level Zero terms: slices x sub-slices x EUs x hardware threads.
+  uint32_t numSlices = 1;
+  uint32_t numSubslicesPerSlice = 1;
+  uint32_t numEusPerSubslice = 1;
+  uint32_t numThreadsPerEu = 1;
+  uint32_t simdWidth = 1;
+  uint32_t computeUnits = 1;  // OpenCL CL_DEVICE_MAX_COMPUTE_UNITS
+  uint32_t maxWorkGroupSize = 1;
+  std::array<uint32_t, 3> maxGroupSize{1, 1, 1};
+  std::array<uint32_t, 3> maxGroupCount{1, 1, 1};
+  uint32_t maxSharedLocalMemory = 0;
+  std::vector<uint32_t> subGroupSizes;
+  uint32_t maxArgumentsSize = 0;
+  uint64_t timerResolutionNs = 1;
+  uint32_t timestampValidBits = 64;
+  uint32_t kernelTimestampValidBits = 64;
+  uint64_t l1CacheSize = 0;
+  uint64_t lastLevelCacheSize = 0;
+  uint32_t cacheLineSize = 64;
+  bool supportsFp16 = false;
+  bool supportsFp64 = true;
+  bool supportsInt64Atomics = true;
+  bool supportsFloatAtomics = true;
+  bool unifiedMemory = true;  // device memory is host memory (the CPU)
+  // Sub-device position: -1 for a root device.
+  int32_t subDeviceIndex = -1;
+};
+
+}  // namespace loom::core

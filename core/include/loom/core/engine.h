@@ -1,0 +1,44 @@
+#pragma once
+// An engine consumes submitted command streams in order on its own thread. submit() returns a
+// monotonically increasing task count; the completion tag reaches it when that stream is done.
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "loom/core/backend.h"
+
+namespace loom::core {
+
+class Engine {
+ public:
+  explicit Engine(Backend& backend);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  uint64_t submit(std::shared_ptr<const std::vector<uint8_t>> stream);
+  uint64_t completionTag() const { return completionTag_.load(std::memory_order_acquire); }
+  // True when the stream with `taskCount` completed within timeoutNs (UINT64_MAX: forever).
+  bool waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs);
+  Backend& backend() { return backend_; }
+
+ private:
+  void run();
+
+  Backend& backend_;
+  std::mutex mutex_;
+  std::condition_variable submitted_;
+  std::condition_variable completed_;
+  std::deque<std::shared_ptr<const std::vector<uint8_t>>> pending_;
+  uint64_t taskCount_ = 0;
+  std::atomic<uint64_t> completionTag_{0};
+  bool stopping_ = false;
+  std::thread worker_;
+};
+
+}  // namespace loom::core

@@ -1,0 +1,47 @@
+#pragma once
+// A kernel's launch state, shared by both APIs: argument values, local sizes, group size.
+// Launches capture a copy of it, so later changes do not affect recorded commands.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "loom/compiler/kernel_descriptor.h"
+#include "loom/core/backend.h"
+#include "loom/core/command_stream.h"
+
+namespace loom::core {
+
+enum class ArgumentError { None, InvalidIndex, InvalidSize, InvalidValue };
+
+class Kernel {
+ public:
+  Kernel(const compiler::KernelDescriptor& descriptor, BackendKernel* loaded);
+
+  const compiler::KernelDescriptor& descriptor() const { return descriptor_; }
+
+  // Level Zero and OpenCL rules: pointers are 8 bytes (null value means a null pointer), local
+  // pointers take their size with a null value, by-value arguments match their size exactly.
+  ArgumentError setArgument(uint32_t index, size_t size, const void* value);
+  bool allArgumentsSet() const;
+
+  void setGroupSize(uint32_t x, uint32_t y, uint32_t z) { groupSize_ = {x, y, z}; }
+  const std::array<uint32_t, 3>& groupSize() const { return groupSize_; }
+
+  // The launch command for the current state; `arguments` receives the argument buffer with the
+  // local-arena offsets of local pointer arguments filled in.
+  LaunchKernelCommand prepareLaunch(std::vector<uint8_t>& arguments) const;
+
+ private:
+  const compiler::KernelDescriptor& descriptor_;
+  BackendKernel* loaded_;
+  std::vector<uint8_t> argumentBuffer_;
+  std::vector<uint64_t> localArgumentSizes_;  // per argument; zero for other kinds
+  std::vector<bool> argumentSet_;
+  std::array<uint32_t, 3> groupSize_{1, 1, 1};
+};
+
+// Alignment of each local pointer argument inside the work-group's local arena: enough for the
+// widest OpenCL type (double16, long16).
+constexpr uint32_t kLocalArgumentAlignment = 128;
+
+}  // namespace loom::core

@@ -1,0 +1,99 @@
+#include "loom/core/command_executor.h"
+
+#include <cstring>
+
+#include "loom/core/command_stream.h"
+#include "loom/core/event.h"
+
+namespace loom::core {
+namespace {
+
+KernelLaunch resolveLaunch(const DecodedCommand& command) {
+  const auto& recorded = command.as<LaunchKernelCommand>();
+  KernelLaunch launch;
+  launch.kernel = recorded.kernel;
+  launch.descriptor = recorded.descriptor;
+  launch.arguments = trailingData(command);
+  launch.localMemorySize = recorded.localMemorySize;
+  launch.workDim = recorded.workDim;
+  for (int d = 0; d < 3; ++d) {
+    launch.groupCount[d] = recorded.indirectGroupCount ? recorded.indirectGroupCount[d] : recorded.groupCount[d];
+    launch.groupSize[d] = recorded.groupSize[d];
+    launch.globalOffset[d] = recorded.globalOffset[d];
+    const uint64_t uniformSize = uint64_t(launch.groupCount[d]) * launch.groupSize[d];
+    launch.globalSize[d] = recorded.globalSize[d] ? recorded.globalSize[d] : uniformSize;
+  }
+  return launch;
+}
+
+void copyRegion(const CopyRegionCommand& copy, Backend& backend) {
+  auto* destination = static_cast<char*>(copy.destination);
+  const auto* source = static_cast<const char*>(copy.source);
+  const Region3d& to = copy.destinationRegion;
+  const Region3d& from = copy.sourceRegion;
+  for (uint64_t z = 0; z < copy.depth; ++z) {
+    for (uint64_t y = 0; y < copy.height; ++y) {
+      char* row = destination + (to.originZ + z) * to.slicePitch + (to.originY + y) * to.rowPitch + to.originX;
+      const char* sourceRow = source + (from.originZ + z) * from.slicePitch + (from.originY + y) * from.rowPitch + from.originX;
+      backend.copy(row, sourceRow, copy.width);
+    }
+  }
+}
+
+void waitEvents(const DecodedCommand& command) {
+  const auto count = command.as<WaitEventsCommand>().count;
+  auto* const* events = reinterpret_cast<Event* const*>(trailingData(command));
+  for (uint64_t i = 0; i < count; ++i) events[i]->hostSynchronize(UINT64_MAX);
+}
+
+void queryKernelTimestamps(const DecodedCommand& command) {
+  const auto& query = command.as<QueryKernelTimestampsCommand>();
+  auto* const* events = reinterpret_cast<Event* const*>(trailingData(command));
+  const auto* offsets = reinterpret_cast<const size_t*>(events + query.count);
+  auto* destination = static_cast<char*>(query.destination);
+  for (uint32_t i = 0; i < query.count; ++i) {
+    const EventTimestamps timestamps = events[i]->timestamps();
+    const size_t offset = query.hasOffsets ? offsets[i] : i * sizeof(EventTimestamps);
+    std::memcpy(destination + offset, &timestamps, sizeof(timestamps));
+  }
+}
+
+void execute(const DecodedCommand& command, Backend& backend) {
+  switch (command.header->opcode) {
+    case Opcode::LaunchKernel: {
+      const auto& recorded = command.as<LaunchKernelCommand>();
+      if (recorded.indirectKernelCount && *recorded.indirectKernelCount <= recorded.kernelIndex) break;
+      backend.launch(resolveLaunch(command));
+      break;
+    }
+    case Opcode::Copy: {
+      const auto& copy = command.as<CopyCommand>();
+      backend.copy(copy.destination, copy.source, copy.size);
+      break;
+    }
+    case Opcode::CopyRegion: copyRegion(command.as<CopyRegionCommand>(), backend); break;
+    case Opcode::Fill: {
+      const auto& fill = command.as<FillCommand>();
+      backend.fill(fill.destination, trailingData(command), fill.patternSize, fill.size);
+      break;
+    }
+    case Opcode::SignalEvent: command.as<EventCommand>().event->signal(backend.timestamp()); break;
+    case Opcode::ResetEvent: command.as<EventCommand>().event->reset(); break;
+    case Opcode::MarkEventStart: command.as<EventCommand>().event->markStart(backend.timestamp()); break;
+    case Opcode::WaitEvents: waitEvents(command); break;
+    case Opcode::WriteTimestamp: *command.as<WriteTimestampCommand>().destination = backend.timestamp(); break;
+    case Opcode::QueryKernelTimestamps: queryKernelTimestamps(command); break;
+    // In-order engines already order every command; memory is coherent on the CPU.
+    case Opcode::Barrier:
+    case Opcode::Prefetch:
+    case Opcode::MemoryAdvise: break;
+  }
+}
+
+}  // namespace
+
+void executeCommandStream(const std::vector<uint8_t>& bytes, Backend& backend) {
+  forEachCommand(bytes, [&](const DecodedCommand& command) { execute(command, backend); });
+}
+
+}  // namespace loom::core

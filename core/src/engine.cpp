@@ -1,0 +1,69 @@
+#include "loom/core/engine.h"
+
+#include <chrono>
+#include <cstdio>
+
+#include "loom/core/command_executor.h"
+#include "loom/core/command_stream.h"
+#include "loom/core/debug_keys.h"
+
+namespace loom::core {
+
+Engine::Engine(Backend& backend) : backend_(backend), worker_([this] { run(); }) {}
+
+Engine::~Engine() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  submitted_.notify_all();
+  worker_.join();
+}
+
+uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
+  if (debugKeys().PrintCommandStream)
+    std::fprintf(stderr, "[loom] command stream submitted to %s engine:\n%s", backend_.info().name.c_str(),
+                 describeCommandStream(*stream).c_str());
+  uint64_t taskCount;
+  {
+    std::lock_guard lock(mutex_);
+    pending_.push_back(std::move(stream));
+    taskCount = ++taskCount_;
+  }
+  submitted_.notify_one();
+  return taskCount;
+}
+
+bool Engine::waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs) {
+  // Most short submissions finish within microseconds: spin briefly before sleeping.
+  for (int spin = 0; spin < 4000; ++spin)
+    if (completionTag() >= taskCount) return true;
+  std::unique_lock lock(mutex_);
+  auto done = [&] { return completionTag() >= taskCount; };
+  if (timeoutNs == UINT64_MAX) {
+    completed_.wait(lock, done);
+    return true;
+  }
+  return completed_.wait_for(lock, std::chrono::nanoseconds(timeoutNs), done);
+}
+
+void Engine::run() {
+  for (;;) {
+    std::shared_ptr<const std::vector<uint8_t>> stream;
+    {
+      std::unique_lock lock(mutex_);
+      submitted_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
+      if (pending_.empty()) return;
+      stream = std::move(pending_.front());
+      pending_.pop_front();
+    }
+    executeCommandStream(*stream, backend_);
+    {
+      std::lock_guard lock(mutex_);
+      completionTag_.fetch_add(1, std::memory_order_release);
+    }
+    completed_.notify_all();
+  }
+}
+
+}  // namespace loom::core

@@ -1,0 +1,46 @@
+#include "loom/core/event.h"
+
+#include "loom/core/futex.h"
+
+namespace loom::core {
+
+void Event::markStart(uint64_t timestamp) {
+  storage_->timestamps.globalStart = timestamp;
+  storage_->timestamps.contextStart = timestamp;
+}
+
+void Event::signal(uint64_t timestamp) {
+  storage_->timestamps.globalEnd = timestamp;
+  storage_->timestamps.contextEnd = timestamp;
+  hostSignal();
+}
+
+void Event::hostSignal() {
+  state().store(1, std::memory_order_release);
+  futexWakeAll(&storage_->state);
+}
+
+void Event::reset() {
+  storage_->timestamps = EventTimestamps{};
+  state().store(0, std::memory_order_release);
+}
+
+bool Event::isSignaled() const { return state().load(std::memory_order_acquire) == 1; }
+
+bool Event::hostSynchronize(uint64_t timeoutNs) const {
+  if (isSignaled()) return true;
+  if (timeoutNs == 0) return false;
+  // A short spin catches events that complete within microseconds without a system call.
+  for (int spin = 0; spin < 2000; ++spin)
+    if (isSignaled()) return true;
+  const uint64_t deadline = timeoutNs == UINT64_MAX ? UINT64_MAX : monotonicNanoseconds() + timeoutNs;
+  while (!isSignaled()) {
+    uint64_t now = monotonicNanoseconds();
+    if (now >= deadline) return false;
+    uint64_t remaining = deadline == UINT64_MAX ? UINT64_MAX : deadline - now;
+    futexWait(&storage_->state, 0, remaining);
+  }
+  return true;
+}
+
+}  // namespace loom::core

@@ -1,0 +1,78 @@
+#include "loom/core/kernel.h"
+
+#include <cstring>
+
+namespace loom::core {
+
+using compiler::ArgumentKind;
+
+namespace {
+uint64_t alignUp(uint64_t value, uint64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+}  // namespace
+
+Kernel::Kernel(const compiler::KernelDescriptor& descriptor, BackendKernel* loaded)
+    : descriptor_(descriptor),
+      loaded_(loaded),
+      argumentBuffer_(descriptor.argumentBufferSize, 0),
+      localArgumentSizes_(descriptor.arguments.size(), 0),
+      argumentSet_(descriptor.arguments.size(), false) {
+  const auto& required = descriptor.requiredWorkGroupSize;
+  if (required[0] != 0) groupSize_ = required;
+}
+
+ArgumentError Kernel::setArgument(uint32_t index, size_t size, const void* value) {
+  if (index >= descriptor_.arguments.size()) return ArgumentError::InvalidIndex;
+  const compiler::KernelArgument& argument = descriptor_.arguments[index];
+  uint8_t* slot = argumentBuffer_.data() + argument.offset;
+  switch (argument.kind) {
+    case ArgumentKind::GlobalPointer:
+    case ArgumentKind::ConstantPointer:
+      if (size != sizeof(void*)) return ArgumentError::InvalidSize;
+      if (value)
+        std::memcpy(slot, value, sizeof(void*));
+      else
+        std::memset(slot, 0, sizeof(void*));
+      break;
+    case ArgumentKind::LocalPointer:
+      if (size == 0) return ArgumentError::InvalidSize;
+      if (value) return ArgumentError::InvalidValue;
+      localArgumentSizes_[index] = size;
+      break;
+    case ArgumentKind::Value:
+      if (size != argument.size) return ArgumentError::InvalidSize;
+      if (!value) return ArgumentError::InvalidValue;
+      std::memcpy(slot, value, size);
+      break;
+    case ArgumentKind::Sampler:
+    case ArgumentKind::Image: return ArgumentError::InvalidValue;
+  }
+  argumentSet_[index] = true;
+  return ArgumentError::None;
+}
+
+bool Kernel::allArgumentsSet() const {
+  for (bool set : argumentSet_)
+    if (!set) return false;
+  return true;
+}
+
+LaunchKernelCommand Kernel::prepareLaunch(std::vector<uint8_t>& arguments) const {
+  arguments = argumentBuffer_;
+  uint64_t localOffset = descriptor_.staticLocalMemorySize;
+  for (size_t i = 0; i < descriptor_.arguments.size(); ++i) {
+    if (descriptor_.arguments[i].kind != ArgumentKind::LocalPointer) continue;
+    localOffset = alignUp(localOffset, kLocalArgumentAlignment);
+    std::memcpy(arguments.data() + descriptor_.arguments[i].offset, &localOffset, sizeof(localOffset));
+    localOffset += localArgumentSizes_[i];
+  }
+  LaunchKernelCommand command{};
+  command.kernel = loaded_;
+  command.descriptor = &descriptor_;
+  command.localMemorySize = static_cast<uint32_t>(localOffset);
+  command.workDim = 3;
+  for (int d = 0; d < 3; ++d) command.groupSize[d] = groupSize_[d];
+  command.argumentSize = static_cast<uint32_t>(arguments.size());
+  return command;
+}
+
+}  // namespace loom::core

@@ -1,0 +1,37 @@
+#include "loom/core/program.h"
+
+#include "loom/core/debug_keys.h"
+#include "loom/core/device.h"
+
+namespace loom::core {
+
+ProgramBuild Program::fromSpirv(Device& device, compiler::CompileRequest request) {
+  request.target = device.backend().compilerTarget();
+  request.dumpKernelIr = debugKeys().DumpKernelIr;
+  return load(device, compiler::compileSpirv(request));
+}
+
+ProgramBuild Program::fromNativeBinary(Device& device, const uint8_t* data, size_t size) {
+  compiler::BuildResult read = compiler::readNativeBinary(data, size);
+  if (read.status == compiler::Status::Success && read.program->target != device.backend().compilerTarget()) {
+    read.status = compiler::Status::InvalidBinary;
+    read.log = "native binary was compiled for another target than this device";
+  }
+  return load(device, std::move(read));
+}
+
+ProgramBuild Program::load(Device& device, compiler::BuildResult built) {
+  ProgramBuild result{built.status, std::move(built.log), nullptr};
+  if (built.status != compiler::Status::Success) return result;
+  std::string loadLog;
+  auto loaded = device.backend().loadProgram(built.program, loadLog);
+  if (!loaded) {
+    result.status = compiler::Status::BuildFailure;
+    result.log += loadLog;
+    return result;
+  }
+  result.program.reset(new Program(device, std::move(built.program), std::move(loaded)));
+  return result;
+}
+
+}  // namespace loom::core

@@ -1,0 +1,359 @@
+#include "level_zero/cmdlist/command_list.h"
+
+#include "level_zero/cmdqueue/command_queue.h"
+#include "level_zero/context/context.h"
+#include "level_zero/device/device.h"
+#include "level_zero/event/event_pool.h"
+#include "level_zero/kernel/kernel.h"
+#include "level_zero/validation.h"
+
+namespace loom::l0 {
+
+namespace {
+constexpr size_t kMaxFillPatternSize = 128;
+
+std::vector<core::Event*> coreEvents(uint32_t count, ze_event_handle_t* events) {
+  std::vector<core::Event*> result(count);
+  for (uint32_t i = 0; i < count; ++i) result[i] = Event::coreOf(events[i]);
+  return result;
+}
+}  // namespace
+
+CommandList::~CommandList() {
+  // An immediate list's submissions reference its events and kernels: let them finish.
+  if (engine_ && lastTaskCount_) engine_->waitForTaskCount(lastTaskCount_, UINT64_MAX);
+}
+
+bool CommandList::canLaunchKernels() const {
+  const auto& groups = device_.core().engineGroups();
+  return ordinal_ < groups.size() && groups[ordinal_].type == core::EngineType::Compute;
+}
+
+void CommandList::close() { recorded_ = std::make_shared<const std::vector<uint8_t>>(stream_.bytes()); }
+
+void CommandList::reset() {
+  stream_.clear();
+  recorded_.reset();
+}
+
+ze_result_t CommandList::checkAppend(const char* function, uint32_t numWaitEvents, ze_event_handle_t* waitEvents) const {
+  if (closed()) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "the command list is closed");
+  if (numWaitEvents && !waitEvents)
+    return reportError(ZE_RESULT_ERROR_INVALID_SIZE, function, "numWaitEvents > 0 but phWaitEvents is null");
+  for (uint32_t i = 0; i < numWaitEvents; ++i)
+    if (!waitEvents[i]) return reportError(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, function, "phWaitEvents has a null handle");
+  return ZE_RESULT_SUCCESS;
+}
+
+void CommandList::encodeWaits(uint32_t numWaitEvents, ze_event_handle_t* waitEvents) {
+  if (numWaitEvents == 0) return;
+  const auto events = coreEvents(numWaitEvents, waitEvents);
+  stream_.appendWaitEvents(events.data(), numWaitEvents);
+}
+
+void CommandList::beginSignal(ze_event_handle_t signal) {
+  if (signal && Event::fromHandle(signal)->recordsKernelTimestamps()) stream_.appendMarkEventStart(Event::coreOf(signal));
+}
+
+void CommandList::endSignal(ze_event_handle_t signal) {
+  if (signal) stream_.appendSignalEvent(Event::coreOf(signal));
+}
+
+void CommandList::submitImmediate() {
+  lastTaskCount_ = engine_->submit(std::make_shared<const std::vector<uint8_t>>(stream_.bytes()));
+  stream_.clear();
+  if (synchronous_) engine_->waitForTaskCount(lastTaskCount_, UINT64_MAX);
+}
+
+ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_command_list_desc_t* desc,
+                                ze_command_list_handle_t* phCommandList) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(desc);
+  ZE_REQUIRE_POINTER(phCommandList);
+  ZE_REQUIRE_FLAGS(desc->flags, ZE_COMMAND_LIST_FLAG_RELAXED_ORDERING | ZE_COMMAND_LIST_FLAG_MAXIMIZE_THROUGHPUT |
+                                    ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY);
+  Device* device = Device::fromHandle(hDevice);
+  ZE_REQUIRE(desc->commandQueueGroupOrdinal < device->core().engineGroups().size(), ZE_RESULT_ERROR_INVALID_ARGUMENT,
+             "desc->commandQueueGroupOrdinal is out of range");
+  *phCommandList = new CommandList(*Context::fromHandle(hContext), *device, desc->commandQueueGroupOrdinal, nullptr, false);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                         const ze_command_queue_desc_t* altdesc, ze_command_list_handle_t* phCommandList) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(altdesc);
+  ZE_REQUIRE_POINTER(phCommandList);
+  Device* device = Device::fromHandle(hDevice);
+  core::Engine* engine = nullptr;
+  if (ze_result_t result = resolveEngine(__func__, *device, *altdesc, &engine); result != ZE_RESULT_SUCCESS) return result;
+  *phCommandList = new CommandList(*Context::fromHandle(hContext), *device, altdesc->ordinal, engine,
+                                   altdesc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeCommandListDestroy(ze_command_list_handle_t hCommandList) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  delete CommandList::fromHandle(hCommandList);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeCommandListClose(ze_command_list_handle_t hCommandList) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  CommandList* list = CommandList::fromHandle(hCommandList);
+  ZE_REQUIRE(!list->immediate(), ZE_RESULT_ERROR_INVALID_ARGUMENT, "an immediate command list cannot be closed");
+  list->close();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeCommandListReset(ze_command_list_handle_t hCommandList) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  CommandList::fromHandle(hCommandList)->reset();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList, ze_event_handle_t hSignalEvent,
+                                       uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  return CommandList::fromHandle(hCommandList)->append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
+                                                       [](core::CommandStream& stream) { stream.appendBarrier(); });
+}
+
+ze_result_t zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t hCommandList, uint32_t numRanges,
+                                                   const size_t* pRangeSizes, const void** pRanges,
+                                                   ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                                   ze_event_handle_t* phWaitEvents) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  ZE_REQUIRE(numRanges == 0 || (pRangeSizes && pRanges), ZE_RESULT_ERROR_INVALID_NULL_POINTER, "pRangeSizes or pRanges is null");
+  // The ranges need no separate treatment: a barrier already orders all memory on the CPU.
+  return CommandList::fromHandle(hCommandList)->append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
+                                                       [](core::CommandStream& stream) { stream.appendBarrier(); });
+}
+
+ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList, void* dstptr, const void* srcptr, size_t size,
+                                          ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  ZE_REQUIRE_POINTER(dstptr);
+  ZE_REQUIRE_POINTER(srcptr);
+  return CommandList::fromHandle(hCommandList)->append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
+                                                       [&](core::CommandStream& stream) {
+                                                         stream.appendCopy({dstptr, srcptr, size});
+                                                       });
+}
+
+ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList, void* ptr, const void* pattern,
+                                          size_t pattern_size, size_t size, ze_event_handle_t hSignalEvent,
+                                          uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  ZE_REQUIRE_POINTER(ptr);
+  ZE_REQUIRE_POINTER(pattern);
+  ZE_REQUIRE(pattern_size != 0 && (pattern_size & (pattern_size - 1)) == 0 && pattern_size <= kMaxFillPatternSize,
+             ZE_RESULT_ERROR_INVALID_SIZE, "pattern_size is not a power of two up to maxMemoryFillPatternSize");
+  return CommandList::fromHandle(hCommandList)->append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
+                                                       [&](core::CommandStream& stream) {
+                                                         stream.appendFill({ptr, size, pattern_size}, pattern);
+                                                       });
+}
+
+ze_result_t zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hCommandList, void* dstptr,
+                                                const ze_copy_region_t* dstRegion, uint32_t dstPitch, uint32_t dstSlicePitch,
+                                                const void* srcptr, const ze_copy_region_t* srcRegion, uint32_t srcPitch,
+                                                uint32_t srcSlicePitch, ze_event_handle_t hSignalEvent,
+                                                uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  ZE_REQUIRE_POINTER(dstptr);
+  ZE_REQUIRE_POINTER(srcptr);
+  ZE_REQUIRE_POINTER(dstRegion);
+  ZE_REQUIRE_POINTER(srcRegion);
+  auto depthOf = [](const ze_copy_region_t& region) { return region.depth == 0 ? 1u : region.depth; };
+  ZE_REQUIRE(dstRegion->width == srcRegion->width && dstRegion->height == srcRegion->height &&
+                 depthOf(*dstRegion) == depthOf(*srcRegion),
+             ZE_RESULT_ERROR_INVALID_ARGUMENT, "source and destination regions differ in extent");
+  core::CopyRegionCommand copy{};
+  copy.destination = dstptr;
+  copy.source = srcptr;
+  copy.destinationRegion = {dstRegion->originX, dstRegion->originY, dstRegion->originZ, dstPitch, dstSlicePitch};
+  copy.sourceRegion = {srcRegion->originX, srcRegion->originY, srcRegion->originZ, srcPitch, srcSlicePitch};
+  copy.width = srcRegion->width;
+  copy.height = srcRegion->height;
+  copy.depth = depthOf(*srcRegion);
+  return CommandList::fromHandle(hCommandList)->append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
+                                                       [&](core::CommandStream& stream) { stream.appendCopyRegion(copy); });
+}
+
+ze_result_t zeCommandListAppendMemoryCopyFromContext(ze_command_list_handle_t hCommandList, void* dstptr,
+                                                     ze_context_handle_t hContextSrc, const void* srcptr, size_t size,
+                                                     ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                                     ze_event_handle_t* phWaitEvents) {
+  ZE_REQUIRE_HANDLE(hContextSrc);
+  // One process address space: a copy from another context's memory is a plain copy.
+  return l0::zeCommandListAppendMemoryCopy(hCommandList, dstptr, srcptr, size, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ze_result_t zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandList, const void* ptr, size_t size) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  ZE_REQUIRE_POINTER(ptr);
+  return CommandList::fromHandle(hCommandList)->append(__func__, nullptr, 0, nullptr, [&](core::CommandStream& stream) {
+    stream.appendPrefetch(ptr, size);
+  });
+}
+
+ze_result_t zeCommandListAppendMemAdvise(ze_command_list_handle_t hCommandList, ze_device_handle_t hDevice, const void* ptr,
+                                         size_t size, ze_memory_advice_t advice) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(ptr);
+  ZE_REQUIRE(advice <= ZE_MEMORY_ADVICE_BIAS_UNCACHED, ZE_RESULT_ERROR_INVALID_ENUMERATION,
+             "advice is not a memory advice");
+  return CommandList::fromHandle(hCommandList)->append(__func__, nullptr, 0, nullptr, [&](core::CommandStream& stream) {
+    stream.appendMemoryAdvise(ptr, size, advice);
+  });
+}
+
+ze_result_t zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  ZE_REQUIRE_HANDLE(hEvent);
+  return CommandList::fromHandle(hCommandList)->append(__func__, hEvent, 0, nullptr, [](core::CommandStream&) {});
+}
+
+ze_result_t zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandList, uint32_t numEvents,
+                                            ze_event_handle_t* phEvents) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  ZE_REQUIRE_POINTER(phEvents);
+  return CommandList::fromHandle(hCommandList)->append(__func__, nullptr, numEvents, phEvents, [](core::CommandStream&) {});
+}
+
+ze_result_t zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  ZE_REQUIRE_HANDLE(hEvent);
+  return CommandList::fromHandle(hCommandList)->append(__func__, nullptr, 0, nullptr, [&](core::CommandStream& stream) {
+    stream.appendResetEvent(Event::coreOf(hEvent));
+  });
+}
+
+ze_result_t zeCommandListAppendQueryKernelTimestamps(ze_command_list_handle_t hCommandList, uint32_t numEvents,
+                                                     ze_event_handle_t* phEvents, void* dstptr, const size_t* pOffsets,
+                                                     ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                                     ze_event_handle_t* phWaitEvents) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  ZE_REQUIRE_POINTER(phEvents);
+  ZE_REQUIRE_POINTER(dstptr);
+  for (uint32_t i = 0; i < numEvents; ++i)
+    ZE_REQUIRE(phEvents[i] != nullptr, ZE_RESULT_ERROR_INVALID_NULL_HANDLE, "phEvents has a null handle");
+  const auto events = coreEvents(numEvents, phEvents);
+  return CommandList::fromHandle(hCommandList)->append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
+                                                       [&](core::CommandStream& stream) {
+                                                         stream.appendQueryKernelTimestamps(dstptr, events.data(), numEvents,
+                                                                                            pOffsets);
+                                                       });
+}
+
+ze_result_t zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCommandList, uint64_t* dstptr,
+                                                    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                                    ze_event_handle_t* phWaitEvents) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  ZE_REQUIRE_POINTER(dstptr);
+  return CommandList::fromHandle(hCommandList)->append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
+                                                       [&](core::CommandStream& stream) { stream.appendWriteTimestamp(dstptr); });
+}
+
+namespace {
+
+// Where a launch takes its group counts from: given now, or read from memory when it runs.
+struct GroupCountSource {
+  const ze_group_count_t* counts;
+  bool indirect;
+  const uint32_t* kernelCount = nullptr;  // multiple-kernels-indirect only
+  uint32_t kernelIndex = 0;
+};
+
+ze_result_t checkLaunch(const char* function, CommandList& list, Kernel& kernel, const GroupCountSource& source) {
+  if (!list.canLaunchKernels()) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "the list's queue group cannot run kernels");
+  if (!kernel.core().allArgumentsSet())
+    return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "not every kernel argument was set");
+  if (source.indirect) return ZE_RESULT_SUCCESS;
+  const auto& maxCount = list.device().core().info().maxGroupCount;
+  const uint32_t counts[3] = {source.counts->groupCountX, source.counts->groupCountY, source.counts->groupCountZ};
+  for (int d = 0; d < 3; ++d)
+    if (counts[d] > maxCount[d]) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "a group count exceeds the device's maximum");
+  return ZE_RESULT_SUCCESS;
+}
+
+void encodeLaunch(core::CommandStream& stream, Kernel& kernel, const GroupCountSource& source) {
+  std::vector<uint8_t> arguments;
+  core::LaunchKernelCommand command = kernel.core().prepareLaunch(arguments);
+  if (source.indirect) {
+    static_assert(sizeof(ze_group_count_t) == 3 * sizeof(uint32_t));
+    command.indirectGroupCount = reinterpret_cast<const uint32_t*>(source.counts);
+  } else {
+    command.groupCount[0] = source.counts->groupCountX;
+    command.groupCount[1] = source.counts->groupCountY;
+    command.groupCount[2] = source.counts->groupCountZ;
+  }
+  command.indirectKernelCount = source.kernelCount;
+  command.kernelIndex = source.kernelIndex;
+  stream.appendLaunchKernel(command, arguments.data());
+}
+
+ze_result_t appendLaunch(const char* function, ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+                         const GroupCountSource& source, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                         ze_event_handle_t* phWaitEvents) {
+  if (!hCommandList) return reportError(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, function, "hCommandList is null");
+  if (!hKernel) return reportError(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, function, "hKernel is null");
+  if (!source.counts) return reportError(ZE_RESULT_ERROR_INVALID_NULL_POINTER, function, "the group counts are null");
+  CommandList& list = *CommandList::fromHandle(hCommandList);
+  Kernel& kernel = *Kernel::fromHandle(hKernel);
+  if (ze_result_t result = checkLaunch(function, list, kernel, source); result != ZE_RESULT_SUCCESS) return result;
+  return list.append(function, hSignalEvent, numWaitEvents, phWaitEvents,
+                     [&](core::CommandStream& stream) { encodeLaunch(stream, kernel, source); });
+}
+
+}  // namespace
+
+ze_result_t zeCommandListAppendLaunchKernel(ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+                                            const ze_group_count_t* pLaunchFuncArgs, ze_event_handle_t hSignalEvent,
+                                            uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  return appendLaunch(__func__, hCommandList, hKernel, {pLaunchFuncArgs, false}, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ze_result_t zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+                                                       const ze_group_count_t* pLaunchFuncArgs, ze_event_handle_t hSignalEvent,
+                                                       uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  // All work-groups of a launch within zeKernelSuggestMaxCooperativeGroupCount run concurrently on
+  // the pool's threads, so a cooperative launch is an ordinary one.
+  return appendLaunch(__func__, hCommandList, hKernel, {pLaunchFuncArgs, false}, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ze_result_t zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+                                                    const ze_group_count_t* pLaunchArgumentsBuffer,
+                                                    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                                    ze_event_handle_t* phWaitEvents) {
+  return appendLaunch(__func__, hCommandList, hKernel, {pLaunchArgumentsBuffer, true}, hSignalEvent, numWaitEvents,
+                      phWaitEvents);
+}
+
+ze_result_t zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_handle_t hCommandList, uint32_t numKernels,
+                                                             ze_kernel_handle_t* phKernels, const uint32_t* pCountBuffer,
+                                                             const ze_group_count_t* pLaunchArgumentsBuffer,
+                                                             ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                                             ze_event_handle_t* phWaitEvents) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  ZE_REQUIRE_POINTER(phKernels);
+  ZE_REQUIRE_POINTER(pCountBuffer);
+  ZE_REQUIRE_POINTER(pLaunchArgumentsBuffer);
+  CommandList& list = *CommandList::fromHandle(hCommandList);
+  for (uint32_t i = 0; i < numKernels; ++i) {
+    ZE_REQUIRE(phKernels[i] != nullptr, ZE_RESULT_ERROR_INVALID_NULL_HANDLE, "phKernels has a null handle");
+    GroupCountSource source{pLaunchArgumentsBuffer + i, true, pCountBuffer, i};
+    if (ze_result_t result = checkLaunch(__func__, list, *Kernel::fromHandle(phKernels[i]), source); result != ZE_RESULT_SUCCESS)
+      return result;
+  }
+  return list.append(__func__, hSignalEvent, numWaitEvents, phWaitEvents, [&](core::CommandStream& stream) {
+    for (uint32_t i = 0; i < numKernels; ++i)
+      encodeLaunch(stream, *Kernel::fromHandle(phKernels[i]), {pLaunchArgumentsBuffer + i, true, pCountBuffer, i});
+  });
+}
+
+}  // namespace loom::l0

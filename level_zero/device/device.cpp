@@ -1,0 +1,260 @@
+#include "level_zero/device/device.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "level_zero/driver/driver.h"
+#include "level_zero/validation.h"
+#include "loom/core/futex.h"
+
+namespace loom::l0 {
+
+namespace {
+
+// Fills the caller's array (Level Zero's two-call idiom): count only when *pCount is 0.
+template <typename Handle, typename Item>
+ze_result_t listItems(const std::vector<Item*>& items, uint32_t* pCount, Handle* out) {
+  const uint32_t available = static_cast<uint32_t>(items.size());
+  if (*pCount == 0 || out == nullptr) {
+    *pCount = available;
+    return ZE_RESULT_SUCCESS;
+  }
+  *pCount = std::min(*pCount, available);
+  for (uint32_t i = 0; i < *pCount; ++i) out[i] = items[i];
+  return ZE_RESULT_SUCCESS;
+}
+
+uint32_t encodeVersion(uint32_t major, uint32_t minor) { return ZE_MAKE_VERSION(major, minor); }
+
+// Both engine kinds fill with any power-of-two pattern up to this size.
+constexpr size_t kMaxFillPatternSize = 128;
+
+}  // namespace
+
+bool Device::isRelated(const Device& other) const {
+  if (&other == this) return true;
+  const core::Device* mine = device_.parent() ? device_.parent() : &device_;
+  const core::Device* theirs = other.device_.parent() ? other.device_.parent() : &other.device_;
+  return mine == theirs;
+}
+
+ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t* pCount, ze_device_handle_t* phDevices) {
+  ZE_REQUIRE_HANDLE(hDriver);
+  ZE_REQUIRE_POINTER(pCount);
+  return listItems(Driver::fromHandle(hDriver)->devices(), pCount, phDevices);
+}
+
+ze_result_t zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t* pCount, ze_device_handle_t* phSubdevices) {
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(pCount);
+  return listItems(Device::fromHandle(hDevice)->subDevices(), pCount, phSubdevices);
+}
+
+ze_result_t zeDeviceGetProperties(ze_device_handle_t hDevice, ze_device_properties_t* pDeviceProperties) {
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(pDeviceProperties);
+  const core::DeviceInfo& info = Device::fromHandle(hDevice)->core().info();
+  ze_device_properties_t& p = *pDeviceProperties;
+  p.type = info.type == core::DeviceType::Gpu ? ZE_DEVICE_TYPE_GPU : ZE_DEVICE_TYPE_CPU;
+  p.vendorId = info.vendorId;
+  p.deviceId = info.deviceId;
+  p.flags = ZE_DEVICE_PROPERTY_FLAG_ONDEMANDPAGING;
+  if (info.type == core::DeviceType::Cpu) p.flags |= ZE_DEVICE_PROPERTY_FLAG_INTEGRATED;
+  if (info.subDeviceIndex >= 0) p.flags |= ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE;
+  p.subdeviceId = info.subDeviceIndex >= 0 ? static_cast<uint32_t>(info.subDeviceIndex) : 0;
+  p.coreClockRate = info.coreClockMHz;
+  p.maxMemAllocSize = info.maxAllocationSize;
+  p.maxHardwareContexts = 1024;
+  p.maxCommandQueuePriority = 0;  // priorities are accepted but not distinguished
+  p.numThreadsPerEU = info.numThreadsPerEu;
+  p.physicalEUSimdWidth = info.simdWidth;
+  p.numEUsPerSubslice = info.numEusPerSubslice;
+  p.numSubslicesPerSlice = info.numSubslicesPerSlice;
+  p.numSlices = info.numSlices;
+  // Nanoseconds per tick, or ticks per second when the caller asks for the 1.2 structure.
+  p.timerResolution = p.stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2 ? 1000000000ull / info.timerResolutionNs
+                                                                        : info.timerResolutionNs;
+  p.timestampValidBits = info.timestampValidBits;
+  p.kernelTimestampValidBits = info.kernelTimestampValidBits;
+  std::memcpy(p.uuid.id, info.uuid.data(), ZE_MAX_DEVICE_UUID_SIZE);
+  std::memset(p.name, 0, sizeof(p.name));
+  std::strncpy(p.name, info.name.c_str(), sizeof(p.name) - 1);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetComputeProperties(ze_device_handle_t hDevice, ze_device_compute_properties_t* pComputeProperties) {
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(pComputeProperties);
+  const core::DeviceInfo& info = Device::fromHandle(hDevice)->core().info();
+  ze_device_compute_properties_t& p = *pComputeProperties;
+  p.maxTotalGroupSize = info.maxWorkGroupSize;
+  p.maxGroupSizeX = info.maxGroupSize[0];
+  p.maxGroupSizeY = info.maxGroupSize[1];
+  p.maxGroupSizeZ = info.maxGroupSize[2];
+  p.maxGroupCountX = info.maxGroupCount[0];
+  p.maxGroupCountY = info.maxGroupCount[1];
+  p.maxGroupCountZ = info.maxGroupCount[2];
+  p.maxSharedLocalMemory = info.maxSharedLocalMemory;
+  p.numSubGroupSizes = static_cast<uint32_t>(std::min<size_t>(info.subGroupSizes.size(), ZE_SUBGROUPSIZE_COUNT));
+  std::fill(std::begin(p.subGroupSizes), std::end(p.subGroupSizes), 0u);
+  std::copy_n(info.subGroupSizes.begin(), p.numSubGroupSizes, p.subGroupSizes);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t hDevice, ze_device_module_properties_t* pModuleProperties) {
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(pModuleProperties);
+  const core::DeviceInfo& info = Device::fromHandle(hDevice)->core().info();
+  ze_device_module_properties_t& p = *pModuleProperties;
+  p.spirvVersionSupported = encodeVersion(1, 4);
+  p.flags = 0;
+  if (info.supportsFp16) p.flags |= ZE_DEVICE_MODULE_FLAG_FP16;
+  if (info.supportsFp64) p.flags |= ZE_DEVICE_MODULE_FLAG_FP64;
+  if (info.supportsInt64Atomics) p.flags |= ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
+  const ze_device_fp_flags_t ieee = ZE_DEVICE_FP_FLAG_DENORM | ZE_DEVICE_FP_FLAG_INF_NAN | ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST |
+                                    ZE_DEVICE_FP_FLAG_ROUND_TO_ZERO | ZE_DEVICE_FP_FLAG_ROUND_TO_INF | ZE_DEVICE_FP_FLAG_FMA;
+  p.fp16flags = info.supportsFp16 ? ieee : 0;
+  p.fp32flags = ieee;
+  p.fp64flags = info.supportsFp64 ? ieee : 0;
+  p.maxArgumentsSize = info.maxArgumentsSize;
+  p.printfBufferSize = 0;  // printf is not supported yet
+  std::memset(p.nativeKernelSupported.id, 0, sizeof(p.nativeKernelSupported.id));
+  std::memcpy(p.nativeKernelSupported.id, info.uuid.data(), std::min(sizeof(p.nativeKernelSupported.id), info.uuid.size()));
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, uint32_t* pCount,
+                                                   ze_command_queue_group_properties_t* pCommandQueueGroupProperties) {
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(pCount);
+  const auto& groups = Device::fromHandle(hDevice)->core().engineGroups();
+  const uint32_t available = static_cast<uint32_t>(groups.size());
+  if (*pCount == 0 || pCommandQueueGroupProperties == nullptr) {
+    *pCount = available;
+    return ZE_RESULT_SUCCESS;
+  }
+  *pCount = std::min(*pCount, available);
+  for (uint32_t i = 0; i < *pCount; ++i) {
+    auto& p = pCommandQueueGroupProperties[i];
+    const bool compute = groups[i].type == core::EngineType::Compute;
+    p.flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
+    if (compute) p.flags |= ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS;
+    p.maxMemoryFillPatternSize = kMaxFillPatternSize;
+    p.numQueues = groups[i].count;
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t* pCount,
+                                        ze_device_memory_properties_t* pMemProperties) {
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(pCount);
+  if (*pCount == 0 || pMemProperties == nullptr) {
+    *pCount = 1;
+    return ZE_RESULT_SUCCESS;
+  }
+  *pCount = 1;
+  const core::DeviceInfo& info = Device::fromHandle(hDevice)->core().info();
+  pMemProperties->flags = 0;
+  pMemProperties->maxClockRate = info.memoryClockMHz;
+  pMemProperties->maxBusWidth = info.memoryBusWidth;
+  pMemProperties->totalSize = info.globalMemorySize;
+  std::memset(pMemProperties->name, 0, sizeof(pMemProperties->name));
+  std::strncpy(pMemProperties->name, info.type == core::DeviceType::Cpu ? "DDR" : "HBM", sizeof(pMemProperties->name) - 1);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
+                                              ze_device_memory_access_properties_t* pMemAccessProperties) {
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(pMemAccessProperties);
+  const ze_memory_access_cap_flags_t full = ZE_MEMORY_ACCESS_CAP_FLAG_RW | ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC |
+                                            ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT | ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT_ATOMIC;
+  pMemAccessProperties->hostAllocCapabilities = full;
+  pMemAccessProperties->deviceAllocCapabilities = full;
+  pMemAccessProperties->sharedSingleDeviceAllocCapabilities = full;
+  pMemAccessProperties->sharedCrossDeviceAllocCapabilities = full;
+  // Kernels on the CPU can dereference any host pointer, malloc'ed ones too.
+  pMemAccessProperties->sharedSystemAllocCapabilities = full;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t* pCount,
+                                       ze_device_cache_properties_t* pCacheProperties) {
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(pCount);
+  const core::DeviceInfo& info = Device::fromHandle(hDevice)->core().info();
+  const size_t sizes[] = {info.l1CacheSize, info.lastLevelCacheSize};
+  if (*pCount == 0 || pCacheProperties == nullptr) {
+    *pCount = 2;
+    return ZE_RESULT_SUCCESS;
+  }
+  *pCount = std::min(*pCount, 2u);
+  for (uint32_t i = 0; i < *pCount; ++i) {
+    pCacheProperties[i].flags = 0;  // no user control of cache partitioning
+    pCacheProperties[i].cacheSize = sizes[i];
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetImageProperties(ze_device_handle_t hDevice, ze_device_image_properties_t* pImageProperties) {
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(pImageProperties);
+  // Images are not supported yet: every limit is zero.
+  pImageProperties->maxImageDims1D = 0;
+  pImageProperties->maxImageDims2D = 0;
+  pImageProperties->maxImageDims3D = 0;
+  pImageProperties->maxImageBufferSize = 0;
+  pImageProperties->maxImageArraySlices = 0;
+  pImageProperties->maxSamplers = 0;
+  pImageProperties->maxReadImageArgs = 0;
+  pImageProperties->maxWriteImageArgs = 0;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
+                                                ze_device_external_memory_properties_t* pExternalMemoryProperties) {
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(pExternalMemoryProperties);
+  // External memory import/export (dma-buf, fd) is not supported yet.
+  pExternalMemoryProperties->memoryAllocationImportTypes = 0;
+  pExternalMemoryProperties->memoryAllocationExportTypes = 0;
+  pExternalMemoryProperties->imageImportTypes = 0;
+  pExternalMemoryProperties->imageExportTypes = 0;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handle_t hPeerDevice,
+                                     ze_device_p2p_properties_t* pP2PProperties) {
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_HANDLE(hPeerDevice);
+  ZE_REQUIRE_POINTER(pP2PProperties);
+  // Tiles of one CPU share its memory: access and atomics work between them.
+  const bool related = Device::fromHandle(hDevice)->isRelated(*Device::fromHandle(hPeerDevice));
+  pP2PProperties->flags = related ? (ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS | ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS) : 0;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t hPeerDevice, ze_bool_t* value) {
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_HANDLE(hPeerDevice);
+  ZE_REQUIRE_POINTER(value);
+  *value = Device::fromHandle(hDevice)->isRelated(*Device::fromHandle(hPeerDevice));
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetStatus(ze_device_handle_t hDevice) {
+  ZE_REQUIRE_HANDLE(hDevice);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice, uint64_t* hostTimestamp, uint64_t* deviceTimestamp) {
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(hostTimestamp);
+  ZE_REQUIRE_POINTER(deviceTimestamp);
+  *hostTimestamp = core::monotonicNanoseconds();
+  *deviceTimestamp = Device::fromHandle(hDevice)->core().backend().timestamp();
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace loom::l0

@@ -1,0 +1,108 @@
+#include "level_zero/driver/driver.h"
+
+#include <cstring>
+#include <mutex>
+
+#include "level_zero/device/device.h"
+#include "level_zero/validation.h"
+#include "loom/core/runtime.h"
+
+namespace loom::l0 {
+
+namespace {
+std::once_flag driverOnce;
+Driver* theDriver = nullptr;
+
+// The driver's version: major.minor.patch of Loom in ZE_MAKE_VERSION style bits.
+constexpr uint32_t kDriverVersion = (0u << 24) | (1u << 16) | 0u;
+// Identifies Loom's driver: "loom-driver" in ASCII, zero padded.
+constexpr ze_driver_uuid_t kDriverUuid = {{'l', 'o', 'o', 'm', '-', 'd', 'r', 'i', 'v', 'e', 'r', 0, 0, 0, 0, 1}};
+}  // namespace
+
+Driver* Driver::instance() { return theDriver; }
+
+Driver::Driver() {
+  for (core::Device* coreDevice : core::Runtime::get().devices()) {
+    auto root = std::make_unique<Device>(*this, *coreDevice);
+    Device* rootPointer = root.get();
+    rootDevices_.push_back(rootPointer);
+    byCoreDevice_[coreDevice] = rootPointer;
+    allDevices_.push_back(std::move(root));
+    for (const auto& subDevice : coreDevice->subDevices()) {
+      auto sub = std::make_unique<Device>(*this, *subDevice);
+      byCoreDevice_[subDevice.get()] = sub.get();
+      rootPointer->addSubDevice(sub.get());
+      allDevices_.push_back(std::move(sub));
+    }
+  }
+}
+
+Device* Driver::device(core::Device* coreDevice) const {
+  auto it = byCoreDevice_.find(coreDevice);
+  return it == byCoreDevice_.end() ? nullptr : it->second;
+}
+
+ze_result_t zeInit(ze_init_flags_t flags) {
+  ZE_REQUIRE_FLAGS(flags, ZE_INIT_FLAG_GPU_ONLY | ZE_INIT_FLAG_VPU_ONLY);
+  std::call_once(driverOnce, [] { theDriver = new Driver(); });  // lives until the process ends
+  bool hasGpu = false;
+  for (Device* device : theDriver->devices()) hasGpu |= device->core().info().type == core::DeviceType::Gpu;
+  // GPU_ONLY (or VPU_ONLY) on a machine with only the CPU device: decline, like a driver without devices.
+  const bool available = flags == 0 ? !theDriver->devices().empty() : (flags & ZE_INIT_FLAG_GPU_ONLY) && hasGpu;
+  ZE_REQUIRE(available, ZE_RESULT_ERROR_UNINITIALIZED, "no device of the requested kind");
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDriverGet(uint32_t* pCount, ze_driver_handle_t* phDrivers) {
+  ZE_REQUIRE(Driver::instance() != nullptr, ZE_RESULT_ERROR_UNINITIALIZED, "zeInit was not called");
+  ZE_REQUIRE_POINTER(pCount);
+  if (*pCount == 0) {
+    *pCount = 1;
+    return ZE_RESULT_SUCCESS;
+  }
+  ZE_REQUIRE_POINTER(phDrivers);
+  *pCount = 1;
+  phDrivers[0] = Driver::instance();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t* version) {
+  ZE_REQUIRE_HANDLE(hDriver);
+  ZE_REQUIRE_POINTER(version);
+  *version = ZE_API_VERSION_1_4;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDriverGetProperties(ze_driver_handle_t hDriver, ze_driver_properties_t* pDriverProperties) {
+  ZE_REQUIRE_HANDLE(hDriver);
+  ZE_REQUIRE_POINTER(pDriverProperties);
+  pDriverProperties->uuid = kDriverUuid;
+  pDriverProperties->driverVersion = kDriverVersion;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDriverGetIpcProperties(ze_driver_handle_t hDriver, ze_driver_ipc_properties_t* pIpcProperties) {
+  ZE_REQUIRE_HANDLE(hDriver);
+  ZE_REQUIRE_POINTER(pIpcProperties);
+  pIpcProperties->flags = ZE_IPC_PROPERTY_FLAG_MEMORY | ZE_IPC_PROPERTY_FLAG_EVENT_POOL;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t* pCount,
+                                           ze_driver_extension_properties_t* pExtensionProperties) {
+  ZE_REQUIRE_HANDLE(hDriver);
+  ZE_REQUIRE_POINTER(pCount);
+  // No extension is implemented yet, so none is advertised.
+  *pCount = 0;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver, const char* name, void** ppFunctionAddress) {
+  ZE_REQUIRE_HANDLE(hDriver);
+  ZE_REQUIRE_POINTER(name);
+  ZE_REQUIRE_POINTER(ppFunctionAddress);
+  *ppFunctionAddress = nullptr;
+  return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, __func__, "no extension function of that name");
+}
+
+}  // namespace loom::l0

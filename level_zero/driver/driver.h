@@ -1,0 +1,46 @@
+#pragma once
+// The Level Zero driver object: one per process, created by zeInit, owning the device handles.
+#include <level_zero/ze_api.h>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+struct _ze_driver_handle_t {};
+
+namespace loom::core {
+class Device;
+}
+
+namespace loom::l0 {
+
+class Device;
+
+class Driver : public _ze_driver_handle_t {
+ public:
+  // nullptr before a successful zeInit.
+  static Driver* instance();
+  static Driver* fromHandle(ze_driver_handle_t handle) { return static_cast<Driver*>(handle); }
+
+  const std::vector<Device*>& devices() const { return rootDevices_; }
+  // The API object of a core device (root or sub-device).
+  Device* device(core::Device* coreDevice) const;
+
+ private:
+  friend ze_result_t zeInit(ze_init_flags_t flags);
+  Driver();
+  std::vector<std::unique_ptr<Device>> allDevices_;
+  std::vector<Device*> rootDevices_;
+  std::map<core::Device*, Device*> byCoreDevice_;
+};
+
+ze_result_t zeInit(ze_init_flags_t flags);
+ze_result_t zeDriverGet(uint32_t* pCount, ze_driver_handle_t* phDrivers);
+ze_result_t zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t* version);
+ze_result_t zeDriverGetProperties(ze_driver_handle_t hDriver, ze_driver_properties_t* pDriverProperties);
+ze_result_t zeDriverGetIpcProperties(ze_driver_handle_t hDriver, ze_driver_ipc_properties_t* pIpcProperties);
+ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t* pCount,
+                                           ze_driver_extension_properties_t* pExtensionProperties);
+ze_result_t zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver, const char* name, void** ppFunctionAddress);
+
+}  // namespace loom::l0

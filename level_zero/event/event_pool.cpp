@@ -1,0 +1,150 @@
+#include "level_zero/event/event_pool.h"
+
+#include <unistd.h>
+
+#include <cstring>
+
+#include "level_zero/context/context.h"
+#include "level_zero/validation.h"
+#include "loom/core/futex.h"
+
+namespace loom::l0 {
+
+namespace {
+
+constexpr ze_event_pool_flags_t kPoolFlags =
+    ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_IPC | ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
+constexpr ze_event_scope_flags_t kScopeFlags = ZE_EVENT_SCOPE_FLAG_SUBDEVICE | ZE_EVENT_SCOPE_FLAG_DEVICE | ZE_EVENT_SCOPE_FLAG_HOST;
+
+// What another process needs to open a pool: where its storage file is, and its shape.
+struct IpcEventPoolHandle {
+  uint32_t magic;
+  int32_t pid;
+  int32_t fd;
+  uint32_t count;
+  uint32_t flags;
+};
+constexpr uint32_t kIpcEventPoolMagic = 0x4c455650;  // "LEVP"
+static_assert(sizeof(IpcEventPoolHandle) <= ZE_MAX_IPC_HANDLE_SIZE);
+
+}  // namespace
+
+EventPool::~EventPool() { core::freeSharedMemory(storage_); }
+
+ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_desc_t* desc, uint32_t numDevices,
+                              ze_device_handle_t* phDevices, ze_event_pool_handle_t* phEventPool) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_POINTER(desc);
+  ZE_REQUIRE_POINTER(phEventPool);
+  ZE_REQUIRE(numDevices == 0 || phDevices != nullptr, ZE_RESULT_ERROR_INVALID_SIZE, "numDevices > 0 but phDevices is null");
+  ZE_REQUIRE_FLAGS(desc->flags, kPoolFlags);
+  ZE_REQUIRE(desc->count != 0, ZE_RESULT_ERROR_INVALID_SIZE, "count is 0");
+  core::SharedMemoryBlock storage = core::allocateSharedMemory(sizeof(core::EventStorage) * desc->count, alignof(core::EventStorage));
+  ZE_REQUIRE(storage.address != nullptr, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, "cannot allocate event storage");
+  *phEventPool = new EventPool(*Context::fromHandle(hContext), desc->flags, desc->count, storage, false);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
+  ZE_REQUIRE_HANDLE(hEventPool);
+  ZE_REQUIRE(!EventPool::fromHandle(hEventPool)->imported(), ZE_RESULT_ERROR_INVALID_ARGUMENT,
+             "an opened IPC pool is released with zeEventPoolCloseIpcHandle");
+  delete EventPool::fromHandle(hEventPool);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventPoolGetIpcHandle(ze_event_pool_handle_t hEventPool, ze_ipc_event_pool_handle_t* phIpc) {
+  ZE_REQUIRE_HANDLE(hEventPool);
+  ZE_REQUIRE_POINTER(phIpc);
+  EventPool* pool = EventPool::fromHandle(hEventPool);
+  ZE_REQUIRE(pool->flags() & ZE_EVENT_POOL_FLAG_IPC, ZE_RESULT_ERROR_INVALID_ARGUMENT, "the pool was not created with ZE_EVENT_POOL_FLAG_IPC");
+  IpcEventPoolHandle handle{kIpcEventPoolMagic, static_cast<int32_t>(getpid()), pool->storage().fd, pool->count(), pool->flags()};
+  std::memset(phIpc->data, 0, sizeof(phIpc->data));
+  std::memcpy(phIpc->data, &handle, sizeof(handle));
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_pool_handle_t hIpc,
+                                     ze_event_pool_handle_t* phEventPool) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_POINTER(phEventPool);
+  IpcEventPoolHandle handle;
+  std::memcpy(&handle, hIpc.data, sizeof(handle));
+  ZE_REQUIRE(handle.magic == kIpcEventPoolMagic && handle.count != 0, ZE_RESULT_ERROR_INVALID_ARGUMENT, "not an IPC event pool handle");
+  core::SharedMemoryBlock storage = core::mapForeignSharedMemory(handle.pid, handle.fd, sizeof(core::EventStorage) * handle.count);
+  ZE_REQUIRE(storage.address != nullptr, ZE_RESULT_ERROR_INVALID_ARGUMENT, "the exporting process's pool cannot be opened");
+  *phEventPool = new EventPool(*Context::fromHandle(hContext), handle.flags, handle.count, storage, true);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool) {
+  ZE_REQUIRE_HANDLE(hEventPool);
+  ZE_REQUIRE(EventPool::fromHandle(hEventPool)->imported(), ZE_RESULT_ERROR_INVALID_ARGUMENT, "the pool was not opened from an IPC handle");
+  delete EventPool::fromHandle(hEventPool);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc_t* desc, ze_event_handle_t* phEvent) {
+  ZE_REQUIRE_HANDLE(hEventPool);
+  ZE_REQUIRE_POINTER(desc);
+  ZE_REQUIRE_POINTER(phEvent);
+  ZE_REQUIRE_FLAGS(desc->signal, kScopeFlags);
+  ZE_REQUIRE_FLAGS(desc->wait, kScopeFlags);
+  EventPool* pool = EventPool::fromHandle(hEventPool);
+  ZE_REQUIRE(desc->index < pool->count(), ZE_RESULT_ERROR_INVALID_ARGUMENT, "index is not below the pool's count");
+  auto* event = new Event(*pool, desc->index);
+  // An opened IPC pool's events keep the state the exporting process gave them.
+  if (!pool->imported()) event->core().reset();
+  *phEvent = event;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventDestroy(ze_event_handle_t hEvent) {
+  ZE_REQUIRE_HANDLE(hEvent);
+  delete Event::fromHandle(hEvent);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventHostSignal(ze_event_handle_t hEvent) {
+  ZE_REQUIRE_HANDLE(hEvent);
+  Event* event = Event::fromHandle(hEvent);
+  if (event->recordsKernelTimestamps()) {
+    // A host-signaled timestamp event reports an empty interval at the moment of signaling.
+    const uint64_t now = core::monotonicNanoseconds();
+    event->core().markStart(now);
+    event->core().signal(now);
+    return ZE_RESULT_SUCCESS;
+  }
+  event->core().hostSignal();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
+  ZE_REQUIRE_HANDLE(hEvent);
+  return Event::fromHandle(hEvent)->core().hostSynchronize(timeout) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+}
+
+ze_result_t zeEventQueryStatus(ze_event_handle_t hEvent) {
+  ZE_REQUIRE_HANDLE(hEvent);
+  return Event::fromHandle(hEvent)->core().isSignaled() ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+}
+
+ze_result_t zeEventHostReset(ze_event_handle_t hEvent) {
+  ZE_REQUIRE_HANDLE(hEvent);
+  Event::fromHandle(hEvent)->core().reset();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventQueryKernelTimestamp(ze_event_handle_t hEvent, ze_kernel_timestamp_result_t* dstptr) {
+  ZE_REQUIRE_HANDLE(hEvent);
+  ZE_REQUIRE_POINTER(dstptr);
+  Event* event = Event::fromHandle(hEvent);
+  ZE_REQUIRE(event->recordsKernelTimestamps(), ZE_RESULT_ERROR_INVALID_ARGUMENT, "the event's pool has no kernel timestamps");
+  if (!event->core().isSignaled()) return ZE_RESULT_NOT_READY;
+  static_assert(sizeof(core::EventTimestamps) == sizeof(ze_kernel_timestamp_result_t));
+  const core::EventTimestamps timestamps = event->core().timestamps();
+  std::memcpy(dstptr, &timestamps, sizeof(timestamps));
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace loom::l0

@@ -1,0 +1,70 @@
+#pragma once
+// Event pools and events. A pool's event storage is an anonymous shared file so that IPC pools
+// can be opened by other processes and signaled from either side.
+#include <level_zero/ze_api.h>
+
+#include <memory>
+
+#include "loom/core/event.h"
+#include "loom/core/shared_memory.h"
+
+struct _ze_event_pool_handle_t {};
+struct _ze_event_handle_t {};
+
+namespace loom::l0 {
+
+class Context;
+
+class EventPool : public _ze_event_pool_handle_t {
+ public:
+  EventPool(Context& context, ze_event_pool_flags_t flags, uint32_t count, core::SharedMemoryBlock storage, bool imported)
+      : context_(context), flags_(flags), count_(count), storage_(storage), imported_(imported) {}
+  ~EventPool();
+  static EventPool* fromHandle(ze_event_pool_handle_t handle) { return static_cast<EventPool*>(handle); }
+
+  Context& context() const { return context_; }
+  ze_event_pool_flags_t flags() const { return flags_; }
+  uint32_t count() const { return count_; }
+  bool imported() const { return imported_; }
+  const core::SharedMemoryBlock& storage() const { return storage_; }
+  core::EventStorage* eventStorage(uint32_t index) const { return static_cast<core::EventStorage*>(storage_.address) + index; }
+
+ private:
+  Context& context_;
+  ze_event_pool_flags_t flags_;
+  uint32_t count_;
+  core::SharedMemoryBlock storage_;
+  bool imported_;
+};
+
+class Event : public _ze_event_handle_t {
+ public:
+  Event(EventPool& pool, uint32_t index) : pool_(pool), event_(pool.eventStorage(index)) {}
+  static Event* fromHandle(ze_event_handle_t handle) { return static_cast<Event*>(handle); }
+  static core::Event* coreOf(ze_event_handle_t handle) { return handle ? &fromHandle(handle)->core() : nullptr; }
+
+  core::Event& core() { return event_; }
+  EventPool& pool() const { return pool_; }
+  bool recordsKernelTimestamps() const { return pool_.flags() & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP; }
+
+ private:
+  EventPool& pool_;
+  core::Event event_;
+};
+
+ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_desc_t* desc, uint32_t numDevices,
+                              ze_device_handle_t* phDevices, ze_event_pool_handle_t* phEventPool);
+ze_result_t zeEventPoolDestroy(ze_event_pool_handle_t hEventPool);
+ze_result_t zeEventPoolGetIpcHandle(ze_event_pool_handle_t hEventPool, ze_ipc_event_pool_handle_t* phIpc);
+ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_pool_handle_t hIpc,
+                                     ze_event_pool_handle_t* phEventPool);
+ze_result_t zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool);
+ze_result_t zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc_t* desc, ze_event_handle_t* phEvent);
+ze_result_t zeEventDestroy(ze_event_handle_t hEvent);
+ze_result_t zeEventHostSignal(ze_event_handle_t hEvent);
+ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout);
+ze_result_t zeEventQueryStatus(ze_event_handle_t hEvent);
+ze_result_t zeEventHostReset(ze_event_handle_t hEvent);
+ze_result_t zeEventQueryKernelTimestamp(ze_event_handle_t hEvent, ze_kernel_timestamp_result_t* dstptr);
+
+}  // namespace loom::l0

@@ -1,0 +1,188 @@
+#include "level_zero/kernel/kernel.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "level_zero/device/device.h"
+#include "level_zero/module/module.h"
+#include "level_zero/validation.h"
+#include "loom/core/program.h"
+
+namespace loom::l0 {
+
+namespace {
+
+const core::DeviceInfo& deviceInfo(Kernel& kernel) { return kernel.module().device().core().info(); }
+
+// The largest divisor of `global` that is at most `limit`.
+uint32_t largestDivisor(uint32_t global, uint32_t limit) {
+  for (uint32_t candidate = std::min(global, limit); candidate > 1; --candidate)
+    if (global % candidate == 0) return candidate;
+  return 1;
+}
+
+}  // namespace
+
+ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t* desc, ze_kernel_handle_t* phKernel) {
+  ZE_REQUIRE_HANDLE(hModule);
+  ZE_REQUIRE_POINTER(desc);
+  ZE_REQUIRE_POINTER(phKernel);
+  ZE_REQUIRE_POINTER(desc->pKernelName);
+  ZE_REQUIRE_FLAGS(desc->flags, ZE_KERNEL_FLAG_FORCE_RESIDENCY | ZE_KERNEL_FLAG_EXPLICIT_RESIDENCY);
+  Module& module = *Module::fromHandle(hModule);
+  ZE_REQUIRE(module.linked(), ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED, "the module has unresolved imports: call zeModuleDynamicLink");
+  core::Program& program = module.program();
+  const compiler::KernelDescriptor* descriptor = program.info().findKernel(desc->pKernelName);
+  ZE_REQUIRE(descriptor != nullptr, ZE_RESULT_ERROR_INVALID_KERNEL_NAME, "no kernel of that name in the module");
+  std::string log;
+  core::BackendKernel* loaded = program.loaded().kernel(descriptor->name, log);
+  ZE_REQUIRE(loaded != nullptr, ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED, log.c_str());
+  *phKernel = new Kernel(module, *descriptor, loaded);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeKernelDestroy(ze_kernel_handle_t hKernel) {
+  ZE_REQUIRE_HANDLE(hKernel);
+  delete Kernel::fromHandle(hKernel);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t groupSizeX, uint32_t groupSizeY, uint32_t groupSizeZ) {
+  ZE_REQUIRE_HANDLE(hKernel);
+  Kernel& kernel = *Kernel::fromHandle(hKernel);
+  const core::DeviceInfo& info = deviceInfo(kernel);
+  const uint32_t sizes[3] = {groupSizeX, groupSizeY, groupSizeZ};
+  for (int d = 0; d < 3; ++d)
+    ZE_REQUIRE(sizes[d] != 0 && sizes[d] <= info.maxGroupSize[d], ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION,
+               "a group size is 0 or above the device's maximum");
+  ZE_REQUIRE(uint64_t(groupSizeX) * groupSizeY * groupSizeZ <= info.maxWorkGroupSize, ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION,
+             "the group has more work-items than maxTotalGroupSize");
+  const auto& required = kernel.core().descriptor().requiredWorkGroupSize;
+  ZE_REQUIRE(required[0] == 0 || (required[0] == groupSizeX && required[1] == groupSizeY && required[2] == groupSizeZ),
+             ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION, "the kernel requires another work-group size");
+  kernel.core().setGroupSize(groupSizeX, groupSizeY, groupSizeZ);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t globalSizeX, uint32_t globalSizeY,
+                                     uint32_t globalSizeZ, uint32_t* groupSizeX, uint32_t* groupSizeY, uint32_t* groupSizeZ) {
+  ZE_REQUIRE_HANDLE(hKernel);
+  ZE_REQUIRE_POINTER(groupSizeX);
+  ZE_REQUIRE_POINTER(groupSizeY);
+  ZE_REQUIRE_POINTER(groupSizeZ);
+  ZE_REQUIRE(globalSizeX && globalSizeY && globalSizeZ, ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION, "a global size is 0");
+  Kernel& kernel = *Kernel::fromHandle(hKernel);
+  const auto& required = kernel.core().descriptor().requiredWorkGroupSize;
+  if (required[0] != 0) {
+    *groupSizeX = required[0], *groupSizeY = required[1], *groupSizeZ = required[2];
+    return ZE_RESULT_SUCCESS;
+  }
+  // Groups of up to 256 work-items, as wide as possible in x, dividing each global size exactly.
+  constexpr uint32_t kPreferredItems = 256;
+  const core::DeviceInfo& info = deviceInfo(kernel);
+  *groupSizeX = largestDivisor(globalSizeX, std::min(kPreferredItems, info.maxGroupSize[0]));
+  *groupSizeY = largestDivisor(globalSizeY, std::min(kPreferredItems / *groupSizeX, info.maxGroupSize[1]));
+  *groupSizeZ = largestDivisor(globalSizeZ, std::min(kPreferredItems / (*groupSizeX * *groupSizeY), info.maxGroupSize[2]));
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t hKernel, uint32_t* totalGroupCount) {
+  ZE_REQUIRE_HANDLE(hKernel);
+  ZE_REQUIRE_POINTER(totalGroupCount);
+  // The groups that run at once: one per pool thread.
+  *totalGroupCount = deviceInfo(*Kernel::fromHandle(hKernel)).computeUnits;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint32_t argIndex, size_t argSize, const void* pArgValue) {
+  ZE_REQUIRE_HANDLE(hKernel);
+  switch (Kernel::fromHandle(hKernel)->core().setArgument(argIndex, argSize, pArgValue)) {
+    case core::ArgumentError::None: return ZE_RESULT_SUCCESS;
+    case core::ArgumentError::InvalidIndex:
+      return reportError(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX, __func__, "argIndex is past the last argument");
+    case core::ArgumentError::InvalidSize:
+      return reportError(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, __func__, "argSize does not match the argument");
+    case core::ArgumentError::InvalidValue:
+      return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, __func__, "pArgValue is not valid for this argument");
+  }
+  return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+}
+
+ze_result_t zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel, ze_kernel_indirect_access_flags_t flags) {
+  ZE_REQUIRE_HANDLE(hKernel);
+  ZE_REQUIRE_FLAGS(flags, ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST | ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
+                              ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED);
+  // Every allocation is always accessible on the CPU; the flags are kept for the query.
+  Kernel::fromHandle(hKernel)->indirectAccess = flags;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel, ze_kernel_indirect_access_flags_t* pFlags) {
+  ZE_REQUIRE_HANDLE(hKernel);
+  ZE_REQUIRE_POINTER(pFlags);
+  *pFlags = Kernel::fromHandle(hKernel)->indirectAccess;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t* pSize, char** pString) {
+  ZE_REQUIRE_HANDLE(hKernel);
+  ZE_REQUIRE_POINTER(pSize);
+  const std::string& attributes = Kernel::fromHandle(hKernel)->core().descriptor().attributes;
+  const uint32_t needed = static_cast<uint32_t>(attributes.size() + 1);
+  if (pString == nullptr || *pSize == 0) {
+    *pSize = needed;
+    return ZE_RESULT_SUCCESS;
+  }
+  ZE_REQUIRE(*pString != nullptr, ZE_RESULT_ERROR_INVALID_NULL_POINTER, "*pString is null");
+  const uint32_t copied = std::min(*pSize, needed);
+  std::memcpy(*pString, attributes.c_str(), copied);
+  (*pString)[copied - 1] = '\0';
+  *pSize = copied;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_flags_t flags) {
+  ZE_REQUIRE_HANDLE(hKernel);
+  ZE_REQUIRE_FLAGS(flags, ZE_CACHE_CONFIG_FLAG_LARGE_SLM | ZE_CACHE_CONFIG_FLAG_LARGE_DATA);
+  // CPU caches cannot be partitioned between local memory and data; the setting is a hint.
+  Kernel::fromHandle(hKernel)->cacheConfig = flags;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeKernelGetProperties(ze_kernel_handle_t hKernel, ze_kernel_properties_t* pKernelProperties) {
+  ZE_REQUIRE_HANDLE(hKernel);
+  ZE_REQUIRE_POINTER(pKernelProperties);
+  Kernel& kernel = *Kernel::fromHandle(hKernel);
+  const compiler::KernelDescriptor& descriptor = kernel.core().descriptor();
+  const core::DeviceInfo& info = deviceInfo(kernel);
+  ze_kernel_properties_t& p = *pKernelProperties;
+  p.numKernelArgs = static_cast<uint32_t>(descriptor.arguments.size());
+  p.requiredGroupSizeX = descriptor.requiredWorkGroupSize[0];
+  p.requiredGroupSizeY = descriptor.requiredWorkGroupSize[1];
+  p.requiredGroupSizeZ = descriptor.requiredWorkGroupSize[2];
+  p.requiredNumSubGroups = 0;
+  p.requiredSubgroupSize = descriptor.requiredSubGroupSize;
+  p.maxSubgroupSize = info.subGroupSizes.empty() ? 1 : info.subGroupSizes.back();
+  p.maxNumSubgroups = info.maxWorkGroupSize / p.maxSubgroupSize;
+  p.localMemSize = descriptor.staticLocalMemorySize;
+  p.privateMemSize = descriptor.privateMemorySize;
+  p.spillMemSize = 0;
+  std::memset(&p.uuid, 0, sizeof(p.uuid));
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeKernelGetName(ze_kernel_handle_t hKernel, size_t* pSize, char* pName) {
+  ZE_REQUIRE_HANDLE(hKernel);
+  ZE_REQUIRE_POINTER(pSize);
+  const std::string& name = Kernel::fromHandle(hKernel)->core().descriptor().name;
+  if (pName == nullptr || *pSize == 0) {
+    *pSize = name.size() + 1;
+    return ZE_RESULT_SUCCESS;
+  }
+  const size_t copied = std::min(*pSize - 1, name.size());
+  std::memcpy(pName, name.data(), copied);
+  pName[copied] = '\0';
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace loom::l0

@@ -1,0 +1,169 @@
+#include "level_zero/memory/memory.h"
+
+#include <cstring>
+
+#include "level_zero/context/context.h"
+#include "level_zero/device/device.h"
+#include "level_zero/driver/driver.h"
+#include "level_zero/validation.h"
+#include "loom/core/runtime.h"
+
+namespace loom::l0 {
+
+namespace {
+
+constexpr ze_device_mem_alloc_flags_t kDeviceAllocFlags =
+    ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_CACHED | ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_UNCACHED | ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_INITIAL_PLACEMENT;
+constexpr ze_host_mem_alloc_flags_t kHostAllocFlags = ZE_HOST_MEM_ALLOC_FLAG_BIAS_CACHED | ZE_HOST_MEM_ALLOC_FLAG_BIAS_UNCACHED |
+                                                      ZE_HOST_MEM_ALLOC_FLAG_BIAS_WRITE_COMBINED |
+                                                      ZE_HOST_MEM_ALLOC_FLAG_BIAS_INITIAL_PLACEMENT;
+
+uint64_t maxAllocationSize(Context* context, Device* device) {
+  if (device) return device->core().info().maxAllocationSize;
+  uint64_t largest = 0;
+  for (Device* candidate : context->driver().devices()) largest = std::max(largest, candidate->core().info().maxAllocationSize);
+  return largest;
+}
+
+ze_result_t allocate(const char* function, Context* context, core::MemoryType type, size_t size, size_t alignment,
+                     Device* device, void** pptr) {
+  if (size == 0) return reportError(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, function, "size is 0");
+  if (size > maxAllocationSize(context, device))
+    return reportError(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, function, "size exceeds maxMemAllocSize");
+  if (alignment & (alignment - 1))
+    return reportError(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT, function, "alignment is not a power of two");
+  if (device && !context->contains(*device))
+    return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "hDevice is not a device of this context");
+  auto allocation = core::Runtime::get().memory().allocate(type, size, alignment, device ? &device->core() : nullptr, context);
+  if (!allocation) return reportError(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, function, "out of memory");
+  *pptr = allocation->address;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_memory_type_t apiMemoryType(core::MemoryType type) {
+  switch (type) {
+    case core::MemoryType::Host: return ZE_MEMORY_TYPE_HOST;
+    case core::MemoryType::Device: return ZE_MEMORY_TYPE_DEVICE;
+    case core::MemoryType::Shared: return ZE_MEMORY_TYPE_SHARED;
+  }
+  return ZE_MEMORY_TYPE_UNKNOWN;
+}
+
+}  // namespace
+
+ze_result_t zeMemAllocDevice(ze_context_handle_t hContext, const ze_device_mem_alloc_desc_t* device_desc, size_t size,
+                             size_t alignment, ze_device_handle_t hDevice, void** pptr) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(device_desc);
+  ZE_REQUIRE_POINTER(pptr);
+  ZE_REQUIRE_FLAGS(device_desc->flags, kDeviceAllocFlags);
+  return allocate(__func__, Context::fromHandle(hContext), core::MemoryType::Device, size, alignment,
+                  Device::fromHandle(hDevice), pptr);
+}
+
+ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc_desc_t* host_desc, size_t size,
+                           size_t alignment, void** pptr) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_POINTER(host_desc);
+  ZE_REQUIRE_POINTER(pptr);
+  ZE_REQUIRE_FLAGS(host_desc->flags, kHostAllocFlags);
+  return allocate(__func__, Context::fromHandle(hContext), core::MemoryType::Host, size, alignment, nullptr, pptr);
+}
+
+ze_result_t zeMemAllocShared(ze_context_handle_t hContext, const ze_device_mem_alloc_desc_t* device_desc,
+                             const ze_host_mem_alloc_desc_t* host_desc, size_t size, size_t alignment,
+                             ze_device_handle_t hDevice, void** pptr) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_POINTER(device_desc);
+  ZE_REQUIRE_POINTER(host_desc);
+  ZE_REQUIRE_POINTER(pptr);
+  ZE_REQUIRE_FLAGS(device_desc->flags, kDeviceAllocFlags);
+  ZE_REQUIRE_FLAGS(host_desc->flags, kHostAllocFlags);
+  Device* device = hDevice ? Device::fromHandle(hDevice) : nullptr;
+  return allocate(__func__, Context::fromHandle(hContext), core::MemoryType::Shared, size, alignment, device, pptr);
+}
+
+ze_result_t zeMemFree(ze_context_handle_t hContext, void* ptr) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_POINTER(ptr);
+  auto& memory = core::Runtime::get().memory();
+  auto allocation = memory.find(ptr);
+  ZE_REQUIRE(allocation && allocation->address == ptr && allocation->owner == Context::fromHandle(hContext),
+             ZE_RESULT_ERROR_INVALID_ARGUMENT, "ptr is not the base of an allocation of this context");
+  memory.free(ptr);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeMemGetAllocProperties(ze_context_handle_t hContext, const void* ptr,
+                                    ze_memory_allocation_properties_t* pMemAllocProperties, ze_device_handle_t* phDevice) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_POINTER(ptr);
+  ZE_REQUIRE_POINTER(pMemAllocProperties);
+  auto allocation = core::Runtime::get().memory().find(ptr);
+  if (!allocation || allocation->owner != Context::fromHandle(hContext)) {
+    pMemAllocProperties->type = ZE_MEMORY_TYPE_UNKNOWN;
+    pMemAllocProperties->id = 0;
+    pMemAllocProperties->pageSize = 0;
+    if (phDevice) *phDevice = nullptr;
+    return ZE_RESULT_SUCCESS;
+  }
+  pMemAllocProperties->type = apiMemoryType(allocation->type);
+  pMemAllocProperties->id = allocation->id;
+  pMemAllocProperties->pageSize = core::pageSize();
+  if (phDevice) *phDevice = allocation->device ? Context::fromHandle(hContext)->driver().device(allocation->device) : nullptr;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeMemGetAddressRange(ze_context_handle_t hContext, const void* ptr, void** pBase, size_t* pSize) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_POINTER(ptr);
+  auto allocation = core::Runtime::get().memory().find(ptr);
+  ZE_REQUIRE(allocation && allocation->owner == Context::fromHandle(hContext), ZE_RESULT_ERROR_NOT_AVAILABLE,
+             "ptr is not inside an allocation of this context");
+  if (pBase) *pBase = allocation->address;
+  if (pSize) *pSize = allocation->size;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeMemGetIpcHandle(ze_context_handle_t hContext, const void* ptr, ze_ipc_mem_handle_t* pIpcHandle) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_POINTER(ptr);
+  ZE_REQUIRE_POINTER(pIpcHandle);
+  auto& memory = core::Runtime::get().memory();
+  auto allocation = memory.find(ptr);
+  ZE_REQUIRE(allocation && allocation->owner == Context::fromHandle(hContext), ZE_RESULT_ERROR_INVALID_ARGUMENT,
+             "ptr is not inside an allocation of this context");
+  static_assert(sizeof(core::IpcMemoryHandle) <= ZE_MAX_IPC_HANDLE_SIZE);
+  const core::IpcMemoryHandle handle = memory.exportIpc(*allocation, ptr);
+  std::memset(pIpcHandle->data, 0, sizeof(pIpcHandle->data));
+  std::memcpy(pIpcHandle->data, &handle, sizeof(handle));
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_device_handle_t hDevice, ze_ipc_mem_handle_t handle,
+                               ze_ipc_memory_flags_t flags, void** pptr) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(pptr);
+  ZE_REQUIRE_FLAGS(flags, ZE_IPC_MEMORY_FLAG_BIAS_CACHED | ZE_IPC_MEMORY_FLAG_BIAS_UNCACHED);
+  core::IpcMemoryHandle ipc;
+  std::memcpy(&ipc, handle.data, sizeof(ipc));
+  auto allocation = core::Runtime::get().memory().importIpc(ipc, &Device::fromHandle(hDevice)->core(), Context::fromHandle(hContext));
+  ZE_REQUIRE(allocation.has_value(), ZE_RESULT_ERROR_INVALID_ARGUMENT, "the IPC handle does not name a live allocation");
+  *pptr = static_cast<char*>(allocation->address) + ipc.offset;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeMemCloseIpcHandle(ze_context_handle_t hContext, const void* ptr) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_POINTER(ptr);
+  auto& memory = core::Runtime::get().memory();
+  auto allocation = memory.find(ptr);
+  ZE_REQUIRE(allocation && allocation->imported && allocation->owner == Context::fromHandle(hContext),
+             ZE_RESULT_ERROR_INVALID_ARGUMENT, "ptr was not opened from an IPC handle in this context");
+  memory.free(allocation->address);
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace loom::l0

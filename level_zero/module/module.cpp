@@ -1,0 +1,192 @@
+#include "level_zero/module/module.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "level_zero/context/context.h"
+#include "level_zero/device/device.h"
+#include "level_zero/module/spirv_spec_constants.h"
+#include "level_zero/validation.h"
+
+namespace loom::l0 {
+
+namespace {
+
+ze_result_t buildResult(compiler::Status status) {
+  switch (status) {
+    case compiler::Status::Success: return ZE_RESULT_SUCCESS;
+    case compiler::Status::InvalidOptions: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    case compiler::Status::InvalidBinary: return ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
+    case compiler::Status::LinkFailure: return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+    case compiler::Status::BuildFailure: return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+  }
+  return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+}
+
+// Specialization constants arrive as (id, pointer to value) pairs; each value is as wide as the
+// constant the module declares (ids the module does not declare are ignored, as SPIR-V allows).
+std::map<uint32_t, uint64_t> specializationConstants(const ze_module_desc_t& desc) {
+  std::map<uint32_t, uint64_t> values;
+  const ze_module_constants_t* constants = desc.pConstants;
+  if (!constants || constants->numConstants == 0) return values;
+  const auto sizes = specializationConstantSizes(desc.pInputModule, desc.inputSize);
+  for (uint32_t i = 0; i < constants->numConstants; ++i) {
+    auto size = sizes.find(constants->pConstantIds[i]);
+    if (size == sizes.end() || !constants->pConstantValues[i]) continue;
+    uint64_t value = 0;
+    std::memcpy(&value, constants->pConstantValues[i], size->second);
+    values[constants->pConstantIds[i]] = value;
+  }
+  return values;
+}
+
+core::ProgramBuild build(Device& device, const ze_module_desc_t& desc) {
+  const auto* input = static_cast<const uint8_t*>(static_cast<const void*>(desc.pInputModule));
+  if (desc.format == ZE_MODULE_FORMAT_NATIVE) return core::Program::fromNativeBinary(device.core(), input, desc.inputSize);
+  compiler::CompileRequest request;
+  request.spirv.assign(input, input + desc.inputSize);
+  request.options = desc.pBuildFlags ? desc.pBuildFlags : "";
+  request.specializationConstants = specializationConstants(desc);
+  return core::Program::fromSpirv(device.core(), std::move(request));
+}
+
+ze_result_t copyString(const std::string& text, size_t* pSize, char* out) {
+  if (out == nullptr || *pSize == 0) {
+    *pSize = text.size() + 1;
+    return ZE_RESULT_SUCCESS;
+  }
+  const size_t copied = std::min(*pSize - 1, text.size());
+  std::memcpy(out, text.data(), copied);
+  out[copied] = '\0';
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace
+
+ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_module_desc_t* desc,
+                           ze_module_handle_t* phModule, ze_module_build_log_handle_t* phBuildLog) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(desc);
+  ZE_REQUIRE_POINTER(phModule);
+  ZE_REQUIRE_POINTER(desc->pInputModule);
+  ZE_REQUIRE(desc->inputSize != 0, ZE_RESULT_ERROR_INVALID_SIZE, "desc->inputSize is 0");
+  ZE_REQUIRE(desc->format <= ZE_MODULE_FORMAT_NATIVE, ZE_RESULT_ERROR_INVALID_ENUMERATION, "desc->format is not a module format");
+  ZE_REQUIRE(!desc->pConstants || desc->pConstants->numConstants == 0 ||
+                 (desc->pConstants->pConstantIds && desc->pConstants->pConstantValues),
+             ZE_RESULT_ERROR_INVALID_NULL_POINTER, "desc->pConstants has null arrays");
+  Device& device = *Device::fromHandle(hDevice);
+  core::ProgramBuild built = build(device, *desc);
+  if (phBuildLog) *phBuildLog = new ModuleBuildLog(built.log);
+  if (built.status != compiler::Status::Success) {
+    *phModule = nullptr;
+    return reportError(buildResult(built.status), __func__, built.log.c_str());
+  }
+  *phModule = new Module(*Context::fromHandle(hContext), device, std::move(built.program));
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeModuleDestroy(ze_module_handle_t hModule) {
+  ZE_REQUIRE_HANDLE(hModule);
+  delete Module::fromHandle(hModule);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeModuleDynamicLink(uint32_t numModules, ze_module_handle_t* phModules, ze_module_build_log_handle_t* phLinkLog) {
+  ZE_REQUIRE_POINTER(phModules);
+  std::vector<core::BackendProgram*> programs;
+  for (uint32_t i = 0; i < numModules; ++i) {
+    ZE_REQUIRE(phModules[i] != nullptr, ZE_RESULT_ERROR_INVALID_NULL_HANDLE, "phModules has a null handle");
+    programs.push_back(&Module::fromHandle(phModules[i])->program().loaded());
+  }
+  std::string log;
+  bool linked = true;
+  // Each module sees the exports of all the others.
+  for (uint32_t i = 0; i < numModules; ++i) {
+    std::vector<core::BackendProgram*> others;
+    for (uint32_t j = 0; j < numModules; ++j)
+      if (j != i) others.push_back(programs[j]);
+    linked &= programs[i]->link(others, log);
+  }
+  if (phLinkLog) *phLinkLog = new ModuleBuildLog(log);
+  if (!linked) return reportError(ZE_RESULT_ERROR_MODULE_LINK_FAILURE, __func__, log.c_str());
+  for (uint32_t i = 0; i < numModules; ++i) Module::fromHandle(phModules[i])->markLinked();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeModuleBuildLogDestroy(ze_module_build_log_handle_t hModuleBuildLog) {
+  ZE_REQUIRE_HANDLE(hModuleBuildLog);
+  delete ModuleBuildLog::fromHandle(hModuleBuildLog);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeModuleBuildLogGetString(ze_module_build_log_handle_t hModuleBuildLog, size_t* pSize, char* pBuildLog) {
+  ZE_REQUIRE_HANDLE(hModuleBuildLog);
+  ZE_REQUIRE_POINTER(pSize);
+  return copyString(ModuleBuildLog::fromHandle(hModuleBuildLog)->text(), pSize, pBuildLog);
+}
+
+ze_result_t zeModuleGetNativeBinary(ze_module_handle_t hModule, size_t* pSize, uint8_t* pModuleNativeBinary) {
+  ZE_REQUIRE_HANDLE(hModule);
+  ZE_REQUIRE_POINTER(pSize);
+  const std::vector<uint8_t> binary = compiler::writeNativeBinary(Module::fromHandle(hModule)->program().compiled());
+  if (pModuleNativeBinary == nullptr) {
+    *pSize = binary.size();
+    return ZE_RESULT_SUCCESS;
+  }
+  ZE_REQUIRE(*pSize >= binary.size(), ZE_RESULT_ERROR_INVALID_SIZE, "*pSize is smaller than the native binary");
+  std::memcpy(pModuleNativeBinary, binary.data(), binary.size());
+  *pSize = binary.size();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char* pGlobalName, size_t* pSize, void** pptr) {
+  ZE_REQUIRE_HANDLE(hModule);
+  ZE_REQUIRE_POINTER(pGlobalName);
+  core::Program& program = Module::fromHandle(hModule)->program();
+  const auto& globals = program.info().globals;
+  auto global = std::find_if(globals.begin(), globals.end(), [&](const auto& g) { return g.name == pGlobalName; });
+  ZE_REQUIRE(global != globals.end(), ZE_RESULT_ERROR_INVALID_GLOBAL_NAME, "no global variable of that name");
+  void* address = program.loaded().globalVariable(global->name);
+  ZE_REQUIRE(address != nullptr, ZE_RESULT_ERROR_INVALID_GLOBAL_NAME, "the global variable could not be resolved");
+  if (pSize) *pSize = global->size;
+  if (pptr) *pptr = address;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeModuleGetKernelNames(ze_module_handle_t hModule, uint32_t* pCount, const char** pNames) {
+  ZE_REQUIRE_HANDLE(hModule);
+  ZE_REQUIRE_POINTER(pCount);
+  const auto& kernels = Module::fromHandle(hModule)->program().info().kernels;
+  const uint32_t available = static_cast<uint32_t>(kernels.size());
+  if (*pCount == 0 || pNames == nullptr) {
+    *pCount = available;
+    return ZE_RESULT_SUCCESS;
+  }
+  *pCount = std::min(*pCount, available);
+  for (uint32_t i = 0; i < *pCount; ++i) pNames[i] = kernels[i].name.c_str();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeModuleGetProperties(ze_module_handle_t hModule, ze_module_properties_t* pModuleProperties) {
+  ZE_REQUIRE_HANDLE(hModule);
+  ZE_REQUIRE_POINTER(pModuleProperties);
+  pModuleProperties->flags = Module::fromHandle(hModule)->linked() ? 0 : ZE_MODULE_PROPERTY_FLAG_IMPORTS;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeModuleGetFunctionPointer(ze_module_handle_t hModule, const char* pFunctionName, void** pfnFunction) {
+  ZE_REQUIRE_HANDLE(hModule);
+  ZE_REQUIRE_POINTER(pFunctionName);
+  ZE_REQUIRE_POINTER(pfnFunction);
+  core::Program& program = Module::fromHandle(hModule)->program();
+  const auto& exported = program.info().exportedFunctions;
+  const bool known = std::find(exported.begin(), exported.end(), pFunctionName) != exported.end() ||
+                     program.info().findKernel(pFunctionName) != nullptr;
+  ZE_REQUIRE(known, ZE_RESULT_ERROR_INVALID_FUNCTION_NAME, "no function of that name");
+  *pfnFunction = program.loaded().function(pFunctionName);
+  ZE_REQUIRE(*pfnFunction != nullptr, ZE_RESULT_ERROR_INVALID_FUNCTION_NAME, "the function could not be resolved");
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace loom::l0

@@ -1,0 +1,48 @@
+#include "level_zero/module/spirv_spec_constants.h"
+
+#include <cstring>
+#include <unordered_map>
+
+namespace loom::l0 {
+
+namespace {
+constexpr uint32_t kSpirvMagic = 0x07230203;
+constexpr uint32_t kHeaderWords = 5;
+enum Op : uint32_t {
+  OpTypeBool = 20,
+  OpTypeInt = 21,
+  OpTypeFloat = 22,
+  OpSpecConstantTrue = 48,
+  OpSpecConstantFalse = 49,
+  OpSpecConstant = 50,
+  OpDecorate = 71,
+};
+constexpr uint32_t kDecorationSpecId = 1;
+}  // namespace
+
+std::map<uint32_t, size_t> specializationConstantSizes(const uint8_t* spirv, size_t size) {
+  std::vector<uint32_t> words(size / 4);
+  if (!words.empty()) std::memcpy(words.data(), spirv, words.size() * 4);
+  std::map<uint32_t, size_t> sizes;
+  if (words.size() < kHeaderWords || words[0] != kSpirvMagic) return sizes;
+  std::unordered_map<uint32_t, uint32_t> specIdOfTarget;  // result id -> SpecId
+  std::unordered_map<uint32_t, size_t> typeSize;          // type id -> bytes
+  for (size_t at = kHeaderWords; at < words.size();) {
+    const uint32_t wordCount = words[at] >> 16, opcode = words[at] & 0xffff;
+    if (wordCount == 0 || at + wordCount > words.size()) break;
+    const uint32_t* operands = &words[at + 1];
+    if (opcode == OpDecorate && wordCount >= 4 && operands[1] == kDecorationSpecId) specIdOfTarget[operands[0]] = operands[2];
+    if ((opcode == OpTypeInt || opcode == OpTypeFloat) && wordCount >= 3) typeSize[operands[0]] = operands[1] / 8;
+    if (opcode == OpTypeBool && wordCount >= 2) typeSize[operands[0]] = 1;
+    const bool specConstant = opcode == OpSpecConstant || opcode == OpSpecConstantTrue || opcode == OpSpecConstantFalse;
+    if (specConstant && wordCount >= 3) {
+      auto specId = specIdOfTarget.find(operands[1]);
+      auto type = typeSize.find(operands[0]);
+      if (specId != specIdOfTarget.end() && type != typeSize.end()) sizes[specId->second] = type->second;
+    }
+    at += wordCount;
+  }
+  return sizes;
+}
+
+}  // namespace loom::l0

@@ -1,0 +1,133 @@
+// A small Level Zero program: vector add and a work-group reduction with barriers and local
+// memory, on the first device the loader reports, with every result checked on the host.
+#include <level_zero/ze_api.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+#define CHECK(call)                                                                 \
+  do {                                                                              \
+    ze_result_t result_ = (call);                                                   \
+    if (result_ != ZE_RESULT_SUCCESS) {                                             \
+      std::fprintf(stderr, "%s failed: 0x%x (line %d)\n", #call, result_, __LINE__); \
+      std::exit(1);                                                                 \
+    }                                                                               \
+  } while (0)
+
+namespace {
+
+struct Device {
+  ze_driver_handle_t driver;
+  ze_device_handle_t device;
+  ze_context_handle_t context;
+  ze_command_list_handle_t list;
+};
+
+Device open() {
+  CHECK(zeInit(0));
+  uint32_t count = 1;
+  Device d{};
+  CHECK(zeDriverGet(&count, &d.driver));
+  count = 1;
+  CHECK(zeDeviceGet(d.driver, &count, &d.device));
+  ze_device_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+  CHECK(zeDeviceGetProperties(d.device, &properties));
+  std::printf("device: %s (%s)\n", properties.name, properties.type == ZE_DEVICE_TYPE_CPU ? "CPU" : "GPU");
+  ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+  CHECK(zeContextCreate(d.driver, &contextDesc, &d.context));
+  ze_command_queue_desc_t queueDesc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+  queueDesc.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
+  CHECK(zeCommandListCreateImmediate(d.context, d.device, &queueDesc, &d.list));
+  return d;
+}
+
+ze_module_handle_t loadModule(const Device& d) {
+  std::ifstream file(LOOM_SAMPLE_KERNEL, std::ios::binary);
+  std::vector<uint8_t> spirv((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (spirv.empty()) {
+    std::fprintf(stderr, "cannot read %s\n", LOOM_SAMPLE_KERNEL);
+    std::exit(1);
+  }
+  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC};
+  desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
+  desc.inputSize = spirv.size();
+  desc.pInputModule = spirv.data();
+  ze_module_handle_t module;
+  CHECK(zeModuleCreate(d.context, d.device, &desc, &module, nullptr));
+  return module;
+}
+
+template <typename T>
+T* allocate(const Device& d, size_t count) {
+  ze_device_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+  ze_host_mem_alloc_desc_t hostDesc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+  void* memory = nullptr;
+  CHECK(zeMemAllocShared(d.context, &desc, &hostDesc, count * sizeof(T), 64, d.device, &memory));
+  return static_cast<T*>(memory);
+}
+
+ze_kernel_handle_t kernel(ze_module_handle_t module, const char* name) {
+  ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC};
+  desc.pKernelName = name;
+  ze_kernel_handle_t handle;
+  CHECK(zeKernelCreate(module, &desc, &handle));
+  return handle;
+}
+
+bool vectorAdd(const Device& d, ze_module_handle_t module) {
+  const uint32_t n = 1 << 20, groupSize = 256;
+  float *a = allocate<float>(d, n), *b = allocate<float>(d, n), *sum = allocate<float>(d, n);
+  for (uint32_t i = 0; i < n; ++i) a[i] = float(i), b[i] = 0.5f * float(i), sum[i] = -1.0f;
+  ze_kernel_handle_t add = kernel(module, "vector_add");
+  CHECK(zeKernelSetGroupSize(add, groupSize, 1, 1));
+  CHECK(zeKernelSetArgumentValue(add, 0, sizeof(a), &a));
+  CHECK(zeKernelSetArgumentValue(add, 1, sizeof(b), &b));
+  CHECK(zeKernelSetArgumentValue(add, 2, sizeof(sum), &sum));
+  ze_group_count_t groups{n / groupSize, 1, 1};
+  CHECK(zeCommandListAppendLaunchKernel(d.list, add, &groups, nullptr, 0, nullptr));
+  uint32_t wrong = 0;
+  for (uint32_t i = 0; i < n; ++i) wrong += sum[i] != 1.5f * float(i);
+  std::printf("vector add of %u floats: %s (sum[%u] = %.1f)\n", n, wrong ? "WRONG" : "correct", n - 1, sum[n - 1]);
+  CHECK(zeKernelDestroy(add));
+  for (void* p : {(void*)a, (void*)b, (void*)sum}) CHECK(zeMemFree(d.context, p));
+  return wrong == 0;
+}
+
+bool reduction(const Device& d, ze_module_handle_t module) {
+  const uint32_t n = 1 << 16, groupSize = 128;
+  int* values = allocate<int>(d, n);
+  int* result = allocate<int>(d, 1);
+  long long expected = 0;
+  for (uint32_t i = 0; i < n; ++i) values[i] = int(i % 1000) - 300, expected += values[i];
+  *result = 0;
+  ze_kernel_handle_t reduce = kernel(module, "reduce_sum");
+  CHECK(zeKernelSetGroupSize(reduce, groupSize, 1, 1));
+  CHECK(zeKernelSetArgumentValue(reduce, 0, sizeof(values), &values));
+  CHECK(zeKernelSetArgumentValue(reduce, 1, sizeof(result), &result));
+  CHECK(zeKernelSetArgumentValue(reduce, 2, groupSize * sizeof(int), nullptr));  // local memory by size
+  ze_group_count_t groups{n / groupSize, 1, 1};
+  CHECK(zeCommandListAppendLaunchKernel(d.list, reduce, &groups, nullptr, 0, nullptr));
+  const bool right = *result == expected;
+  std::printf("reduction of %u ints in groups of %u with barriers: %d (expected %lld): %s\n", n, groupSize, *result,
+              expected, right ? "correct" : "WRONG");
+  CHECK(zeKernelDestroy(reduce));
+  CHECK(zeMemFree(d.context, values));
+  CHECK(zeMemFree(d.context, result));
+  return right;
+}
+
+}  // namespace
+
+int main() {
+  Device d = open();
+  ze_module_handle_t module = loadModule(d);
+  const bool passed = vectorAdd(d, module) & reduction(d, module);
+  CHECK(zeModuleDestroy(module));
+  CHECK(zeCommandListDestroy(d.list));
+  CHECK(zeContextDestroy(d.context));
+  std::printf("%s\n", passed ? "PASSED" : "FAILED");
+  return passed ? 0 : 1;
+}

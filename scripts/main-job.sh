@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The main job: set up, build, and run a Level Zero program on Loom's CPU device through the
+# real Level Zero loader.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/setup.sh"
+"$root/scripts/build.sh" "$root/build"
+echo "== Level Zero: vector add and reduction through libze_loader =="
+ZE_ENABLE_ALT_DRIVERS="$root/build/lib/libze_loom.so.1" "$root/build/bin/ze_sample"

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs every test (CTest: unit tests and API tests through the real loader).
+# With --sanitize, builds and tests an AddressSanitizer + UndefinedBehaviorSanitizer build instead.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$root/build
+cmake_args=()
+if [ "${1:-}" = "--sanitize" ]; then
+  build=$root/build-sanitize
+  cmake_args=(-DLOOM_SANITIZE=ON)
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+fi
+"$root/scripts/setup.sh"
+"$root/scripts/build.sh" "$build" "${cmake_args[@]}"
+ctest --test-dir "$build" --output-on-failure -j2 --timeout 300

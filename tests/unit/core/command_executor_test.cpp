@@ -1,0 +1,135 @@
+#include "loom/core/command_executor.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <thread>
+
+#include "fake_backend.h"
+#include "loom/core/command_stream.h"
+#include "loom/core/event.h"
+
+namespace loom::core {
+namespace {
+
+using testing::FakeBackend;
+
+TEST(CommandExecutor, CopiesAndFills) {
+  FakeBackend backend;
+  std::vector<int> source(64), destination(64, 0);
+  std::iota(source.begin(), source.end(), 1);
+  std::vector<uint8_t> filled(10, 0);
+  const uint8_t pattern[4] = {1, 2, 3, 4};
+  CommandStream stream;
+  stream.appendCopy({destination.data(), source.data(), source.size() * sizeof(int)});
+  stream.appendFill({filled.data(), filled.size(), sizeof(pattern)}, pattern);
+  executeCommandStream(stream.bytes(), backend);
+  EXPECT_EQ(destination, source);
+  EXPECT_EQ(filled, (std::vector<uint8_t>{1, 2, 3, 4, 1, 2, 3, 4, 1, 2}));
+}
+
+TEST(CommandExecutor, CopiesA3dRegionBetweenDifferentPitches) {
+  FakeBackend backend;
+  // Source: 4 x 3 x 2 bytes, pitch 4, slice 12. Destination: 8 x 4 x 3 bytes, pitch 8, slice 32.
+  std::vector<uint8_t> source(24), destination(96, 0);
+  std::iota(source.begin(), source.end(), 0);
+  CopyRegionCommand copy{};
+  copy.destination = destination.data();
+  copy.source = source.data();
+  copy.sourceRegion = {1, 1, 0, 4, 12};
+  copy.destinationRegion = {2, 0, 1, 8, 32};
+  copy.width = 2, copy.height = 2, copy.depth = 2;
+  CommandStream stream;
+  stream.appendCopyRegion(copy);
+  executeCommandStream(stream.bytes(), backend);
+  for (uint64_t z = 0; z < 2; ++z)
+    for (uint64_t y = 0; y < 2; ++y)
+      for (uint64_t x = 0; x < 2; ++x)
+        EXPECT_EQ(destination[(1 + z) * 32 + y * 8 + 2 + x], source[z * 12 + (1 + y) * 4 + 1 + x]) << x << y << z;
+}
+
+TEST(CommandExecutor, SignalsResetsAndTimestampsEvents) {
+  FakeBackend backend;
+  EventStorage storage;
+  Event event(&storage);
+  CommandStream stream;
+  stream.appendMarkEventStart(&event);
+  stream.appendSignalEvent(&event);
+  executeCommandStream(stream.bytes(), backend);
+  EXPECT_TRUE(event.isSignaled());
+  EXPECT_LT(event.timestamps().globalStart, event.timestamps().globalEnd);
+
+  const EventTimestamps recorded = event.timestamps();
+  EventTimestamps queried[2];
+  size_t offsets[1] = {sizeof(EventTimestamps)};
+  Event* events[1] = {&event};
+  CommandStream query;
+  query.appendQueryKernelTimestamps(queried, events, 1, offsets);
+  query.appendResetEvent(&event);
+  executeCommandStream(query.bytes(), backend);
+  EXPECT_EQ(queried[1].globalStart, recorded.globalStart);
+  EXPECT_EQ(queried[1].globalEnd, recorded.globalEnd);
+  EXPECT_FALSE(event.isSignaled());
+}
+
+TEST(CommandExecutor, WaitsForAnEventSignaledByAnotherThread) {
+  FakeBackend backend;
+  EventStorage storage;
+  Event event(&storage);
+  uint64_t timestamp = 0;
+  Event* events[1] = {&event};
+  CommandStream stream;
+  stream.appendWaitEvents(events, 1);
+  stream.appendWriteTimestamp(&timestamp);
+  std::thread signaler([&] { event.hostSignal(); });
+  executeCommandStream(stream.bytes(), backend);
+  signaler.join();
+  EXPECT_NE(timestamp, 0u);
+}
+
+TEST(CommandExecutor, LaunchesWithDirectAndIndirectGroupCounts) {
+  FakeBackend backend;
+  compiler::KernelDescriptor descriptor;
+  descriptor.argumentBufferSize = 4;
+  const uint32_t argument = 42;
+  uint32_t indirect[3] = {5, 6, 7};
+  LaunchKernelCommand direct{};
+  direct.descriptor = &descriptor;
+  direct.argumentSize = 4;
+  direct.groupCount[0] = 2, direct.groupCount[1] = 1, direct.groupCount[2] = 1;
+  direct.groupSize[0] = 8, direct.groupSize[1] = 1, direct.groupSize[2] = 1;
+  LaunchKernelCommand fromMemory = direct;
+  fromMemory.indirectGroupCount = indirect;
+  CommandStream stream;
+  stream.appendLaunchKernel(direct, &argument);
+  stream.appendLaunchKernel(fromMemory, &argument);
+  indirect[0] = 9;  // read when the command runs, not when it was recorded
+  executeCommandStream(stream.bytes(), backend);
+  ASSERT_EQ(backend.launches.size(), 2u);
+  EXPECT_EQ(backend.launches[0].groupCount[0], 2u);
+  EXPECT_EQ(backend.launches[0].globalSize[0], 16u);
+  EXPECT_EQ(backend.launches[1].groupCount[0], 9u);
+  EXPECT_EQ(backend.launches[1].groupCount[2], 7u);
+  EXPECT_EQ(backend.launchArguments[1], (std::vector<uint8_t>{42, 0, 0, 0}));
+}
+
+TEST(CommandExecutor, SkipsMultipleIndirectLaunchesBeyondTheCount) {
+  FakeBackend backend;
+  compiler::KernelDescriptor descriptor;
+  uint32_t groups[3] = {1, 1, 1};
+  uint32_t kernelCount = 2;
+  CommandStream stream;
+  for (uint32_t i = 0; i < 3; ++i) {
+    LaunchKernelCommand launch{};
+    launch.descriptor = &descriptor;
+    launch.indirectGroupCount = groups;
+    launch.indirectKernelCount = &kernelCount;
+    launch.kernelIndex = i;
+    stream.appendLaunchKernel(launch, nullptr);
+  }
+  executeCommandStream(stream.bytes(), backend);
+  EXPECT_EQ(backend.launches.size(), 2u);
+}
+
+}  // namespace
+}  // namespace loom::core

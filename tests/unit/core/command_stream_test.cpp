@@ -1,0 +1,80 @@
+#include "loom/core/command_stream.h"
+
+#include <gtest/gtest.h>
+
+namespace loom::core {
+namespace {
+
+std::vector<Opcode> opcodes(const CommandStream& stream) {
+  std::vector<Opcode> result;
+  forEachCommand(stream.bytes(), [&](const DecodedCommand& command) { result.push_back(command.header->opcode); });
+  return result;
+}
+
+TEST(CommandStream, DecodesCommandsInTheOrderTheyWereEncoded) {
+  CommandStream stream;
+  int a = 0, b = 0;
+  stream.appendCopy({&a, &b, sizeof(int)});
+  stream.appendBarrier();
+  stream.appendWriteTimestamp(nullptr);
+  EXPECT_EQ(opcodes(stream), (std::vector<Opcode>{Opcode::Copy, Opcode::Barrier, Opcode::WriteTimestamp}));
+}
+
+TEST(CommandStream, KeepsPayloadAndTrailingDataOfEveryCommand) {
+  CommandStream stream;
+  const uint8_t pattern[3] = {1, 2, 3};
+  char buffer[16];
+  stream.appendFill({buffer, sizeof(buffer), sizeof(pattern)}, pattern);
+  const uint32_t arguments[5] = {10, 20, 30, 40, 50};
+  LaunchKernelCommand launch{};
+  launch.groupCount[0] = 7;
+  launch.argumentSize = sizeof(arguments);
+  stream.appendLaunchKernel(launch, arguments);
+  Event* events[2] = {reinterpret_cast<Event*>(0x1000), reinterpret_cast<Event*>(0x2000)};
+  stream.appendWaitEvents(events, 2);
+
+  std::vector<DecodedCommand> decoded;
+  forEachCommand(stream.bytes(), [&](const DecodedCommand& command) { decoded.push_back(command); });
+  ASSERT_EQ(decoded.size(), 3u);
+  EXPECT_EQ(decoded[0].as<FillCommand>().destination, buffer);
+  EXPECT_EQ(std::memcmp(trailingData(decoded[0]), pattern, sizeof(pattern)), 0);
+  EXPECT_EQ(decoded[1].as<LaunchKernelCommand>().groupCount[0], 7u);
+  EXPECT_EQ(std::memcmp(trailingData(decoded[1]), arguments, sizeof(arguments)), 0);
+  EXPECT_EQ(decoded[2].as<WaitEventsCommand>().count, 2u);
+  EXPECT_EQ(reinterpret_cast<Event* const*>(trailingData(decoded[2]))[1], events[1]);
+}
+
+TEST(CommandStream, StartsEveryCommandEightByteAligned) {
+  CommandStream stream;
+  const uint8_t pattern = 0xab;
+  char buffer[4];
+  stream.appendFill({buffer, 4, 1}, &pattern);
+  stream.appendBarrier();
+  forEachCommand(stream.bytes(), [&](const DecodedCommand& command) {
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(command.header) % 8, 0u);
+    EXPECT_EQ(command.header->size % 8, 0u);
+  });
+}
+
+TEST(CommandStream, DescribesEachCommandInWords) {
+  CommandStream stream;
+  int a = 0, b = 0;
+  stream.appendCopy({&a, &b, 4});
+  stream.appendSignalEvent(nullptr);
+  const std::string text = describeCommandStream(stream.bytes());
+  EXPECT_NE(text.find("COPY"), std::string::npos);
+  EXPECT_NE(text.find("size=4"), std::string::npos);
+  EXPECT_NE(text.find("SIGNAL_EVENT"), std::string::npos);
+}
+
+TEST(CommandStream, ClearEmptiesTheStream) {
+  CommandStream stream;
+  stream.appendBarrier();
+  EXPECT_FALSE(stream.empty());
+  stream.clear();
+  EXPECT_TRUE(stream.empty());
+  EXPECT_TRUE(opcodes(stream).empty());
+}
+
+}  // namespace
+}  // namespace loom::core

@@ -1,0 +1,94 @@
+#include "loom/core/kernel.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace loom::core {
+namespace {
+
+using compiler::ArgumentKind;
+
+// global float*, uint by value, local pointer, local pointer
+compiler::KernelDescriptor descriptor() {
+  compiler::KernelDescriptor d;
+  d.name = "k";
+  d.arguments = {{ArgumentKind::GlobalPointer, 0, 8, 8}, {ArgumentKind::Value, 8, 4, 4},
+                 {ArgumentKind::LocalPointer, 16, 8, 8}, {ArgumentKind::LocalPointer, 24, 8, 8}};
+  d.argumentBufferSize = 32;
+  d.staticLocalMemorySize = 100;
+  return d;
+}
+
+TEST(Kernel, ChecksArgumentIndexSizeAndValue) {
+  const auto d = descriptor();
+  Kernel kernel(d, nullptr);
+  const uint32_t value = 7;
+  void* pointer = nullptr;
+  EXPECT_EQ(kernel.setArgument(4, 4, &value), ArgumentError::InvalidIndex);
+  EXPECT_EQ(kernel.setArgument(0, 4, &pointer), ArgumentError::InvalidSize);
+  EXPECT_EQ(kernel.setArgument(1, 8, &value), ArgumentError::InvalidSize);
+  EXPECT_EQ(kernel.setArgument(1, 4, nullptr), ArgumentError::InvalidValue);
+  EXPECT_EQ(kernel.setArgument(2, 0, nullptr), ArgumentError::InvalidSize);
+  EXPECT_EQ(kernel.setArgument(2, 16, &value), ArgumentError::InvalidValue);
+  EXPECT_FALSE(kernel.allArgumentsSet());
+}
+
+TEST(Kernel, LaunchCapturesArgumentsAndPlacesLocalArgumentsAfterStaticLocals) {
+  const auto d = descriptor();
+  Kernel kernel(d, nullptr);
+  float data = 0;
+  float* pointer = &data;
+  const uint32_t value = 0xabcdef;
+  ASSERT_EQ(kernel.setArgument(0, sizeof(pointer), &pointer), ArgumentError::None);
+  ASSERT_EQ(kernel.setArgument(1, 4, &value), ArgumentError::None);
+  ASSERT_EQ(kernel.setArgument(2, 10, nullptr), ArgumentError::None);
+  ASSERT_EQ(kernel.setArgument(3, 256, nullptr), ArgumentError::None);
+  EXPECT_TRUE(kernel.allArgumentsSet());
+  kernel.setGroupSize(4, 2, 1);
+
+  std::vector<uint8_t> arguments;
+  const LaunchKernelCommand launch = kernel.prepareLaunch(arguments);
+  ASSERT_EQ(arguments.size(), 32u);
+  float* capturedPointer;
+  uint32_t capturedValue;
+  uint64_t firstLocal, secondLocal;
+  std::memcpy(&capturedPointer, arguments.data(), 8);
+  std::memcpy(&capturedValue, arguments.data() + 8, 4);
+  std::memcpy(&firstLocal, arguments.data() + 16, 8);
+  std::memcpy(&secondLocal, arguments.data() + 24, 8);
+  EXPECT_EQ(capturedPointer, &data);
+  EXPECT_EQ(capturedValue, value);
+  EXPECT_EQ(firstLocal, kLocalArgumentAlignment);  // after 100 bytes of static locals
+  EXPECT_EQ(secondLocal, 2 * kLocalArgumentAlignment);
+  EXPECT_EQ(launch.localMemorySize, 2 * kLocalArgumentAlignment + 256);
+  EXPECT_EQ(launch.groupSize[0], 4u);
+  EXPECT_EQ(launch.groupSize[1], 2u);
+
+  // A later change does not alter what was captured.
+  const uint32_t other = 1;
+  kernel.setArgument(1, 4, &other);
+  std::memcpy(&capturedValue, arguments.data() + 8, 4);
+  EXPECT_EQ(capturedValue, value);
+}
+
+TEST(Kernel, NullPointerArgumentIsANullPointer) {
+  const auto d = descriptor();
+  Kernel kernel(d, nullptr);
+  ASSERT_EQ(kernel.setArgument(0, sizeof(void*), nullptr), ArgumentError::None);
+  std::vector<uint8_t> arguments;
+  kernel.prepareLaunch(arguments);
+  uint64_t pointer = 1;
+  std::memcpy(&pointer, arguments.data(), 8);
+  EXPECT_EQ(pointer, 0u);
+}
+
+TEST(Kernel, RequiredWorkGroupSizeIsTheInitialGroupSize) {
+  auto d = descriptor();
+  d.requiredWorkGroupSize = {8, 4, 2};
+  Kernel kernel(d, nullptr);
+  EXPECT_EQ(kernel.groupSize(), (std::array<uint32_t, 3>{8, 4, 2}));
+}
+
+}  // namespace
+}  // namespace loom::core

@@ -1,0 +1,69 @@
+#include "loom/core/memory_manager.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace loom::core {
+namespace {
+
+const char kOwner = 'a';
+const char kOtherOwner = 'b';
+
+TEST(MemoryManager, HonoursAlignmentAndFindsInteriorPointers) {
+  MemoryManager memory;
+  for (size_t alignment : {0ul, 64ul, 4096ul, 65536ul, 2ul << 20}) {
+    auto allocation = memory.allocate(MemoryType::Device, 1000, alignment, nullptr, &kOwner);
+    ASSERT_TRUE(allocation);
+    if (alignment) EXPECT_EQ(reinterpret_cast<uintptr_t>(allocation->address) % alignment, 0u);
+    std::memset(allocation->address, 0x5a, 1000);
+    auto found = memory.find(static_cast<char*>(allocation->address) + 999);
+    ASSERT_TRUE(found);
+    EXPECT_EQ(found->address, allocation->address);
+    EXPECT_EQ(found->type, MemoryType::Device);
+    EXPECT_FALSE(memory.find(static_cast<char*>(allocation->address) + 1000));
+    EXPECT_TRUE(memory.free(allocation->address));
+    EXPECT_FALSE(memory.find(allocation->address));
+  }
+}
+
+TEST(MemoryManager, IdsAreUniqueAndUnknownPointersAreNotFound) {
+  MemoryManager memory;
+  auto first = memory.allocate(MemoryType::Host, 8, 0, nullptr, &kOwner);
+  auto second = memory.allocate(MemoryType::Shared, 8, 0, nullptr, &kOwner);
+  ASSERT_TRUE(first && second);
+  EXPECT_NE(first->id, second->id);
+  int local = 0;
+  EXPECT_FALSE(memory.find(&local));
+  EXPECT_FALSE(memory.free(&local));
+  EXPECT_FALSE(memory.free(static_cast<char*>(first->address) + 1));
+}
+
+TEST(MemoryManager, FreeAllOfReleasesOnlyThatOwner) {
+  MemoryManager memory;
+  auto mine = memory.allocate(MemoryType::Host, 8, 0, nullptr, &kOwner);
+  auto theirs = memory.allocate(MemoryType::Host, 8, 0, nullptr, &kOtherOwner);
+  memory.freeAllOf(&kOwner);
+  EXPECT_FALSE(memory.find(mine->address));
+  EXPECT_TRUE(memory.find(theirs->address));
+}
+
+TEST(MemoryManager, IpcImportSeesTheExportersData) {
+  MemoryManager memory;
+  auto exported = memory.allocate(MemoryType::Device, 8192, 0, nullptr, &kOwner);
+  ASSERT_TRUE(exported);
+  char* interior = static_cast<char*>(exported->address) + 100;
+  std::strcpy(interior, "shared pages");
+  const IpcMemoryHandle handle = memory.exportIpc(*exported, interior);
+  auto imported = memory.importIpc(handle, nullptr, &kOwner);
+  ASSERT_TRUE(imported);
+  EXPECT_TRUE(imported->imported);
+  EXPECT_NE(imported->address, exported->address);
+  EXPECT_STREQ(static_cast<char*>(imported->address) + handle.offset, "shared pages");
+  IpcMemoryHandle corrupted = handle;
+  corrupted.magic = 0;
+  EXPECT_FALSE(memory.importIpc(corrupted, nullptr, &kOwner));
+}
+
+}  // namespace
+}  // namespace loom::core

@@ -1,0 +1,47 @@
+#include "backends/cpu/thread_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <vector>
+
+namespace loom::backends::cpu {
+namespace {
+
+TEST(ThreadPool, RunsEveryIndexExactlyOnce) {
+  ThreadPool pool(4);
+  for (uint64_t count : {0ull, 1ull, 3ull, 1000ull, 100003ull}) {
+    std::vector<std::atomic<int>> hits(count);
+    pool.run(count, [&](uint64_t index, unsigned thread) {
+      EXPECT_LT(thread, pool.threads());
+      hits[index].fetch_add(1);
+    });
+    for (uint64_t i = 0; i < count; ++i) ASSERT_EQ(hits[i].load(), 1) << "index " << i << " of " << count;
+  }
+}
+
+TEST(ThreadPool, UsesSeveralThreadsForManyIndices) {
+  ThreadPool pool(3);
+  std::vector<std::atomic<int>> byThread(pool.threads());
+  pool.run(30000, [&](uint64_t, unsigned thread) {
+    byThread[thread].fetch_add(1);
+    for (volatile int spin = 0; spin < 200; ++spin) {
+    }
+  });
+  int total = 0;
+  for (auto& count : byThread) total += count.load();
+  EXPECT_EQ(total, 30000);
+}
+
+TEST(ThreadPool, ASingleThreadPoolRunsOnTheCaller) {
+  ThreadPool pool(1);
+  uint64_t sum = 0;
+  pool.run(100, [&](uint64_t index, unsigned thread) {
+    EXPECT_EQ(thread, 0u);
+    sum += index;
+  });
+  EXPECT_EQ(sum, 4950u);
+}
+
+}  // namespace
+}  // namespace loom::backends::cpu

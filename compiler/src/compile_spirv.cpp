@@ -3,6 +3,7 @@
 #include "builtin_library.h"
 #include "cpu/cpu_code_generator.h"
 #include "cpu/work_group_function_builder.h"
+#include "cpu/work_item_builtins.h"
 #include "kernel_descriptor_builder.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/LLVMContext.h"
@@ -47,6 +48,9 @@ llvm::Expected<ProgramInfo> describeProgram(const llvm::Module& module) {
     info.kernels.push_back(std::move(*descriptor));
   }
   describeProgramSymbols(module, info);
+  const auto usingWorkItemState = cpu::functionsUsingWorkItemState(module);
+  llvm::erase_if(info.exportedFunctions,
+                 [&](const std::string& name) { return usingWorkItemState.count(module.getFunction(name)) != 0; });
   return info;
 }
 

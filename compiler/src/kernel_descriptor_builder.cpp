@@ -146,9 +146,10 @@ void describeProgramSymbols(const llvm::Module& module, ProgramInfo& info) {
       info.exportedFunctions.push_back(function.getName().str());
       continue;
     }
-    // Declarations with SPIR-V Import linkage: not OpenCL builtins (mangled, or __spirv_ ones).
+    // Declarations with SPIR-V Import linkage: not OpenCL builtins (mangled, __spirv_ ones, or
+    // printf, which is not mangled).
     const llvm::StringRef name = function.getName();
-    if (!name.startswith("_Z") && !name.startswith("__spirv") && !name.startswith("llvm."))
+    if (!name.startswith("_Z") && !name.startswith("__spirv") && name != "printf")
       info.importedFunctions.push_back(name.str());
   }
 }

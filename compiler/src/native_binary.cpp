@@ -154,15 +154,15 @@ void writeSectionHeader(Writer& w, const Section& s) {
   w.put(uint64_t(1)) /* alignment */, w.put(uint64_t(0)) /* entry size */;
 }
 
-// FNV-1a over the info and code sections, kept in the ELF header's unused entry field: any
-// flipped byte is caught before the object reaches the JIT's loader.
-uint64_t contentHash(const uint8_t* info, size_t infoSize, const uint8_t* code, size_t codeSize) {
+// FNV-1a over the whole file but the hash itself, kept in the ELF header's unused entry field:
+// any flipped byte is caught before the object reaches the JIT's loader.
+constexpr size_t kHashOffset = 24;
+uint64_t contentHash(const uint8_t* data, size_t size) {
   uint64_t hash = 0xcbf29ce484222325ull;
-  for (const auto& [bytes, count] : {std::pair{info, infoSize}, std::pair{code, codeSize}})
-    for (size_t i = 0; i < count; ++i) hash = (hash ^ bytes[i]) * 0x100000001b3ull;
+  for (size_t i = 0; i < size; ++i)
+    if (i < kHashOffset || i >= kHashOffset + sizeof(uint64_t)) hash = (hash ^ data[i]) * 0x100000001b3ull;
   return hash;
 }
-constexpr size_t kHashOffset = 24;
 
 BuildResult invalid(const std::string& why) { return {Status::InvalidBinary, "invalid native binary: " + why, nullptr}; }
 
@@ -178,8 +178,8 @@ std::vector<uint8_t> writeNativeBinary(const CompiledProgram& program) {
   const uint8_t identity[16] = {0x7f, 'E', 'L', 'F', 2 /* 64-bit */, 1 /* little endian */, 1 /* version */};
   w.putBytes(identity, sizeof(identity));
   w.put(uint16_t(1) /* relocatable */), w.put(kElfMachineNone), w.put(uint32_t(1));
-  w.put(contentHash(info.out.data(), info.out.size(), program.code.data(), program.code.size()));
-  w.put(uint64_t(0)) /* program headers */, w.put(sectionsOffset);
+  w.put(uint64_t(0)) /* entry: the content hash, written last */, w.put(uint64_t(0)) /* program headers */;
+  w.put(sectionsOffset);
   w.put(uint32_t(0)) /* flags */, w.put(uint16_t(kElfHeaderSize)), w.put(uint16_t(0)), w.put(uint16_t(0));
   w.put(uint16_t(kSectionHeaderSize)), w.put(uint16_t(4)) /* sections */, w.put(uint16_t(1)) /* names section */;
   w.putBytes(kSectionNames, sizeof(kSectionNames));
@@ -190,6 +190,8 @@ std::vector<uint8_t> writeNativeBinary(const CompiledProgram& program) {
                            Section{kNameInfo, kSectionProgramBits, infoOffset, info.out.size()},
                            Section{codeName, kSectionProgramBits, codeOffset, program.code.size()}})
     writeSectionHeader(w, s);
+  const uint64_t hash = contentHash(w.out.data(), w.out.size());
+  std::memcpy(w.out.data() + kHashOffset, &hash, sizeof(hash));
   return w.out;
 }
 
@@ -220,7 +222,7 @@ BuildResult readNativeBinary(const uint8_t* data, size_t size) {
     return invalid("unexpected sections");
   uint64_t hash;
   std::memcpy(&hash, data + kHashOffset, sizeof(hash));
-  if (hash != contentHash(data + info.offset, info.size, data + code.offset, code.size)) return invalid("checksum mismatch (corrupted)");
+  if (hash != contentHash(data, size)) return invalid("checksum mismatch (corrupted)");
   auto program = std::make_shared<CompiledProgram>();
   program->target = code.name == kNameCodeCpu ? Target::Cpu : Target::Nvptx;
   Reader reader(data + info.offset, info.size);

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <set>
 
 #include "cpu/work_group_function_builder.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -45,11 +46,19 @@ class OrcCpuExecutable final : public CpuExecutable {
   }
 
   bool link(const std::vector<CpuExecutable*>& others, std::string& log) override {
+    // Check by the modules' own tables first: a failed JIT lookup would poison its symbols.
+    std::set<std::string> exported;
+    for (CpuExecutable* other : others)
+      exported.insert(other->program().info.exportedFunctions.begin(), other->program().info.exportedFunctions.end());
+    bool resolved = true;
+    for (const std::string& import : program_->info.importedFunctions)
+      if (!exported.count(import)) {
+        log += "unresolved import: " + import + "\n";
+        resolved = false;
+      }
+    if (!resolved) return false;
     std::lock_guard lock(jitMutex);
     for (CpuExecutable* other : others) library_.addToLinkOrder(static_cast<OrcCpuExecutable*>(other)->library_);
-    // Resolve now, so that unresolved imports fail the link rather than a later launch.
-    for (const auto& kernel : program_->info.kernels)
-      if (!lookup(cpu::workGroupFunctionName(kernel.name), log)) return false;
     return true;
   }
 

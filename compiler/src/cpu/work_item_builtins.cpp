@@ -1,6 +1,7 @@
 #include "work_item_builtins.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/Instructions.h"
 
 namespace loom::compiler::cpu {
 
@@ -23,6 +24,25 @@ WorkItemQuery workItemQuery(llvm::StringRef name) {
 bool isBarrier(llvm::StringRef name) {
   return name == "_Z7barrierj" || name == "_Z18work_group_barrierj" || name == "_Z18work_group_barrierj12memory_scope" ||
          name.startswith("_Z22__spirv_ControlBarrier") || name == "__spirv_ControlBarrier";
+}
+
+llvm::DenseSet<const llvm::Function*> functionsUsingWorkItemState(const llvm::Module& module) {
+  llvm::DenseSet<const llvm::Function*> using_;
+  for (const llvm::Function& function : module)
+    if (function.isDeclaration() && (isBarrier(function.getName()) || workItemQuery(function.getName()) != WorkItemQuery::None))
+      using_.insert(&function);
+  // Callers of users are users: repeat until nothing changes (call graphs of kernels are small).
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const llvm::Function& function : module) {
+      if (using_.count(&function)) continue;
+      for (const llvm::BasicBlock& block : function)
+        for (const llvm::Instruction& instruction : block)
+          if (auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction))
+            if (call->getCalledFunction() && using_.count(call->getCalledFunction()) && using_.insert(&function).second) grew = true;
+    }
+  }
+  return using_;
 }
 
 }  // namespace loom::compiler::cpu

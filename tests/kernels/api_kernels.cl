@@ -1,0 +1,91 @@
+// Kernels the Level Zero API tests run.
+
+kernel void add_vectors(global const float* a, global const float* b, global float* sum) {
+  size_t i = get_global_id(0);
+  sum[i] = a[i] + b[i];
+}
+
+kernel void empty_kernel() {}
+
+// Records every work-item query for a 3-D range; one record of 16 values per work-item.
+kernel void work_item_ids(global ulong* out) {
+  size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1),
+         z = get_global_id(2) - get_global_offset(2);
+  size_t linear = (z * get_global_size(1) + y) * get_global_size(0) + x;
+  global ulong* record = out + linear * 16;
+  for (uint d = 0; d < 3; ++d) {
+    record[d] = get_global_id(d);
+    record[3 + d] = get_local_id(d);
+    record[6 + d] = get_group_id(d);
+    record[9 + d] = get_local_size(d);
+    record[12 + d] = get_num_groups(d);
+  }
+  record[15] = get_work_dim();
+}
+
+// A tree reduction: barriers inside a loop, local memory passed by size.
+kernel void reduce_in_groups(global const int* in, global int* sums, local int* scratch) {
+  size_t l = get_local_id(0);
+  scratch[l] = in[get_global_id(0)];
+  for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l < stride) scratch[l] += scratch[l + stride];
+  }
+  if (l == 0) sums[get_group_id(0)] = scratch[0];
+}
+
+// A barrier in a non-kernel function, and a static __local array: reverse each group's slice.
+void exchange(local int* tile, size_t l, size_t n, global int* data, size_t g) {
+  tile[l] = data[g];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  data[g] = tile[n - 1 - l];
+}
+kernel void reverse_in_groups(global int* data) {
+  local int tile[64];
+  exchange(tile, get_local_id(0), get_local_size(0), data, get_global_id(0));
+}
+
+typedef struct {
+  char c;
+  int i;
+  double d;
+  short s;
+} mixed_t;
+
+kernel void mixed_arguments(global double* out, mixed_t m, char c, short s, long l, float f, double d, uchar u) {
+  out[0] = m.c + m.i + m.d + m.s;
+  out[1] = c + s + l + f + d + u;
+}
+
+kernel void atomics(global int* counter, global int* maximum, global uint* exchanged, global int* group_totals) {
+  local int group_count;
+  if (get_local_id(0) == 0) group_count = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_inc(counter);
+  atomic_max(maximum, (int)get_global_id(0));
+  atomic_cmpxchg(exchanged, 0u, 7u);
+  atomic_add(&group_count, 1);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) group_totals[get_group_id(0)] = group_count;
+}
+
+kernel void math_functions(global const float* in, global float* out) {
+  size_t i = get_global_id(0);
+  float x = in[i];
+  out[4 * i + 0] = sqrt(x);
+  out[4 * i + 1] = exp(x);
+  out[4 * i + 2] = sin(x);
+  out[4 * i + 3] = pow(x, 1.5f);
+}
+
+kernel __attribute__((reqd_work_group_size(8, 1, 1))) void fixed_group(global int* out) {
+  out[get_global_id(0)] = (int)get_local_size(0);
+}
+
+global int counter_global = 41;
+
+kernel void increment_global(global int* out) { out[0] = ++counter_global; }
+
+int exported_helper(int x) { return x * 3; }
+
+kernel void call_helper(global int* out) { out[0] = exported_helper(14); }

@@ -1,5 +1,7 @@
 #include "backends/cpu/cpu_backend.h"
 
+#include <emmintrin.h>
+
 #include <cstring>
 
 #include "backends/cpu/cpu_program.h"
@@ -63,20 +65,50 @@ void CpuBackend::launch(const core::KernelLaunch& launch) {
 
 void CpuBackend::copy(void* destination, const void* source, size_t size) { std::memmove(destination, source, size); }
 
+namespace {
+
+constexpr size_t kStreamingFillThreshold = 1 << 20;
+constexpr size_t kStreamBlock = 128;  // a multiple of every pattern size
+
+// Large fills bypass the cache like memset does: 128-byte blocks of the pattern written with
+// non-temporal stores, so that no line is read before it is overwritten.
+void streamFill(char* out, const uint8_t* pattern, size_t patternSize, size_t size) {
+  const size_t head = (16 - reinterpret_cast<uintptr_t>(out) % 16) % 16;
+  for (size_t i = 0; i < head; ++i) out[i] = char(pattern[i % patternSize]);
+  alignas(16) uint8_t block[kStreamBlock];
+  for (size_t i = 0; i < kStreamBlock; ++i) block[i] = pattern[(head + i) % patternSize];
+  __m128i lanes[kStreamBlock / 16];
+  for (size_t i = 0; i < kStreamBlock / 16; ++i) lanes[i] = _mm_load_si128(reinterpret_cast<const __m128i*>(block) + i);
+  size_t at = head;
+  for (; at + kStreamBlock <= size; at += kStreamBlock)
+    for (size_t i = 0; i < kStreamBlock / 16; ++i) _mm_stream_si128(reinterpret_cast<__m128i*>(out + at) + i, lanes[i]);
+  _mm_sfence();
+  for (; at < size; ++at) out[at] = char(block[(at - head) % kStreamBlock]);
+}
+
+}  // namespace
+
 void CpuBackend::fill(void* destination, const void* pattern, size_t patternSize, size_t size) {
   auto* out = static_cast<char*>(destination);
   if (patternSize == 1) {
     std::memset(out, *static_cast<const uint8_t*>(pattern), size);
     return;
   }
-  // Write the pattern once, then double the filled prefix: O(log n) memcpy calls.
+  if (size >= kStreamingFillThreshold) {
+    streamFill(out, static_cast<const uint8_t*>(pattern), patternSize, size);
+    return;
+  }
+  // Build one cache-resident tile of the pattern by doubling, then copy that tile over the rest:
+  // the copies read from L1 and only write memory, as memset does.
+  constexpr size_t kTileSize = 4096;  // a multiple of every pattern size (powers of two up to 128)
   size_t filled = std::min(patternSize, size);
   std::memcpy(out, pattern, filled);
-  while (filled < size) {
-    const size_t chunk = std::min(filled, size - filled);
+  while (filled < std::min(size, kTileSize)) {
+    const size_t chunk = std::min(filled, std::min(size, kTileSize) - filled);
     std::memcpy(out + filled, out, chunk);
     filled += chunk;
   }
+  for (; filled < size; filled += kTileSize) std::memcpy(out + filled, out, std::min(kTileSize, size - filled));
 }
 
 uint64_t CpuBackend::timestamp() const { return core::monotonicNanoseconds(); }

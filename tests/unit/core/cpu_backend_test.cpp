@@ -12,9 +12,10 @@ TEST(CpuBackend, FillRepeatsEveryPatternSizeAndTruncatesTheLastCopy) {
   for (size_t patternSize = 1; patternSize <= 128; patternSize *= 2) {
     std::vector<uint8_t> pattern(patternSize);
     std::iota(pattern.begin(), pattern.end(), 1);
-    for (size_t size : {size_t(0), size_t(1), patternSize, 3 * patternSize + 1, size_t(4099)}) {
-      std::vector<uint8_t> buffer(size + 1, 0xee);
-      backend.fill(buffer.data(), pattern.data(), patternSize, size);
+    for (size_t size : {size_t(0), size_t(1), patternSize, 3 * patternSize + 1, size_t(4099), size_t(3 << 20) + 5}) {
+      std::vector<uint8_t> storage(size + 8, 0xee);
+      uint8_t* buffer = storage.data() + 3;  // unaligned, so the streaming fill's head is exercised
+      backend.fill(buffer, pattern.data(), patternSize, size);
       for (size_t i = 0; i < size; ++i) ASSERT_EQ(buffer[i], pattern[i % patternSize]) << patternSize << " " << size;
       EXPECT_EQ(buffer[size], 0xee) << "wrote past the end";
     }

@@ -32,9 +32,10 @@ class Engine {
 
   Backend& backend_;
   std::mutex mutex_;
-  std::condition_variable submitted_;
+  std::condition_variable workArrived_;
   std::condition_variable completed_;
   std::deque<std::shared_ptr<const std::vector<uint8_t>>> pending_;
+  std::atomic<uint64_t> submitted_{0};  // task count of the last submission, readable without the lock
   uint64_t taskCount_ = 0;
   std::atomic<uint64_t> completionTag_{0};
   bool stopping_ = false;

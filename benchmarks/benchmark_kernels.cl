@@ -1,0 +1,1 @@
+kernel void empty_kernel() {}

@@ -17,6 +17,45 @@ llvm::Error malformed(const char* what) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: %s", what);
 }
 
+enum Opcode : uint32_t {
+  OpFunction = 54,
+  OpFunctionParameter = 55,
+  OpFunctionEnd = 56,
+  OpLabel = 248,
+  OpBranch = 249,
+  OpUnreachable = 255,  // OpBranch .. OpUnreachable are the block terminators
+};
+
+bool isTerminator(uint32_t opcode) { return opcode >= OpBranch && opcode <= OpUnreachable; }
+
+// Functions and blocks must nest properly: the translator asserts (and aborts the process) on a
+// function that never ends or a block without a terminator.
+class FunctionStructure {
+ public:
+  llvm::Error see(uint32_t opcode) {
+    if (opcode == OpFunction) {
+      if (inFunction_) return malformed("OpFunction inside another function");
+      inFunction_ = true, inBlock_ = false;
+    } else if (opcode == OpFunctionEnd) {
+      if (!inFunction_) return malformed("OpFunctionEnd without OpFunction");
+      if (inBlock_) return malformed("a block does not end with a terminator");
+      inFunction_ = false;
+    } else if (opcode == OpLabel) {
+      if (!inFunction_) return malformed("OpLabel outside a function");
+      if (inBlock_) return malformed("a block does not end with a terminator");
+      inBlock_ = true;
+    } else if (inFunction_ && opcode != OpFunctionParameter) {
+      if (!inBlock_) return malformed("an instruction outside any block of a function");
+      if (isTerminator(opcode)) inBlock_ = false;
+    }
+    return llvm::Error::success();
+  }
+  llvm::Error end() const { return inFunction_ ? malformed("a function has no OpFunctionEnd (truncated?)") : llvm::Error::success(); }
+
+ private:
+  bool inFunction_ = false, inBlock_ = false;
+};
+
 // The translator trusts its input; reject what would make it read past the end first.
 llvm::Error checkStructure(const std::vector<uint8_t>& spirv) {
   if (spirv.size() < kHeaderBytes) return malformed("shorter than the 20-byte header");
@@ -26,13 +65,15 @@ llvm::Error checkStructure(const std::vector<uint8_t>& spirv) {
   if (words[0] != kSpirvMagic) return malformed("wrong magic number (not SPIR-V, or the other byte order)");
   const uint32_t version = words[1];
   if (version < 0x00010000 || version > 0x00010600) return malformed("unsupported SPIR-V version");
+  FunctionStructure functions;
   for (size_t at = 5; at < words.size();) {
     const uint32_t wordCount = words[at] >> 16;
     if (wordCount == 0) return malformed("an instruction has a word count of 0");
     if (at + wordCount > words.size()) return malformed("the last instruction is truncated");
+    if (llvm::Error error = functions.see(words[at] & 0xffff)) return error;
     at += wordCount;
   }
-  return llvm::Error::success();
+  return functions.end();
 }
 
 }  // namespace

@@ -34,5 +34,20 @@ TEST_F(SubDeviceTest, TwoTilesRunKernelsOfTheirOwn) {
   for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(sum[i], float(i) + 1.0f);
 }
 
+// Runs as its own CTest entry with LOOM_CpuSubDevices=2 and ZE_AFFINITY_MASK=0.1.
+TEST_F(SubDeviceTest, AnAffinityMaskOfOneTileExposesThatTileAlone) {
+  const char* mask = std::getenv("ZE_AFFINITY_MASK");
+  if (!mask || std::string(mask) != "0.1") GTEST_SKIP() << "run with ZE_AFFINITY_MASK=0.1";
+  uint32_t count = 0;
+  ASSERT_ZE(zeDeviceGet(driver, &count, nullptr));
+  ASSERT_EQ(count, 1u);
+  ze_device_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+  ASSERT_ZE(zeDeviceGetProperties(device, &properties));
+  EXPECT_EQ(properties.subdeviceId, 1u);
+  uint32_t subDevices = 5;
+  ASSERT_ZE(zeDeviceGetSubDevices(device, &subDevices, nullptr));
+  EXPECT_EQ(subDevices, 0u);
+}
+
 }  // namespace
 }  // namespace loom::test

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "loom/core/futex.h"
+#include "loom/core/process_generation.h"
 
 namespace loom::backends::cpu {
 
@@ -11,12 +12,16 @@ namespace {
 constexpr int kSpinPolls = 20000;
 }  // namespace
 
-ThreadPool::ThreadPool(unsigned threads) {
+ThreadPool::ThreadPool(unsigned threads) : ownerProcess_(core::processGeneration()) {
   for (unsigned thread = 1; thread < std::max(threads, 1u); ++thread)
     workers_.emplace_back([this, thread] { workerLoop(thread); });
 }
 
 ThreadPool::~ThreadPool() {
+  if (core::processGeneration() != ownerProcess_) {
+    for (auto& worker : workers_) worker.detach();  // they do not exist in this process
+    return;
+  }
   stopping_.store(true);
   generation_.fetch_add(1);
   core::futexWakeAll(reinterpret_cast<uint32_t*>(&generation_));
@@ -26,7 +31,7 @@ ThreadPool::~ThreadPool() {
 void ThreadPool::runErased(uint64_t count, void* task, Trampoline trampoline) {
   if (count == 0) return;
   std::lock_guard lock(runMutex_);
-  if (workers_.empty() || count == 1) {
+  if (workers_.empty() || count == 1 || core::processGeneration() != ownerProcess_) {
     for (uint64_t index = 0; index < count; ++index) trampoline(task, index, 0);
     return;
   }

@@ -35,6 +35,8 @@ class ThreadPool {
   void workerLoop(unsigned thread);
 
   std::mutex runMutex_;
+  // Workers exist only in the process that created them: a forked child runs work itself.
+  const uint32_t ownerProcess_;  // process generation (process_generation.h)
   std::vector<std::thread> workers_;
   // The current job.
   void* task_ = nullptr;

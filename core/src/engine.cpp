@@ -6,12 +6,17 @@
 #include "loom/core/command_executor.h"
 #include "loom/core/command_stream.h"
 #include "loom/core/debug_keys.h"
+#include "loom/core/process_generation.h"
 
 namespace loom::core {
 
-Engine::Engine(Backend& backend) : backend_(backend), worker_([this] { run(); }) {}
+Engine::Engine(Backend& backend) : backend_(backend), ownerProcess_(processGeneration()), worker_([this] { run(); }) {}
 
 Engine::~Engine() {
+  if (processGeneration() != ownerProcess_) {
+    worker_.detach();
+    return;
+  }
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -24,6 +29,7 @@ uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
   if (debugKeys().PrintCommandStream)
     std::fprintf(stderr, "[loom] command stream submitted to %s engine:\n%s", backend_.info().name.c_str(),
                  describeCommandStream(*stream).c_str());
+  if (processGeneration() != ownerProcess_) return runInForkedChild(*stream);
   uint64_t taskCount;
   {
     std::lock_guard lock(mutex_);
@@ -32,6 +38,15 @@ uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
     submitted_.store(taskCount, std::memory_order_release);
   }
   workArrived_.notify_one();
+  return taskCount;
+}
+
+uint64_t Engine::runInForkedChild(const std::vector<uint8_t>& stream) {
+  std::lock_guard lock(mutex_);
+  executeCommandStream(stream, backend_);
+  const uint64_t taskCount = ++taskCount_;
+  submitted_.store(taskCount, std::memory_order_release);
+  completionTag_.store(taskCount, std::memory_order_release);
   return taskCount;
 }
 

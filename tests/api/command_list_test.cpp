@@ -1,3 +1,7 @@
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <numeric>
 
 #include "ze_test.h"
@@ -151,6 +155,26 @@ TEST_F(CommandListTest, CopyEngineListsCopyButDoNotLaunchKernels) {
   ze_kernel_handle_t empty = apiKernel("empty_kernel");
   ze_group_count_t groups{1, 1, 1};
   EXPECT_EQ(zeCommandListAppendLaunchKernel(copyList, empty, &groups, nullptr, 0, nullptr), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_F(CommandListTest, AForkedChildRunsKernelsOnTheDeviceItInherited) {
+  ze_kernel_handle_t add = apiKernel("add_vectors");
+  const uint32_t n = 4096;
+  float *a = shared<float>(n), *sum = shared<float>(n);  // memfd-backed: shared with the child
+  for (uint32_t i = 0; i < n; ++i) a[i] = float(i), sum[i] = 0.0f;
+  setArguments(add, a, a, sum);
+  launch(add, n / 64, 64);  // the parent's engine and worker threads are running now
+  std::fill(sum, sum + n, 0.0f);
+  const pid_t child = fork();
+  if (child == 0) {
+    ze_group_count_t groups{n / 64, 1, 1};
+    const bool ok = zeCommandListAppendLaunchKernel(list, add, &groups, nullptr, 0, nullptr) == ZE_RESULT_SUCCESS;
+    _exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(sum[i], 2.0f * float(i));
 }
 
 TEST_F(CommandListTest, GlobalTimestampsAreWrittenInOrder) {

@@ -22,12 +22,12 @@ TEST(DebugKeys, ReadsTypedValuesFromTheEnvironment) {
 
 TEST(DebugKeys, MalformedValuesKeepTheDefault) {
   setenv("LOOM_CpuSubDevices", "three", 1);
-  setenv("LOOM_EnableImplicitScaling", "maybe", 1);
+  setenv("LOOM_PrintCommandStream", "maybe", 1);
   DebugKeys keys;
   EXPECT_EQ(keys.CpuSubDevices, 0);
-  EXPECT_TRUE(keys.EnableImplicitScaling);
+  EXPECT_FALSE(keys.PrintCommandStream);
   unsetenv("LOOM_CpuSubDevices");
-  unsetenv("LOOM_EnableImplicitScaling");
+  unsetenv("LOOM_PrintCommandStream");
 }
 
 TEST(DebugKeys, ListShowsEveryKeyWithDefaultAndCurrentValue) {

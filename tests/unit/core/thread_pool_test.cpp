@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <vector>
 
@@ -25,12 +28,25 @@ TEST(ThreadPool, UsesSeveralThreadsForManyIndices) {
   std::vector<std::atomic<int>> byThread(pool.threads());
   pool.run(30000, [&](uint64_t, unsigned thread) {
     byThread[thread].fetch_add(1);
-    for (volatile int spin = 0; spin < 200; ++spin) {
-    }
+    for (int spin = 0; spin < 200; ++spin) asm volatile("");
   });
   int total = 0;
   for (auto& count : byThread) total += count.load();
   EXPECT_EQ(total, 30000);
+}
+
+TEST(ThreadPool, AForkedChildRunsWorkOnItsOwnThread) {
+  ThreadPool pool(3);
+  pool.run(100, [](uint64_t, unsigned) {});  // the workers exist and have run
+  const pid_t child = fork();
+  if (child == 0) {
+    std::atomic<uint64_t> sum{0};
+    pool.run(1000, [&](uint64_t index, unsigned) { sum += index; });
+    _exit(sum == 499500 ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 TEST(ThreadPool, ASingleThreadPoolRunsOnTheCaller) {

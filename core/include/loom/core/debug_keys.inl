@@ -4,6 +4,5 @@ LOOM_DEBUG_KEY(bool, PrintDebugMessages, false, "Print why an API call failed, a
 LOOM_DEBUG_KEY(bool, PrintCommandStream, false, "Print every submitted command stream in words to stderr")
 LOOM_DEBUG_KEY(int64_t, CpuSubDevices, 0, "Split the CPU device into this many sub-devices (tiles); 0 keeps it whole")
 LOOM_DEBUG_KEY(int64_t, CpuWorkerThreads, 0, "Worker threads of the CPU thread pool; 0 means one per online core")
-LOOM_DEBUG_KEY(bool, EnableImplicitScaling, true, "Run kernels of a root device on all of its sub-devices; 0 makes the root device behave as tile 0")
 LOOM_DEBUG_KEY(std::string, ForceBackend, "", "Expose only the devices of this backend (cpu or cuda); empty exposes all")
 LOOM_DEBUG_KEY(bool, DumpKernelIr, false, "Print the final LLVM IR of every module the compiler builds to stderr")

@@ -29,8 +29,12 @@ class Engine {
 
  private:
   void run();
+  uint64_t runInForkedChild(const std::vector<uint8_t>& stream);
 
   Backend& backend_;
+  // The worker thread exists only in the process that created it: a forked child executes
+  // submissions on the submitting thread.
+  const uint32_t ownerProcess_;  // process generation (process_generation.h)
   std::mutex mutex_;
   std::condition_variable workArrived_;
   std::condition_variable completed_;

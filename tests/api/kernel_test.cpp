@@ -118,6 +118,16 @@ TEST_F(KernelTest, BarriersInLoopsAndInCalledFunctionsSynchronizeTheGroup) {
   for (int i = 0; i < 128; ++i) ASSERT_EQ(data[i], (i / 64) * 64 + 63 - i % 64);
 }
 
+TEST_F(KernelTest, WorkItemsThatReturnBeforeABarrierDoNotStopTheOthers) {
+  int* data = shared<int>(64);
+  for (int i = 0; i < 64; ++i) data[i] = 7 * i + 5;
+  ze_kernel_handle_t k = apiKernel("early_exit_then_barrier");
+  setArguments(k, data, 40);
+  launch(k, 1, 64);
+  for (int i = 0; i < 40; ++i) ASSERT_EQ(data[i], 5 + i) << i;           // data[0] + local id
+  for (int i = 40; i < 64; ++i) ASSERT_EQ(data[i], 7 * i + 5) << i;      // returned early: untouched
+}
+
 TEST_F(KernelTest, ScalarAndStructArgumentsArriveIntact) {
   struct Mixed {
     char c;

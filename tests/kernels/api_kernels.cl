@@ -45,6 +45,16 @@ kernel void reverse_in_groups(global int* data) {
   exchange(tile, get_local_id(0), get_local_size(0), data, get_global_id(0));
 }
 
+// Work-items past n return before the barrier (undefined in OpenCL, common in real code): the
+// others must still run the code after it.
+kernel void early_exit_then_barrier(global int* data, int n) {
+  local int first;
+  if (get_global_id(0) >= (size_t)n) return;
+  if (get_local_id(0) == 0) first = data[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  data[get_global_id(0)] = first + (int)get_local_id(0);
+}
+
 typedef struct {
   char c;
   int i;

@@ -21,7 +21,8 @@ constexpr uint64_t kFrameAlignment = 16;
 struct StateMachine {
   llvm::AllocaInst* workItem;  // linear local id being run
   llvm::AllocaInst* region;    // region all work-items run now
-  llvm::AllocaInst* next;      // region the last work-item asked for
+  llvm::AllocaInst* next;      // region the work-items that reached a barrier asked for
+  llvm::AllocaInst* exited;    // per work-item (it moves to the frame): returned already
   llvm::BasicBlock* dispatch;
   llvm::BasicBlock* latch;
   llvm::SwitchInst* regionSwitch;
@@ -45,6 +46,7 @@ StateMachine buildSkeleton(const WorkGroupBody& wg, LocalIds& ids) {
   machine.workItem = builder.CreateAlloca(builder.getInt32Ty(), nullptr, "wg.workitem");
   machine.region = builder.CreateAlloca(builder.getInt32Ty(), nullptr, "wg.region");
   machine.next = builder.CreateAlloca(builder.getInt32Ty(), nullptr, "wg.next");
+  machine.exited = builder.CreateAlloca(builder.getInt8Ty(), nullptr, "wg.exited");
 
   builder.SetInsertPoint(wg.entry->getTerminator());
   llvm::Value* sizeX = loadContextField(builder, wg.context, LOOM_CONTEXT_FIELD(localSize), builder.getInt32Ty());
@@ -54,10 +56,13 @@ StateMachine buildSkeleton(const WorkGroupBody& wg, LocalIds& ids) {
   llvm::Value* frames = loadContextField(builder, wg.context, LOOM_CONTEXT_FIELD(barrierFrame), builder.getInt8PtrTy());
   builder.CreateStore(builder.getInt32(0), machine.workItem);
   builder.CreateStore(builder.getInt32(0), machine.region);
+  builder.CreateStore(builder.getInt32(kExitRegion), machine.next);
 
   machine.dispatch = llvm::BasicBlock::Create(context, "wg.dispatch", wg.function);
   machine.latch = llvm::BasicBlock::Create(context, "wg.latch", wg.function);
   auto* advance = llvm::BasicBlock::Create(context, "wg.advance", wg.function);
+  auto* checkExited = llvm::BasicBlock::Create(context, "wg.checkexited", wg.function);
+  auto* select = llvm::BasicBlock::Create(context, "wg.select", wg.function);
   auto* exit = llvm::BasicBlock::Create(context, "wg.exit", wg.function);
   wg.entry->getTerminator()->setSuccessor(0, machine.dispatch);
 
@@ -70,7 +75,15 @@ StateMachine buildSkeleton(const WorkGroupBody& wg, LocalIds& ids) {
   llvm::Value* frameOffset = builder.CreateMul(builder.CreateZExt(item, builder.getInt64Ty()), machine.frameSizePlaceholder);
   machine.frameBase = builder.CreateInBoundsGEP(builder.getInt8Ty(), frames, frameOffset, "wg.frame");
   llvm::Value* region = builder.CreateLoad(builder.getInt32Ty(), machine.region);
+  // A work-item that returned before a barrier others reached sits out the later regions
+  // (undefined behaviour in OpenCL, but common code; it must not end the group's run).
+  builder.CreateCondBr(builder.CreateICmpEQ(region, builder.getInt32(0)), select, checkExited);
+  builder.SetInsertPoint(checkExited);
+  llvm::Value* hasExited = builder.CreateICmpNE(builder.CreateLoad(builder.getInt8Ty(), machine.exited), builder.getInt8(0));
+  builder.CreateCondBr(hasExited, machine.latch, select);
+  builder.SetInsertPoint(select);
   machine.regionSwitch = builder.CreateSwitch(region, wg.body);
+  llvm::IRBuilder<>(&*wg.body->getFirstInsertionPt()).CreateStore(builder.getInt8(0), machine.exited);
 
   builder.SetInsertPoint(machine.latch);
   llvm::Value* nextItem = builder.CreateAdd(builder.CreateLoad(builder.getInt32Ty(), machine.workItem), builder.getInt32(1));
@@ -80,13 +93,14 @@ StateMachine buildSkeleton(const WorkGroupBody& wg, LocalIds& ids) {
   builder.SetInsertPoint(advance);
   llvm::Value* nextRegion = builder.CreateLoad(builder.getInt32Ty(), machine.next);
   builder.CreateStore(nextRegion, machine.region);
+  builder.CreateStore(builder.getInt32(kExitRegion), machine.next);
   builder.CreateStore(builder.getInt32(0), machine.workItem);
   builder.CreateCondBr(builder.CreateICmpEQ(nextRegion, builder.getInt32(kExitRegion)), exit, machine.dispatch);
   llvm::ReturnInst::Create(context, exit);
 
   wg.tail->getTerminator()->eraseFromParent();
   builder.SetInsertPoint(wg.tail);
-  builder.CreateStore(builder.getInt32(kExitRegion), machine.next);
+  builder.CreateStore(builder.getInt8(1), machine.exited);
   builder.CreateBr(machine.latch);
   return machine;
 }
@@ -135,7 +149,8 @@ void eraseLifetimeMarkers(llvm::Function& function) {
   for (llvm::Instruction* marker : markers) marker->eraseFromParent();
 }
 
-// Every private variable of the work-item (all entry allocas but the machine's own) moves to its frame.
+// Every private variable of the work-item (all entry allocas but the machine's own, except its
+// per-work-item `exited` flag) moves to its frame.
 uint64_t moveAllocasToFrames(const WorkGroupBody& wg, const StateMachine& machine) {
   const llvm::DataLayout& layout = wg.function->getParent()->getDataLayout();
   std::vector<llvm::AllocaInst*> privates;

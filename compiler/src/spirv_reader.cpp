@@ -5,26 +5,18 @@
 #include "LLVMSPIRVLib.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
+#include "spirv_words.h"
 
 namespace loom::compiler {
 
 namespace {
 
-constexpr uint32_t kSpirvMagic = 0x07230203;
-constexpr size_t kHeaderBytes = 20;
+using namespace spirv;
+constexpr size_t kHeaderBytes = kHeaderWords * 4;
 
 llvm::Error malformed(const char* what) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: %s", what);
 }
-
-enum Opcode : uint32_t {
-  OpFunction = 54,
-  OpFunctionParameter = 55,
-  OpFunctionEnd = 56,
-  OpLabel = 248,
-  OpBranch = 249,
-  OpUnreachable = 255,  // OpBranch .. OpUnreachable are the block terminators
-};
 
 bool isTerminator(uint32_t opcode) { return opcode >= OpBranch && opcode <= OpUnreachable; }
 
@@ -60,13 +52,12 @@ class FunctionStructure {
 llvm::Error checkStructure(const std::vector<uint8_t>& spirv) {
   if (spirv.size() < kHeaderBytes) return malformed("shorter than the 20-byte header");
   if (spirv.size() % 4 != 0) return malformed("size is not a multiple of 4 bytes");
-  std::vector<uint32_t> words(spirv.size() / 4);
-  std::memcpy(words.data(), spirv.data(), spirv.size());
-  if (words[0] != kSpirvMagic) return malformed("wrong magic number (not SPIR-V, or the other byte order)");
+  const std::vector<uint32_t> words = spirv::words(spirv.data(), spirv.size());
+  if (words[0] != kMagic) return malformed("wrong magic number (not SPIR-V, or the other byte order)");
   const uint32_t version = words[1];
   if (version < 0x00010000 || version > 0x00010600) return malformed("unsupported SPIR-V version");
   FunctionStructure functions;
-  for (size_t at = 5; at < words.size();) {
+  for (size_t at = kHeaderWords; at < words.size();) {
     const uint32_t wordCount = words[at] >> 16;
     if (wordCount == 0) return malformed("an instruction has a word count of 0");
     if (at + wordCount > words.size()) return malformed("the last instruction is truncated");

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "level_zero/driver/driver.h"
+#include "level_zero/two_call.h"
 #include "level_zero/validation.h"
 #include "loom/core/futex.h"
 
@@ -11,17 +12,8 @@ namespace loom::l0 {
 
 namespace {
 
-// Fills the caller's array (Level Zero's two-call idiom): count only when *pCount is 0.
-template <typename Handle, typename Item>
-ze_result_t listItems(const std::vector<Item*>& items, uint32_t* pCount, Handle* out) {
-  const uint32_t available = static_cast<uint32_t>(items.size());
-  if (*pCount == 0 || out == nullptr) {
-    *pCount = available;
-    return ZE_RESULT_SUCCESS;
-  }
-  *pCount = std::min(*pCount, available);
-  for (uint32_t i = 0; i < *pCount; ++i) out[i] = items[i];
-  return ZE_RESULT_SUCCESS;
+ze_result_t listDevices(const std::vector<Device*>& devices, uint32_t* pCount, ze_device_handle_t* out) {
+  return fillArray(devices, pCount, out, [](ze_device_handle_t& handle, Device* device) { handle = device; });
 }
 
 uint32_t encodeVersion(uint32_t major, uint32_t minor) { return ZE_MAKE_VERSION(major, minor); }
@@ -41,13 +33,13 @@ bool Device::isRelated(const Device& other) const {
 ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t* pCount, ze_device_handle_t* phDevices) {
   ZE_REQUIRE_HANDLE(hDriver);
   ZE_REQUIRE_POINTER(pCount);
-  return listItems(Driver::fromHandle(hDriver)->devices(), pCount, phDevices);
+  return listDevices(Driver::fromHandle(hDriver)->devices(), pCount, phDevices);
 }
 
 ze_result_t zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t* pCount, ze_device_handle_t* phSubdevices) {
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(pCount);
-  return listItems(Device::fromHandle(hDevice)->subDevices(), pCount, phSubdevices);
+  return listDevices(Device::fromHandle(hDevice)->subDevices(), pCount, phSubdevices);
 }
 
 ze_result_t zeDeviceGetProperties(ze_device_handle_t hDevice, ze_device_properties_t* pDeviceProperties) {
@@ -127,41 +119,30 @@ ze_result_t zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, u
                                                    ze_command_queue_group_properties_t* pCommandQueueGroupProperties) {
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(pCount);
-  const auto& groups = Device::fromHandle(hDevice)->core().engineGroups();
-  const uint32_t available = static_cast<uint32_t>(groups.size());
-  if (*pCount == 0 || pCommandQueueGroupProperties == nullptr) {
-    *pCount = available;
-    return ZE_RESULT_SUCCESS;
-  }
-  *pCount = std::min(*pCount, available);
-  for (uint32_t i = 0; i < *pCount; ++i) {
-    auto& p = pCommandQueueGroupProperties[i];
-    const bool compute = groups[i].type == core::EngineType::Compute;
-    p.flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
-    if (compute) p.flags |= ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS;
-    p.maxMemoryFillPatternSize = kMaxFillPatternSize;
-    p.numQueues = groups[i].count;
-  }
-  return ZE_RESULT_SUCCESS;
+  return fillArray(Device::fromHandle(hDevice)->core().engineGroups(), pCount, pCommandQueueGroupProperties,
+                   [](ze_command_queue_group_properties_t& p, const core::EngineGroup& group) {
+                     p.flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
+                     if (group.type == core::EngineType::Compute)
+                       p.flags |= ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE |
+                                  ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS;
+                     p.maxMemoryFillPatternSize = kMaxFillPatternSize;
+                     p.numQueues = group.count;
+                   });
 }
 
 ze_result_t zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t* pCount,
                                         ze_device_memory_properties_t* pMemProperties) {
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(pCount);
-  if (*pCount == 0 || pMemProperties == nullptr) {
-    *pCount = 1;
-    return ZE_RESULT_SUCCESS;
-  }
-  *pCount = 1;
-  const core::DeviceInfo& info = Device::fromHandle(hDevice)->core().info();
-  pMemProperties->flags = 0;
-  pMemProperties->maxClockRate = info.memoryClockMHz;
-  pMemProperties->maxBusWidth = info.memoryBusWidth;
-  pMemProperties->totalSize = info.globalMemorySize;
-  std::memset(pMemProperties->name, 0, sizeof(pMemProperties->name));
-  std::strncpy(pMemProperties->name, info.type == core::DeviceType::Cpu ? "DDR" : "HBM", sizeof(pMemProperties->name) - 1);
-  return ZE_RESULT_SUCCESS;
+  const core::DeviceInfo* memories[] = {&Device::fromHandle(hDevice)->core().info()};  // one memory per device
+  return fillArray(memories, pCount, pMemProperties, [](ze_device_memory_properties_t& p, const core::DeviceInfo* info) {
+    p.flags = 0;
+    p.maxClockRate = info->memoryClockMHz;
+    p.maxBusWidth = info->memoryBusWidth;
+    p.totalSize = info->globalMemorySize;
+    std::memset(p.name, 0, sizeof(p.name));
+    std::strncpy(p.name, info->type == core::DeviceType::Cpu ? "DDR" : "HBM", sizeof(p.name) - 1);
+  });
 }
 
 ze_result_t zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
@@ -185,16 +166,10 @@ ze_result_t zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t* pCo
   ZE_REQUIRE_POINTER(pCount);
   const core::DeviceInfo& info = Device::fromHandle(hDevice)->core().info();
   const size_t sizes[] = {info.l1CacheSize, info.lastLevelCacheSize};
-  if (*pCount == 0 || pCacheProperties == nullptr) {
-    *pCount = 2;
-    return ZE_RESULT_SUCCESS;
-  }
-  *pCount = std::min(*pCount, 2u);
-  for (uint32_t i = 0; i < *pCount; ++i) {
-    pCacheProperties[i].flags = 0;  // no user control of cache partitioning
-    pCacheProperties[i].cacheSize = sizes[i];
-  }
-  return ZE_RESULT_SUCCESS;
+  return fillArray(sizes, pCount, pCacheProperties, [](ze_device_cache_properties_t& p, size_t size) {
+    p.flags = 0;  // no user control of cache partitioning
+    p.cacheSize = size;
+  });
 }
 
 ze_result_t zeDeviceGetImageProperties(ze_device_handle_t hDevice, ze_device_image_properties_t* pImageProperties) {

@@ -5,6 +5,7 @@
 
 #include "level_zero/device/device.h"
 #include "level_zero/module/module.h"
+#include "level_zero/two_call.h"
 #include "level_zero/validation.h"
 #include "loom/core/program.h"
 
@@ -127,18 +128,8 @@ ze_result_t zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel, ze_kernel_indi
 ze_result_t zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t* pSize, char** pString) {
   ZE_REQUIRE_HANDLE(hKernel);
   ZE_REQUIRE_POINTER(pSize);
-  const std::string& attributes = Kernel::fromHandle(hKernel)->core().descriptor().attributes;
-  const uint32_t needed = static_cast<uint32_t>(attributes.size() + 1);
-  if (pString == nullptr || *pSize == 0) {
-    *pSize = needed;
-    return ZE_RESULT_SUCCESS;
-  }
-  ZE_REQUIRE(*pString != nullptr, ZE_RESULT_ERROR_INVALID_NULL_POINTER, "*pString is null");
-  const uint32_t copied = std::min(*pSize, needed);
-  std::memcpy(*pString, attributes.c_str(), copied);
-  (*pString)[copied - 1] = '\0';
-  *pSize = copied;
-  return ZE_RESULT_SUCCESS;
+  ZE_REQUIRE(pString == nullptr || *pSize == 0 || *pString != nullptr, ZE_RESULT_ERROR_INVALID_NULL_POINTER, "*pString is null");
+  return copyString(Kernel::fromHandle(hKernel)->core().descriptor().attributes, pSize, pString ? *pString : nullptr);
 }
 
 ze_result_t zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_flags_t flags) {
@@ -174,15 +165,7 @@ ze_result_t zeKernelGetProperties(ze_kernel_handle_t hKernel, ze_kernel_properti
 ze_result_t zeKernelGetName(ze_kernel_handle_t hKernel, size_t* pSize, char* pName) {
   ZE_REQUIRE_HANDLE(hKernel);
   ZE_REQUIRE_POINTER(pSize);
-  const std::string& name = Kernel::fromHandle(hKernel)->core().descriptor().name;
-  if (pName == nullptr || *pSize == 0) {
-    *pSize = name.size() + 1;
-    return ZE_RESULT_SUCCESS;
-  }
-  const size_t copied = std::min(*pSize - 1, name.size());
-  std::memcpy(pName, name.data(), copied);
-  pName[copied] = '\0';
-  return ZE_RESULT_SUCCESS;
+  return copyString(Kernel::fromHandle(hKernel)->core().descriptor().name, pSize, pName);
 }
 
 }  // namespace loom::l0

@@ -5,7 +5,7 @@
 
 #include "level_zero/context/context.h"
 #include "level_zero/device/device.h"
-#include "level_zero/module/spirv_spec_constants.h"
+#include "level_zero/two_call.h"
 #include "level_zero/validation.h"
 
 namespace loom::l0 {
@@ -29,7 +29,7 @@ std::map<uint32_t, uint64_t> specializationConstants(const ze_module_desc_t& des
   std::map<uint32_t, uint64_t> values;
   const ze_module_constants_t* constants = desc.pConstants;
   if (!constants || constants->numConstants == 0) return values;
-  const auto sizes = specializationConstantSizes(desc.pInputModule, desc.inputSize);
+  const auto sizes = compiler::specializationConstantSizes(desc.pInputModule, desc.inputSize);
   for (uint32_t i = 0; i < constants->numConstants; ++i) {
     auto size = sizes.find(constants->pConstantIds[i]);
     if (size == sizes.end() || !constants->pConstantValues[i]) continue;
@@ -48,17 +48,6 @@ core::ProgramBuild build(Device& device, const ze_module_desc_t& desc) {
   request.options = desc.pBuildFlags ? desc.pBuildFlags : "";
   request.specializationConstants = specializationConstants(desc);
   return core::Program::fromSpirv(device.core(), std::move(request));
-}
-
-ze_result_t copyString(const std::string& text, size_t* pSize, char* out) {
-  if (out == nullptr || *pSize == 0) {
-    *pSize = text.size() + 1;
-    return ZE_RESULT_SUCCESS;
-  }
-  const size_t copied = std::min(*pSize - 1, text.size());
-  std::memcpy(out, text.data(), copied);
-  out[copied] = '\0';
-  return ZE_RESULT_SUCCESS;
 }
 
 }  // namespace
@@ -157,15 +146,8 @@ ze_result_t zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char* pGl
 ze_result_t zeModuleGetKernelNames(ze_module_handle_t hModule, uint32_t* pCount, const char** pNames) {
   ZE_REQUIRE_HANDLE(hModule);
   ZE_REQUIRE_POINTER(pCount);
-  const auto& kernels = Module::fromHandle(hModule)->program().info().kernels;
-  const uint32_t available = static_cast<uint32_t>(kernels.size());
-  if (*pCount == 0 || pNames == nullptr) {
-    *pCount = available;
-    return ZE_RESULT_SUCCESS;
-  }
-  *pCount = std::min(*pCount, available);
-  for (uint32_t i = 0; i < *pCount; ++i) pNames[i] = kernels[i].name.c_str();
-  return ZE_RESULT_SUCCESS;
+  return fillArray(Module::fromHandle(hModule)->program().info().kernels, pCount, pNames,
+                   [](const char*& name, const compiler::KernelDescriptor& kernel) { name = kernel.name.c_str(); });
 }
 
 ze_result_t zeModuleGetProperties(ze_module_handle_t hModule, ze_module_properties_t* pModuleProperties) {

@@ -1,5 +1,7 @@
 #include "cpu_code_generator.h"
 
+#include "module_passes.h"
+
 #include <mutex>
 
 #include "llvm/ADT/StringSet.h"
@@ -62,19 +64,10 @@ void applyFastMath(llvm::Module& module, const BuildOptions& options) {
 }
 
 void optimize(llvm::Module& module, llvm::TargetMachine& machine, bool aggressive) {
-  llvm::PassBuilder passes(&machine);
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager cgscc;
-  llvm::ModuleAnalysisManager modules;
-  passes.registerModuleAnalyses(modules);
-  passes.registerCGSCCAnalyses(cgscc);
-  passes.registerFunctionAnalyses(functions);
-  passes.registerLoopAnalyses(loops);
-  passes.crossRegisterProxies(loops, functions, cgscc, modules);
-  llvm::ModulePassManager manager =
-      aggressive ? passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3) : passes.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
-  manager.run(module, modules);
+  runModulePipeline(module, &machine, [&](llvm::PassBuilder& passes) {
+    return aggressive ? passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
+                      : passes.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
+  });
 }
 
 }  // namespace
@@ -100,9 +93,11 @@ void keepOnly(llvm::Module& module, const std::vector<std::string>& keepVisible)
     if (value.isDeclaration() || keep.contains(value.getName())) continue;
     value.setLinkage(llvm::GlobalValue::InternalLinkage);
   }
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder().registerModuleAnalyses(modules);
-  llvm::GlobalDCEPass().run(module, modules);
+  runModulePipeline(module, nullptr, [](llvm::PassBuilder&) {
+    llvm::ModulePassManager manager;
+    manager.addPass(llvm::GlobalDCEPass());
+    return manager;
+  });
 }
 
 llvm::Expected<std::vector<uint8_t>> generateObject(llvm::Module& module, const BuildOptions& options, bool dumpIr) {

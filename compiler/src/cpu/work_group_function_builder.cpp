@@ -7,6 +7,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "local_memory_lowering.h"
+#include "module_passes.h"
 #include "work_item_builtins.h"
 #include "work_item_loops.h"
 
@@ -156,19 +157,11 @@ void inlineEverything(llvm::Module& module) {
       function.removeFnAttr(llvm::Attribute::OptimizeNone);
       function.addFnAttr(llvm::Attribute::AlwaysInline);
     }
-  llvm::PassBuilder passes;
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager cgscc;
-  llvm::ModuleAnalysisManager modules;
-  passes.registerModuleAnalyses(modules);
-  passes.registerCGSCCAnalyses(cgscc);
-  passes.registerFunctionAnalyses(functions);
-  passes.registerLoopAnalyses(loops);
-  passes.crossRegisterProxies(loops, functions, cgscc, modules);
-  llvm::ModulePassManager manager;
-  manager.addPass(llvm::AlwaysInlinerPass(false));
-  manager.run(module, modules);
+  runModulePipeline(module, nullptr, [](llvm::PassBuilder&) {
+    llvm::ModulePassManager manager;
+    manager.addPass(llvm::AlwaysInlinerPass(false));
+    return manager;
+  });
 }
 
 struct Wrapper {

@@ -45,6 +45,10 @@ struct BuildResult {
 // SPIR-V (1.0 to 1.4) to target code.
 BuildResult compileSpirv(const CompileRequest& request);
 
+// SpecId -> byte size (1, 2, 4 or 8) of every specialization constant a SPIR-V module declares
+// (Level Zero passes values without sizes). Malformed input yields what was found before the damage.
+std::map<uint32_t, size_t> specializationConstantSizes(const uint8_t* spirv, size_t size);
+
 // Loom's native binary: an ELF container holding metadata and code. readNativeBinary validates
 // everything it reads; a truncated or corrupted binary yields InvalidBinary, never a crash.
 std::vector<uint8_t> writeNativeBinary(const CompiledProgram& program);

@@ -1,30 +1,17 @@
-#include "level_zero/module/spirv_spec_constants.h"
-
-#include <cstring>
+// specializationConstantSizes: a scan of the declarations, for APIs that pass values without sizes.
 #include <unordered_map>
 
-namespace loom::l0 {
+#include "loom/compiler/compiler.h"
+#include "spirv_words.h"
 
-namespace {
-constexpr uint32_t kSpirvMagic = 0x07230203;
-constexpr uint32_t kHeaderWords = 5;
-enum Op : uint32_t {
-  OpTypeBool = 20,
-  OpTypeInt = 21,
-  OpTypeFloat = 22,
-  OpSpecConstantTrue = 48,
-  OpSpecConstantFalse = 49,
-  OpSpecConstant = 50,
-  OpDecorate = 71,
-};
-constexpr uint32_t kDecorationSpecId = 1;
-}  // namespace
+namespace loom::compiler {
+
+using namespace spirv;
 
 std::map<uint32_t, size_t> specializationConstantSizes(const uint8_t* spirv, size_t size) {
-  std::vector<uint32_t> words(size / 4);
-  if (!words.empty()) std::memcpy(words.data(), spirv, words.size() * 4);
+  const std::vector<uint32_t> words = spirv::words(spirv, size);
   std::map<uint32_t, size_t> sizes;
-  if (words.size() < kHeaderWords || words[0] != kSpirvMagic) return sizes;
+  if (words.size() < kHeaderWords || words[0] != kMagic) return sizes;
   std::unordered_map<uint32_t, uint32_t> specIdOfTarget;  // result id -> SpecId
   std::unordered_map<uint32_t, size_t> typeSize;          // type id -> bytes
   for (size_t at = kHeaderWords; at < words.size();) {
@@ -45,4 +32,4 @@ std::map<uint32_t, size_t> specializationConstantSizes(const uint8_t* spirv, siz
   return sizes;
 }
 
-}  // namespace loom::l0
+}  // namespace loom::compiler

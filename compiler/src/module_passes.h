@@ -1,0 +1,13 @@
+#pragma once
+// Runs a pipeline of LLVM's new pass manager over a module, with every analysis registered.
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+
+namespace loom::compiler {
+
+// `build` makes the pipeline from a PassBuilder for `machine` (which may be null).
+void runModulePipeline(llvm::Module& module, llvm::TargetMachine* machine,
+                       llvm::function_ref<llvm::ModulePassManager(llvm::PassBuilder&)> build);
+
+}  // namespace loom::compiler

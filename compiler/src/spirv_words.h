@@ -1,0 +1,36 @@
+#pragma once
+// The few SPIR-V encoding facts Loom's own scans of a module need (the translator does the rest).
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace loom::compiler::spirv {
+
+constexpr uint32_t kMagic = 0x07230203;
+constexpr size_t kHeaderWords = 5;
+
+enum Opcode : uint32_t {
+  OpTypeBool = 20,
+  OpTypeInt = 21,
+  OpTypeFloat = 22,
+  OpSpecConstantTrue = 48,
+  OpSpecConstantFalse = 49,
+  OpSpecConstant = 50,
+  OpFunction = 54,
+  OpFunctionParameter = 55,
+  OpFunctionEnd = 56,
+  OpDecorate = 71,
+  OpLabel = 248,
+  OpBranch = 249,
+  OpUnreachable = 255,  // OpBranch .. OpUnreachable are the block terminators
+};
+
+constexpr uint32_t kDecorationSpecId = 1;
+
+inline std::vector<uint32_t> words(const uint8_t* bytes, size_t size) {
+  std::vector<uint32_t> result(size / 4);
+  if (!result.empty()) std::memcpy(result.data(), bytes, result.size() * 4);
+  return result;
+}
+
+}  // namespace loom::compiler::spirv

@@ -10,7 +10,8 @@
 
 namespace loom::core {
 
-Engine::Engine(Backend& backend) : backend_(backend), ownerProcess_(processGeneration()), worker_([this] { run(); }) {}
+Engine::Engine(Backend& backend, std::function<void()> onCompletion)
+    : backend_(backend), onCompletion_(std::move(onCompletion)), ownerProcess_(processGeneration()), worker_([this] { run(); }) {}
 
 Engine::~Engine() {
   if (processGeneration() != ownerProcess_) {
@@ -83,6 +84,7 @@ void Engine::run() {
       completionTag_.fetch_add(1, std::memory_order_release);
     }
     completed_.notify_all();
+    if (onCompletion_) onCompletion_();
   }
 }
 

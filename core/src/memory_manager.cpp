@@ -38,12 +38,12 @@ std::optional<Allocation> MemoryManager::importIpc(const IpcMemoryHandle& handle
   return allocation;
 }
 
-bool MemoryManager::free(const void* address) {
+bool MemoryManager::free(const void* address, uint64_t id) {
   SharedMemoryBlock block;
   {
     std::unique_lock lock(mutex_);
     auto it = byAddress_.find(reinterpret_cast<uintptr_t>(address));
-    if (it == byAddress_.end()) return false;
+    if (it == byAddress_.end() || (id != 0 && it->second.id != id)) return false;
     block = it->second.block;
     byAddress_.erase(it);
   }

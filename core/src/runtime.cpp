@@ -1,5 +1,9 @@
 #include "loom/core/runtime.h"
 
+#include <algorithm>
+
+#include "loom/core/engine.h"
+
 #include "loom/core/debug_keys.h"
 #include "loom/core/log.h"
 
@@ -15,14 +19,47 @@ bool selectedByForceBackend(const DeviceInfo& info) {
 Runtime::Runtime(std::vector<DiscoveredDevice> devices) {
   for (auto& discovered : devices) {
     if (!selectedByForceBackend(discovered.backend->info())) continue;
-    auto device = std::make_unique<Device>(std::move(discovered.backend), nullptr);
+    auto completion = [this] { runCompletedReleases(); };
+    auto device = std::make_unique<Device>(std::move(discovered.backend), nullptr, completion);
     for (auto& subBackend : discovered.subDevices)
-      device->addSubDevice(std::make_unique<Device>(std::move(subBackend), device.get()));
+      device->addSubDevice(std::make_unique<Device>(std::move(subBackend), device.get(), completion));
     debugMessage("device %zu: %s (%zu sub-devices)", devices_.size(), device->info().name.c_str(),
                  device->subDevices().size());
     deviceView_.push_back(device.get());
     devices_.push_back(std::move(device));
   }
+}
+
+namespace {
+bool completed(const std::vector<std::pair<Engine*, uint64_t>>& work) {
+  for (const auto& [engine, taskCount] : work)
+    if (engine->completionTag() < taskCount) return false;
+  return true;
+}
+}  // namespace
+
+void Runtime::releaseAfterSubmittedWork(std::function<void()> release) {
+  PendingRelease pending{{}, std::move(release)};
+  for (Device* device : deviceView_) device->collectSubmittedWork(pending.work);
+  if (completed(pending.work)) {
+    pending.release();
+    return;
+  }
+  std::lock_guard lock(releasesMutex_);
+  pendingReleases_.push_back(std::move(pending));
+}
+
+void Runtime::runCompletedReleases() {
+  std::vector<std::function<void()>> ready;
+  {
+    std::lock_guard lock(releasesMutex_);
+    if (pendingReleases_.empty()) return;
+    auto done = std::stable_partition(pendingReleases_.begin(), pendingReleases_.end(),
+                                      [](const PendingRelease& pending) { return !completed(pending.work); });
+    for (auto it = done; it != pendingReleases_.end(); ++it) ready.push_back(std::move(it->release));
+    pendingReleases_.erase(done, pendingReleases_.end());
+  }
+  for (auto& release : ready) release();
 }
 
 }  // namespace loom::core

@@ -46,7 +46,9 @@ ze_result_t zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_
 
 ze_result_t zeContextDestroy(ze_context_handle_t hContext) {
   ZE_REQUIRE_HANDLE(hContext);
-  delete Context::fromHandle(hContext);
+  // The context's allocations and reservations go once work in flight no longer uses them.
+  Context* context = Context::fromHandle(hContext);
+  core::Runtime::get().releaseAfterSubmittedWork([context] { delete context; });
   return ZE_RESULT_SUCCESS;
 }
 

@@ -6,6 +6,7 @@
 
 #include "level_zero/context/context.h"
 #include "level_zero/validation.h"
+#include "loom/core/runtime.h"
 #include "loom/core/futex.h"
 
 namespace loom::l0 {
@@ -49,7 +50,9 @@ ze_result_t zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
   ZE_REQUIRE_HANDLE(hEventPool);
   ZE_REQUIRE(!EventPool::fromHandle(hEventPool)->imported(), ZE_RESULT_ERROR_INVALID_ARGUMENT,
              "an opened IPC pool is released with zeEventPoolCloseIpcHandle");
-  delete EventPool::fromHandle(hEventPool);
+  // Commands in flight may still signal or wait on the pool's events.
+  EventPool* pool = EventPool::fromHandle(hEventPool);
+  core::Runtime::get().releaseAfterSubmittedWork([pool] { delete pool; });
   return ZE_RESULT_SUCCESS;
 }
 

@@ -92,7 +92,9 @@ ze_result_t zeMemFree(ze_context_handle_t hContext, void* ptr) {
   // Contexts of one driver share an address space; freeing through another one is accepted, as
   // Intel's driver does, since applications rely on it.
   ZE_REQUIRE(allocation && allocation->address == ptr, ZE_RESULT_ERROR_INVALID_ARGUMENT, "ptr is not the base of an allocation");
-  memory.free(ptr);
+  // Copies and kernels in flight may still use it: the pages go when they are done.
+  // The id keeps a repeated zeMemFree from releasing a later allocation at the same address.
+  core::Runtime::get().releaseAfterSubmittedWork([&memory, ptr, id = allocation->id] { memory.free(ptr, id); });
   return ZE_RESULT_SUCCESS;
 }
 

@@ -7,6 +7,7 @@
 #include "level_zero/device/device.h"
 #include "level_zero/two_call.h"
 #include "level_zero/validation.h"
+#include "loom/core/runtime.h"
 
 namespace loom::l0 {
 
@@ -77,7 +78,9 @@ ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDev
 
 ze_result_t zeModuleDestroy(ze_module_handle_t hModule) {
   ZE_REQUIRE_HANDLE(hModule);
-  delete Module::fromHandle(hModule);
+  // Launches in flight run the module's code and read its kernel descriptors.
+  Module* module = Module::fromHandle(hModule);
+  core::Runtime::get().releaseAfterSubmittedWork([module] { delete module; });
   return ZE_RESULT_SUCCESS;
 }
 

@@ -5,6 +5,10 @@
 #include "fake_backend.h"
 #include "loom/core/command_stream.h"
 #include "loom/core/event.h"
+#include "loom/core/runtime.h"
+
+#include <atomic>
+#include <thread>
 
 namespace loom::core {
 namespace {
@@ -15,7 +19,8 @@ std::shared_ptr<const std::vector<uint8_t>> share(const CommandStream& stream) {
 
 TEST(Engine, TaskCountsIncreaseAndCompleteInOrder) {
   testing::FakeBackend backend;
-  Engine engine(backend);
+  std::atomic<int> completions{0};
+  Engine engine(backend, [&] { ++completions; });
   std::vector<uint64_t> written(3, 0);
   uint64_t last = 0;
   for (auto& slot : written) {
@@ -29,11 +34,13 @@ TEST(Engine, TaskCountsIncreaseAndCompleteInOrder) {
   EXPECT_GE(engine.completionTag(), last);
   EXPECT_LT(written[0], written[1]);
   EXPECT_LT(written[1], written[2]);
+  for (int poll = 0; poll < 10000 && completions < 3; ++poll) std::this_thread::sleep_for(std::chrono::microseconds(100));
+  EXPECT_EQ(completions.load(), 3);
 }
 
 TEST(Engine, WaitTimesOutWhileWorkIsBlockedAndCompletesAfterTheSignal) {
   testing::FakeBackend backend;
-  Engine engine(backend);
+  Engine engine(backend, nullptr);
   EventStorage storage;
   Event event(&storage);
   Event* events[1] = {&event};
@@ -43,6 +50,30 @@ TEST(Engine, WaitTimesOutWhileWorkIsBlockedAndCompletesAfterTheSignal) {
   EXPECT_FALSE(engine.waitForTaskCount(taskCount, 1'000'000));
   event.hostSignal();
   EXPECT_TRUE(engine.waitForTaskCount(taskCount, 10'000'000'000ull));
+}
+
+TEST(Runtime, ReleasesWaitForWorkSubmittedBeforeThem) {
+  std::vector<DiscoveredDevice> devices(1);
+  devices[0].backend = std::make_unique<testing::FakeBackend>();
+  Runtime runtime(std::move(devices));
+  Engine* engine = runtime.devices()[0]->engine(0, 0);
+  ASSERT_NE(engine, nullptr);
+  EventStorage storage;
+  Event event(&storage);
+  Event* events[1] = {&event};
+  CommandStream stream;
+  stream.appendWaitEvents(events, 1);
+  const uint64_t taskCount = engine->submit(share(stream));
+  std::atomic<bool> released{false};
+  runtime.releaseAfterSubmittedWork([&] { released = true; });
+  EXPECT_FALSE(released.load());
+  event.hostSignal();
+  ASSERT_TRUE(engine->waitForTaskCount(taskCount, 10'000'000'000ull));
+  for (int poll = 0; poll < 10000 && !released; ++poll) std::this_thread::sleep_for(std::chrono::microseconds(100));
+  EXPECT_TRUE(released.load());
+  bool immediately = false;
+  runtime.releaseAfterSubmittedWork([&] { immediately = true; });
+  EXPECT_TRUE(immediately) << "nothing in flight: released at once";
 }
 
 }  // namespace

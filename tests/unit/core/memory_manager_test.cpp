@@ -15,7 +15,9 @@ TEST(MemoryManager, HonoursAlignmentAndFindsInteriorPointers) {
   for (size_t alignment : {0ul, 64ul, 4096ul, 65536ul, 2ul << 20}) {
     auto allocation = memory.allocate(MemoryType::Device, 1000, alignment, nullptr, &kOwner);
     ASSERT_TRUE(allocation);
-    if (alignment) EXPECT_EQ(reinterpret_cast<uintptr_t>(allocation->address) % alignment, 0u);
+    if (alignment) {
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(allocation->address) % alignment, 0u);
+    }
     std::memset(allocation->address, 0x5a, 1000);
     auto found = memory.find(static_cast<char*>(allocation->address) + 999);
     ASSERT_TRUE(found);
@@ -37,6 +39,8 @@ TEST(MemoryManager, IdsAreUniqueAndUnknownPointersAreNotFound) {
   EXPECT_FALSE(memory.find(&local));
   EXPECT_FALSE(memory.free(&local));
   EXPECT_FALSE(memory.free(static_cast<char*>(first->address) + 1));
+  EXPECT_FALSE(memory.free(first->address, second->id)) << "the id must match when given";
+  EXPECT_TRUE(memory.free(first->address, first->id));
 }
 
 TEST(MemoryManager, FreeAllOfReleasesOnlyThatOwner) {

@@ -1,6 +1,7 @@
 #pragma once
 // A root device or a sub-device (tile), with its engines.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -21,7 +22,8 @@ struct EngineGroup {
 
 class Device {
  public:
-  Device(std::unique_ptr<Backend> backend, Device* parent);
+  // `engineCompletion` runs on an engine's thread after each of its streams completes.
+  Device(std::unique_ptr<Backend> backend, Device* parent, std::function<void()> engineCompletion = {});
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
@@ -36,12 +38,15 @@ class Device {
   const std::vector<EngineGroup>& engineGroups() const { return engineGroups_; }
   // Started on first use; nullptr for an ordinal or index out of range.
   Engine* engine(uint32_t ordinal, uint32_t index);
+  // The engines started so far (this device's and its sub-devices'), each with its last task count.
+  void collectSubmittedWork(std::vector<std::pair<Engine*, uint64_t>>& work);
 
  private:
   std::unique_ptr<Backend> backend_;
   Device* parent_;
   std::vector<std::unique_ptr<Device>> subDevices_;
   std::vector<EngineGroup> engineGroups_;
+  std::function<void()> engineCompletion_;
   std::mutex enginesMutex_;
   std::vector<std::vector<std::unique_ptr<Engine>>> engines_;
 };

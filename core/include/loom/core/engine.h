@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -16,13 +17,15 @@ namespace loom::core {
 
 class Engine {
  public:
-  explicit Engine(Backend& backend);
+  // `onCompletion` runs on the engine's thread after each stream completes.
+  Engine(Backend& backend, std::function<void()> onCompletion);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
   uint64_t submit(std::shared_ptr<const std::vector<uint8_t>> stream);
   uint64_t completionTag() const { return completionTag_.load(std::memory_order_acquire); }
+  uint64_t submittedTaskCount() const { return submitted_.load(std::memory_order_acquire); }
   // True when the stream with `taskCount` completed within timeoutNs (UINT64_MAX: forever).
   bool waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs);
   Backend& backend() { return backend_; }
@@ -32,6 +35,7 @@ class Engine {
   uint64_t runInForkedChild(const std::vector<uint8_t>& stream);
 
   Backend& backend_;
+  std::function<void()> onCompletion_;
   // The worker thread exists only in the process that created it: a forked child executes
   // submissions on the submitting thread.
   const uint32_t ownerProcess_;  // process generation (process_generation.h)

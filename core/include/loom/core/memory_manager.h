@@ -50,8 +50,9 @@ class MemoryManager {
   std::optional<Allocation> allocate(MemoryType type, size_t size, size_t alignment, Device* device, const void* owner);
   std::optional<Allocation> importIpc(const IpcMemoryHandle& handle, Device* device, const void* owner);
   IpcMemoryHandle exportIpc(const Allocation& allocation, const void* pointer) const;
-  // `address` must be an allocation's base; false when it is not.
-  bool free(const void* address);
+  // `address` must be an allocation's base (and, when `id` is given, that allocation's id);
+  // false when it is not.
+  bool free(const void* address, uint64_t id = 0);
   // The allocation containing `pointer`, if any.
   std::optional<Allocation> find(const void* pointer) const;
   // Frees every allocation of `owner` (a context being destroyed).

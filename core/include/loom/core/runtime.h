@@ -1,7 +1,9 @@
 #pragma once
 // The process-wide root of the object tree: devices and the memory manager. It is created on
 // first use and outlives every object that references it.
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "loom/core/device.h"
@@ -20,7 +22,19 @@ class Runtime {
   const std::vector<Device*>& devices() const { return deviceView_; }
   MemoryManager& memory() { return memory_; }
 
+  // Runs `release` once every engine has completed what was submitted until now: objects that
+  // in-flight work may still use (memory, events, kernel code) are freed only after it.
+  void releaseAfterSubmittedWork(std::function<void()> release);
+
  private:
+  struct PendingRelease {
+    std::vector<std::pair<Engine*, uint64_t>> work;
+    std::function<void()> release;
+  };
+  void runCompletedReleases();
+
+  std::mutex releasesMutex_;
+  std::vector<PendingRelease> pendingReleases_;
   MemoryManager memory_;
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<Device*> deviceView_;

@@ -1,5 +1,6 @@
 #include "loom/core/program.h"
 
+#include "loom/core/compiler_cache.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/device.h"
 
@@ -8,7 +9,12 @@ namespace loom::core {
 ProgramBuild Program::fromSpirv(Device& device, compiler::CompileRequest request) {
   request.target = device.backend().compilerTarget();
   request.dumpKernelIr = debugKeys().DumpKernelIr;
-  return load(device, compiler::compileSpirv(request));
+  const CompilerCache& cache = compilerCache();
+  const std::string key = CompilerCache::key(request);
+  if (auto cached = cache.load(key)) return load(device, {compiler::Status::Success, "", std::move(cached)});
+  compiler::BuildResult built = compiler::compileSpirv(request);
+  if (built.status == compiler::Status::Success) cache.store(key, *built.program);
+  return load(device, std::move(built));
 }
 
 ProgramBuild Program::fromNativeBinary(Device& device, const uint8_t* data, size_t size) {

@@ -45,6 +45,10 @@ struct BuildResult {
 // SPIR-V (1.0 to 1.4) to target code.
 BuildResult compileSpirv(const CompileRequest& request);
 
+// What, besides the request, decides the code compileSpirv makes for `target`: this build of the
+// compiler and, for the CPU, the host's processor and features. Part of every cache key.
+std::string compilerIdentity(Target target);
+
 // SpecId -> byte size (1, 2, 4 or 8) of every specialization constant a SPIR-V module declares
 // (Level Zero passes values without sizes). Malformed input yields what was found before the damage.
 std::map<uint32_t, size_t> specializationConstantSizes(const uint8_t* spirv, size_t size);

@@ -1,0 +1,31 @@
+#pragma once
+// Compiled programs kept on disk, keyed by everything that decides the code: the SPIR-V, the
+// options, the specialization constants, the target and the compiler's identity. Entries are
+// native binaries written to a temporary name and renamed into place, so concurrent processes
+// never see half an entry; a corrupted entry fails the binary's own checks and is ignored.
+#include <memory>
+#include <string>
+
+#include "loom/compiler/compiler.h"
+
+namespace loom::core {
+
+class CompilerCache {
+ public:
+  // An empty directory disables the cache.
+  explicit CompilerCache(std::string directory) : directory_(std::move(directory)) {}
+
+  static std::string key(const compiler::CompileRequest& request);
+  // nullptr on a miss or a corrupted entry.
+  std::shared_ptr<const compiler::CompiledProgram> load(const std::string& key) const;
+  void store(const std::string& key, const compiler::CompiledProgram& program) const;
+
+ private:
+  std::string path(const std::string& key) const { return directory_ + "/" + key + ".bin"; }
+  std::string directory_;
+};
+
+// The process's cache, configured by EnableCompilerCache and CompilerCacheDir.
+const CompilerCache& compilerCache();
+
+}  // namespace loom::core

@@ -14,6 +14,10 @@ add_library(loom_llvm_spirv INTERFACE)
 target_include_directories(loom_llvm_spirv SYSTEM INTERFACE ${LLVM_SPIRV_INCLUDE})
 target_link_libraries(loom_llvm_spirv INTERFACE ${LLVM_SPIRV_LIB} loom_llvm)
 
+# SPIRV-Tools validates modules before the translator sees them (Debian's translator asserts).
+find_library(SPIRV_TOOLS_LIB NAMES SPIRV-Tools REQUIRED)
+find_path(SPIRV_TOOLS_INCLUDE spirv-tools/libspirv.hpp REQUIRED)
+
 find_path(LEVEL_ZERO_INCLUDE level_zero/ze_api.h REQUIRED)
 set(LEVEL_ZERO_DDI_HEADERS
   ${LEVEL_ZERO_INCLUDE}/level_zero/ze_ddi.h

@@ -3,6 +3,8 @@
 #include <sstream>
 
 #include "LLVMSPIRVLib.h"
+#include "spirv-tools/libspirv.hpp"
+#include "translator_guard.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 #include "spirv_words.h"
@@ -67,11 +69,34 @@ llvm::Error checkStructure(const std::vector<uint8_t>& spirv) {
   return functions.end();
 }
 
+bool declaresExtensions(const std::vector<uint32_t>& words) {
+  constexpr uint32_t OpExtension = 10;
+  for (size_t at = kHeaderWords; at < words.size() && (words[at] >> 16) != 0; at += words[at] >> 16)
+    if ((words[at] & 0xffff) == OpExtension) return true;
+  return false;
+}
+
+// SPIRV-Tools' validator catches the semantic damage the translator would assert on. It does not
+// know every vendor extension, so a module that declares extensions goes on to the translator
+// when only the validator objects.
+llvm::Error validate(const std::vector<uint8_t>& spirv) {
+  const std::vector<uint32_t> words = spirv::words(spirv.data(), spirv.size());
+  std::string firstError;
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_5);
+  tools.SetMessageConsumer([&](spv_message_level_t level, const char*, const spv_position_t& position, const char* message) {
+    if (level <= SPV_MSG_ERROR && firstError.empty())
+      firstError = "word " + std::to_string(position.index) + ": " + message;
+  });
+  if (tools.Validate(words) || declaresExtensions(words)) return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: %s", firstError.c_str());
+}
+
 }  // namespace
 
 llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext& context, const std::vector<uint8_t>& spirv,
                                                               const std::map<uint32_t, uint64_t>& specializationConstants) {
   if (llvm::Error error = checkStructure(spirv)) return error;
+  if (llvm::Error error = validate(spirv)) return error;
   SPIRV::TranslatorOpts options(SPIRV::VersionNumber::MaximumVersion);
   options.enableAllExtensions();
   options.setGenKernelArgNameMDEnabled(true);
@@ -79,8 +104,11 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
   std::istringstream stream(std::string(spirv.begin(), spirv.end()));
   llvm::Module* module = nullptr;
   std::string message;
-  if (!llvm::readSpirv(context, options, stream, module, message) || !module)
+  bool aborted = false;
+  if (!readSpirvGuarded(context, options, stream, module, message, aborted) || !module) {
+    if (aborted) message = "the SPIR-V translator rejected the module (it failed an internal consistency check)";
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: %s", message.c_str());
+  }
   std::unique_ptr<llvm::Module> owned(module);
   std::string problems;
   llvm::raw_string_ostream out(problems);

@@ -130,3 +130,30 @@ TEST(Compiler, NativeBinaryRoundTripsAndRejectsEveryTruncationAndFlip) {
 
 }  // namespace
 }  // namespace loom::compiler
+
+namespace loom::compiler {
+namespace {
+
+// Damaged modules must fail cleanly (or, where the damage is harmless, build): never abort.
+TEST(Compiler, RandomlyDamagedSpirvNeverCrashesTheCompiler) {
+  const std::vector<uint8_t> original = apiKernels();
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto next = [&] { return state = state * 6364136223846793005ull + 1442695040888963407ull; };
+  int failures = 0;
+  for (int round = 0; round < 150; ++round) {
+    std::vector<uint8_t> damaged = original;
+    for (int flips = 0; flips < 1 + round % 4; ++flips) {
+      const size_t at = 20 + (next() >> 33) % (damaged.size() - 20);
+      damaged[at] ^= uint8_t(1u << ((next() >> 40) % 8));
+    }
+    const BuildResult result = compile(damaged);
+    if (result.status != Status::Success) {
+      ++failures;
+      EXPECT_FALSE(result.log.empty());
+    }
+  }
+  EXPECT_GT(failures, 0);
+}
+
+}  // namespace
+}  // namespace loom::compiler

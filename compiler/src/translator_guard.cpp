@@ -1,0 +1,57 @@
+#include "translator_guard.h"
+
+#include <csetjmp>
+#include <csignal>
+#include <mutex>
+
+namespace loom::compiler {
+
+namespace {
+
+thread_local sigjmp_buf* translating = nullptr;
+std::mutex handlerMutex;
+int activeTranslations = 0;
+struct sigaction previousHandler;
+
+void onAbort(int signal) {
+  if (translating) siglongjmp(*translating, 1);
+  // Not a translation of ours: behave as if this handler had never been installed.
+  sigaction(SIGABRT, &previousHandler, nullptr);
+  raise(signal);
+}
+
+void enter() {
+  std::lock_guard lock(handlerMutex);
+  if (activeTranslations++ > 0) return;
+  struct sigaction ours {};
+  ours.sa_handler = onAbort;
+  sigemptyset(&ours.sa_mask);
+  sigaction(SIGABRT, &ours, &previousHandler);
+}
+
+void leave() {
+  std::lock_guard lock(handlerMutex);
+  if (--activeTranslations == 0) sigaction(SIGABRT, &previousHandler, nullptr);
+}
+
+}  // namespace
+
+bool readSpirvGuarded(llvm::LLVMContext& context, const SPIRV::TranslatorOpts& options, std::istream& stream,
+                      llvm::Module*& module, std::string& message, bool& aborted) {
+  sigjmp_buf jump;
+  volatile bool translated = false;  // volatile: read after a possible siglongjmp
+  aborted = false;
+  enter();
+  if (sigsetjmp(jump, 1) == 0) {
+    translating = &jump;
+    translated = llvm::readSpirv(context, options, stream, module, message);
+  } else {
+    aborted = true;
+    module = nullptr;
+  }
+  translating = nullptr;
+  leave();
+  return translated && !aborted;
+}
+
+}  // namespace loom::compiler

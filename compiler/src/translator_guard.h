@@ -1,0 +1,21 @@
+#pragma once
+// Debian's SPIR-V translator is built with assertions: some malformed modules that pass every
+// check make it call abort(), which would end the application. readSpirvGuarded turns such an
+// abort into a build failure. Only the translating thread is affected; SIGABRT raised anywhere
+// else goes to the handler that was there before. What the translator had allocated for that
+// module is lost (a bounded leak on a failed build). The lasting fix is to translate out of
+// process, which the compiler cache makes affordable.
+#include <istream>
+#include <string>
+
+#include "LLVMSPIRVLib.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+namespace loom::compiler {
+
+// As llvm::readSpirv; `aborted` says whether the translator aborted.
+bool readSpirvGuarded(llvm::LLVMContext& context, const SPIRV::TranslatorOpts& options, std::istream& stream,
+                      llvm::Module*& module, std::string& message, bool& aborted);
+
+}  // namespace loom::compiler

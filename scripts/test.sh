@@ -9,6 +9,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   build=$root/build-sanitize
   cmake_args=(-DLOOM_SANITIZE=ON)
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+  export LSAN_OPTIONS=suppressions=$root/tests/sanitizer/lsan.supp
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi
 "$root/scripts/setup.sh"

@@ -10,6 +10,8 @@ constexpr uint32_t kMagic = 0x07230203;
 constexpr size_t kHeaderWords = 5;
 
 enum Opcode : uint32_t {
+  OpExtension = 10,
+  OpEntryPoint = 15,
   OpTypeBool = 20,
   OpTypeInt = 21,
   OpTypeFloat = 22,

@@ -15,7 +15,7 @@ namespace loom::compiler::cpu {
 
 namespace {
 
-enum ArgumentIndex { kArgumentBuffer = 0, kContext = 1 };
+enum ArgumentIndex : unsigned { kArgumentBuffer = 0, kContext = 1 };
 
 llvm::Function* declareWorkGroupFunction(llvm::Module& module, const std::string& kernelName) {
   llvm::LLVMContext& context = module.getContext();
@@ -24,6 +24,13 @@ llvm::Function* declareWorkGroupFunction(llvm::Module& module, const std::string
   auto* function = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, workGroupFunctionName(kernelName), module);
   function->addFnAttr(llvm::Attribute::NoUnwind);
   function->addFnAttr("loom-work-group-function");
+  // The argument buffer and the context are only read, and kernel stores never reach them: with
+  // this the optimizer hoists their loads out of the work-item loops, and can vectorize those.
+  for (unsigned parameter : {kArgumentBuffer, kContext}) {
+    function->addParamAttr(parameter, llvm::Attribute::NoAlias);
+    function->addParamAttr(parameter, llvm::Attribute::NoCapture);
+    function->addParamAttr(parameter, llvm::Attribute::ReadOnly);
+  }
   return function;
 }
 

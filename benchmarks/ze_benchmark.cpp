@@ -2,6 +2,8 @@
 // the loader, next to memcpy/memset of the same buffers in the same run.
 #include <level_zero/ze_api.h>
 
+#include "ze_check.h"
+
 #include "pocl_peer.h"
 
 #include <algorithm>
@@ -13,14 +15,6 @@
 #include <iterator>
 #include <vector>
 
-#define CHECK(call)                                                                 \
-  do {                                                                              \
-    ze_result_t result_ = (call);                                                   \
-    if (result_ != ZE_RESULT_SUCCESS) {                                             \
-      std::fprintf(stderr, "%s failed: 0x%x (line %d)\n", #call, result_, __LINE__); \
-      std::exit(1);                                                                 \
-    }                                                                               \
-  } while (0)
 
 namespace {
 

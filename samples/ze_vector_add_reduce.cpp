@@ -2,20 +2,14 @@
 // memory, on the first device the loader reports, with every result checked on the host.
 #include <level_zero/ze_api.h>
 
+#include "ze_check.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <vector>
 
-#define CHECK(call)                                                                 \
-  do {                                                                              \
-    ze_result_t result_ = (call);                                                   \
-    if (result_ != ZE_RESULT_SUCCESS) {                                             \
-      std::fprintf(stderr, "%s failed: 0x%x (line %d)\n", #call, result_, __LINE__); \
-      std::exit(1);                                                                 \
-    }                                                                               \
-  } while (0)
 
 namespace {
 

@@ -36,6 +36,10 @@ void setPageAttributes(Context* context, uintptr_t start, size_t size, ze_memory
   for (uintptr_t page = start; page < start + size; page += core::pageSize()) context->pageAccess[page] = access;
 }
 
+void forgetPages(Context* context, uintptr_t start, size_t size) {
+  context->pageAccess.erase(context->pageAccess.lower_bound(start), context->pageAccess.lower_bound(start + size));
+}
+
 ze_result_t checkRange(Context* context, const void* ptr, size_t size) {
   ZE_REQUIRE(size != 0 && pageAligned(size), ZE_RESULT_ERROR_UNSUPPORTED_SIZE, "size is not a multiple of the page size");
   ZE_REQUIRE(pageAligned(reinterpret_cast<uintptr_t>(ptr)), ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT, "ptr is not page aligned");
@@ -77,7 +81,7 @@ ze_result_t zeVirtualMemFree(ze_context_handle_t hContext, const void* ptr, size
   ZE_REQUIRE(it != context->reservations.end() && it->second == size, ZE_RESULT_ERROR_INVALID_ARGUMENT,
              "ptr and size do not name a reservation");
   munmap(const_cast<void*>(ptr), size);
-  setPageAttributes(context, it->first, size, ZE_MEMORY_ACCESS_ATTRIBUTE_NONE);
+  forgetPages(context, it->first, size);
   context->reservations.erase(it);
   return ZE_RESULT_SUCCESS;
 }
@@ -134,7 +138,7 @@ ze_result_t zeVirtualMemUnmap(ze_context_handle_t hContext, const void* ptr, siz
   if (ze_result_t result = checkRange(context, ptr, size); result != ZE_RESULT_SUCCESS) return result;
   // Back to a reserved, inaccessible range.
   mmap(const_cast<void*>(ptr), size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
-  setPageAttributes(context, reinterpret_cast<uintptr_t>(ptr), size, ZE_MEMORY_ACCESS_ATTRIBUTE_NONE);
+  forgetPages(context, reinterpret_cast<uintptr_t>(ptr), size);  // unmapped pages read as NONE
   return ZE_RESULT_SUCCESS;
 }
 

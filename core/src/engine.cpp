@@ -10,10 +10,17 @@
 
 namespace loom::core {
 
-Engine::Engine(Backend& backend, std::function<void()> onCompletion)
-    : backend_(backend), onCompletion_(std::move(onCompletion)), ownerProcess_(processGeneration()), worker_([this] { run(); }) {}
+Engine::Engine(Backend& backend, std::function<void()> onCompletion, EngineRegistry* registry)
+    : backend_(backend),
+      onCompletion_(std::move(onCompletion)),
+      registry_(registry),
+      ownerProcess_(processGeneration()),
+      worker_([this] { run(); }) {
+  if (registry_) registryId_ = registry_->add(this);
+}
 
 Engine::~Engine() {
+  if (registry_) registry_->remove(registryId_);
   if (processGeneration() != ownerProcess_) {
     worker_.detach();
     return;

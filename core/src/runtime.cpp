@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "loom/core/engine.h"
 
 #include "loom/core/debug_keys.h"
 #include "loom/core/log.h"
@@ -20,9 +19,9 @@ Runtime::Runtime(std::vector<DiscoveredDevice> devices) {
   for (auto& discovered : devices) {
     if (!selectedByForceBackend(discovered.backend->info())) continue;
     auto completion = [this] { runCompletedReleases(); };
-    auto device = std::make_unique<Device>(std::move(discovered.backend), nullptr, completion);
+    auto device = std::make_unique<Device>(std::move(discovered.backend), nullptr, completion, &engines_);
     for (auto& subBackend : discovered.subDevices)
-      device->addSubDevice(std::make_unique<Device>(std::move(subBackend), device.get(), completion));
+      device->addSubDevice(std::make_unique<Device>(std::move(subBackend), device.get(), completion, &engines_));
     debugMessage("device %zu: %s (%zu sub-devices)", devices_.size(), device->info().name.c_str(),
                  device->subDevices().size());
     deviceView_.push_back(device.get());
@@ -30,18 +29,9 @@ Runtime::Runtime(std::vector<DiscoveredDevice> devices) {
   }
 }
 
-namespace {
-bool completed(const std::vector<std::pair<Engine*, uint64_t>>& work) {
-  for (const auto& [engine, taskCount] : work)
-    if (engine->completionTag() < taskCount) return false;
-  return true;
-}
-}  // namespace
-
 void Runtime::releaseAfterSubmittedWork(std::function<void()> release) {
-  PendingRelease pending{{}, std::move(release)};
-  for (Device* device : deviceView_) device->collectSubmittedWork(pending.work);
-  if (completed(pending.work)) {
+  PendingRelease pending{engines_.submittedWork(), std::move(release)};
+  if (engines_.completed(pending.work)) {
     pending.release();
     return;
   }
@@ -55,7 +45,7 @@ void Runtime::runCompletedReleases() {
     std::lock_guard lock(releasesMutex_);
     if (pendingReleases_.empty()) return;
     auto done = std::stable_partition(pendingReleases_.begin(), pendingReleases_.end(),
-                                      [](const PendingRelease& pending) { return !completed(pending.work); });
+                                      [&](const PendingRelease& pending) { return !engines_.completed(pending.work); });
     for (auto it = done; it != pendingReleases_.end(); ++it) ready.push_back(std::move(it->release));
     pendingReleases_.erase(done, pendingReleases_.end());
   }

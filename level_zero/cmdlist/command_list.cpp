@@ -87,9 +87,9 @@ ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device
   ZE_REQUIRE_POINTER(altdesc);
   ZE_REQUIRE_POINTER(phCommandList);
   Device* device = Device::fromHandle(hDevice);
-  core::Engine* engine = nullptr;
-  if (ze_result_t result = resolveEngine(__func__, *device, *altdesc, &engine); result != ZE_RESULT_SUCCESS) return result;
-  *phCommandList = new CommandList(*Context::fromHandle(hContext), *device, altdesc->ordinal, engine,
+  std::unique_ptr<core::Engine> engine;
+  if (ze_result_t result = createEngine(__func__, *device, *altdesc, engine); result != ZE_RESULT_SUCCESS) return result;
+  *phCommandList = new CommandList(*Context::fromHandle(hContext), *device, altdesc->ordinal, std::move(engine),
                                    altdesc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
   return ZE_RESULT_SUCCESS;
 }

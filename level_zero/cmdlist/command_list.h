@@ -19,9 +19,9 @@ class Device;
 
 class CommandList : public _ze_command_list_handle_t {
  public:
-  // `engine` is set for immediate lists only.
-  CommandList(Context& context, Device& device, uint32_t ordinal, core::Engine* engine, bool synchronous)
-      : context_(context), device_(device), ordinal_(ordinal), engine_(engine), synchronous_(synchronous) {}
+  // `engine` is set for immediate lists only: each owns one.
+  CommandList(Context& context, Device& device, uint32_t ordinal, std::unique_ptr<core::Engine> engine, bool synchronous)
+      : context_(context), device_(device), ordinal_(ordinal), engine_(std::move(engine)), synchronous_(synchronous) {}
   ~CommandList();
   static CommandList* fromHandle(ze_command_list_handle_t handle) { return static_cast<CommandList*>(handle); }
 
@@ -52,7 +52,7 @@ class CommandList : public _ze_command_list_handle_t {
   Context& context_;
   Device& device_;
   uint32_t ordinal_;
-  core::Engine* engine_;
+  std::unique_ptr<core::Engine> engine_;
   bool synchronous_;
   core::CommandStream stream_;
   std::shared_ptr<const std::vector<uint8_t>> recorded_;

@@ -9,24 +9,25 @@
 namespace loom::l0 {
 
 uint64_t CommandQueue::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
-  const uint64_t taskCount = engine_.submit(std::move(stream));
+  const uint64_t taskCount = engine_->submit(std::move(stream));
   lastTaskCount_.store(taskCount, std::memory_order_release);
   return taskCount;
 }
 
 bool CommandQueue::synchronize(uint64_t timeoutNs) {
-  return engine_.waitForTaskCount(lastTaskCount_.load(std::memory_order_acquire), timeoutNs);
+  return engine_->waitForTaskCount(lastTaskCount_.load(std::memory_order_acquire), timeoutNs);
 }
 
-ze_result_t resolveEngine(const char* function, Device& device, const ze_command_queue_desc_t& desc, core::Engine** engine) {
+ze_result_t createEngine(const char* function, Device& device, const ze_command_queue_desc_t& desc,
+                         std::unique_ptr<core::Engine>& engine) {
   if (desc.flags & ~ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY)
     return reportError(ZE_RESULT_ERROR_INVALID_ENUMERATION, function, "desc->flags has unknown bits");
   if (desc.mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS)
     return reportError(ZE_RESULT_ERROR_INVALID_ENUMERATION, function, "desc->mode is not a queue mode");
   if (desc.priority > ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH)
     return reportError(ZE_RESULT_ERROR_INVALID_ENUMERATION, function, "desc->priority is not a priority");
-  *engine = device.core().engine(desc.ordinal, desc.index);
-  if (!*engine) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "desc->ordinal or desc->index is out of range");
+  engine = device.core().createEngine(desc.ordinal, desc.index);
+  if (!engine) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "desc->ordinal or desc->index is out of range");
   return ZE_RESULT_SUCCESS;
 }
 
@@ -37,9 +38,9 @@ ze_result_t zeCommandQueueCreate(ze_context_handle_t hContext, ze_device_handle_
   ZE_REQUIRE_POINTER(desc);
   ZE_REQUIRE_POINTER(phCommandQueue);
   Device* device = Device::fromHandle(hDevice);
-  core::Engine* engine = nullptr;
-  if (ze_result_t result = resolveEngine(__func__, *device, *desc, &engine); result != ZE_RESULT_SUCCESS) return result;
-  *phCommandQueue = new CommandQueue(*Context::fromHandle(hContext), *device, *engine, desc->ordinal, desc->mode);
+  std::unique_ptr<core::Engine> engine;
+  if (ze_result_t result = createEngine(__func__, *device, *desc, engine); result != ZE_RESULT_SUCCESS) return result;
+  *phCommandQueue = new CommandQueue(*Context::fromHandle(hContext), *device, std::move(engine), desc->ordinal, desc->mode);
   return ZE_RESULT_SUCCESS;
 }
 

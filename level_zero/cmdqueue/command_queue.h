@@ -3,6 +3,7 @@
 #include <level_zero/ze_api.h>
 
 #include <atomic>
+#include <memory>
 
 #include "loom/core/engine.h"
 
@@ -15,11 +16,12 @@ class Device;
 
 class CommandQueue : public _ze_command_queue_handle_t {
  public:
-  CommandQueue(Context& context, Device& device, core::Engine& engine, uint32_t ordinal, ze_command_queue_mode_t mode)
-      : context_(context), device_(device), engine_(engine), ordinal_(ordinal), mode_(mode) {}
+  CommandQueue(Context& context, Device& device, std::unique_ptr<core::Engine> engine, uint32_t ordinal,
+               ze_command_queue_mode_t mode)
+      : context_(context), device_(device), engine_(std::move(engine)), ordinal_(ordinal), mode_(mode) {}
   static CommandQueue* fromHandle(ze_command_queue_handle_t handle) { return static_cast<CommandQueue*>(handle); }
 
-  core::Engine& engine() const { return engine_; }
+  core::Engine& engine() const { return *engine_; }
   Device& device() const { return device_; }
   uint32_t ordinal() const { return ordinal_; }
   bool synchronous() const { return mode_ == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS; }
@@ -30,14 +32,15 @@ class CommandQueue : public _ze_command_queue_handle_t {
  private:
   Context& context_;
   Device& device_;
-  core::Engine& engine_;
+  std::unique_ptr<core::Engine> engine_;  // this queue's own
   uint32_t ordinal_;
   ze_command_queue_mode_t mode_;
   std::atomic<uint64_t> lastTaskCount_{0};
 };
 
-// Validates a queue descriptor for `device` and returns its engine, or an error.
-ze_result_t resolveEngine(const char* function, Device& device, const ze_command_queue_desc_t& desc, core::Engine** engine);
+// Validates a queue descriptor for `device` and creates the engine that will run the queue.
+ze_result_t createEngine(const char* function, Device& device, const ze_command_queue_desc_t& desc,
+                         std::unique_ptr<core::Engine>& engine);
 
 ze_result_t zeCommandQueueCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_command_queue_desc_t* desc,
                                  ze_command_queue_handle_t* phCommandQueue);

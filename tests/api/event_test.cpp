@@ -65,6 +65,20 @@ TEST_F(EventTest, DeviceWorkWaitsForTheHostAndSignalsTheHost) {
   EXPECT_ZE(zeEventQueryStatus(fromDevice));
 }
 
+TEST_F(EventTest, AQueueWaitingOnAnEventDoesNotBlockAnotherQueueOfTheSameEngine) {
+  // Both lists use queue index 0 of the compute group; the second signals what the first waits for.
+  ze_command_list_handle_t waiting = immediateList(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+  ze_command_list_handle_t signaling = immediateList(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+  ze_event_handle_t ready = event(ZE_EVENT_POOL_FLAG_HOST_VISIBLE);
+  ze_event_handle_t done = event(ZE_EVENT_POOL_FLAG_HOST_VISIBLE);
+  int *source = shared<int>(1), *destination = shared<int>(1);
+  *source = 11, *destination = 0;
+  ASSERT_ZE(zeCommandListAppendMemoryCopy(waiting, destination, source, sizeof(int), done, 1, &ready));
+  ASSERT_ZE(zeCommandListAppendSignalEvent(signaling, ready));
+  EXPECT_ZE(zeEventHostSynchronize(done, kTimeout));
+  EXPECT_EQ(*destination, 11);
+}
+
 TEST_F(EventTest, KernelTimestampsBracketTheKernel) {
   ze_event_handle_t timed = event(ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP);
   ze_kernel_handle_t add = apiKernel("add_vectors");

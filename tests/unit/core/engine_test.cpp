@@ -56,8 +56,10 @@ TEST(Runtime, ReleasesWaitForWorkSubmittedBeforeThem) {
   std::vector<DiscoveredDevice> devices(1);
   devices[0].backend = std::make_unique<testing::FakeBackend>();
   Runtime runtime(std::move(devices));
-  Engine* engine = runtime.devices()[0]->engine(0, 0);
+  std::unique_ptr<Engine> engine = runtime.devices()[0]->createEngine(0, 0);
   ASSERT_NE(engine, nullptr);
+  EXPECT_EQ(runtime.devices()[0]->createEngine(2, 0), nullptr);
+  EXPECT_EQ(runtime.devices()[0]->createEngine(0, 99), nullptr);
   EventStorage storage;
   Event event(&storage);
   Event* events[1] = {&event};

@@ -3,11 +3,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "loom/core/backend.h"
 #include "loom/core/device_info.h"
+#include "loom/core/engine_registry.h"
 
 namespace loom::core {
 
@@ -22,8 +22,9 @@ struct EngineGroup {
 
 class Device {
  public:
-  // `engineCompletion` runs on an engine's thread after each of its streams completes.
-  Device(std::unique_ptr<Backend> backend, Device* parent, std::function<void()> engineCompletion = {});
+  // Engines report each completed stream to `engineCompletion` and list themselves in `registry`.
+  Device(std::unique_ptr<Backend> backend, Device* parent, std::function<void()> engineCompletion = {},
+         EngineRegistry* registry = nullptr);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
@@ -36,10 +37,10 @@ class Device {
 
   // Queue-group ordinals: 0 is compute, 1 is copy.
   const std::vector<EngineGroup>& engineGroups() const { return engineGroups_; }
-  // Started on first use; nullptr for an ordinal or index out of range.
-  Engine* engine(uint32_t ordinal, uint32_t index);
-  // The engines started so far (this device's and its sub-devices'), each with its last task count.
-  void collectSubmittedWork(std::vector<std::pair<Engine*, uint64_t>>& work);
+  // A new engine for queue `index` of group `ordinal`; nullptr when either is out of range. Every
+  // queue and immediate command list owns one, so that work blocked on an event in one queue
+  // never holds up another (as separate hardware contexts behave on a GPU).
+  std::unique_ptr<Engine> createEngine(uint32_t ordinal, uint32_t index);
 
  private:
   std::unique_ptr<Backend> backend_;
@@ -47,8 +48,7 @@ class Device {
   std::vector<std::unique_ptr<Device>> subDevices_;
   std::vector<EngineGroup> engineGroups_;
   std::function<void()> engineCompletion_;
-  std::mutex enginesMutex_;
-  std::vector<std::vector<std::unique_ptr<Engine>>> engines_;
+  EngineRegistry* registry_;
 };
 
 }  // namespace loom::core

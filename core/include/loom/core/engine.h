@@ -12,13 +12,15 @@
 #include <vector>
 
 #include "loom/core/backend.h"
+#include "loom/core/engine_registry.h"
 
 namespace loom::core {
 
 class Engine {
  public:
-  // `onCompletion` runs on the engine's thread after each stream completes.
-  Engine(Backend& backend, std::function<void()> onCompletion);
+  // `onCompletion` runs on the engine's thread after each stream completes; `registry`, when
+  // given, lists the engine while it lives.
+  Engine(Backend& backend, std::function<void()> onCompletion, EngineRegistry* registry = nullptr);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
@@ -36,6 +38,8 @@ class Engine {
 
   Backend& backend_;
   std::function<void()> onCompletion_;
+  EngineRegistry* registry_;
+  uint64_t registryId_ = 0;
   // The worker thread exists only in the process that created it: a forked child executes
   // submissions on the submitting thread.
   const uint32_t ownerProcess_;  // process generation (process_generation.h)

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "loom/core/device.h"
+#include "loom/core/engine_registry.h"
 #include "loom/core/memory_manager.h"
 
 namespace loom::core {
@@ -28,11 +29,12 @@ class Runtime {
 
  private:
   struct PendingRelease {
-    std::vector<std::pair<Engine*, uint64_t>> work;
+    EngineRegistry::Snapshot work;
     std::function<void()> release;
   };
   void runCompletedReleases();
 
+  EngineRegistry engines_;
   std::mutex releasesMutex_;
   std::vector<PendingRelease> pendingReleases_;
   MemoryManager memory_;

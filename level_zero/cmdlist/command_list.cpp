@@ -76,7 +76,7 @@ ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t
   Device* device = Device::fromHandle(hDevice);
   ZE_REQUIRE(desc->commandQueueGroupOrdinal < device->core().engineGroups().size(), ZE_RESULT_ERROR_INVALID_ARGUMENT,
              "desc->commandQueueGroupOrdinal is out of range");
-  *phCommandList = new CommandList(*Context::fromHandle(hContext), *device, desc->commandQueueGroupOrdinal, nullptr, false);
+  *phCommandList = new CommandList(*device, desc->commandQueueGroupOrdinal, nullptr, false);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -89,8 +89,8 @@ ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device
   Device* device = Device::fromHandle(hDevice);
   std::unique_ptr<core::Engine> engine;
   if (ze_result_t result = createEngine(__func__, *device, *altdesc, engine); result != ZE_RESULT_SUCCESS) return result;
-  *phCommandList = new CommandList(*Context::fromHandle(hContext), *device, altdesc->ordinal, std::move(engine),
-                                   altdesc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+  *phCommandList =
+      new CommandList(*device, altdesc->ordinal, std::move(engine), altdesc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
   return ZE_RESULT_SUCCESS;
 }
 

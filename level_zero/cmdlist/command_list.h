@@ -20,12 +20,11 @@ class Device;
 class CommandList : public _ze_command_list_handle_t {
  public:
   // `engine` is set for immediate lists only: each owns one.
-  CommandList(Context& context, Device& device, uint32_t ordinal, std::unique_ptr<core::Engine> engine, bool synchronous)
-      : context_(context), device_(device), ordinal_(ordinal), engine_(std::move(engine)), synchronous_(synchronous) {}
+  CommandList(Device& device, uint32_t ordinal, std::unique_ptr<core::Engine> engine, bool synchronous)
+      : device_(device), ordinal_(ordinal), engine_(std::move(engine)), synchronous_(synchronous) {}
   ~CommandList();
   static CommandList* fromHandle(ze_command_list_handle_t handle) { return static_cast<CommandList*>(handle); }
 
-  Context& context() const { return context_; }
   Device& device() const { return device_; }
   uint32_t ordinal() const { return ordinal_; }
   bool immediate() const { return engine_ != nullptr; }
@@ -49,7 +48,6 @@ class CommandList : public _ze_command_list_handle_t {
   void endSignal(ze_event_handle_t signal);
   void submitImmediate();
 
-  Context& context_;
   Device& device_;
   uint32_t ordinal_;
   std::unique_ptr<core::Engine> engine_;

@@ -40,7 +40,7 @@ ze_result_t zeCommandQueueCreate(ze_context_handle_t hContext, ze_device_handle_
   Device* device = Device::fromHandle(hDevice);
   std::unique_ptr<core::Engine> engine;
   if (ze_result_t result = createEngine(__func__, *device, *desc, engine); result != ZE_RESULT_SUCCESS) return result;
-  *phCommandQueue = new CommandQueue(*Context::fromHandle(hContext), *device, std::move(engine), desc->ordinal, desc->mode);
+  *phCommandQueue = new CommandQueue(*device, std::move(engine), desc->ordinal, desc->mode);
   return ZE_RESULT_SUCCESS;
 }
 

@@ -16,9 +16,8 @@ class Device;
 
 class CommandQueue : public _ze_command_queue_handle_t {
  public:
-  CommandQueue(Context& context, Device& device, std::unique_ptr<core::Engine> engine, uint32_t ordinal,
-               ze_command_queue_mode_t mode)
-      : context_(context), device_(device), engine_(std::move(engine)), ordinal_(ordinal), mode_(mode) {}
+  CommandQueue(Device& device, std::unique_ptr<core::Engine> engine, uint32_t ordinal, ze_command_queue_mode_t mode)
+      : device_(device), engine_(std::move(engine)), ordinal_(ordinal), mode_(mode) {}
   static CommandQueue* fromHandle(ze_command_queue_handle_t handle) { return static_cast<CommandQueue*>(handle); }
 
   core::Engine& engine() const { return *engine_; }
@@ -30,7 +29,6 @@ class CommandQueue : public _ze_command_queue_handle_t {
   bool synchronize(uint64_t timeoutNs);
 
  private:
-  Context& context_;
   Device& device_;
   std::unique_ptr<core::Engine> engine_;  // this queue's own
   uint32_t ordinal_;

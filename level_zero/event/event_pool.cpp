@@ -42,7 +42,7 @@ ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_
   ZE_REQUIRE(desc->count != 0, ZE_RESULT_ERROR_INVALID_SIZE, "count is 0");
   core::SharedMemoryBlock storage = core::allocateSharedMemory(sizeof(core::EventStorage) * desc->count, alignof(core::EventStorage));
   ZE_REQUIRE(storage.address != nullptr, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, "cannot allocate event storage");
-  *phEventPool = new EventPool(*Context::fromHandle(hContext), desc->flags, desc->count, storage, false);
+  *phEventPool = new EventPool(desc->flags, desc->count, storage, false);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -76,7 +76,7 @@ ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_
   ZE_REQUIRE(handle.magic == kIpcEventPoolMagic && handle.count != 0, ZE_RESULT_ERROR_INVALID_ARGUMENT, "not an IPC event pool handle");
   core::SharedMemoryBlock storage = core::mapForeignSharedMemory(handle.pid, handle.fd, sizeof(core::EventStorage) * handle.count);
   ZE_REQUIRE(storage.address != nullptr, ZE_RESULT_ERROR_INVALID_ARGUMENT, "the exporting process's pool cannot be opened");
-  *phEventPool = new EventPool(*Context::fromHandle(hContext), handle.flags, handle.count, storage, true);
+  *phEventPool = new EventPool(handle.flags, handle.count, storage, true);
   return ZE_RESULT_SUCCESS;
 }
 

@@ -17,12 +17,11 @@ class Context;
 
 class EventPool : public _ze_event_pool_handle_t {
  public:
-  EventPool(Context& context, ze_event_pool_flags_t flags, uint32_t count, core::SharedMemoryBlock storage, bool imported)
-      : context_(context), flags_(flags), count_(count), storage_(storage), imported_(imported) {}
+  EventPool(ze_event_pool_flags_t flags, uint32_t count, core::SharedMemoryBlock storage, bool imported)
+      : flags_(flags), count_(count), storage_(storage), imported_(imported) {}
   ~EventPool();
   static EventPool* fromHandle(ze_event_pool_handle_t handle) { return static_cast<EventPool*>(handle); }
 
-  Context& context() const { return context_; }
   ze_event_pool_flags_t flags() const { return flags_; }
   uint32_t count() const { return count_; }
   bool imported() const { return imported_; }
@@ -30,7 +29,6 @@ class EventPool : public _ze_event_pool_handle_t {
   core::EventStorage* eventStorage(uint32_t index) const { return static_cast<core::EventStorage*>(storage_.address) + index; }
 
  private:
-  Context& context_;
   ze_event_pool_flags_t flags_;
   uint32_t count_;
   core::SharedMemoryBlock storage_;

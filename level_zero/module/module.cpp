@@ -72,7 +72,7 @@ ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDev
     *phModule = nullptr;
     return reportError(buildResult(built.status), __func__, built.log.c_str());
   }
-  *phModule = new Module(*Context::fromHandle(hContext), device, std::move(built.program));
+  *phModule = new Module(device, std::move(built.program));
   return ZE_RESULT_SUCCESS;
 }
 

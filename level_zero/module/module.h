@@ -28,8 +28,7 @@ class ModuleBuildLog : public _ze_module_build_log_handle_t {
 
 class Module : public _ze_module_handle_t {
  public:
-  Module(Context& context, Device& device, std::unique_ptr<core::Program> program)
-      : context_(context), device_(device), program_(std::move(program)) {}
+  Module(Device& device, std::unique_ptr<core::Program> program) : device_(device), program_(std::move(program)) {}
   static Module* fromHandle(ze_module_handle_t handle) { return static_cast<Module*>(handle); }
 
   core::Program& program() const { return *program_; }
@@ -39,7 +38,6 @@ class Module : public _ze_module_handle_t {
   void markLinked() { linked_ = true; }
 
  private:
-  Context& context_;
   Device& device_;
   std::unique_ptr<core::Program> program_;
   bool linked_ = false;

@@ -1,15 +1,15 @@
-// A small Level Zero program: vector add and a work-group reduction with barriers and local
-// memory, on the first device the loader reports, with every result checked on the host.
+// A small Level Zero program: vector add and a work-group reduction with barriers, local memory
+// and a final atomic add, on Loom's CPU device through the loader, every result checked on the host.
 #include <level_zero/ze_api.h>
 
 #include "ze_check.h"
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <vector>
-
 
 namespace {
 
@@ -20,22 +20,42 @@ struct Device {
   ze_command_list_handle_t list;
 };
 
+// The first CPU device of any driver the loader reports: Loom's device (ZE_ENABLE_ALT_DRIVERS
+// points the loader at libze_loom).
 Device open() {
   CHECK(zeInit(0));
-  uint32_t count = 1;
-  Device d{};
-  CHECK(zeDriverGet(&count, &d.driver));
-  count = 1;
-  CHECK(zeDeviceGet(d.driver, &count, &d.device));
-  ze_device_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
-  CHECK(zeDeviceGetProperties(d.device, &properties));
-  std::printf("device: %s (%s)\n", properties.name, properties.type == ZE_DEVICE_TYPE_CPU ? "CPU" : "GPU");
-  ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};
-  CHECK(zeContextCreate(d.driver, &contextDesc, &d.context));
-  ze_command_queue_desc_t queueDesc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
-  queueDesc.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
-  CHECK(zeCommandListCreateImmediate(d.context, d.device, &queueDesc, &d.list));
-  return d;
+  uint32_t driverCount = 0;
+  CHECK(zeDriverGet(&driverCount, nullptr));
+  std::vector<ze_driver_handle_t> drivers(driverCount);
+  CHECK(zeDriverGet(&driverCount, drivers.data()));
+  for (ze_driver_handle_t driver : drivers) {
+    uint32_t deviceCount = 0;
+    CHECK(zeDeviceGet(driver, &deviceCount, nullptr));
+    std::vector<ze_device_handle_t> devices(deviceCount);
+    CHECK(zeDeviceGet(driver, &deviceCount, devices.data()));
+    for (ze_device_handle_t device : devices) {
+      ze_device_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+      CHECK(zeDeviceGetProperties(device, &properties));
+      if (properties.type != ZE_DEVICE_TYPE_CPU) continue;
+      ze_driver_properties_t driverProperties{ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES};
+      CHECK(zeDriverGetProperties(driver, &driverProperties));
+      ze_api_version_t version{};
+      CHECK(zeDriverGetApiVersion(driver, &version));
+      const bool loom = std::memcmp(driverProperties.uuid.id, "loom", 4) == 0;
+      std::printf("driver: %s, version %u, Level Zero API %d.%d\n", loom ? "Loom" : "not Loom", driverProperties.driverVersion,
+                  ZE_MAJOR_VERSION(version), ZE_MINOR_VERSION(version));
+      std::printf("device: %s (CPU)\n", properties.name);
+      Device d{driver, device, nullptr, nullptr};
+      ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+      CHECK(zeContextCreate(d.driver, &contextDesc, &d.context));
+      ze_command_queue_desc_t queueDesc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+      queueDesc.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;  // each append returns when its work is done
+      CHECK(zeCommandListCreateImmediate(d.context, d.device, &queueDesc, &d.list));
+      return d;
+    }
+  }
+  std::fprintf(stderr, "no CPU device: run with ZE_ENABLE_ALT_DRIVERS=<build>/lib/libze_loom.so.1\n");
+  std::exit(1);
 }
 
 ze_module_handle_t loadModule(const Device& d) {
@@ -105,7 +125,7 @@ bool reduction(const Device& d, ze_module_handle_t module) {
   ze_group_count_t groups{n / groupSize, 1, 1};
   CHECK(zeCommandListAppendLaunchKernel(d.list, reduce, &groups, nullptr, 0, nullptr));
   const bool right = *result == expected;
-  std::printf("reduction of %u ints in groups of %u with barriers: %d (expected %lld): %s\n", n, groupSize, *result,
+  std::printf("reduction of %u ints in groups of %u (local memory, barriers, atomic add): %d (expected %lld): %s\n", n, groupSize, *result,
               expected, right ? "correct" : "WRONG");
   CHECK(zeKernelDestroy(reduce));
   CHECK(zeMemFree(d.context, values));

@@ -1,4 +1,7 @@
 // compileSpirv: the compiler's pipeline from SPIR-V to target code.
+#include <cstdlib>
+#include <string_view>
+
 #include "build_options.h"
 #include "builtin_library.h"
 #include "cpu/cpu_code_generator.h"
@@ -54,6 +57,13 @@ llvm::Expected<ProgramInfo> describeProgram(const llvm::Module& module) {
   return info;
 }
 
+// The debug key works for every user of the compiler (loom-cc, the unit tests), not just the
+// runtime, which passes it in the request.
+bool dumpKernelIr(const CompileRequest& request) {
+  const char* key = std::getenv("LOOM_DumpKernelIr");
+  return request.dumpKernelIr || (key && *key && std::string_view(key) != "0");
+}
+
 std::vector<std::string> visibleSymbols(const ProgramInfo& info) {
   std::vector<std::string> names = info.exportedFunctions;
   for (const auto& kernel : info.kernels) names.push_back(cpu::workGroupFunctionName(kernel.name));
@@ -86,7 +96,7 @@ BuildResult compileSpirv(const CompileRequest& request) {
   if (!module) return failure(Status::BuildFailure, module.takeError());
   auto info = describeProgram(**module);
   if (!info) return failure(Status::BuildFailure, info.takeError());
-  auto code = compileForCpu(**module, *info, *options, request.dumpKernelIr);
+  auto code = compileForCpu(**module, *info, *options, dumpKernelIr(request));
   if (!code) return failure(Status::BuildFailure, code.takeError());
   auto program = std::make_shared<CompiledProgram>();
   program->target = Target::Cpu;

@@ -157,6 +157,32 @@ ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList,
                                                        });
 }
 
+namespace {
+
+// Byte span [first, last) a copy region touches.
+std::pair<uintptr_t, uintptr_t> regionSpan(const void* base, const core::Region3d& region, uint64_t width, uint64_t height,
+                                           uint64_t depth) {
+  const uintptr_t start = reinterpret_cast<uintptr_t>(base) + region.originZ * region.slicePitch +
+                          region.originY * region.rowPitch + region.originX;
+  return {start, start + (depth - 1) * region.slicePitch + (height - 1) * region.rowPitch + width};
+}
+
+// Regions of one buffer with the same pitches overlap when their boxes do; otherwise the byte
+// spans they touch are compared (conservative for interleaved rows).
+bool regionsOverlap(const core::CopyRegionCommand& copy) {
+  const core::Region3d &to = copy.destinationRegion, &from = copy.sourceRegion;
+  if (copy.destination == copy.source && to.rowPitch == from.rowPitch && to.slicePitch == from.slicePitch) {
+    auto apart = [](uint64_t a, uint64_t b, uint64_t extent) { return a + extent <= b || b + extent <= a; };
+    return !(apart(to.originX, from.originX, copy.width) || apart(to.originY, from.originY, copy.height) ||
+             apart(to.originZ, from.originZ, copy.depth));
+  }
+  const auto destination = regionSpan(copy.destination, to, copy.width, copy.height, copy.depth);
+  const auto source = regionSpan(copy.source, from, copy.width, copy.height, copy.depth);
+  return destination.first < source.second && source.first < destination.second;
+}
+
+}  // namespace
+
 ze_result_t zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hCommandList, void* dstptr,
                                                 const ze_copy_region_t* dstRegion, uint32_t dstPitch, uint32_t dstSlicePitch,
                                                 const void* srcptr, const ze_copy_region_t* srcRegion, uint32_t srcPitch,
@@ -179,6 +205,8 @@ ze_result_t zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hComman
   copy.width = srcRegion->width;
   copy.height = srcRegion->height;
   copy.depth = depthOf(*srcRegion);
+  ZE_REQUIRE(copy.width == 0 || copy.height == 0 || !regionsOverlap(copy), ZE_RESULT_ERROR_OVERLAPPING_REGIONS,
+             "the source and destination regions overlap");
   return CommandList::fromHandle(hCommandList)->append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
                                                        [&](core::CommandStream& stream) { stream.appendCopyRegion(copy); });
 }

@@ -31,7 +31,7 @@ ze_result_t zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_
   ZE_REQUIRE_HANDLE(hDriver);
   ZE_REQUIRE_POINTER(desc);
   ZE_REQUIRE_POINTER(phContext);
-  ZE_REQUIRE(numDevices == 0 || phDevices != nullptr, ZE_RESULT_ERROR_INVALID_NULL_POINTER, "phDevices is null");
+  ZE_REQUIRE(numDevices == 0 || phDevices != nullptr, ZE_RESULT_ERROR_INVALID_SIZE, "numDevices > 0 but phDevices is null");
   ZE_REQUIRE_FLAGS(desc->flags, ZE_CONTEXT_FLAG_TBD);
   Driver* driver = Driver::fromHandle(hDriver);
   std::vector<Device*> devices;

@@ -71,7 +71,7 @@ ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t global
   ZE_REQUIRE_POINTER(groupSizeX);
   ZE_REQUIRE_POINTER(groupSizeY);
   ZE_REQUIRE_POINTER(groupSizeZ);
-  ZE_REQUIRE(globalSizeX && globalSizeY && globalSizeZ, ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION, "a global size is 0");
+  ZE_REQUIRE(globalSizeX && globalSizeY && globalSizeZ, ZE_RESULT_ERROR_INVALID_GLOBAL_WIDTH_DIMENSION, "a global size is 0");
   Kernel& kernel = *Kernel::fromHandle(hKernel);
   const auto& required = kernel.core().descriptor().requiredWorkGroupSize;
   if (required[0] != 0) {

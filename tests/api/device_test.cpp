@@ -1,49 +1,92 @@
-#include <algorithm>
+// The device object: the CPU device's properties, queue groups, timers and sub-devices.
+#include <cstdlib>
 
-#include "ze_test.h"
+#include "ze_test_helpers.h"
 
 namespace loom::test {
 namespace {
 
 using DeviceTest = ZeTest;
 
-TEST_F(DeviceTest, TheCpuDeviceDescribesTheMachine) {
+ze_device_properties_t deviceProperties(ze_device_handle_t device) {
   ze_device_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
-  ASSERT_ZE(zeDeviceGetProperties(device, &properties));
+  EXPECT_ZE(zeDeviceGetProperties(device, &properties));
+  return properties;
+}
+
+bool requested(const char* variable, const char* value) {
+  const char* set = std::getenv(variable);
+  return set && std::string(set) == value;
+}
+
+TEST_F(DeviceTest, TheDriverHasOneCpuDevice) {
+  uint32_t count = 0;
+  ASSERT_ZE(zeDeviceGet(driver, &count, nullptr));
+  EXPECT_EQ(count, 1u);
+  ze_device_handle_t again = nullptr;
+  count = 1;
+  ASSERT_ZE(zeDeviceGet(driver, &count, &again));
+  EXPECT_EQ(again, device) << "the same device, the same handle";
+  const ze_device_properties_t properties = deviceProperties(device);
   EXPECT_EQ(properties.type, ZE_DEVICE_TYPE_CPU);
   EXPECT_GT(std::string(properties.name).size(), 0u);
-  EXPECT_GT(properties.maxMemAllocSize, 0u);
-  EXPECT_GE(properties.numEUsPerSubslice * properties.numSubslicesPerSlice * properties.numSlices, 1u);
-  EXPECT_EQ(properties.timerResolution, 1u);  // nanoseconds per tick
   EXPECT_FALSE(properties.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE);
+  EXPECT_TRUE(properties.flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED);
+}
+
+TEST_F(DeviceTest, TimerResolutionIsNanosecondsOrTicksPerSecondBy12Structure) {
+  EXPECT_EQ(deviceProperties(device).timerResolution, 1u);  // nanoseconds per tick
   ze_device_properties_t hertz{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2};
   ASSERT_ZE(zeDeviceGetProperties(device, &hertz));
   EXPECT_EQ(hertz.timerResolution, 1'000'000'000u);  // ticks per second with the 1.2 structure
 }
 
-TEST_F(DeviceTest, ComputeAndModulePropertiesAreConsistent) {
+TEST_F(DeviceTest, PropertiesAgreeWithComputeAndMemoryProperties) {
+  const ze_device_properties_t properties = deviceProperties(device);
+  EXPECT_GE(properties.numEUsPerSubslice * properties.numSubslicesPerSlice * properties.numSlices, 1u);
+  EXPECT_GE(properties.numThreadsPerEU, 1u);
+  EXPECT_GT(properties.maxMemAllocSize, 0u);
   ze_device_compute_properties_t compute{ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
   ASSERT_ZE(zeDeviceGetComputeProperties(device, &compute));
   EXPECT_GE(compute.maxTotalGroupSize, 256u);
-  EXPECT_LE(compute.maxGroupSizeX, compute.maxTotalGroupSize);
+  for (uint32_t size : {compute.maxGroupSizeX, compute.maxGroupSizeY, compute.maxGroupSizeZ}) {
+    EXPECT_GE(size, 1u);
+    EXPECT_LE(size, compute.maxTotalGroupSize);
+  }
+  for (uint32_t count : {compute.maxGroupCountX, compute.maxGroupCountY, compute.maxGroupCountZ}) EXPECT_GE(count, 1u);
   EXPECT_GT(compute.maxSharedLocalMemory, 0u);
   ASSERT_GE(compute.numSubGroupSizes, 1u);
+  ASSERT_LE(compute.numSubGroupSizes, uint32_t(ZE_SUBGROUPSIZE_COUNT));
+  for (uint32_t i = 0; i < compute.numSubGroupSizes; ++i) EXPECT_GE(compute.subGroupSizes[i], 1u);
+  uint32_t count = 0;
+  ASSERT_ZE(zeDeviceGetMemoryProperties(device, &count, nullptr));
+  ASSERT_EQ(count, 1u);
+  ze_device_memory_properties_t memory{ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES};
+  ASSERT_ZE(zeDeviceGetMemoryProperties(device, &count, &memory));
+  EXPECT_GT(memory.totalSize, 0u);
+  EXPECT_LE(properties.maxMemAllocSize, memory.totalSize);
+}
+
+TEST_F(DeviceTest, ModulePropertiesOfferSpirv12AndFp64) {
   ze_device_module_properties_t module{ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES};
   ASSERT_ZE(zeDeviceGetModuleProperties(device, &module));
   EXPECT_GE(module.spirvVersionSupported, ZE_MAKE_VERSION(1, 2));
   EXPECT_TRUE(module.flags & ZE_DEVICE_MODULE_FLAG_FP64);
   EXPECT_TRUE(module.flags & ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS);
-  EXPECT_FALSE(module.flags & ZE_DEVICE_MODULE_FLAG_FP16);  // no half support yet
-  EXPECT_NE(module.fp64flags, 0u);
+  EXPECT_FALSE(module.flags & ZE_DEVICE_MODULE_FLAG_FP16);  // docs/status.md: no half support yet
+  EXPECT_TRUE(module.fp64flags & ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST);
+  EXPECT_TRUE(module.fp64flags & ZE_DEVICE_FP_FLAG_FMA);
+  EXPECT_GT(module.maxArgumentsSize, 0u);
 }
 
-TEST_F(DeviceTest, QueueGroupsOfferComputeAndCopyWithSeveralQueues) {
+TEST_F(DeviceTest, QueueGroupsAreComputeAndCopyWithSeveralQueuesEach) {
   uint32_t count = 0;
   ASSERT_ZE(zeDeviceGetCommandQueueGroupProperties(device, &count, nullptr));
   ASSERT_EQ(count, 2u);
   std::vector<ze_command_queue_group_properties_t> groups(count, {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES});
   ASSERT_ZE(zeDeviceGetCommandQueueGroupProperties(device, &count, groups.data()));
   EXPECT_TRUE(groups[0].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE);
+  EXPECT_TRUE(groups[0].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY);  // compute engines copy too
   EXPECT_FALSE(groups[1].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE);
   EXPECT_TRUE(groups[1].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY);
   for (const auto& group : groups) {
@@ -52,22 +95,33 @@ TEST_F(DeviceTest, QueueGroupsOfferComputeAndCopyWithSeveralQueues) {
   }
 }
 
-TEST_F(DeviceTest, MemoryCacheImageAndP2PPropertiesAreTruthful) {
-  uint32_t count = 0;
-  ASSERT_ZE(zeDeviceGetMemoryProperties(device, &count, nullptr));
-  ASSERT_EQ(count, 1u);
-  ze_device_memory_properties_t memory{ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES};
-  ASSERT_ZE(zeDeviceGetMemoryProperties(device, &count, &memory));
-  EXPECT_GT(memory.totalSize, 0u);
+TEST_F(DeviceTest, MemoryAccessCapabilitiesIncludeReadWriteForEveryKind) {
   ze_device_memory_access_properties_t access{ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES};
   ASSERT_ZE(zeDeviceGetMemoryAccessProperties(device, &access));
+  EXPECT_TRUE(access.hostAllocCapabilities & ZE_MEMORY_ACCESS_CAP_FLAG_RW);
+  EXPECT_TRUE(access.deviceAllocCapabilities & ZE_MEMORY_ACCESS_CAP_FLAG_RW);
   EXPECT_TRUE(access.sharedSingleDeviceAllocCapabilities & ZE_MEMORY_ACCESS_CAP_FLAG_RW);
-  count = 0;
+}
+
+TEST_F(DeviceTest, CachePropertiesAreNonEmpty) {
+  uint32_t count = 0;
   ASSERT_ZE(zeDeviceGetCacheProperties(device, &count, nullptr));
-  EXPECT_GE(count, 1u);
+  ASSERT_GE(count, 1u);
+  std::vector<ze_device_cache_properties_t> caches(count, {ZE_STRUCTURE_TYPE_DEVICE_CACHE_PROPERTIES});
+  ASSERT_ZE(zeDeviceGetCacheProperties(device, &count, caches.data()));
+  for (const auto& cache : caches) EXPECT_GT(cache.cacheSize, 0u);
+}
+
+TEST_F(DeviceTest, ImagePropertiesSayNoImages) {
   ze_device_image_properties_t image{ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES};
   ASSERT_ZE(zeDeviceGetImageProperties(device, &image));
-  EXPECT_EQ(image.maxImageDims2D, 0u);  // no images yet
+  EXPECT_EQ(image.maxImageDims1D, 0u);
+  EXPECT_EQ(image.maxImageDims2D, 0u);
+  EXPECT_EQ(image.maxImageDims3D, 0u);
+  EXPECT_EQ(image.maxSamplers, 0u);
+}
+
+TEST_F(DeviceTest, TheDeviceIsItsOwnPeer) {
   ze_bool_t canAccess = false;
   ASSERT_ZE(zeDeviceCanAccessPeer(device, device, &canAccess));
   EXPECT_TRUE(canAccess);
@@ -76,20 +130,77 @@ TEST_F(DeviceTest, MemoryCacheImageAndP2PPropertiesAreTruthful) {
   EXPECT_TRUE(p2p.flags & ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS);
 }
 
-TEST_F(DeviceTest, GlobalTimestampsAdvanceTogether) {
+TEST_F(DeviceTest, GlobalTimestampsIncrease) {
   uint64_t host0 = 0, device0 = 0, host1 = 0, device1 = 0;
   ASSERT_ZE(zeDeviceGetGlobalTimestamps(device, &host0, &device0));
+  std::this_thread::sleep_for(std::chrono::microseconds(50));
   ASSERT_ZE(zeDeviceGetGlobalTimestamps(device, &host1, &device1));
   EXPECT_GT(host1, host0);
   EXPECT_GT(device1, device0);
-  EXPECT_ZE(zeDeviceGetStatus(device));
+  EXPECT_GE(device1 - device0, 50'000u) << "device ticks are nanoseconds (timerResolution 1)";
 }
 
+TEST_F(DeviceTest, StatusIsSuccess) { EXPECT_ZE(zeDeviceGetStatus(device)); }
+
 TEST_F(DeviceTest, NoSubDevicesByDefault) {
+  if (std::getenv("LOOM_CpuSubDevices")) GTEST_SKIP() << "sub-devices were requested";
   uint32_t count = 5;
   ASSERT_ZE(zeDeviceGetSubDevices(device, &count, nullptr));
-  if (std::getenv("LOOM_CpuSubDevices")) GTEST_SKIP() << "sub-devices were requested";
   EXPECT_EQ(count, 0u);
+}
+
+// Runs as its own CTest entry with LOOM_CpuSubDevices=2 (see CMakeLists.txt).
+using SubDeviceTest = ZeTest;
+
+TEST_F(SubDeviceTest, TwoTilesAreSubDevicesWithTheirIds) {
+  if (!requested("LOOM_CpuSubDevices", "2")) GTEST_SKIP() << "run with LOOM_CpuSubDevices=2";
+  uint32_t count = 0;
+  ASSERT_ZE(zeDeviceGetSubDevices(device, &count, nullptr));
+  ASSERT_EQ(count, 2u);
+  std::vector<ze_device_handle_t> subDevices(count);
+  ASSERT_ZE(zeDeviceGetSubDevices(device, &count, subDevices.data()));
+  for (uint32_t i = 0; i < count; ++i) {
+    const ze_device_properties_t properties = deviceProperties(subDevices[i]);
+    EXPECT_EQ(properties.type, ZE_DEVICE_TYPE_CPU);
+    EXPECT_TRUE(properties.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE);
+    EXPECT_EQ(properties.subdeviceId, i);
+    uint32_t nested = 5;
+    ASSERT_ZE(zeDeviceGetSubDevices(subDevices[i], &nested, nullptr));
+    EXPECT_EQ(nested, 0u);
+  }
+}
+
+TEST_F(SubDeviceTest, EachTileRunsAKernel) {
+  if (!requested("LOOM_CpuSubDevices", "2")) GTEST_SKIP() << "run with LOOM_CpuSubDevices=2";
+  uint32_t count = 2;
+  ze_device_handle_t subDevices[2] = {};
+  ASSERT_ZE(zeDeviceGetSubDevices(device, &count, subDevices));
+  ASSERT_EQ(count, 2u);
+  const uint32_t n = 1024;
+  float *a = shared<float>(n), *b = shared<float>(n), *sum = shared<float>(n);
+  for (uint32_t tile = 0; tile < 2; ++tile) {
+    // Module, kernel and list all on the sub-device.
+    device = subDevices[tile];
+    apiModule = nullptr;
+    ze_kernel_handle_t add = apiKernel("add_vectors");
+    ze_command_list_handle_t tileList = immediateList(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+    for (uint32_t i = 0; i < n; ++i) a[i] = float(i), b[i] = float(tile + 1), sum[i] = 0.0f;
+    setArguments(add, a, b, sum);
+    launch(add, n / 64, 64, tileList);
+    for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(sum[i], float(i) + float(tile + 1)) << "tile " << tile;
+  }
+}
+
+// Runs as its own CTest entry with LOOM_CpuSubDevices=2 and ZE_AFFINITY_MASK=0.1.
+TEST_F(SubDeviceTest, AnAffinityMaskOfOneTileExposesThatTileAlone) {
+  if (!requested("ZE_AFFINITY_MASK", "0.1")) GTEST_SKIP() << "run with ZE_AFFINITY_MASK=0.1";
+  uint32_t count = 0;
+  ASSERT_ZE(zeDeviceGet(driver, &count, nullptr));
+  ASSERT_EQ(count, 1u);
+  EXPECT_EQ(deviceProperties(device).subdeviceId, 1u);
+  uint32_t subDevices = 5;
+  ASSERT_ZE(zeDeviceGetSubDevices(device, &subDevices, nullptr));
+  EXPECT_EQ(subDevices, 0u);
 }
 
 }  // namespace

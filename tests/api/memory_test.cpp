@@ -1,129 +1,173 @@
-#include <sys/wait.h>
-#include <unistd.h>
-
+// Unified shared memory: host, device and shared allocations, their descriptions, bad sizes and
+// alignments, and IPC handles across processes.
 #include <cstring>
 
-#include "ze_test.h"
+#include "ze_test_helpers.h"
 
 namespace loom::test {
 namespace {
 
-using MemoryTest = ZeTest;
-
-TEST_F(MemoryTest, EveryKindHonoursAlignmentAndIsDescribed) {
-  ze_device_mem_alloc_desc_t deviceDesc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
-  ze_host_mem_alloc_desc_t hostDesc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
-  for (size_t alignment : {size_t(0), size_t(64), size_t(4096), size_t(65536)}) {
-    void *host = nullptr, *dev = nullptr, *share = nullptr;
-    ASSERT_ZE(zeMemAllocHost(context, &hostDesc, 1000, alignment, &host));
-    ASSERT_ZE(zeMemAllocDevice(context, &deviceDesc, 1000, alignment, device, &dev));
-    ASSERT_ZE(zeMemAllocShared(context, &deviceDesc, &hostDesc, 1000, alignment, device, &share));
-    const std::pair<void*, ze_memory_type_t> expected[] = {
-        {host, ZE_MEMORY_TYPE_HOST}, {dev, ZE_MEMORY_TYPE_DEVICE}, {share, ZE_MEMORY_TYPE_SHARED}};
-    for (auto [pointer, type] : expected) {
-      if (alignment) {
-        EXPECT_EQ(reinterpret_cast<uintptr_t>(pointer) % alignment, 0u);
-      }
-      ze_memory_allocation_properties_t properties{ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
-      ze_device_handle_t owner = nullptr;
-      ASSERT_ZE(zeMemGetAllocProperties(context, static_cast<char*>(pointer) + 10, &properties, &owner));
-      EXPECT_EQ(properties.type, type);
-      EXPECT_NE(properties.id, 0u);
-      EXPECT_EQ(owner, type == ZE_MEMORY_TYPE_HOST ? nullptr : device);
-      void* base = nullptr;
-      size_t size = 0;
-      ASSERT_ZE(zeMemGetAddressRange(context, static_cast<char*>(pointer) + 999, &base, &size));
-      EXPECT_EQ(base, pointer);
-      EXPECT_EQ(size, 1000u);
-      ASSERT_ZE(zeMemFree(context, pointer));
+class MemoryTest : public ZeTest {
+ protected:
+  // Allocates `size` bytes of `type` memory (not tracked: each test frees what it allocates).
+  ze_result_t allocate(ze_memory_type_t type, size_t size, size_t alignment, void** out) {
+    ze_device_mem_alloc_desc_t deviceDesc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+    ze_host_mem_alloc_desc_t hostDesc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+    switch (type) {
+      case ZE_MEMORY_TYPE_HOST:
+        return zeMemAllocHost(context, &hostDesc, size, alignment, out);
+      case ZE_MEMORY_TYPE_DEVICE:
+        return zeMemAllocDevice(context, &deviceDesc, size, alignment, device, out);
+      default:
+        return zeMemAllocShared(context, &deviceDesc, &hostDesc, size, alignment, device, out);
     }
+  }
+  static constexpr ze_memory_type_t kKinds[] = {ZE_MEMORY_TYPE_HOST, ZE_MEMORY_TYPE_DEVICE, ZE_MEMORY_TYPE_SHARED};
+};
+
+TEST_F(MemoryTest, EveryKindHonoursTheRequestedAlignment) {
+  for (ze_memory_type_t type : kKinds)
+    for (size_t alignment : {size_t(0), size_t(64), size_t(4096), size_t(65536)}) {
+      void* memory = nullptr;
+      ASSERT_ZE(allocate(type, 1000, alignment, &memory)) << type << " aligned to " << alignment;
+      ASSERT_NE(memory, nullptr);
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(memory) % (alignment ? alignment : 8), 0u) << alignment;
+      std::memset(memory, 0x3c, 1000);  // every kind is host-accessible on the CPU device
+      EXPECT_ZE(zeMemFree(context, memory));
+    }
+}
+
+TEST_F(MemoryTest, AllocationPropertiesNameTheKindAndTheDevice) {
+  for (ze_memory_type_t type : kKinds) {
+    void* memory = nullptr;
+    ASSERT_ZE(allocate(type, 1000, 0, &memory));
+    ze_memory_allocation_properties_t properties{ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    ze_device_handle_t owner = reinterpret_cast<ze_device_handle_t>(0x1);
+    ASSERT_ZE(zeMemGetAllocProperties(context, static_cast<char*>(memory) + 10, &properties, &owner));
+    EXPECT_EQ(properties.type, type);
+    EXPECT_NE(properties.id, 0u);
+    EXPECT_EQ(owner, type == ZE_MEMORY_TYPE_HOST ? nullptr : device) << type;
+    EXPECT_ZE(zeMemFree(context, memory));
   }
 }
 
-TEST_F(MemoryTest, UnknownPointersAreUnknown) {
+TEST_F(MemoryTest, AllocationIdsDiffer) {
+  char *first = shared<char>(16), *second = shared<char>(16);
+  ze_memory_allocation_properties_t a{ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+  ze_memory_allocation_properties_t b{ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+  ASSERT_ZE(zeMemGetAllocProperties(context, first, &a, nullptr));
+  ASSERT_ZE(zeMemGetAllocProperties(context, second, &b, nullptr));
+  EXPECT_NE(a.id, b.id);
+}
+
+TEST_F(MemoryTest, AddressRangeOfAnInteriorPointerIsTheWholeAllocation) {
+  for (ze_memory_type_t type : kKinds) {
+    void* memory = nullptr;
+    ASSERT_ZE(allocate(type, 1000, 64, &memory));
+    void* base = nullptr;
+    size_t size = 0;
+    ASSERT_ZE(zeMemGetAddressRange(context, static_cast<char*>(memory) + 999, &base, &size));
+    EXPECT_EQ(base, memory) << type;
+    EXPECT_EQ(size, 1000u) << type;
+    base = nullptr;
+    ASSERT_ZE(zeMemGetAddressRange(context, static_cast<char*>(memory) + 500, &base, nullptr));  // size is optional
+    EXPECT_EQ(base, memory);
+    EXPECT_ZE(zeMemFree(context, memory));
+  }
+}
+
+TEST_F(MemoryTest, AStackPointerIsUnknown) {
   int onTheStack = 0;
   ze_memory_allocation_properties_t properties{ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+  properties.type = ZE_MEMORY_TYPE_SHARED;
   ASSERT_ZE(zeMemGetAllocProperties(context, &onTheStack, &properties, nullptr));
   EXPECT_EQ(properties.type, ZE_MEMORY_TYPE_UNKNOWN);
-  EXPECT_EQ(zeMemFree(context, &onTheStack), ZE_RESULT_ERROR_INVALID_ARGUMENT);
   void* base = nullptr;
   EXPECT_NE(zeMemGetAddressRange(context, &onTheStack, &base, nullptr), ZE_RESULT_SUCCESS);
 }
 
-TEST_F(MemoryTest, BadSizesAndAlignmentsAreRejected) {
-  ze_host_mem_alloc_desc_t hostDesc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
-  void* memory = nullptr;
-  EXPECT_EQ(zeMemAllocHost(context, &hostDesc, 0, 0, &memory), ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
-  EXPECT_EQ(zeMemAllocHost(context, &hostDesc, 64, 48, &memory), ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
-  EXPECT_EQ(zeMemAllocHost(context, &hostDesc, SIZE_MAX / 2, 0, &memory), ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
-  hostDesc.flags = 0x100;
-  EXPECT_EQ(zeMemAllocHost(context, &hostDesc, 64, 0, &memory), ZE_RESULT_ERROR_INVALID_ENUMERATION);
-  EXPECT_EQ(zeMemAllocHost(context, nullptr, 64, 0, &memory), ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-  EXPECT_EQ(zeMemAllocHost(nullptr, &hostDesc, 64, 0, &memory), ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+TEST_F(MemoryTest, FreeingAPointerLoomDidNotAllocateFails) {
+  int onTheStack = 0;
+  EXPECT_EQ(zeMemFree(context, &onTheStack), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  char* memory = shared<char>(64);
+  EXPECT_EQ(zeMemFree(context, memory + 8), ZE_RESULT_ERROR_INVALID_ARGUMENT) << "an interior pointer is not an allocation";
 }
 
-TEST_F(MemoryTest, IpcHandleSharesAnAllocationWithAChildProcess) {
+TEST_F(MemoryTest, ZeroSizeIsUnsupportedForEveryKind) {
+  for (ze_memory_type_t type : kKinds) {
+    void* memory = nullptr;
+    EXPECT_EQ(allocate(type, 0, 0, &memory), ZE_RESULT_ERROR_UNSUPPORTED_SIZE) << type;
+    EXPECT_EQ(memory, nullptr);
+  }
+}
+
+TEST_F(MemoryTest, ASizeBeyondTheDeviceIsUnsupported) {
+  void* memory = nullptr;
+  EXPECT_EQ(allocate(ZE_MEMORY_TYPE_DEVICE, SIZE_MAX / 2, 0, &memory), ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+}
+
+TEST_F(MemoryTest, NonPowerOfTwoAlignmentIsUnsupportedForEveryKind) {
+  for (ze_memory_type_t type : kKinds)
+    for (size_t alignment : {size_t(3), size_t(48), size_t(4097)}) {
+      void* memory = nullptr;
+      EXPECT_EQ(allocate(type, 64, alignment, &memory), ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT) << type << " " << alignment;
+    }
+}
+
+TEST_F(MemoryTest, UnknownAllocationFlagsAreABadEnumeration) {
+  ze_host_mem_alloc_desc_t hostDesc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
   ze_device_mem_alloc_desc_t deviceDesc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
   void* memory = nullptr;
-  ASSERT_ZE(zeMemAllocDevice(context, &deviceDesc, 8192, 0, device, &memory));
+  hostDesc.flags = 0x10;  // beyond 0xf
+  EXPECT_EQ(zeMemAllocHost(context, &hostDesc, 64, 0, &memory), ZE_RESULT_ERROR_INVALID_ENUMERATION);
+  deviceDesc.flags = 0x8;  // beyond 0x7
+  EXPECT_EQ(zeMemAllocDevice(context, &deviceDesc, 64, 0, device, &memory), ZE_RESULT_ERROR_INVALID_ENUMERATION);
+}
+
+TEST_F(MemoryTest, AChildProcessWritesThroughAnIpcHandle) {
+  void* memory = nullptr;
+  ASSERT_ZE(allocate(ZE_MEMORY_TYPE_DEVICE, 8192, 0, &memory));
+  allocations.push_back(memory);
   std::memset(memory, 0, 8192);
-  char* interior = static_cast<char*>(memory) + 100;
   ze_ipc_mem_handle_t handle{};
-  ASSERT_ZE(zeMemGetIpcHandle(context, interior, &handle));
-  const pid_t child = fork();
-  if (child == 0) {
-    // The child opens the handle in a context of its own and writes through it.
-    void* opened = nullptr;
+  ASSERT_ZE(zeMemGetIpcHandle(context, memory, &handle));
+  const int exitCode = runInChildProcess([&] {
+    // The child opens the handle in a context of its own, writes a pattern and closes it.
     ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};
     ze_context_handle_t childContext = nullptr;
-    bool ok = zeContextCreate(driver, &contextDesc, &childContext) == ZE_RESULT_SUCCESS &&
-              zeMemOpenIpcHandle(childContext, device, handle, 0, &opened) == ZE_RESULT_SUCCESS;
-    if (ok) std::strcpy(static_cast<char*>(opened), "written by the child");
-    ok = ok && zeMemCloseIpcHandle(childContext, opened) == ZE_RESULT_SUCCESS;
-    _exit(ok ? 0 : 1);
-  }
-  int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0);
-  EXPECT_STREQ(interior, "written by the child");
-  ASSERT_ZE(zeMemFree(context, memory));
+    void* opened = nullptr;
+    if (zeContextCreate(driver, &contextDesc, &childContext) != ZE_RESULT_SUCCESS) return false;
+    if (zeMemOpenIpcHandle(childContext, device, handle, 0, &opened) != ZE_RESULT_SUCCESS) return false;
+    auto* words = static_cast<uint32_t*>(opened);
+    for (uint32_t i = 0; i < 8192 / 4; ++i) words[i] = 0xc0de0000u + i;
+    return zeMemCloseIpcHandle(childContext, opened) == ZE_RESULT_SUCCESS &&
+           zeContextDestroy(childContext) == ZE_RESULT_SUCCESS;
+  });
+  ASSERT_EQ(exitCode, 0);
+  const auto* words = static_cast<const uint32_t*>(memory);
+  for (uint32_t i = 0; i < 8192 / 4; ++i) ASSERT_EQ(words[i], 0xc0de0000u + i) << i;
 }
 
-TEST_F(MemoryTest, VirtualMemoryMapsPhysicalMemoryWithAccessAttributes) {
-  size_t pageSize = 0;
-  ASSERT_ZE(zeVirtualMemQueryPageSize(context, device, 1, &pageSize));
-  ASSERT_GT(pageSize, 0u);
-  const size_t size = 4 * pageSize;
-  void* reserved = nullptr;
-  ASSERT_ZE(zeVirtualMemReserve(context, nullptr, size, &reserved));
-  ze_physical_mem_desc_t physicalDesc{ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC, nullptr, 0, size};
-  ze_physical_mem_handle_t physical = nullptr;
-  ASSERT_ZE(zePhysicalMemCreate(context, device, &physicalDesc, &physical));
-  ASSERT_ZE(zeVirtualMemMap(context, reserved, size, physical, 0, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
-  std::memset(reserved, 0x5a, size);
-  // A kernel-engine copy through the mapping.
-  char* copy = shared<char>(size);
-  ASSERT_ZE(zeCommandListAppendMemoryCopy(list, copy, reserved, size, nullptr, 0, nullptr));
-  EXPECT_EQ(copy[size - 1], 0x5a);
-  ASSERT_ZE(zeVirtualMemSetAccessAttribute(context, reserved, pageSize, ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY));
-  ze_memory_access_attribute_t access{};
-  size_t sameAccess = 0;
-  ASSERT_ZE(zeVirtualMemGetAccessAttribute(context, reserved, size, &access, &sameAccess));
-  EXPECT_EQ(access, ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY);
-  EXPECT_EQ(sameAccess, pageSize);
-  EXPECT_EQ(zeVirtualMemMap(context, reserved, pageSize + 1, physical, 0, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
-            ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
-  ASSERT_ZE(zeVirtualMemUnmap(context, reserved, size));
-  ASSERT_ZE(zePhysicalMemDestroy(context, physical));
-  ASSERT_ZE(zeVirtualMemFree(context, reserved, size));
+TEST_F(MemoryTest, AnIpcHandleOfAnInteriorPointerOpensAtThatPointer) {
+  char* memory = deviceMemory<char>(4096);
+  std::memset(memory, 0, 4096);
+  ze_ipc_mem_handle_t handle{};
+  ASSERT_ZE(zeMemGetIpcHandle(context, memory + 100, &handle));
+  const int exitCode = runInChildProcess([&] {
+    void* opened = nullptr;
+    if (zeMemOpenIpcHandle(context, device, handle, 0, &opened) != ZE_RESULT_SUCCESS) return false;
+    std::strcpy(static_cast<char*>(opened), "written by the child");
+    return zeMemCloseIpcHandle(context, opened) == ZE_RESULT_SUCCESS;
+  });
+  ASSERT_EQ(exitCode, 0);
+  EXPECT_STREQ(memory + 100, "written by the child");
+  EXPECT_EQ(memory[99], 0);
 }
 
-TEST_F(MemoryTest, ResidencyCallsValidateTheRange) {
-  char* memory = shared<char>(256);
-  EXPECT_ZE(zeContextMakeMemoryResident(context, device, memory, 256));
-  EXPECT_ZE(zeContextEvictMemory(context, device, memory, 256));
-  EXPECT_EQ(zeContextMakeMemoryResident(context, device, memory, 257), ZE_RESULT_ERROR_INVALID_SIZE);
+TEST_F(MemoryTest, AStackPointerHasNoIpcHandle) {
+  int onTheStack = 0;
+  ze_ipc_mem_handle_t handle{};
+  EXPECT_EQ(zeMemGetIpcHandle(context, &onTheStack, &handle), ZE_RESULT_ERROR_INVALID_ARGUMENT);
 }
 
 }  // namespace

@@ -1,13 +1,16 @@
+// The module object: building from SPIR-V and from Loom's native binary, build logs, kernel
+// names, specialization constants, global and function pointers, and dynamic linking.
 #include <algorithm>
-#include <cstring>
+#include <set>
 
-#include "ze_test.h"
+#include "ze_test_helpers.h"
 
 namespace loom::test {
 namespace {
 
 class ModuleTest : public ZeTest {
  protected:
+  // Builds `input`; the module (on success) is destroyed with the test; the log goes to *log.
   ze_result_t build(const std::vector<uint8_t>& input, ze_module_format_t format, ze_module_handle_t* out,
                     std::string* log = nullptr, const ze_module_constants_t* constants = nullptr, const char* flags = "") {
     ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC};
@@ -17,17 +20,18 @@ class ModuleTest : public ZeTest {
     desc.pBuildFlags = flags;
     desc.pConstants = constants;
     ze_module_build_log_handle_t buildLog = nullptr;
-    ze_result_t result = zeModuleCreate(context, device, &desc, out, &buildLog);
+    *out = nullptr;
+    const ze_result_t result = zeModuleCreate(context, device, &desc, out, &buildLog);
     if (result == ZE_RESULT_SUCCESS) modules.push_back(*out);
-    size_t size = 0;
-    EXPECT_ZE(zeModuleBuildLogGetString(buildLog, &size, nullptr));
-    std::string text(size, '\0');
-    EXPECT_ZE(zeModuleBuildLogGetString(buildLog, &size, text.data()));
-    if (log) *log = text.c_str();
-    EXPECT_ZE(zeModuleBuildLogDestroy(buildLog));
+    if (result == ZE_RESULT_SUCCESS || result == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE) {
+      EXPECT_NE(buildLog, nullptr) << "a build returns its log whether or not it succeeds";
+    }
+    const std::string text = takeBuildLog(buildLog);
+    if (log) *log = text;
     return result;
   }
 
+  // Runs the single-argument kernel `name` (global int* out) once and returns out[0].
   int runSingle(ze_module_handle_t from, const char* name) {
     ze_kernel_handle_t k = kernel(from, name);
     int* out = shared<int>(1);
@@ -36,61 +40,112 @@ class ModuleTest : public ZeTest {
     launch(k, 1, 1);
     return *out;
   }
+
+  std::vector<uint8_t> nativeBinaryOf(ze_module_handle_t m) {
+    size_t size = 0;
+    EXPECT_ZE(zeModuleGetNativeBinary(m, &size, nullptr));
+    std::vector<uint8_t> binary(size);
+    EXPECT_ZE(zeModuleGetNativeBinary(m, &size, binary.data()));
+    return binary;
+  }
 };
 
-TEST_F(ModuleTest, ListsKernelsAndHasNoImports) {
+TEST_F(ModuleTest, ASuccessfulBuildHasAnEmptyishLog) {
+  ze_module_handle_t m = nullptr;
+  std::string log = "unset";
+  ASSERT_ZE(build(readKernelFile("api_kernels.spv"), ZE_MODULE_FORMAT_IL_SPIRV, &m, &log));
+  EXPECT_LT(log.size(), 200u) << log;
+  EXPECT_EQ(log.find("error"), std::string::npos) << log;
+}
+
+TEST_F(ModuleTest, KernelNamesAreThoseOfTheSource) {
   ze_module_handle_t m = module("api_kernels.spv");
   uint32_t count = 0;
   ASSERT_ZE(zeModuleGetKernelNames(m, &count, nullptr));
   std::vector<const char*> names(count);
   ASSERT_ZE(zeModuleGetKernelNames(m, &count, names.data()));
-  EXPECT_TRUE(std::any_of(names.begin(), names.end(), [](const char* n) { return std::string(n) == "reduce_in_groups"; }));
+  const std::set<std::string> found(names.begin(), names.end());
+  const std::set<std::string> expected = {
+      "add_vectors",     "empty_kernel", "work_item_ids", "reduce_in_groups", "reverse_in_groups", "early_exit_then_barrier",
+      "mixed_arguments", "atomics",      "math_functions", "fixed_group",     "increment_global",  "call_helper"};
+  EXPECT_EQ(found, expected);
+  uint32_t fewer = 2;
+  ASSERT_ZE(zeModuleGetKernelNames(m, &fewer, names.data()));
+  EXPECT_EQ(fewer, 2u);
+}
+
+TEST_F(ModuleTest, AModuleWithoutImportsHasNoPropertyFlags) {
   ze_module_properties_t properties{ZE_STRUCTURE_TYPE_MODULE_PROPERTIES};
-  ASSERT_ZE(zeModuleGetProperties(m, &properties));
+  ASSERT_ZE(zeModuleGetProperties(module("api_kernels.spv"), &properties));
   EXPECT_EQ(properties.flags, 0u);
 }
 
-TEST_F(ModuleTest, MalformedSpirvFailsWithABuildLogThatSaysWhy) {
+TEST_F(ModuleTest, SpirvWithAWrongMagicNumberFailsWithALogThatSaysSo) {
   std::vector<uint8_t> spirv = readKernelFile("api_kernels.spv");
+  spirv[0] ^= 0xff;
   ze_module_handle_t m = nullptr;
   std::string log;
-  std::vector<uint8_t> wrongMagic = spirv;
-  wrongMagic[0] ^= 0xff;
-  EXPECT_EQ(build(wrongMagic, ZE_MODULE_FORMAT_IL_SPIRV, &m, &log), ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+  EXPECT_EQ(build(spirv, ZE_MODULE_FORMAT_IL_SPIRV, &m, &log), ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+  EXPECT_EQ(m, nullptr);
   EXPECT_NE(log.find("magic"), std::string::npos) << log;
+}
+
+TEST_F(ModuleTest, TruncatedAndRandomSpirvFailsWithANonEmptyLog) {
+  const std::vector<uint8_t> spirv = readKernelFile("api_kernels.spv");
   std::vector<uint8_t> truncated(spirv.begin(), spirv.begin() + spirv.size() / 2 + 2);
-  EXPECT_EQ(build(truncated, ZE_MODULE_FORMAT_IL_SPIRV, &m, &log), ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
-  EXPECT_FALSE(log.empty());
   std::vector<uint8_t> noise(4096);
   for (size_t i = 0; i < noise.size(); ++i) noise[i] = uint8_t(i * 2654435761u >> 13);
-  EXPECT_EQ(build(noise, ZE_MODULE_FORMAT_IL_SPIRV, &m, &log), ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
-  EXPECT_EQ(build(spirv, ZE_MODULE_FORMAT_IL_SPIRV, &m, &log, nullptr, "-no-such-option"), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  for (const auto* input : {&truncated, &noise}) {
+    ze_module_handle_t m = nullptr;
+    std::string log;
+    EXPECT_EQ(build(*input, ZE_MODULE_FORMAT_IL_SPIRV, &m, &log), ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+    EXPECT_FALSE(log.empty());
+  }
+}
+
+TEST_F(ModuleTest, AnUnknownBuildOptionIsNamedInTheLog) {
+  ze_module_handle_t m = nullptr;
+  std::string log;
+  EXPECT_EQ(build(readKernelFile("api_kernels.spv"), ZE_MODULE_FORMAT_IL_SPIRV, &m, &log, nullptr, "-no-such-option"),
+            ZE_RESULT_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(log.find("-no-such-option"), std::string::npos) << log;
 }
 
-TEST_F(ModuleTest, NativeBinaryRoundTripsAndCorruptionIsRejected) {
-  ze_module_handle_t m = module("api_kernels.spv", "-ze-opt-level=2");
-  size_t size = 0;
-  ASSERT_ZE(zeModuleGetNativeBinary(m, &size, nullptr));
-  std::vector<uint8_t> binary(size);
-  ASSERT_ZE(zeModuleGetNativeBinary(m, &size, binary.data()));
+TEST_F(ModuleTest, ABadFormatIsAnInvalidEnumeration) {
+  ze_module_handle_t m = nullptr;
+  EXPECT_EQ(build(readKernelFile("api_kernels.spv"), static_cast<ze_module_format_t>(5), &m),
+            ZE_RESULT_ERROR_INVALID_ENUMERATION);
+}
+
+TEST_F(ModuleTest, TheNativeBinaryBuildsAModuleWhoseKernelsRun) {
+  const std::vector<uint8_t> binary = nativeBinaryOf(module("api_kernels.spv", "-ze-opt-level=2"));
+  ASSERT_FALSE(binary.empty());
   ze_module_handle_t fromBinary = nullptr;
   ASSERT_ZE(build(binary, ZE_MODULE_FORMAT_NATIVE, &fromBinary));
   EXPECT_EQ(runSingle(fromBinary, "call_helper"), 42);
+  EXPECT_EQ(nativeBinaryOf(fromBinary), binary) << "the round trip is exact";
+}
+
+TEST_F(ModuleTest, TruncatedOrCorruptedNativeBinariesAreRejected) {
+  const std::vector<uint8_t> binary = nativeBinaryOf(module("api_kernels.spv"));
+  ASSERT_GT(binary.size(), 128u);
   for (size_t cut : {size_t(1), size_t(63), binary.size() / 2, binary.size() - 1}) {
     std::vector<uint8_t> truncated(binary.begin(), binary.begin() + cut);
     ze_module_handle_t bad = nullptr;
-    EXPECT_EQ(build(truncated, ZE_MODULE_FORMAT_NATIVE, &bad), ZE_RESULT_ERROR_INVALID_NATIVE_BINARY) << cut;
+    EXPECT_EQ(build(truncated, ZE_MODULE_FORMAT_NATIVE, &bad), ZE_RESULT_ERROR_INVALID_NATIVE_BINARY) << "cut at " << cut;
   }
   for (size_t at : {size_t(30), binary.size() / 3, binary.size() - 70}) {
     std::vector<uint8_t> flipped = binary;
     flipped[at] ^= 0x40;
     ze_module_handle_t bad = nullptr;
-    EXPECT_EQ(build(flipped, ZE_MODULE_FORMAT_NATIVE, &bad), ZE_RESULT_ERROR_INVALID_NATIVE_BINARY) << at;
+    EXPECT_EQ(build(flipped, ZE_MODULE_FORMAT_NATIVE, &bad), ZE_RESULT_ERROR_INVALID_NATIVE_BINARY) << "flipped " << at;
   }
+  ze_module_handle_t bad = nullptr;
+  EXPECT_EQ(build(readKernelFile("api_kernels.spv"), ZE_MODULE_FORMAT_NATIVE, &bad), ZE_RESULT_ERROR_INVALID_NATIVE_BINARY)
+      << "SPIR-V is not a native binary";
 }
 
-TEST_F(ModuleTest, SpecializationConstantsChangeTheKernel) {
+TEST_F(ModuleTest, SpecializationConstantsChangeTheKernelsResult) {
   const std::vector<uint8_t> spirv = readKernelFile("spec_constant.spv");
   ze_module_handle_t byDefault = nullptr, specialized = nullptr;
   ASSERT_ZE(build(spirv, ZE_MODULE_FORMAT_IL_SPIRV, &byDefault));
@@ -103,17 +158,22 @@ TEST_F(ModuleTest, SpecializationConstantsChangeTheKernel) {
   EXPECT_EQ(runSingle(specialized, "spec_value"), 123);
 }
 
-TEST_F(ModuleTest, GlobalPointersAndFunctionPointersReachTheModule) {
+TEST_F(ModuleTest, AProgramScopeGlobalIsSharedBetweenHostAndKernel) {
   ze_module_handle_t m = module("api_kernels.spv");
   void* global = nullptr;
   size_t size = 0;
   ASSERT_ZE(zeModuleGetGlobalPointer(m, "counter_global", &size, &global));
+  ASSERT_NE(global, nullptr);
   EXPECT_EQ(size, sizeof(int));
-  EXPECT_EQ(*static_cast<int*>(global), 41);
+  EXPECT_EQ(*static_cast<int*>(global), 41) << "the initializer";
   *static_cast<int*>(global) = 99;
-  EXPECT_EQ(runSingle(m, "increment_global"), 100);
-  EXPECT_EQ(*static_cast<int*>(global), 100);
+  EXPECT_EQ(runSingle(m, "increment_global"), 100) << "the kernel reads the host's write";
+  EXPECT_EQ(*static_cast<int*>(global), 100) << "the host reads the kernel's write";
   EXPECT_EQ(zeModuleGetGlobalPointer(m, "no_such_global", &size, &global), ZE_RESULT_ERROR_INVALID_GLOBAL_NAME);
+}
+
+TEST_F(ModuleTest, AnExportedFunctionHasAPointer) {
+  ze_module_handle_t m = module("api_kernels.spv");
   void* function = nullptr;
   ASSERT_ZE(zeModuleGetFunctionPointer(m, "exported_helper", &function));
   ASSERT_NE(function, nullptr);
@@ -121,7 +181,7 @@ TEST_F(ModuleTest, GlobalPointersAndFunctionPointersReachTheModule) {
   EXPECT_EQ(zeModuleGetFunctionPointer(m, "no_such_function", &function), ZE_RESULT_ERROR_INVALID_FUNCTION_NAME);
 }
 
-TEST_F(ModuleTest, DynamicLinkingResolvesImportsFromAnotherModule) {
+TEST_F(ModuleTest, DynamicLinkingResolvesAnImportFromAnotherModule) {
   ze_module_handle_t importer = module("import_kernels.spv");
   ze_module_properties_t properties{ZE_STRUCTURE_TYPE_MODULE_PROPERTIES};
   ASSERT_ZE(zeModuleGetProperties(importer, &properties));
@@ -129,12 +189,17 @@ TEST_F(ModuleTest, DynamicLinkingResolvesImportsFromAnotherModule) {
   ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "use_import"};
   ze_kernel_handle_t unlinked = nullptr;
   EXPECT_EQ(zeKernelCreate(importer, &desc, &unlinked), ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED);
-  ze_module_build_log_handle_t linkLog = nullptr;
-  EXPECT_EQ(zeModuleDynamicLink(1, &importer, &linkLog), ZE_RESULT_ERROR_MODULE_LINK_FAILURE);
-  EXPECT_ZE(zeModuleBuildLogDestroy(linkLog));
   ze_module_handle_t both[2] = {importer, module("api_kernels.spv")};
   ASSERT_ZE(zeModuleDynamicLink(2, both, nullptr));
-  EXPECT_EQ(runSingle(importer, "use_import"), 16);
+  EXPECT_EQ(runSingle(importer, "use_import"), 16);  // exported_helper(5) + 1
+}
+
+TEST_F(ModuleTest, LinkingWithoutTheExporterFailsWithALogNamingTheImport) {
+  ze_module_handle_t importer = module("import_kernels.spv");
+  ze_module_build_log_handle_t linkLog = nullptr;
+  EXPECT_EQ(zeModuleDynamicLink(1, &importer, &linkLog), ZE_RESULT_ERROR_MODULE_LINK_FAILURE);
+  const std::string log = takeBuildLog(linkLog);
+  EXPECT_NE(log.find("exported_helper"), std::string::npos) << log;
 }
 
 }  // namespace

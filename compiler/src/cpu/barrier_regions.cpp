@@ -16,7 +16,7 @@ namespace loom::compiler::cpu {
 namespace {
 
 constexpr int32_t kExitRegion = -1;
-constexpr uint64_t kFrameAlignment = 16;
+constexpr uint64_t kMinimumFrameAlignment = 16;
 
 struct StateMachine {
   llvm::AllocaInst* workItem;  // linear local id being run
@@ -150,7 +150,8 @@ void eraseLifetimeMarkers(llvm::Function& function) {
 }
 
 // Every private variable of the work-item (all entry allocas but the machine's own, except its
-// per-work-item `exited` flag) moves to its frame.
+// per-work-item `exited` flag) moves to its frame. The frame size is a multiple of the largest
+// alignment in it, so every work-item's frame is as aligned as the runtime's frame array (128).
 uint64_t moveAllocasToFrames(const WorkGroupBody& wg, const StateMachine& machine) {
   const llvm::DataLayout& layout = wg.function->getParent()->getDataLayout();
   std::vector<llvm::AllocaInst*> privates;
@@ -159,18 +160,19 @@ uint64_t moveAllocasToFrames(const WorkGroupBody& wg, const StateMachine& machin
       if (alloca != machine.workItem && alloca != machine.region && alloca != machine.next) privates.push_back(alloca);
   llvm::IRBuilder<> builder(machine.dispatch->getTerminator());
   builder.SetInsertPoint(llvm::cast<llvm::Instruction>(machine.frameBase)->getNextNode());
-  uint64_t offset = 0;
+  uint64_t offset = 0, frameAlignment = kMinimumFrameAlignment;
   for (llvm::AllocaInst* alloca : privates) {
     auto bits = alloca->getAllocationSizeInBits(layout);
     if (!bits) continue;  // no variable-length arrays in OpenCL C; such an alloca stays on the stack
     const uint64_t size = bits->getFixedSize() / 8;
+    frameAlignment = std::max<uint64_t>(frameAlignment, alloca->getAlign().value());
     offset = llvm::alignTo(offset, alloca->getAlign().value());
     llvm::Value* address = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), machine.frameBase, offset);
     alloca->replaceAllUsesWith(builder.CreateBitCast(address, alloca->getType()));
     alloca->eraseFromParent();
     offset += size;
   }
-  return llvm::alignTo(offset, kFrameAlignment);
+  return llvm::alignTo(offset, frameAlignment);
 }
 
 }  // namespace

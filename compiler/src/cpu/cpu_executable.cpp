@@ -17,8 +17,10 @@ namespace {
 
 std::mutex jitMutex;
 
+// Never destroyed: executables held in static objects are destroyed at exit, in an order
+// relative to this JIT that no one controls.
 llvm::orc::LLJIT* processJit(std::string& log) {
-  static std::unique_ptr<llvm::orc::LLJIT> jit;
+  static llvm::orc::LLJIT* jit = nullptr;
   static std::string error;
   static std::once_flag once;
   std::call_once(once, [] {
@@ -29,10 +31,10 @@ llvm::orc::LLJIT* processJit(std::string& log) {
       error = llvm::toString(created.takeError());
       return;
     }
-    jit = std::move(*created);
+    jit = created->release();
   });
   if (!jit) log += "cannot start the JIT: " + error + "\n";
-  return jit.get();
+  return jit;
 }
 
 class OrcCpuExecutable final : public CpuExecutable {
@@ -46,24 +48,16 @@ class OrcCpuExecutable final : public CpuExecutable {
   }
 
   bool link(const std::vector<CpuExecutable*>& others, std::string& log) override {
-    // Check by the modules' own tables first: a failed JIT lookup would poison its symbols.
-    std::set<std::string> exported;
-    for (CpuExecutable* other : others)
-      exported.insert(other->program().info.exportedFunctions.begin(), other->program().info.exportedFunctions.end());
-    bool resolved = true;
-    for (const std::string& import : program_->info.importedFunctions)
-      if (!exported.count(import)) {
-        log += "unresolved import: " + import + "\n";
-        resolved = false;
-      }
-    if (!resolved) return false;
     std::lock_guard lock(jitMutex);
+    std::vector<CpuExecutable*> candidates = linked_;
+    candidates.insert(candidates.end(), others.begin(), others.end());
+    if (!importsResolvedBy(candidates, log)) return false;
     for (CpuExecutable* other : others) library_.addToLinkOrder(static_cast<OrcCpuExecutable*>(other)->library_);
+    linked_ = std::move(candidates);
     return true;
   }
 
   WorkGroupFunction kernel(const std::string& name, std::string& log) override {
-    std::lock_guard lock(jitMutex);
     return reinterpret_cast<WorkGroupFunction>(lookup(cpu::workGroupFunctionName(name), log));
   }
 
@@ -71,13 +65,29 @@ class OrcCpuExecutable final : public CpuExecutable {
   void* function(const std::string& name) override { return lookupQuietly(name); }
 
  private:
+  // Checked by the programs' own tables before the JIT sees a lookup: a lookup that fails on an
+  // import fails the whole object for good, and ORC's message names only the symbol looked up.
+  bool importsResolvedBy(const std::vector<CpuExecutable*>& programs, std::string& log) const {
+    std::set<std::string> exported;
+    for (CpuExecutable* program : programs)
+      exported.insert(program->program().info.exportedFunctions.begin(), program->program().info.exportedFunctions.end());
+    bool resolved = true;
+    for (const std::string& import : program_->info.importedFunctions)
+      if (!exported.count(import)) {
+        log += "unresolved import: " + import + "\n";
+        resolved = false;
+      }
+    return resolved;
+  }
+
   void* lookupQuietly(const std::string& name) {
-    std::lock_guard lock(jitMutex);
     std::string ignored;
     return lookup(name, ignored);
   }
 
   void* lookup(const std::string& name, std::string& log) {
+    std::lock_guard lock(jitMutex);
+    if (!importsResolvedBy(linked_, log)) return nullptr;
     auto symbol = jit_.lookup(library_, name);
     if (!symbol) {
       log += llvm::toString(symbol.takeError()) + "\n";
@@ -88,6 +98,7 @@ class OrcCpuExecutable final : public CpuExecutable {
 
   llvm::orc::LLJIT& jit_;
   llvm::orc::JITDylib& library_;
+  std::vector<CpuExecutable*> linked_;  // programs whose exports this one's imports may use
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "local_memory_lowering.h"
 #include "module_passes.h"
@@ -171,6 +172,19 @@ void inlineEverything(llvm::Module& module) {
   });
 }
 
+// Bytes of one work-item's private variables: after inlining, all are allocas of the entry block.
+uint32_t privateVariableBytes(llvm::Function& function) {
+  const llvm::DataLayout& layout = function.getParent()->getDataLayout();
+  uint64_t bytes = 0;
+  for (llvm::Instruction& instruction : function.getEntryBlock()) {
+    auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction);
+    if (!alloca) continue;
+    if (auto bits = alloca->getAllocationSizeInBits(layout))
+      bytes = llvm::alignTo(bytes, alloca->getAlign().value()) + bits->getFixedSize() / 8;
+  }
+  return static_cast<uint32_t>(bytes);
+}
+
 struct Wrapper {
   WorkGroupBody body;
   llvm::Value* localMemory;
@@ -214,6 +228,7 @@ llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDesc
     KernelDescriptor& descriptor = kernels[i];
     LocalIds ids;
     descriptor.hasBarriers = hasBarrier(*body.function);
+    descriptor.privateMemorySize = privateVariableBytes(*body.function);
     if (descriptor.hasBarriers)
       descriptor.barrierFrameSize = buildBarrierStateMachine(body, ids);
     else
@@ -221,7 +236,6 @@ llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDesc
     WorkItemQueries queries(body.context, ids);
     lowerWorkItemQueries(*body.function, queries);
     descriptor.staticLocalMemorySize = lowerLocalVariables(*body.function, *body.entry, wrappers[i].localMemory);
-    descriptor.privateMemorySize = descriptor.barrierFrameSize;
   }
   return llvm::Error::success();
 }

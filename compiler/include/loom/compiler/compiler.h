@@ -26,7 +26,7 @@ struct CompileRequest {
   std::string options;                               // e.g. "-ze-opt-disable", "-cl-fast-relaxed-math"
   std::map<uint32_t, uint64_t> specializationConstants;  // SpecId -> value (raw bits, zero-extended)
   Target target = Target::Cpu;
-  bool dumpKernelIr = false;  // print the final LLVM IR to stderr (debug key DumpKernelIr)
+  bool dumpKernelIr = false;  // print the final LLVM IR to stderr (also when LOOM_DumpKernelIr=1 is set)
 };
 
 // A compiled program: metadata plus target code (for the CPU, a relocatable x86-64 ELF object).

@@ -1,0 +1,293 @@
+// Bad input across the entry points: null handles, null pointers and bad enumerations return
+// the codes ze_api.h lists for each function, and nothing crashes.
+#include "ze_test_helpers.h"
+
+namespace loom::test {
+namespace {
+
+class BadInputTest : public ZeTest {
+ protected:
+  void SetUp() override {
+    ZeTest::SetUp();
+    queue = commandQueue();
+    regular = regularList();
+    pool = eventPool(ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 2);
+    e = event(pool);
+    m = module("api_kernels.spv");
+    k = kernel(m, "add_vectors");
+    memory = shared<int>(16);
+    setArguments(k, memory, memory, memory);  // a launch could run: only the input under test is bad
+  }
+
+  // One call with bad input and the result ze_api.h lists for it.
+  struct Case {
+    const char* call;
+    ze_result_t expected;
+    std::function<ze_result_t()> invoke;
+  };
+  static void check(const std::vector<Case>& cases) {
+    for (const Case& c : cases) EXPECT_EQ(c.invoke(), c.expected) << c.call;
+  }
+
+  ze_command_queue_handle_t queue = nullptr;
+  ze_command_list_handle_t regular = nullptr;
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t e = nullptr;
+  ze_module_handle_t m = nullptr;
+  ze_kernel_handle_t k = nullptr;
+  int* memory = nullptr;
+};
+
+#define CASE(expected, ...) Case{#__VA_ARGS__, expected, [&]() -> ze_result_t { return __VA_ARGS__; }}
+
+TEST_F(BadInputTest, NullHandlesAreInvalidNullHandles) {
+  constexpr ze_result_t kNull = ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  ze_driver_properties_t driverProperties{ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES};
+  ze_device_properties_t deviceProperties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+  ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+  ze_command_queue_desc_t queueDesc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+  ze_command_list_desc_t listDesc{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC};
+  ze_event_pool_desc_t poolDesc{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, 0, 1};
+  ze_event_desc_t eventDesc{ZE_STRUCTURE_TYPE_EVENT_DESC};
+  ze_fence_desc_t fenceDesc{ZE_STRUCTURE_TYPE_FENCE_DESC};
+  ze_kernel_desc_t kernelDesc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "add_vectors"};
+  ze_host_mem_alloc_desc_t hostDesc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+  ze_device_mem_alloc_desc_t deviceDesc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+  ze_memory_allocation_properties_t allocProperties{ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+  const std::vector<uint8_t> spirv = readKernelFile("api_kernels.spv");
+  ze_module_desc_t moduleDesc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, spirv.size(), spirv.data()};
+  ze_group_count_t groups{1, 1, 1};
+  uint32_t count = 0;
+  void* out = nullptr;
+  ze_context_handle_t contextOut = nullptr;
+  ze_command_queue_handle_t queueOut = nullptr;
+  ze_command_list_handle_t listOut = nullptr;
+  ze_event_pool_handle_t poolOut = nullptr;
+  ze_event_handle_t eventOut = nullptr;
+  ze_fence_handle_t fenceOut = nullptr;
+  ze_module_handle_t moduleOut = nullptr;
+  ze_kernel_handle_t kernelOut = nullptr;
+  check({
+      CASE(kNull, zeDriverGetProperties(nullptr, &driverProperties)),
+      CASE(kNull, zeDeviceGet(nullptr, &count, nullptr)),
+      CASE(kNull, zeDeviceGetProperties(nullptr, &deviceProperties)),
+      CASE(kNull, zeDeviceGetSubDevices(nullptr, &count, nullptr)),
+      CASE(kNull, zeContextCreate(nullptr, &contextDesc, &contextOut)),
+      CASE(kNull, zeContextDestroy(nullptr)),
+      CASE(kNull, zeContextGetStatus(nullptr)),
+      CASE(kNull, zeCommandQueueCreate(nullptr, device, &queueDesc, &queueOut)),
+      CASE(kNull, zeCommandQueueCreate(context, nullptr, &queueDesc, &queueOut)),
+      CASE(kNull, zeCommandQueueDestroy(nullptr)),
+      CASE(kNull, zeCommandQueueSynchronize(nullptr, 0)),
+      CASE(kNull, zeCommandQueueExecuteCommandLists(nullptr, 1, &regular, nullptr)),
+      CASE(kNull, zeCommandListCreate(nullptr, device, &listDesc, &listOut)),
+      CASE(kNull, zeCommandListCreate(context, nullptr, &listDesc, &listOut)),
+      CASE(kNull, zeCommandListCreateImmediate(context, nullptr, &queueDesc, &listOut)),
+      CASE(kNull, zeCommandListDestroy(nullptr)),
+      CASE(kNull, zeCommandListClose(nullptr)),
+      CASE(kNull, zeCommandListReset(nullptr)),
+      CASE(kNull, zeCommandListAppendBarrier(nullptr, nullptr, 0, nullptr)),
+      CASE(kNull, zeCommandListAppendMemoryCopy(nullptr, memory, memory + 1, 4, nullptr, 0, nullptr)),
+      CASE(kNull, zeCommandListAppendLaunchKernel(nullptr, k, &groups, nullptr, 0, nullptr)),
+      CASE(kNull, zeCommandListAppendLaunchKernel(list, nullptr, &groups, nullptr, 0, nullptr)),
+      CASE(kNull, zeCommandListAppendSignalEvent(list, nullptr)),
+      CASE(kNull, zeCommandListAppendWaitOnEvents(list, 1, std::vector<ze_event_handle_t>{nullptr}.data())),
+      CASE(kNull, zeCommandListAppendMemoryCopy(list, memory, memory + 1, 4, nullptr, 1,
+                                                std::vector<ze_event_handle_t>{nullptr}.data())),
+      CASE(kNull, zeEventPoolCreate(nullptr, &poolDesc, 0, nullptr, &poolOut)),
+      CASE(kNull, zeEventPoolDestroy(nullptr)),
+      CASE(kNull, zeEventCreate(nullptr, &eventDesc, &eventOut)),
+      CASE(kNull, zeEventDestroy(nullptr)),
+      CASE(kNull, zeEventHostSignal(nullptr)),
+      CASE(kNull, zeEventHostSynchronize(nullptr, 0)),
+      CASE(kNull, zeEventQueryStatus(nullptr)),
+      CASE(kNull, zeEventHostReset(nullptr)),
+      CASE(kNull, zeFenceCreate(nullptr, &fenceDesc, &fenceOut)),
+      CASE(kNull, zeFenceDestroy(nullptr)),
+      CASE(kNull, zeModuleCreate(nullptr, device, &moduleDesc, &moduleOut, nullptr)),
+      CASE(kNull, zeModuleCreate(context, nullptr, &moduleDesc, &moduleOut, nullptr)),
+      CASE(kNull, zeModuleDestroy(nullptr)),
+      CASE(kNull, zeModuleGetKernelNames(nullptr, &count, nullptr)),
+      CASE(kNull, zeModuleBuildLogDestroy(nullptr)),
+      CASE(kNull, zeKernelCreate(nullptr, &kernelDesc, &kernelOut)),
+      CASE(kNull, zeKernelDestroy(nullptr)),
+      CASE(kNull, zeKernelSetGroupSize(nullptr, 1, 1, 1)),
+      CASE(kNull, zeKernelSetArgumentValue(nullptr, 0, sizeof(memory), &memory)),
+      CASE(kNull, zeMemAllocHost(nullptr, &hostDesc, 64, 0, &out)),
+      CASE(kNull, zeMemAllocDevice(context, &deviceDesc, 64, 0, nullptr, &out)),
+      CASE(kNull, zeMemFree(nullptr, memory)),
+      CASE(kNull, zeMemGetAllocProperties(nullptr, memory, &allocProperties, nullptr)),
+  });
+  EXPECT_EQ(contextOut, nullptr);
+  EXPECT_EQ(queueOut, nullptr);
+  EXPECT_EQ(listOut, nullptr);
+  EXPECT_EQ(moduleOut, nullptr);
+  EXPECT_EQ(kernelOut, nullptr);
+  EXPECT_EQ(out, nullptr);
+}
+
+TEST_F(BadInputTest, NullPointersAreInvalidNullPointers) {
+  constexpr ze_result_t kNull = ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+  ze_command_queue_desc_t queueDesc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+  ze_event_pool_desc_t poolDesc{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, 0, 1};
+  ze_kernel_desc_t kernelDesc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, nullptr};
+  ze_host_mem_alloc_desc_t hostDesc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+  ze_module_desc_t noInput{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, 16, nullptr};
+  ze_memory_allocation_properties_t allocProperties{ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+  ze_context_handle_t contextOut = nullptr;
+  ze_command_list_handle_t listOut = nullptr;
+  ze_event_pool_handle_t poolOut = nullptr;
+  ze_module_handle_t moduleOut = nullptr;
+  ze_kernel_handle_t kernelOut = nullptr;
+  void* out = nullptr;
+  uint32_t x = 0, y = 0;
+  check({
+      CASE(kNull, zeDeviceGet(driver, nullptr, nullptr)),
+      CASE(kNull, zeDriverGetProperties(driver, nullptr)),
+      CASE(kNull, zeDriverGetApiVersion(driver, nullptr)),
+      CASE(kNull, zeDeviceGetProperties(device, nullptr)),
+      CASE(kNull, zeDeviceGetComputeProperties(device, nullptr)),
+      CASE(kNull, zeDeviceGetModuleProperties(device, nullptr)),
+      CASE(kNull, zeDeviceGetCommandQueueGroupProperties(device, nullptr, nullptr)),
+      CASE(kNull, zeDeviceGetGlobalTimestamps(device, nullptr, nullptr)),
+      CASE(kNull, zeContextCreate(driver, nullptr, &contextOut)),
+      CASE(kNull, zeContextCreate(driver, &contextDesc, nullptr)),
+      CASE(kNull, zeCommandQueueCreate(context, device, nullptr, nullptr)),
+      CASE(kNull, zeCommandListCreate(context, device, nullptr, &listOut)),
+      CASE(kNull, zeCommandListCreateImmediate(context, device, &queueDesc, nullptr)),
+      CASE(kNull, zeCommandQueueExecuteCommandLists(queue, 1, nullptr, nullptr)),
+      CASE(kNull, zeCommandListAppendMemoryCopy(list, nullptr, memory, 4, nullptr, 0, nullptr)),
+      CASE(kNull, zeCommandListAppendMemoryCopy(list, memory, nullptr, 4, nullptr, 0, nullptr)),
+      CASE(kNull, zeCommandListAppendMemoryFill(list, memory, nullptr, 4, 4, nullptr, 0, nullptr)),
+      CASE(kNull, zeCommandListAppendMemoryCopyRegion(list, memory, nullptr, 4, 0, memory + 8, nullptr, 4, 0, nullptr, 0,
+                                                      nullptr)),
+      CASE(kNull, zeCommandListAppendLaunchKernel(list, k, nullptr, nullptr, 0, nullptr)),
+      CASE(kNull, zeCommandListAppendLaunchKernelIndirect(list, k, nullptr, nullptr, 0, nullptr)),
+      CASE(kNull, zeCommandListAppendWriteGlobalTimestamp(list, nullptr, nullptr, 0, nullptr)),
+      CASE(kNull, zeEventPoolCreate(context, nullptr, 0, nullptr, &poolOut)),
+      CASE(kNull, zeEventPoolCreate(context, &poolDesc, 0, nullptr, nullptr)),
+      CASE(kNull, zeEventCreate(pool, nullptr, nullptr)),
+      CASE(kNull, zeEventQueryKernelTimestamp(e, nullptr)),
+      CASE(kNull, zeFenceCreate(queue, nullptr, nullptr)),
+      CASE(kNull, zeModuleCreate(context, device, nullptr, &moduleOut, nullptr)),
+      CASE(kNull, zeModuleCreate(context, device, &noInput, &moduleOut, nullptr)),
+      CASE(kNull, zeModuleGetKernelNames(m, nullptr, nullptr)),
+      CASE(kNull, zeModuleGetNativeBinary(m, nullptr, nullptr)),
+      CASE(kNull, zeModuleGetGlobalPointer(m, nullptr, nullptr, &out)),
+      CASE(kNull, zeKernelCreate(m, &kernelDesc, &kernelOut)),
+      CASE(kNull, zeKernelCreate(m, nullptr, &kernelOut)),
+      CASE(kNull, zeKernelGetProperties(k, nullptr)),
+      CASE(kNull, zeKernelSuggestGroupSize(k, 64, 1, 1, &x, &y, nullptr)),
+      CASE(kNull, zeKernelSuggestMaxCooperativeGroupCount(k, nullptr)),
+      CASE(kNull, zeKernelGetName(k, nullptr, nullptr)),
+      CASE(kNull, zeMemAllocHost(context, nullptr, 64, 0, &out)),
+      CASE(kNull, zeMemAllocHost(context, &hostDesc, 64, 0, nullptr)),
+      CASE(kNull, zeMemFree(context, nullptr)),
+      CASE(kNull, zeMemGetAllocProperties(context, nullptr, &allocProperties, nullptr)),
+      CASE(kNull, zeMemGetAllocProperties(context, memory, nullptr, nullptr)),
+      CASE(kNull, zeMemGetAddressRange(context, nullptr, &out, nullptr)),
+      CASE(kNull, zeMemGetIpcHandle(context, memory, nullptr)),
+      CASE(kNull, zeCommandListAppendWaitOnEvents(list, 1, nullptr)),
+      CASE(kNull, zeCommandListAppendMemoryRangesBarrier(list, 1, nullptr, nullptr, nullptr, 0, nullptr)),
+      CASE(kNull, zeCommandListAppendLaunchMultipleKernelsIndirect(list, 1, &k, nullptr, nullptr, nullptr, 0, nullptr)),
+      CASE(kNull, zeCommandListAppendQueryKernelTimestamps(list, 1, &e, nullptr, nullptr, nullptr, 0, nullptr)),
+      CASE(kNull, zeModuleDynamicLink(1, nullptr, nullptr)),
+  });
+  EXPECT_EQ(moduleOut, nullptr);
+  EXPECT_EQ(kernelOut, nullptr);
+}
+
+TEST_F(BadInputTest, BadEnumerationsAndFlagsAreInvalidEnumerations) {
+  constexpr ze_result_t kEnum = ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0x2};
+  ze_command_queue_desc_t badMode{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+  badMode.mode = static_cast<ze_command_queue_mode_t>(3);
+  ze_command_queue_desc_t badPriority{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+  badPriority.priority = static_cast<ze_command_queue_priority_t>(3);
+  ze_command_list_desc_t listDesc{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, nullptr, 0, 0x8};
+  ze_event_pool_desc_t poolDesc{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, 0x10, 1};
+  ze_event_desc_t eventDesc{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 1, 0, 0x8};
+  ze_fence_desc_t fenceDesc{ZE_STRUCTURE_TYPE_FENCE_DESC, nullptr, 0x2};
+  ze_kernel_desc_t kernelDesc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0x4, "add_vectors"};
+  ze_host_mem_alloc_desc_t hostDesc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0x10};
+  ze_device_mem_alloc_desc_t deviceDesc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr, 0x8, 0};
+  ze_device_mem_alloc_desc_t goodDeviceDesc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+  const std::vector<uint8_t> spirv = readKernelFile("api_kernels.spv");
+  ze_module_desc_t moduleDesc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, static_cast<ze_module_format_t>(2), spirv.size(),
+                              spirv.data()};
+  ze_ipc_mem_handle_t ipc{};
+  ASSERT_ZE(zeMemGetIpcHandle(context, memory, &ipc));
+  ze_context_handle_t contextOut = nullptr;
+  ze_command_queue_handle_t queueOut = nullptr;
+  ze_command_list_handle_t listOut = nullptr;
+  ze_event_pool_handle_t poolOut = nullptr;
+  ze_event_handle_t eventOut = nullptr;
+  ze_fence_handle_t fenceOut = nullptr;
+  ze_module_handle_t moduleOut = nullptr;
+  ze_kernel_handle_t kernelOut = nullptr;
+  void* out = nullptr;
+  check({
+      CASE(kEnum, zeContextCreate(driver, &contextDesc, &contextOut)),
+      CASE(kEnum, zeCommandQueueCreate(context, device, &badMode, &queueOut)),
+      CASE(kEnum, zeCommandQueueCreate(context, device, &badPriority, &queueOut)),
+      CASE(kEnum, zeCommandListCreateImmediate(context, device, &badMode, &listOut)),
+      CASE(kEnum, zeCommandListCreate(context, device, &listDesc, &listOut)),
+      CASE(kEnum, zeEventPoolCreate(context, &poolDesc, 0, nullptr, &poolOut)),
+      CASE(kEnum, zeEventCreate(pool, &eventDesc, &eventOut)),
+      CASE(kEnum, zeFenceCreate(queue, &fenceDesc, &fenceOut)),
+      CASE(kEnum, zeModuleCreate(context, device, &moduleDesc, &moduleOut, nullptr)),
+      CASE(kEnum, zeKernelCreate(m, &kernelDesc, &kernelOut)),
+      CASE(kEnum, zeKernelSetCacheConfig(k, 0x4)),
+      CASE(kEnum, zeKernelSetIndirectAccess(k, 0x8)),
+      CASE(kEnum, zeMemAllocHost(context, &hostDesc, 64, 0, &out)),
+      CASE(kEnum, zeMemAllocDevice(context, &deviceDesc, 64, 0, device, &out)),
+      CASE(kEnum, zeMemAllocShared(context, &goodDeviceDesc, &hostDesc, 64, 0, device, &out)),
+      CASE(kEnum, zeMemOpenIpcHandle(context, device, ipc, 0x4, &out)),
+      CASE(kEnum, zeCommandListAppendMemAdvise(regular, device, memory, 16, static_cast<ze_memory_advice_t>(99))),
+  });
+  EXPECT_EQ(contextOut, nullptr);
+  EXPECT_EQ(queueOut, nullptr);
+  EXPECT_EQ(moduleOut, nullptr);
+  EXPECT_EQ(out, nullptr);
+}
+
+TEST_F(BadInputTest, CountsWithoutTheirArraysAreInvalidSizes) {
+  constexpr ze_result_t kSize = ZE_RESULT_ERROR_INVALID_SIZE;
+  ze_event_pool_desc_t poolDesc{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, 0, 1};
+  ze_event_pool_desc_t emptyPool{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, 0, 0};
+  const std::vector<uint8_t> spirv = readKernelFile("api_kernels.spv");
+  ze_module_desc_t emptyModule{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, 0, spirv.data()};
+  ze_group_count_t groups{1, 1, 1};
+  ze_event_pool_handle_t poolOut = nullptr;
+  ze_module_handle_t moduleOut = nullptr;
+  check({
+      CASE(kSize, zeEventPoolCreate(context, &poolDesc, 1, nullptr, &poolOut)),
+      CASE(kSize, zeEventPoolCreate(context, &emptyPool, 0, nullptr, &poolOut)),
+      CASE(kSize, zeModuleCreate(context, device, &emptyModule, &moduleOut, nullptr)),
+      CASE(kSize, zeCommandQueueExecuteCommandLists(queue, 0, &regular, nullptr)),
+      CASE(kSize, zeCommandListAppendBarrier(list, nullptr, 1, nullptr)),
+      CASE(kSize, zeCommandListAppendMemoryCopy(list, memory, memory + 1, 4, nullptr, 2, nullptr)),
+      CASE(kSize, zeCommandListAppendMemoryFill(list, memory, memory + 1, 4, 4, nullptr, 1, nullptr)),
+      CASE(kSize, zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 1, nullptr)),
+      CASE(kSize, zeCommandListAppendWriteGlobalTimestamp(list, reinterpret_cast<uint64_t*>(memory), nullptr, 1, nullptr)),
+  });
+  EXPECT_EQ(poolOut, nullptr);
+  EXPECT_EQ(moduleOut, nullptr);
+}
+
+TEST_F(BadInputTest, ObjectsStillWorkAfterTheBadCalls) {
+  // The rejected calls above changed nothing: the same objects run a kernel.
+  EXPECT_EQ(zeKernelSetArgumentValue(k, 7, 8, &memory), ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX);
+  EXPECT_EQ(zeCommandListAppendLaunchKernel(list, k, nullptr, nullptr, 0, nullptr), ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+  float* data = shared<float>(16);
+  for (int i = 0; i < 16; ++i) data[i] = float(i);
+  setArguments(k, data, data, data);
+  launch(k, 1, 16);
+  EXPECT_EQ(data[15], 30.0f);
+}
+
+#undef CASE
+
+}  // namespace
+}  // namespace loom::test

@@ -1,0 +1,95 @@
+// Build options, the debug key that prints IR, and compiling from several threads at once.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <thread>
+
+#include "kernel_runner.h"
+
+namespace loom::compiler::test {
+namespace {
+
+TEST(BuildOptions, UnknownOptionsAreNamed) {
+  const BuildResult unknown = compileKernels("work_items", "-cl-fast-relaxed-math -not-an-option");
+  EXPECT_EQ(unknown.status, Status::InvalidOptions);
+  EXPECT_NE(unknown.log.find("-not-an-option"), std::string::npos) << unknown.log;
+}
+
+TEST(BuildOptions, LevelZeroAndOpenClOptionsAreAccepted) {
+  const char* accepted[] = {
+      "-ze-opt-disable",
+      "-ze-opt-level=2 -ze-opt-greater-than-4GB-buffer-required -ze-opt-large-register-file -g",
+      "-cl-opt-disable -cl-std=CL2.0 -cl-kernel-arg-info -w -Werror -DNAME=1 -I/tmp",
+      "-cl-fast-relaxed-math -cl-mad-enable -cl-no-signed-zeros -cl-unsafe-math-optimizations",
+      "-cl-finite-math-only -cl-denorms-are-zero -cl-single-precision-constant",
+  };
+  for (const char* options : accepted) {
+    const BuildResult built = compileKernels("work_items", options);
+    EXPECT_EQ(built.status, Status::Success) << options << ": " << built.log;
+  }
+}
+
+// Unoptimized code must still be correct: the barrier state machine without the optimizer's help.
+TEST(BuildOptions, UnoptimizedBarrierKernelsRun) {
+  const BuildResult built = compileKernels("barriers", "-ze-opt-disable");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  std::string log;
+  auto executable = CpuExecutable::load(built.program, log);
+  ASSERT_NE(executable, nullptr) << log;
+  WorkGroupFunction reverse = executable->kernel("reverse_in_groups", log);
+  ASSERT_NE(reverse, nullptr) << log;
+  std::vector<int> data(64);
+  for (int i = 0; i < 64; ++i) data[i] = i;
+  Range range;
+  range.globalSize[0] = 64;
+  range.localSize[0] = 64;
+  Arguments(*built.program->info.findKernel("reverse_in_groups")).set(0, data.data()).run(reverse, range);
+  for (int i = 0; i < 64; ++i) ASSERT_EQ(data[i], 63 - i);
+}
+
+TEST(DebugKeys, DumpKernelIrPrintsTheFinalIr) {
+  setenv("LOOM_DumpKernelIr", "1", 1);
+  testing::internal::CaptureStderr();
+  const BuildResult built = compileKernels("exporter");
+  const std::string printed = testing::internal::GetCapturedStderr();
+  unsetenv("LOOM_DumpKernelIr");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  EXPECT_NE(printed.find("define i32 @linked_helper"), std::string::npos) << printed;
+}
+
+// Builds the barrier kernels, loads them and reverses `data` in groups of 16; the log on failure.
+std::string buildLoadAndReverse(std::vector<int>& data) {
+  const BuildResult built = compileKernels("barriers");
+  if (built.status != Status::Success) return built.log;
+  std::string log;
+  auto executable = CpuExecutable::load(built.program, log);
+  if (!executable) return log;
+  WorkGroupFunction reverse = executable->kernel("reverse_in_groups", log);
+  if (!reverse) return log;
+  Range range;
+  range.globalSize[0] = data.size();
+  range.localSize[0] = 16;
+  Arguments(*built.program->info.findKernel("reverse_in_groups")).set(0, data.data()).run(reverse, range);
+  return "";
+}
+
+// The runtime builds and loads modules from any thread (the JIT's set-up, the translator's
+// abort guard and the target registry are process-wide).
+TEST(Threads, CompileLoadAndRunConcurrently) {
+  constexpr int kThreads = 4;
+  std::vector<std::vector<int>> data(kThreads, std::vector<int>(64));
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    for (int i = 0; i < 64; ++i) data[t][i] = i;
+    threads.emplace_back([&, t] { failures[t] = buildLoadAndReverse(data[t]); });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) {
+    EXPECT_EQ(failures[t], "") << "thread " << t;
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(data[t][i], i / 16 * 16 + 15 - i % 16) << "thread " << t;
+  }
+}
+
+}  // namespace
+}  // namespace loom::compiler::test

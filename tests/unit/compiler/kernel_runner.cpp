@@ -1,0 +1,112 @@
+#include "kernel_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <mutex>
+
+namespace loom::compiler::test {
+
+namespace {
+
+// The runtime's choices (backends/cpu): the arena and the frames start 128-byte aligned (the
+// widest OpenCL type), and so does every __local pointer argument.
+constexpr size_t kScratchAlignment = 128;
+
+size_t alignUp(size_t value, size_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+
+struct AlignedFree {
+  void operator()(char* memory) const { std::free(memory); }
+};
+using Scratch = std::unique_ptr<char, AlignedFree>;
+
+Scratch allocateScratch(size_t bytes) {
+  return Scratch(static_cast<char*>(std::aligned_alloc(kScratchAlignment, alignUp(std::max<size_t>(bytes, 1), kScratchAlignment))));
+}
+
+}  // namespace
+
+std::vector<uint8_t> readSpirv(const std::string& name) {
+  std::ifstream file(std::string(LOOM_TEST_KERNEL_DIR) + "/" + name + ".spv", std::ios::binary);
+  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+}
+
+BuildResult compile(std::vector<uint8_t> spirv, const std::string& options) {
+  CompileRequest request;
+  request.spirv = std::move(spirv);
+  request.options = options;
+  return compileSpirv(request);
+}
+
+BuildResult compileKernels(const std::string& name, const std::string& options) { return compile(readSpirv(name), options); }
+
+const LoadedProgram& loadKernels(const std::string& name) {
+  static std::mutex mutex;
+  static std::map<std::string, LoadedProgram> loaded;
+  std::lock_guard lock(mutex);
+  auto [entry, inserted] = loaded.try_emplace(name);
+  LoadedProgram& program = entry->second;
+  if (!inserted) return program;
+  program.build = compileKernels(name);
+  program.log = program.build.log;
+  if (program.build.status == Status::Success) program.executable = CpuExecutable::load(program.build.program, program.log);
+  return program;
+}
+
+Arguments& Arguments::setLocal(size_t index, size_t bytes) {
+  if (fits(index, sizeof(uint64_t))) localSizes_[index] = bytes;
+  return *this;
+}
+
+bool Arguments::fits(size_t index, size_t size) const {
+  if (index < kernel_.arguments.size() && kernel_.arguments[index].size == size) return true;
+  ADD_FAILURE() << kernel_.name << " has no argument " << index << " of " << size << " bytes";
+  return false;
+}
+
+// Static __local variables first, then each __local pointer argument, aligned.
+size_t Arguments::placeLocalArguments() {
+  size_t offset = kernel_.staticLocalMemorySize;
+  for (size_t i = 0; i < kernel_.arguments.size(); ++i) {
+    if (kernel_.arguments[i].kind != ArgumentKind::LocalPointer) continue;
+    offset = alignUp(offset, kScratchAlignment);
+    const uint64_t slot = offset;
+    std::memcpy(buffer_.data() + kernel_.arguments[i].offset, &slot, sizeof(slot));
+    offset += localSizes_[i];
+  }
+  return offset;
+}
+
+void Arguments::run(WorkGroupFunction function, const Range& range) {
+  ASSERT_NE(function, nullptr);
+  Scratch local = allocateScratch(placeLocalArguments());
+  const size_t groupItems = size_t(range.localSize[0]) * range.localSize[1] * range.localSize[2];
+  Scratch frames = allocateScratch(size_t(kernel_.barrierFrameSize) * groupItems);
+  WorkGroupContext context{};
+  for (int d = 0; d < 3; ++d) {
+    context.enqueuedLocalSize[d] = range.localSize[d];
+    context.numGroups[d] = uint32_t((range.globalSize[d] + range.localSize[d] - 1) / range.localSize[d]);
+    context.globalSize[d] = range.globalSize[d];
+    context.globalOffset[d] = range.globalOffset[d];
+  }
+  context.workDim = range.workDim;
+  context.localMemory = local.get();
+  context.barrierFrame = frames.get();
+  for (uint32_t z = 0; z < context.numGroups[2]; ++z)
+    for (uint32_t y = 0; y < context.numGroups[1]; ++y)
+      for (uint32_t x = 0; x < context.numGroups[0]; ++x) {
+        const uint32_t group[3] = {x, y, z};
+        for (int d = 0; d < 3; ++d) {
+          context.groupId[d] = group[d];
+          // The last group of a non-uniform range is smaller.
+          const uint64_t left = range.globalSize[d] - uint64_t(group[d]) * range.localSize[d];
+          context.localSize[d] = uint32_t(std::min<uint64_t>(range.localSize[d], left));
+        }
+        function(buffer_.data(), &context);
+      }
+}
+
+}  // namespace loom::compiler::test

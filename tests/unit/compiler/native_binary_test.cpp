@@ -1,0 +1,93 @@
+// Loom's native binary: a round trip keeps everything, and damage is always detected.
+#include <gtest/gtest.h>
+
+#include "kernel_runner.h"
+
+namespace loom::compiler::test {
+namespace {
+
+const CompiledProgram& smallProgram() {
+  static const BuildResult built = compileKernels("exporter");
+  EXPECT_EQ(built.status, Status::Success) << built.log;
+  return *built.program;
+}
+
+TEST(NativeBinary, RoundTripKeepsInfoAndCodeAndRuns) {
+  ASSERT_NE(loadKernels("barriers").build.program, nullptr);
+  const CompiledProgram& program = *loadKernels("barriers").build.program;
+  const std::vector<uint8_t> binary = writeNativeBinary(program);
+  const BuildResult read = readNativeBinary(binary.data(), binary.size());
+  ASSERT_EQ(read.status, Status::Success) << read.log;
+  EXPECT_EQ(read.program->code, program.code);
+  ASSERT_EQ(read.program->info.kernels.size(), program.info.kernels.size());
+  for (const KernelDescriptor& original : program.info.kernels) {
+    const KernelDescriptor* copy = read.program->info.findKernel(original.name);
+    ASSERT_NE(copy, nullptr) << original.name;
+    EXPECT_EQ(copy->argumentBufferSize, original.argumentBufferSize);
+    EXPECT_EQ(copy->barrierFrameSize, original.barrierFrameSize);
+    EXPECT_EQ(copy->staticLocalMemorySize, original.staticLocalMemorySize);
+    EXPECT_EQ(copy->hasBarriers, original.hasBarriers);
+    ASSERT_EQ(copy->arguments.size(), original.arguments.size());
+    for (size_t i = 0; i < copy->arguments.size(); ++i) {
+      EXPECT_EQ(copy->arguments[i].kind, original.arguments[i].kind);
+      EXPECT_EQ(copy->arguments[i].offset, original.arguments[i].offset);
+      EXPECT_EQ(copy->arguments[i].name, original.arguments[i].name);
+    }
+  }
+  std::string log;
+  auto executable = CpuExecutable::load(read.program, log);
+  ASSERT_NE(executable, nullptr) << log;
+  WorkGroupFunction reverse = executable->kernel("reverse_in_groups", log);
+  ASSERT_NE(reverse, nullptr) << log;
+  std::vector<int> data(32);
+  for (int i = 0; i < 32; ++i) data[i] = i;
+  Range range;
+  range.globalSize[0] = 32;
+  range.localSize[0] = 32;
+  Arguments(*read.program->info.findKernel("reverse_in_groups")).set(0, data.data()).run(reverse, range);
+  for (int i = 0; i < 32; ++i) ASSERT_EQ(data[i], 31 - i);
+}
+
+TEST(NativeBinary, KeepsProgramSymbolsAndAttributes) {
+  ASSERT_NE(loadKernels("work_items").build.program, nullptr);
+  ASSERT_NE(loadKernels("program_scope").build.program, nullptr);
+  const CompiledProgram& program = *loadKernels("work_items").build.program;
+  const std::vector<uint8_t> binary = writeNativeBinary(program);
+  const BuildResult read = readNativeBinary(binary.data(), binary.size());
+  ASSERT_EQ(read.status, Status::Success) << read.log;
+  EXPECT_EQ(read.program->info.findKernel("fixed_group")->attributes, "reqd_work_group_size(8,4,1) vec_type_hint(float4)");
+  const CompiledProgram& scoped = *loadKernels("program_scope").build.program;
+  const std::vector<uint8_t> scopedBinary = writeNativeBinary(scoped);
+  const BuildResult scopedRead = readNativeBinary(scopedBinary.data(), scopedBinary.size());
+  ASSERT_EQ(scopedRead.status, Status::Success) << scopedRead.log;
+  EXPECT_EQ(scopedRead.program->info.globals.size(), 2u);
+  EXPECT_EQ(scopedRead.program->info.exportedFunctions, scoped.info.exportedFunctions);
+}
+
+TEST(NativeBinary, EveryTruncationIsInvalid) {
+  const std::vector<uint8_t> binary = writeNativeBinary(smallProgram());
+  for (size_t length = 0; length < binary.size(); ++length) {
+    const BuildResult read = readNativeBinary(binary.data(), length);
+    ASSERT_EQ(read.status, Status::InvalidBinary) << length;
+    ASSERT_FALSE(read.log.empty());
+  }
+  EXPECT_EQ(readNativeBinary(nullptr, 0).status, Status::InvalidBinary);
+}
+
+TEST(NativeBinary, FlippedBytesAreDetected) {
+  const std::vector<uint8_t> binary = writeNativeBinary(smallProgram());
+  for (size_t at = 0; at < binary.size(); at += 1 + at / 64) {
+    std::vector<uint8_t> flipped = binary;
+    flipped[at] ^= 0x10;
+    const BuildResult read = readNativeBinary(flipped.data(), flipped.size());
+    EXPECT_EQ(read.status, Status::InvalidBinary) << "byte " << at;
+  }
+}
+
+TEST(NativeBinary, SpirvIsNotANativeBinary) {
+  const std::vector<uint8_t> spirv = readSpirv("exporter");
+  EXPECT_EQ(readNativeBinary(spirv.data(), spirv.size()).status, Status::InvalidBinary);
+}
+
+}  // namespace
+}  // namespace loom::compiler::test

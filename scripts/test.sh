@@ -8,8 +8,10 @@ cmake_args=()
 if [ "${1:-}" = "--sanitize" ]; then
   build=$root/build-sanitize
   cmake_args=(-DLOOM_SANITIZE=ON)
-  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
-  export LSAN_OPTIONS=suppressions=$root/tests/sanitizer/lsan.supp
+  # Full stacks (fast_unwind_on_malloc=0) so that leaks inside the translator, which has no frame
+  # pointers, are matched by the suppression file.
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:fast_unwind_on_malloc=0
+  export LSAN_OPTIONS=suppressions=$root/tests/sanitizer/lsan.supp:fast_unwind_on_malloc=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi
 "$root/scripts/setup.sh"

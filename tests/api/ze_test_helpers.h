@@ -143,11 +143,16 @@ class ZeTest : public ::testing::Test {
 
   // --- command lists, queues, fences ---------------------------------------------------------
 
-  ze_command_list_handle_t immediateList(ze_command_queue_mode_t mode, uint32_t ordinal = 0, uint32_t index = 0) {
+  static ze_command_queue_desc_t queueDesc(ze_command_queue_mode_t mode, uint32_t ordinal, uint32_t index) {
     ze_command_queue_desc_t desc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
     desc.mode = mode;
     desc.ordinal = ordinal;
     desc.index = index;
+    return desc;
+  }
+
+  ze_command_list_handle_t immediateList(ze_command_queue_mode_t mode, uint32_t ordinal = 0, uint32_t index = 0) {
+    const ze_command_queue_desc_t desc = queueDesc(mode, ordinal, index);
     ze_command_list_handle_t handle = nullptr;
     EXPECT_ZE(zeCommandListCreateImmediate(context, device, &desc, &handle));
     if (handle) commandLists.push_back(handle);
@@ -165,10 +170,7 @@ class ZeTest : public ::testing::Test {
 
   ze_command_queue_handle_t commandQueue(ze_command_queue_mode_t mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
                                          uint32_t ordinal = 0, uint32_t index = 0) {
-    ze_command_queue_desc_t desc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
-    desc.mode = mode;
-    desc.ordinal = ordinal;
-    desc.index = index;
+    const ze_command_queue_desc_t desc = queueDesc(mode, ordinal, index);
     ze_command_queue_handle_t handle = nullptr;
     EXPECT_ZE(zeCommandQueueCreate(context, device, &desc, &handle));
     if (handle) queues.push_back(handle);

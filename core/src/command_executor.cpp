@@ -40,10 +40,16 @@ void copyRegion(const CopyRegionCommand& copy, Backend& backend) {
   }
 }
 
-void waitEvents(const DecodedCommand& command) {
+// Waits for every event; returns the first failure among them (0 when none failed).
+int32_t waitEvents(const DecodedCommand& command) {
   const auto count = command.as<WaitEventsCommand>().count;
   auto* const* events = reinterpret_cast<Event* const*>(trailingData(command));
-  for (uint64_t i = 0; i < count; ++i) events[i]->hostSynchronize(UINT64_MAX);
+  int32_t failure = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    events[i]->hostSynchronize(UINT64_MAX);
+    if (failure == 0) failure = events[i]->error();
+  }
+  return failure;
 }
 
 void queryKernelTimestamps(const DecodedCommand& command) {
@@ -80,7 +86,12 @@ void execute(const DecodedCommand& command, Backend& backend) {
     case Opcode::SignalEvent: command.as<EventCommand>().event->signal(backend.timestamp()); break;
     case Opcode::ResetEvent: command.as<EventCommand>().event->reset(); break;
     case Opcode::MarkEventStart: command.as<EventCommand>().event->markStart(backend.timestamp()); break;
-    case Opcode::WaitEvents: waitEvents(command); break;
+    case Opcode::WaitEvents: break;  // handled by executeCommandStream
+    case Opcode::HostFunction: {
+      const auto& call = command.as<HostFunctionCommand>();
+      call.function(call.userData);
+      break;
+    }
     case Opcode::WriteTimestamp: *command.as<WriteTimestampCommand>().destination = backend.timestamp(); break;
     case Opcode::QueryKernelTimestamps: queryKernelTimestamps(command); break;
     // In-order engines already order every command; memory is coherent on the CPU.
@@ -93,7 +104,21 @@ void execute(const DecodedCommand& command, Backend& backend) {
 }  // namespace
 
 void executeCommandStream(const std::vector<uint8_t>& bytes, Backend& backend) {
-  forEachCommand(bytes, [&](const DecodedCommand& command) { execute(command, backend); });
+  // Once a waited-for event has failed, the rest of the stream is abandoned: its work does not
+  // run and the events it would signal fail with the same status, so failures propagate.
+  int32_t failure = 0;
+  forEachCommand(bytes, [&](const DecodedCommand& command) {
+    const Opcode opcode = command.header->opcode;
+    if (failure != 0) {
+      if (opcode == Opcode::SignalEvent) command.as<EventCommand>().event->fail(failure);
+      return;
+    }
+    if (opcode == Opcode::WaitEvents) {
+      failure = waitEvents(command);
+      return;
+    }
+    execute(command, backend);
+  });
 }
 
 }  // namespace loom::core

@@ -77,6 +77,7 @@ size_t payloadSize(Opcode opcode) {
     case Opcode::QueryKernelTimestamps: return sizeof(QueryKernelTimestampsCommand);
     case Opcode::Prefetch:
     case Opcode::MemoryAdvise: return sizeof(MemoryHintCommand);
+    case Opcode::HostFunction: return sizeof(HostFunctionCommand);
   }
   return 0;
 }
@@ -96,6 +97,7 @@ const char* opcodeName(Opcode opcode) {
     case Opcode::QueryKernelTimestamps: return "QUERY_KERNEL_TIMESTAMPS";
     case Opcode::Prefetch: return "PREFETCH";
     case Opcode::MemoryAdvise: return "MEMORY_ADVISE";
+    case Opcode::HostFunction: return "HOST_FUNCTION";
   }
   return "UNKNOWN";
 }
@@ -150,6 +152,9 @@ void describe(const DecodedCommand& command, std::string& out) {
       appendLine(out, " address=%p size=%" PRIu64, hint.address, hint.size);
       break;
     }
+    case Opcode::HostFunction:
+      appendLine(out, " data=%p", command.as<HostFunctionCommand>().userData);
+      break;
     case Opcode::Barrier: break;
   }
   out += '\n';

@@ -20,9 +20,14 @@ Device::Device(std::unique_ptr<Backend> backend, Device* parent, std::function<v
 
 Device::~Device() = default;
 
-std::unique_ptr<Engine> Device::createEngine(uint32_t ordinal, uint32_t index) {
+std::unique_ptr<Engine> Device::createEngine(uint32_t ordinal, uint32_t index, std::function<void()> onCompletion) {
   if (ordinal >= engineGroups_.size() || index >= engineGroups_[ordinal].count) return nullptr;
-  return std::make_unique<Engine>(*backend_, engineCompletion_, registry_);
+  if (!onCompletion) return std::make_unique<Engine>(*backend_, engineCompletion_, registry_);
+  auto both = [device = engineCompletion_, own = std::move(onCompletion)] {
+    if (device) device();
+    own();
+  };
+  return std::make_unique<Engine>(*backend_, std::move(both), registry_);
 }
 
 }  // namespace loom::core

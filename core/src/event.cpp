@@ -20,8 +20,14 @@ void Event::hostSignal() {
   futexWakeAll(&storage_->state);
 }
 
+void Event::fail(int32_t error) {
+  std::atomic_ref<int32_t>(storage_->error).store(error, std::memory_order_relaxed);
+  hostSignal();
+}
+
 void Event::reset() {
   storage_->timestamps = EventTimestamps{};
+  std::atomic_ref<int32_t>(storage_->error).store(0, std::memory_order_relaxed);
   state().store(0, std::memory_order_release);
 }
 

@@ -56,15 +56,22 @@ bool Kernel::allArgumentsSet() const {
   return true;
 }
 
-LaunchKernelCommand Kernel::prepareLaunch(std::vector<uint8_t>& arguments) const {
-  arguments = argumentBuffer_;
+uint64_t Kernel::layOutLocalArguments(uint8_t* arguments) const {
   uint64_t localOffset = descriptor_.staticLocalMemorySize;
   for (size_t i = 0; i < descriptor_.arguments.size(); ++i) {
     if (descriptor_.arguments[i].kind != ArgumentKind::LocalPointer) continue;
     localOffset = alignUp(localOffset, kLocalArgumentAlignment);
-    std::memcpy(arguments.data() + descriptor_.arguments[i].offset, &localOffset, sizeof(localOffset));
+    if (arguments) std::memcpy(arguments + descriptor_.arguments[i].offset, &localOffset, sizeof(localOffset));
     localOffset += localArgumentSizes_[i];
   }
+  return localOffset;
+}
+
+uint64_t Kernel::localMemorySize() const { return layOutLocalArguments(nullptr); }
+
+LaunchKernelCommand Kernel::prepareLaunch(std::vector<uint8_t>& arguments) const {
+  arguments = argumentBuffer_;
+  const uint64_t localOffset = layOutLocalArguments(arguments.data());
   LaunchKernelCommand command{};
   command.kernel = loaded_;
   command.descriptor = &descriptor_;

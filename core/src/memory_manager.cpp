@@ -5,20 +5,36 @@
 #include <mutex>
 #include <vector>
 
+#include "loom/core/device.h"
+
 namespace loom::core {
 
 MemoryManager::~MemoryManager() {
-  for (auto& [address, allocation] : byAddress_) freeSharedMemory(allocation.block);
+  for (auto& [address, allocation] : byAddress_) release(allocation);
+}
+
+void MemoryManager::release(const Allocation& allocation) {
+  if (allocation.allocator)
+    allocation.allocator->releaseMemory(allocation.address, allocation.type);
+  else
+    freeSharedMemory(allocation.block);
 }
 
 std::optional<Allocation> MemoryManager::allocate(MemoryType type, size_t size, size_t alignment, Device* device,
                                                   const void* owner) {
-  SharedMemoryBlock block = allocateSharedMemory(size, alignment);
-  if (!block.address) return std::nullopt;
-  Allocation allocation{block.address, size, alignment, type, device, owner, 0, false, block};
+  Allocation allocation{nullptr, size, alignment, type, device, owner, 0, false, {}, nullptr};
+  if (device) {
+    allocation.address = device->backend().allocateMemory(type, size);
+    if (allocation.address) allocation.allocator = &device->backend();
+  }
+  if (!allocation.address) {
+    allocation.block = allocateSharedMemory(size, alignment);
+    allocation.address = allocation.block.address;
+  }
+  if (!allocation.address) return std::nullopt;
   std::unique_lock lock(mutex_);
   allocation.id = nextId_++;
-  byAddress_.emplace(reinterpret_cast<uintptr_t>(block.address), allocation);
+  byAddress_.emplace(reinterpret_cast<uintptr_t>(allocation.address), allocation);
   return allocation;
 }
 
@@ -31,7 +47,8 @@ std::optional<Allocation> MemoryManager::importIpc(const IpcMemoryHandle& handle
   if (handle.magic != kIpcMemoryMagic || handle.offset > handle.size) return std::nullopt;
   SharedMemoryBlock block = mapForeignSharedMemory(handle.pid, handle.fd, handle.size);
   if (!block.address) return std::nullopt;
-  Allocation allocation{block.address, static_cast<size_t>(handle.size), pageSize(), MemoryType::Device, device, owner, 0, true, block};
+  Allocation allocation{block.address, static_cast<size_t>(handle.size), pageSize(), MemoryType::Device, device, owner, 0, true, block,
+                        nullptr};
   std::unique_lock lock(mutex_);
   allocation.id = nextId_++;
   byAddress_.emplace(reinterpret_cast<uintptr_t>(block.address), allocation);
@@ -39,15 +56,15 @@ std::optional<Allocation> MemoryManager::importIpc(const IpcMemoryHandle& handle
 }
 
 bool MemoryManager::free(const void* address, uint64_t id) {
-  SharedMemoryBlock block;
+  Allocation allocation;
   {
     std::unique_lock lock(mutex_);
     auto it = byAddress_.find(reinterpret_cast<uintptr_t>(address));
     if (it == byAddress_.end() || (id != 0 && it->second.id != id)) return false;
-    block = it->second.block;
+    allocation = it->second;
     byAddress_.erase(it);
   }
-  freeSharedMemory(block);
+  release(allocation);
   return true;
 }
 
@@ -64,7 +81,7 @@ std::optional<Allocation> MemoryManager::find(const void* pointer) const {
 }
 
 void MemoryManager::freeAllOf(const void* owner) {
-  std::vector<SharedMemoryBlock> blocks;
+  std::vector<Allocation> owned;
   {
     std::unique_lock lock(mutex_);
     for (auto it = byAddress_.begin(); it != byAddress_.end();) {
@@ -72,11 +89,11 @@ void MemoryManager::freeAllOf(const void* owner) {
         ++it;
         continue;
       }
-      blocks.push_back(it->second.block);
+      owned.push_back(it->second);
       it = byAddress_.erase(it);
     }
   }
-  for (const auto& block : blocks) freeSharedMemory(block);
+  for (const auto& allocation : owned) release(allocation);
 }
 
 }  // namespace loom::core

@@ -137,6 +137,8 @@ ze_result_t zeMemGetIpcHandle(ze_context_handle_t hContext, const void* ptr, ze_
   auto allocation = memory.find(ptr);
   ZE_REQUIRE(allocation && allocation->owner == Context::fromHandle(hContext), ZE_RESULT_ERROR_INVALID_ARGUMENT,
              "ptr is not inside an allocation of this context");
+  ZE_REQUIRE(allocation->allocator == nullptr, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+             "IPC handles for memory of this device's own allocator are not supported yet");
   static_assert(sizeof(core::IpcMemoryHandle) <= ZE_MAX_IPC_HANDLE_SIZE);
   const core::IpcMemoryHandle handle = memory.exportIpc(*allocation, ptr);
   std::memset(pIpcHandle->data, 0, sizeof(pIpcHandle->data));

@@ -131,5 +131,39 @@ TEST(CommandExecutor, SkipsMultipleIndirectLaunchesBeyondTheCount) {
   EXPECT_EQ(backend.launches.size(), 2u);
 }
 
+TEST(CommandExecutor, RunsHostFunctionsInOrder) {
+  FakeBackend backend;
+  std::vector<int> order;
+  auto record = [](void* data) { static_cast<std::vector<int>*>(data)->push_back(int(static_cast<std::vector<int>*>(data)->size())); };
+  CommandStream stream;
+  stream.appendHostFunction(record, &order);
+  stream.appendHostFunction(record, &order);
+  executeCommandStream(stream.bytes(), backend);
+  EXPECT_EQ(order, (std::vector<int>{0, 1}));
+}
+
+// A failed event abandons what waits for it: the copy does not run and the stream's own event
+// fails with the same status, so the failure reaches whatever waits on that event in turn.
+TEST(CommandExecutor, AFailedWaitedEventAbandonsTheRestOfTheStream) {
+  FakeBackend backend;
+  EventStorage failedStorage, signalStorage;
+  Event failed(&failedStorage), signal(&signalStorage);
+  failed.fail(-14);
+  int source = 7, destination = 0;
+  Event* waits[] = {&failed};
+  CommandStream stream;
+  stream.appendWaitEvents(waits, 1);
+  stream.appendCopy({&destination, &source, sizeof(int)});
+  stream.appendSignalEvent(&signal);
+  executeCommandStream(stream.bytes(), backend);
+  EXPECT_EQ(destination, 0);
+  EXPECT_TRUE(signal.isSignaled());
+  EXPECT_EQ(signal.error(), -14);
+
+  signal.reset();
+  EXPECT_EQ(signal.error(), 0);
+  EXPECT_FALSE(signal.isSignaled());
+}
+
 }  // namespace
 }  // namespace loom::core

@@ -4,6 +4,7 @@
 
 #include "fake_backend.h"
 #include "loom/core/command_stream.h"
+#include "loom/core/device.h"
 #include "loom/core/event.h"
 #include "loom/core/runtime.h"
 
@@ -36,6 +37,25 @@ TEST(Engine, TaskCountsIncreaseAndCompleteInOrder) {
   EXPECT_LT(written[1], written[2]);
   for (int poll = 0; poll < 10000 && completions < 3; ++poll) std::this_thread::sleep_for(std::chrono::microseconds(100));
   EXPECT_EQ(completions.load(), 3);
+}
+
+// An engine's own completion handler runs after the device's, once per completed stream (OpenCL
+// queues retire their commands' events there).
+TEST(Device, EnginesRunTheirOwnCompletionHandlerAfterTheDevices) {
+  std::atomic<int> deviceCompletions{0}, engineCompletions{0};
+  Device device(std::make_unique<testing::FakeBackend>(), nullptr, [&] { ++deviceCompletions; });
+  EXPECT_EQ(device.createEngine(0, 99, [] {}), nullptr);
+  auto engine = device.createEngine(0, 0, [&] {
+    EXPECT_GE(deviceCompletions.load(), engineCompletions.load() + 1);
+    ++engineCompletions;
+  });
+  ASSERT_NE(engine, nullptr);
+  uint64_t last = 0;
+  for (int i = 0; i < 2; ++i) last = engine->submit(share(CommandStream{}));
+  ASSERT_TRUE(engine->waitForTaskCount(last, 10'000'000'000ull));
+  for (int poll = 0; poll < 10000 && engineCompletions < 2; ++poll) std::this_thread::sleep_for(std::chrono::microseconds(100));
+  EXPECT_EQ(engineCompletions.load(), 2);
+  EXPECT_EQ(deviceCompletions.load(), 2);
 }
 
 TEST(Engine, WaitTimesOutWhileWorkIsBlockedAndCompletesAfterTheSignal) {

@@ -8,9 +8,9 @@
 
 namespace loom::core::testing {
 
-class FakeBackend final : public Backend {
+class FakeBackendBase : public Backend {
  public:
-  FakeBackend() { info_.name = "fake"; }
+  FakeBackendBase() { info_.name = "fake"; }
   const DeviceInfo& info() const override { return info_; }
   compiler::Target compilerTarget() const override { return compiler::Target::Cpu; }
   std::unique_ptr<BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram>, std::string&) override {
@@ -36,5 +36,7 @@ class FakeBackend final : public Backend {
  private:
   DeviceInfo info_;
 };
+
+class FakeBackend final : public FakeBackendBase {};
 
 }  // namespace loom::core::testing

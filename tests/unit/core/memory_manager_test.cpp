@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <vector>
+
+#include "fake_backend.h"
+#include "loom/core/device.h"
 
 namespace loom::core {
 namespace {
@@ -67,6 +71,40 @@ TEST(MemoryManager, IpcImportSeesTheExportersData) {
   IpcMemoryHandle corrupted = handle;
   corrupted.magic = 0;
   EXPECT_FALSE(memory.importIpc(corrupted, nullptr, &kOwner));
+}
+
+// A backend with an allocator of its own (the CUDA backend's) provides the memory of its device
+// and gets it back; devices without one get core's host memory.
+class AllocatingBackend final : public testing::FakeBackendBase {
+ public:
+  void* allocateMemory(MemoryType type, size_t size) override {
+    if (type != MemoryType::Device) return nullptr;
+    blocks.emplace_back(size);
+    return blocks.back().data();
+  }
+  void releaseMemory(void* address, MemoryType type) override { released.push_back(address); }
+  std::vector<std::vector<char>> blocks;
+  std::vector<void*> released;
+};
+
+TEST(MemoryManager, UsesTheDeviceBackendsOwnAllocatorWhereItHasOne) {
+  auto backend = std::make_unique<AllocatingBackend>();
+  AllocatingBackend* allocator = backend.get();
+  allocator->blocks.reserve(4);
+  Device device(std::move(backend), nullptr);
+  MemoryManager memory;
+  auto onDevice = memory.allocate(MemoryType::Device, 256, 0, &device, &kOwner);
+  ASSERT_TRUE(onDevice);
+  EXPECT_EQ(onDevice->address, allocator->blocks.front().data());
+  EXPECT_EQ(onDevice->allocator, allocator);
+  auto shared = memory.allocate(MemoryType::Shared, 256, 0, &device, &kOwner);
+  ASSERT_TRUE(shared);
+  EXPECT_EQ(shared->allocator, nullptr);
+  EXPECT_TRUE(memory.find(static_cast<char*>(onDevice->address) + 255));
+  EXPECT_TRUE(memory.free(onDevice->address));
+  EXPECT_EQ(allocator->released, (std::vector<void*>{onDevice->address}));
+  memory.freeAllOf(&kOwner);
+  EXPECT_EQ(allocator->released.size(), 1u);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "loom/compiler/compiler.h"
 #include "loom/compiler/kernel_descriptor.h"
 #include "loom/core/device_info.h"
+#include "loom/core/memory_type.h"
 
 namespace loom::core {
 
@@ -57,6 +58,12 @@ class Backend {
   virtual void fill(void* destination, const void* pattern, size_t patternSize, size_t size) = 0;
   // Device clock in nanoseconds; kernel timestamps use it.
   virtual uint64_t timestamp() const = 0;
+
+  // Memory from the device's own allocator (GPU memory, pinned or managed host memory), or
+  // nullptr when the backend leaves allocations of `type` to core's host memory (the CPU does:
+  // its memory must be shareable across processes). releaseMemory frees what allocateMemory gave.
+  virtual void* allocateMemory(MemoryType type, size_t size) { return nullptr; }
+  virtual void releaseMemory(void* address, MemoryType type) {}
 };
 
 // A root device's backend and its sub-devices' (tiles).

@@ -28,6 +28,7 @@ enum class Opcode : uint16_t {
   QueryKernelTimestamps,
   Prefetch,
   MemoryAdvise,
+  HostFunction,
 };
 
 struct CommandHeader {
@@ -98,6 +99,12 @@ struct QueryKernelTimestampsCommand {
   uint32_t hasOffsets;
 };
 
+// Runs `function(userData)` on the engine's thread (OpenCL native kernels, host-side steps).
+struct HostFunctionCommand {
+  void (*function)(void*);
+  void* userData;
+};
+
 struct MemoryHintCommand {
   const void* address;
   uint64_t size;
@@ -121,6 +128,10 @@ class CommandStream {
   void appendPrefetch(const void* address, uint64_t size) { append(Opcode::Prefetch, MemoryHintCommand{address, size, 0, 0}); }
   void appendMemoryAdvise(const void* address, uint64_t size, uint32_t advice) {
     append(Opcode::MemoryAdvise, MemoryHintCommand{address, size, advice, 0});
+  }
+
+  void appendHostFunction(void (*function)(void*), void* userData) {
+    append(Opcode::HostFunction, HostFunctionCommand{function, userData});
   }
 
   const std::vector<uint8_t>& bytes() const { return bytes_; }

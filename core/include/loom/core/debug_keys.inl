@@ -5,6 +5,7 @@ LOOM_DEBUG_KEY(bool, PrintCommandStream, false, "Print every submitted command s
 LOOM_DEBUG_KEY(int64_t, CpuSubDevices, 0, "Split the CPU device into this many sub-devices (tiles); 0 keeps it whole")
 LOOM_DEBUG_KEY(int64_t, CpuWorkerThreads, 0, "Worker threads of the CPU thread pool; 0 means one per online core")
 LOOM_DEBUG_KEY(std::string, ForceBackend, "", "Expose only the devices of this backend (cpu or cuda); empty exposes all")
+LOOM_DEBUG_KEY(bool, EnableCudaDevices, false, "List NVIDIA GPUs (experimental: their kernel compiler and memory are not wired up yet)")
 LOOM_DEBUG_KEY(bool, EnableCompilerCache, true, "Keep compiled programs on disk and reuse them across processes")
 LOOM_DEBUG_KEY(std::string, CompilerCacheDir, "", "Where the compiler cache lives; empty means $XDG_CACHE_HOME/loom, else ~/.cache/loom")
 LOOM_DEBUG_KEY(bool, DumpKernelIr, false, "Print the final LLVM IR of every module the compiler builds to stderr")

@@ -40,7 +40,9 @@ class Device {
   // A new engine for queue `index` of group `ordinal`; nullptr when either is out of range. Every
   // queue and immediate command list owns one, so that work blocked on an event in one queue
   // never holds up another (as separate hardware contexts behave on a GPU).
-  std::unique_ptr<Engine> createEngine(uint32_t ordinal, uint32_t index);
+  // `onCompletion`, when given, runs on the engine's thread after each completed stream (after
+  // the device's own completion handler).
+  std::unique_ptr<Engine> createEngine(uint32_t ordinal, uint32_t index, std::function<void()> onCompletion = {});
 
  private:
   std::unique_ptr<Backend> backend_;

@@ -16,7 +16,7 @@ struct EventTimestamps {
 
 struct EventStorage {
   uint32_t state = 0;  // 0: not signaled, 1: signaled
-  uint32_t reserved = 0;
+  int32_t error = 0;   // negative when the work failed or was abandoned (OpenCL execution status)
   EventTimestamps timestamps;
 };
 
@@ -27,6 +27,9 @@ class Event {
   void markStart(uint64_t timestamp);
   void signal(uint64_t timestamp);  // records the end timestamp, then wakes every waiter
   void hostSignal();                // no timestamps
+  // Completes the event with a negative error status: the work it stands for did not run.
+  void fail(int32_t error);
+  int32_t error() const { return std::atomic_ref<int32_t>(storage_->error).load(std::memory_order_acquire); }
   void reset();
   bool isSignaled() const;
   // Returns true when signaled within timeoutNs (UINT64_MAX waits forever; 0 only queries).

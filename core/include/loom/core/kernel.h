@@ -27,11 +27,19 @@ class Kernel {
   void setGroupSize(uint32_t x, uint32_t y, uint32_t z) { groupSize_ = {x, y, z}; }
   const std::array<uint32_t, 3>& groupSize() const { return groupSize_; }
 
+  // Bytes of local memory a work-group needs: static __local variables plus the local pointer
+  // arguments set so far, each at kLocalArgumentAlignment.
+  uint64_t localMemorySize() const;
+
   // The launch command for the current state; `arguments` receives the argument buffer with the
   // local-arena offsets of local pointer arguments filled in.
   LaunchKernelCommand prepareLaunch(std::vector<uint8_t>& arguments) const;
 
  private:
+  // Local pointer arguments' offsets in the local arena, written into `arguments` when given;
+  // returns the arena's size.
+  uint64_t layOutLocalArguments(uint8_t* arguments) const;
+
   const compiler::KernelDescriptor& descriptor_;
   BackendKernel* loaded_;
   std::vector<uint8_t> argumentBuffer_;

@@ -8,13 +8,13 @@
 #include <optional>
 #include <shared_mutex>
 
+#include "loom/core/memory_type.h"
 #include "loom/core/shared_memory.h"
 
 namespace loom::core {
 
+class Backend;
 class Device;
-
-enum class MemoryType : uint8_t { Host, Device, Shared };
 
 struct Allocation {
   void* address = nullptr;
@@ -25,7 +25,8 @@ struct Allocation {
   const void* owner = nullptr;  // the API context it belongs to
   uint64_t id = 0;              // unique, never reused
   bool imported = false;        // mapped from another process through IPC
-  SharedMemoryBlock block;
+  SharedMemoryBlock block;      // core's host memory, when `allocator` is null
+  Backend* allocator = nullptr;  // the backend whose allocator provided the memory
 };
 
 // What another process needs to map an allocation: its pid, descriptor and size.
@@ -46,6 +47,7 @@ class MemoryManager {
   MemoryManager& operator=(const MemoryManager&) = delete;
   ~MemoryManager();
 
+  // From `device`'s backend when it has its own allocator for `type`, else core's host memory.
   // nullopt when out of memory.
   std::optional<Allocation> allocate(MemoryType type, size_t size, size_t alignment, Device* device, const void* owner);
   std::optional<Allocation> importIpc(const IpcMemoryHandle& handle, Device* device, const void* owner);
@@ -59,6 +61,8 @@ class MemoryManager {
   void freeAllOf(const void* owner);
 
  private:
+  static void release(const Allocation& allocation);
+
   mutable std::shared_mutex mutex_;
   std::map<uintptr_t, Allocation> byAddress_;
   uint64_t nextId_ = 1;

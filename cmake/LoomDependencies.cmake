@@ -14,6 +14,15 @@ add_library(loom_llvm_spirv INTERFACE)
 target_include_directories(loom_llvm_spirv SYSTEM INTERFACE ${LLVM_SPIRV_INCLUDE})
 target_link_libraries(loom_llvm_spirv INTERFACE ${LLVM_SPIRV_LIB} loom_llvm)
 
+# Clang compiles OpenCL C in-process. Debian ships only the versioned shared libclang-cpp; the
+# compiler embeds the one header it needs (opencl-c-base.h) rather than using the resource directory.
+find_library(CLANG_CPP_LIB NAMES clang-cpp libclang-cpp.so.${LLVM_VERSION_MAJOR} PATHS ${LLVM_LIBRARY_DIR}
+             NO_DEFAULT_PATH REQUIRED)
+add_library(loom_clang INTERFACE)
+target_link_libraries(loom_clang INTERFACE ${CLANG_CPP_LIB} loom_llvm)
+find_file(OPENCL_C_BASE_HEADER opencl-c-base.h PATHS ${LLVM_LIBRARY_DIR}/clang/${LLVM_PACKAGE_VERSION}/include
+          NO_DEFAULT_PATH REQUIRED)
+
 # SPIRV-Tools validates modules before the translator sees them (Debian's translator asserts).
 find_library(SPIRV_TOOLS_LIB NAMES SPIRV-Tools REQUIRED)
 find_path(SPIRV_TOOLS_INCLUDE spirv-tools/libspirv.hpp REQUIRED)

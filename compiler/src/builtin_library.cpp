@@ -20,4 +20,6 @@ llvm::Error linkBuiltinLibrary(llvm::Module& module) {
   return llvm::Error::success();
 }
 
+bool isBuiltinName(llvm::StringRef name) { return name.startswith("_Z") || name.startswith("__spirv") || name == "printf"; }
+
 }  // namespace loom::compiler

@@ -8,4 +8,8 @@ namespace loom::compiler {
 // Links the library functions `module` uses into it.
 llvm::Error linkBuiltinLibrary(llvm::Module& module);
 
+// Whether a declaration names a builtin (Itanium-mangled as OpenCL builtins are, a __spirv_ one, or
+// printf, which is not mangled) rather than a symbol that another module must define.
+bool isBuiltinName(llvm::StringRef name);
+
 }  // namespace loom::compiler

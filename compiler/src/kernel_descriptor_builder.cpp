@@ -1,5 +1,6 @@
 #include "kernel_descriptor_builder.h"
 
+#include "builtin_library.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Metadata.h"
@@ -146,11 +147,8 @@ void describeProgramSymbols(const llvm::Module& module, ProgramInfo& info) {
       info.exportedFunctions.push_back(function.getName().str());
       continue;
     }
-    // Declarations with SPIR-V Import linkage: not OpenCL builtins (mangled, __spirv_ ones, or
-    // printf, which is not mangled).
-    const llvm::StringRef name = function.getName();
-    if (!name.startswith("_Z") && !name.startswith("__spirv") && name != "printf")
-      info.importedFunctions.push_back(name.str());
+    // Declarations with SPIR-V Import linkage.
+    if (!isBuiltinName(function.getName())) info.importedFunctions.push_back(function.getName().str());
   }
 }
 

@@ -87,7 +87,12 @@ llvm::Error validate(const std::vector<uint8_t>& spirv) {
     if (level <= SPV_MSG_ERROR && firstError.empty())
       firstError = "word " + std::to_string(position.index) + ": " + message;
   });
-  if (tools.Validate(words) || declares(words, OpExtension) || !declares(words, OpEntryPoint)) return llvm::Error::success();
+  // OpenCL kernels may take more parameters than SPIR-V's universal limit of 255: the
+  // parameter-size limit of the device is the one that applies (CL_DEVICE_MAX_PARAMETER_SIZE).
+  spvtools::ValidatorOptions options;
+  options.SetUniversalLimit(spv_validator_limit_max_function_args, 65535);
+  if (tools.Validate(words.data(), words.size(), options) || declares(words, OpExtension) || !declares(words, OpEntryPoint))
+    return llvm::Error::success();
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: %s", firstError.c_str());
 }
 
@@ -100,6 +105,8 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
   SPIRV::TranslatorOpts options(SPIRV::VersionNumber::MaximumVersion);
   options.enableAllExtensions();
   options.setGenKernelArgNameMDEnabled(true);
+  // Argument type names the producer kept as OpString (Loom's OpenCL C frontend does).
+  options.setPreserveOCLKernelArgTypeMetadataThroughString(true);
   for (const auto& [id, value] : specializationConstants) options.setSpecConst(id, value);
   std::istringstream stream(std::string(spirv.begin(), spirv.end()));
   llvm::Module* module = nullptr;

@@ -4,6 +4,8 @@
 #include <csignal>
 #include <mutex>
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 namespace loom::compiler {
 
 namespace {
@@ -34,24 +36,35 @@ void leave() {
   if (--activeTranslations == 0) sigaction(SIGABRT, &previousHandler, nullptr);
 }
 
-}  // namespace
-
-bool readSpirvGuarded(llvm::LLVMContext& context, const SPIRV::TranslatorOpts& options, std::istream& stream,
-                      llvm::Module*& module, std::string& message, bool& aborted) {
+// Runs `translate`, returning what it returns, or false when it aborted.
+bool guarded(llvm::function_ref<bool()> translate, bool& aborted) {
   sigjmp_buf jump;
   volatile bool translated = false;  // volatile: read after a possible siglongjmp
   aborted = false;
   enter();
   if (sigsetjmp(jump, 1) == 0) {
     translating = &jump;
-    translated = llvm::readSpirv(context, options, stream, module, message);
+    translated = translate();
   } else {
     aborted = true;
-    module = nullptr;
   }
   translating = nullptr;
   leave();
   return translated && !aborted;
+}
+
+}  // namespace
+
+bool readSpirvGuarded(llvm::LLVMContext& context, const SPIRV::TranslatorOpts& options, std::istream& stream,
+                      llvm::Module*& module, std::string& message, bool& aborted) {
+  const bool translated = guarded([&] { return llvm::readSpirv(context, options, stream, module, message); }, aborted);
+  if (aborted) module = nullptr;
+  return translated;
+}
+
+bool writeSpirvGuarded(llvm::Module& module, const SPIRV::TranslatorOpts& options, std::ostream& stream,
+                       std::string& message, bool& aborted) {
+  return guarded([&] { return llvm::writeSpirv(&module, options, stream, message); }, aborted);
 }
 
 }  // namespace loom::compiler

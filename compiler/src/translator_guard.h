@@ -1,11 +1,12 @@
 #pragma once
 // Debian's SPIR-V translator is built with assertions: some malformed modules that pass every
-// check make it call abort(), which would end the application. readSpirvGuarded turns such an
-// abort into a build failure. Only the translating thread is affected; SIGABRT raised anywhere
-// else goes to the handler that was there before. What the translator had allocated for that
+// check (or LLVM IR it cannot express) make it call abort(), which would end the application. The
+// guarded calls turn such an abort into a build failure. Only the translating thread is affected;
+// SIGABRT raised anywhere else goes to the handler that was there before. What the translator had allocated for that
 // module is lost (a bounded leak on a failed build). The lasting fix is to translate out of
 // process, which the compiler cache makes affordable.
 #include <istream>
+#include <ostream>
 #include <string>
 
 #include "LLVMSPIRVLib.h"
@@ -14,8 +15,10 @@
 
 namespace loom::compiler {
 
-// As llvm::readSpirv; `aborted` says whether the translator aborted.
+// As llvm::readSpirv and llvm::writeSpirv; `aborted` says whether the translator aborted.
 bool readSpirvGuarded(llvm::LLVMContext& context, const SPIRV::TranslatorOpts& options, std::istream& stream,
                       llvm::Module*& module, std::string& message, bool& aborted);
+bool writeSpirvGuarded(llvm::Module& module, const SPIRV::TranslatorOpts& options, std::ostream& stream,
+                       std::string& message, bool& aborted);
 
 }  // namespace loom::compiler

@@ -1,6 +1,7 @@
 #pragma once
-// The kernel compiler's whole public interface: bytes + options + target in, a program binary out.
-// It depends on LLVM only (privately) and on no runtime object.
+// The kernel compiler's public interface: bytes + options + target in, a program binary out (opencl_c.h
+// adds OpenCL C source to SPIR-V and SPIR-V linking).
+// It depends on LLVM and clang only (privately) and on no runtime object.
 #include <cstdint>
 #include <map>
 #include <memory>

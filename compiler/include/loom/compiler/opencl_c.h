@@ -1,0 +1,34 @@
+#pragma once
+// OpenCL C source to SPIR-V, and SPIR-V modules linked into one: what clBuildProgram,
+// clCompileProgram and clLinkProgram need before compileSpirv. Depends on clang and LLVM privately.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "loom/compiler/compiler.h"
+
+namespace loom::compiler {
+
+struct SourceRequest {
+  std::string source;   // OpenCL C
+  std::string options;  // clBuildProgram / clCompileProgram options
+  std::vector<std::pair<std::string, std::string>> headers;  // include name -> content (clCompileProgram input_headers)
+};
+
+struct SpirvResult {
+  Status status = Status::BuildFailure;  // Success, BuildFailure, InvalidOptions or (linking) LinkFailure
+  std::string log;                       // diagnostics ("<source>:line:col: error: ..."), warnings too on success
+  std::vector<uint8_t> spirv;            // set on Success
+};
+
+// OpenCL C 1.0 to 3.0 (-cl-std=; CL1.2 without it, as the OpenCL specification says) to a SPIR-V
+// module for spir64. Safe to call from several threads at once.
+SpirvResult compileOpenClSource(const SourceRequest& request);
+
+// clLinkProgram: joins SPIR-V modules into one. A `library` (-create-library) may leave functions
+// unresolved; otherwise a function or variable used but defined nowhere is a LinkFailure whose log
+// names it, as are duplicate definitions.
+SpirvResult linkSpirvModules(const std::vector<std::vector<uint8_t>>& modules, bool library);
+
+}  // namespace loom::compiler

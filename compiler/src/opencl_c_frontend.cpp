@@ -1,0 +1,154 @@
+// compileOpenClSource: OpenCL C to SPIR-V with clang in-process, then the SPIR-V translator.
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "loom/compiler/opencl_c.h"
+#include "opencl_c_options.h"
+#include "spirv_writer.h"
+
+namespace loom::compiler {
+
+extern const uint8_t kOpenClBaseHeader[];
+extern const size_t kOpenClBaseHeaderSize;
+
+namespace {
+
+// The name diagnostics give the program's source.
+constexpr const char* kMainFile = "<source>";
+// In-memory directories: clang's header and Loom's prelude; the request's headers.
+constexpr const char* kClangHeaderDir = "/loom/clang";
+constexpr const char* kPreludePath = "/loom/clang/loom-opencl-c.h";
+constexpr const char* kInputHeaderDir = "/loom/input";
+
+// What Loom's CPU device supports, as clang's target options: clang defines the macros and checks
+// the code against them (OpenCL C 3.0 features and extensions alike).
+constexpr const char* kSupportedExtensions =
+    "-cl-ext=-all,+cl_khr_fp64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"
+    "+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,"
+    "+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store,+__opencl_c_fp64,"
+    "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,+__opencl_c_program_scope_global_variables,"
+    "+__opencl_c_generic_address_space";
+
+// Included before the program. opencl-c-base.h and clang claim more for every SPIR target than Loom
+// has; builtins that depend on these macros disappear with them.
+constexpr const char* kPrelude = R"(#include <opencl-c-base.h>
+#undef __IMAGE_SUPPORT__
+#undef cl_khr_subgroup_extended_types
+#undef cl_khr_subgroup_non_uniform_vote
+#undef cl_khr_subgroup_ballot
+#undef cl_khr_subgroup_non_uniform_arithmetic
+#undef cl_khr_subgroup_shuffle
+#undef cl_khr_subgroup_shuffle_relative
+#undef cl_khr_subgroup_clustered_reduce
+#undef cl_khr_subgroup_rotate
+#undef cl_khr_extended_bit_ops
+#undef cl_khr_integer_dot_product
+#undef __opencl_c_integer_dot_product_input_4x8bit
+#undef __opencl_c_integer_dot_product_input_4x8bit_packed
+#undef cl_ext_float_atomics
+#undef __opencl_c_ext_fp32_global_atomic_add
+#undef __opencl_c_ext_fp32_local_atomic_add
+#undef __opencl_c_ext_fp32_global_atomic_min_max
+#undef __opencl_c_ext_fp32_local_atomic_min_max
+#undef __opencl_c_ext_fp64_global_atomic_add
+#undef __opencl_c_ext_fp64_local_atomic_add
+#undef __opencl_c_ext_fp64_global_atomic_min_max
+#undef __opencl_c_ext_fp64_local_atomic_min_max
+#if __OPENCL_C_VERSION__ >= 300
+#undef __opencl_c_read_write_images
+#undef __opencl_c_work_group_collective_functions
+#endif
+)";
+
+std::vector<std::string> clangArguments(const OpenClCOptions& options, bool withInputHeaders) {
+  std::vector<std::string> arguments = {
+      "-triple", "spir64-unknown-unknown", "-cl-std=" + options.standard,
+      "-no-opaque-pointers",  // LLVM 15's SPIR-V translator needs typed pointers
+      // No LLVM optimization: compileSpirv optimizes, and optimized IR can hold what the translator
+      // cannot express (odd integer widths, intrinsics), on which it ends the process.
+      "-O0", "-disable-O0-optnone",
+      "-cl-kernel-arg-info",  // argument names and type names for the kernel descriptors
+      kSupportedExtensions,
+      // Builtins declared by clang itself: much faster than parsing opencl-c.h.
+      "-fdeclare-opencl-builtins", "-include", kPreludePath,
+      // Only Loom's in-memory headers, never the host's or clang's resource directory.
+      "-nostdsysteminc", "-nobuiltininc", "-internal-isystem", kClangHeaderDir,
+      "-ferror-limit", "20"};  // as clang's driver does: garbage input gives a short log
+  if (withInputHeaders) arguments.push_back(std::string("-I") + kInputHeaderDir);
+  arguments.insert(arguments.end(), options.clangArguments.begin(), options.clangArguments.end());
+  arguments.insert(arguments.end(), {"-x", "cl", kMainFile});
+  return arguments;
+}
+
+// The real file system (for -I directories) under Loom's in-memory headers.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem(const SourceRequest& request) {
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  const llvm::StringRef baseHeader(reinterpret_cast<const char*>(kOpenClBaseHeader), kOpenClBaseHeaderSize);
+  memory->addFile(std::string(kClangHeaderDir) + "/opencl-c-base.h", 0, llvm::MemoryBuffer::getMemBuffer(baseHeader));
+  memory->addFile(kPreludePath, 0, llvm::MemoryBuffer::getMemBuffer(kPrelude));
+  for (const auto& [name, content] : request.headers)
+    memory->addFile(std::string(kInputHeaderDir) + "/" + name, 0, llvm::MemoryBuffer::getMemBufferCopy(content, name));
+  // A physical file system of its own: clang may change its working directory.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> disk(llvm::vfs::createPhysicalFileSystem().release());
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(disk);
+  overlay->pushOverlay(memory);
+  return overlay;
+}
+
+// Parses the arguments with diagnostics into `log`; false when clang rejects them.
+bool createInvocation(clang::CompilerInstance& clang, const std::vector<std::string>& arguments, llvm::raw_ostream& log) {
+  std::vector<const char*> pointers;
+  for (const std::string& argument : arguments) pointers.push_back(argument.c_str());
+  auto options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  clang::TextDiagnosticPrinter printer(log, options.get());
+  auto diagnostics = clang::CompilerInstance::createDiagnostics(options.get(), &printer, false);
+  return clang::CompilerInvocation::CreateFromArgs(clang.getInvocation(), pointers, *diagnostics);
+}
+
+// Runs clang on a configured instance: the program's LLVM module, or null (the log says why).
+std::unique_ptr<llvm::Module> runClang(clang::CompilerInstance& clang, const SourceRequest& request,
+                                       llvm::LLVMContext& context, llvm::raw_ostream& log) {
+  // Diagnostics after option parsing, so that -w and -Werror apply.
+  clang.createDiagnostics(new clang::TextDiagnosticPrinter(log, &clang.getDiagnosticOpts()), true);
+  clang.setVerboseOutputStream(log);  // "1 warning generated."
+  clang.createFileManager(fileSystem(request));
+  clang::PreprocessorOptions& preprocessor = clang.getPreprocessorOpts();
+  preprocessor.addRemappedFile(kMainFile, llvm::MemoryBuffer::getMemBufferCopy(request.source, kMainFile).release());
+  preprocessor.DisablePragmaDebugCrash = true;  // "#pragma clang __debug crash" must not end the application
+  clang::EmitLLVMOnlyAction action(&context);
+  if (!clang.ExecuteAction(action)) return nullptr;
+  return action.takeModule();
+}
+
+// Clang marks every function noinline at -O0; whether to inline is compileSpirv's decision.
+void allowInlining(llvm::Module& module) {
+  for (llvm::Function& function : module) function.removeFnAttr(llvm::Attribute::NoInline);
+}
+
+}  // namespace
+
+SpirvResult compileOpenClSource(const SourceRequest& request) {
+  auto options = parseOpenClCOptions(request.options);
+  if (!options) return {Status::InvalidOptions, llvm::toString(options.takeError()), {}};
+  std::string log;
+  llvm::raw_string_ostream logStream(log);
+  llvm::LLVMContext context;  // one per compilation: several threads may compile at once
+  context.setOpaquePointers(false);
+  clang::CompilerInstance clang;
+  if (!createInvocation(clang, clangArguments(*options, !request.headers.empty()), logStream))
+    return {Status::InvalidOptions, log, {}};
+  std::unique_ptr<llvm::Module> module = runClang(clang, request, context, logStream);
+  if (!module) return {Status::BuildFailure, log, {}};
+  allowInlining(*module);
+  auto spirv = writeSpirvModule(*module);
+  if (!spirv) return {Status::BuildFailure, log + llvm::toString(spirv.takeError()), {}};
+  return {Status::Success, log, std::move(*spirv)};
+}
+
+}  // namespace loom::compiler

@@ -1,0 +1,27 @@
+#include "spirv_writer.h"
+
+#include <sstream>
+
+#include "translator_guard.h"
+
+namespace loom::compiler {
+
+llvm::Expected<std::vector<uint8_t>> writeSpirvModule(llvm::Module& module) {
+  // The translator's defaults, as llvm-spirv uses them (no extensions, so any consumer reads
+  // it), plus the source's argument type names (OpenCL's clGetKernelArgInfo reports `uint*`,
+  // which SPIR-V types alone cannot tell from `int*`).
+  SPIRV::TranslatorOpts options;
+  options.setPreserveOCLKernelArgTypeMetadataThroughString(true);
+  std::ostringstream stream;
+  std::string message;
+  bool aborted = false;
+  if (!writeSpirvGuarded(module, options, stream, message, aborted)) {
+    if (aborted) message = "it failed an internal consistency check";
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "the SPIR-V translator cannot express the program: %s",
+                                   message.c_str());
+  }
+  const std::string bytes = std::move(stream).str();
+  return std::vector<uint8_t>(bytes.begin(), bytes.end());
+}
+
+}  // namespace loom::compiler

@@ -1,0 +1,299 @@
+// OpenCL C source to SPIR-V (compileOpenClSource) and SPIR-V linking (linkSpirvModules), checked by
+// compiling the result with compileSpirv and running it.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "kernel_runner.h"
+#include "loom/compiler/opencl_c.h"
+
+namespace loom::compiler::test {
+namespace {
+
+SpirvResult compileSource(const std::string& source, const std::string& options = "",
+                          std::vector<std::pair<std::string, std::string>> headers = {}) {
+  return compileOpenClSource({source, options, std::move(headers)});
+}
+
+// SPIR-V compiled for the CPU and loaded; null (with a test failure) when any step fails.
+std::unique_ptr<CpuExecutable> load(const SpirvResult& spirv) {
+  EXPECT_EQ(spirv.status, Status::Success) << spirv.log;
+  if (spirv.status != Status::Success) return nullptr;
+  const BuildResult built = compile(spirv.spirv);
+  EXPECT_EQ(built.status, Status::Success) << built.log;
+  if (built.status != Status::Success) return nullptr;
+  std::string log;
+  auto executable = CpuExecutable::load(built.program, log);
+  EXPECT_NE(executable, nullptr) << log;
+  return executable;
+}
+
+// Runs kernel `name(global int* out)` over `items` work-items, one work-group.
+std::vector<int> runOnInts(CpuExecutable& executable, const std::string& name, size_t items) {
+  std::vector<int> out(items, -1);
+  std::string log;
+  WorkGroupFunction function = executable.kernel(name, log);
+  EXPECT_NE(function, nullptr) << log;
+  if (!function) return out;
+  Range range;
+  range.globalSize[0] = items;
+  range.localSize[0] = uint32_t(items);
+  Arguments(*executable.program().info.findKernel(name)).set(0, out.data()).run(function, range);
+  return out;
+}
+
+std::vector<int> buildAndRun(const std::string& source, const std::string& options = "", size_t items = 4) {
+  auto executable = load(compileSource(source, options));
+  return executable ? runOnInts(*executable, "k", items) : std::vector<int>{};
+}
+
+TEST(OpenClC, CompiledKernelRunsAndKeepsArgumentInfo) {
+  const char* source = R"(
+    kernel void scale(global const float* input, global float* output, float factor) {
+      size_t i = get_global_id(0);
+      output[i] = input[i] * factor + sqrt(4.0f);
+    })";
+  auto executable = load(compileSource(source));
+  ASSERT_NE(executable, nullptr);
+  const KernelDescriptor* kernel = executable->program().info.findKernel("scale");
+  ASSERT_NE(kernel, nullptr);
+  ASSERT_EQ(kernel->arguments.size(), 3u);
+  EXPECT_EQ(kernel->arguments[0].name, "input");
+  EXPECT_EQ(kernel->arguments[0].typeName, "float*");
+  EXPECT_EQ(kernel->arguments[2].name, "factor");
+  EXPECT_EQ(kernel->arguments[2].typeName, "float");
+  std::vector<float> input(64), output(64, 0.0f);
+  for (int i = 0; i < 64; ++i) input[i] = float(i);
+  std::string log;
+  WorkGroupFunction function = executable->kernel("scale", log);
+  ASSERT_NE(function, nullptr) << log;
+  Range range;
+  range.globalSize[0] = 64;
+  range.localSize[0] = 16;
+  Arguments(*kernel).set(0, input.data()).set(1, output.data()).set(2, 3.0f).run(function, range);
+  for (int i = 0; i < 64; ++i) ASSERT_EQ(output[i], 3.0f * float(i) + 2.0f) << i;
+}
+
+TEST(OpenClC, MacrosFromOptionsTakeEffect) {
+  const char* source = "kernel void k(global int* out) { out[get_global_id(0)] = VALUE + OTHER; }";
+  EXPECT_EQ(buildAndRun(source, "-DVALUE=40 -D OTHER=2"), std::vector<int>(4, 42));
+  EXPECT_EQ(buildAndRun(source, "-D VALUE=1 -D OTHER=\"(2 + 3)\""), std::vector<int>(4, 6));
+}
+
+TEST(OpenClC, IncludesHeadersFromTheRequest) {
+  const char* source = R"(
+    #include "defs/answer.h"
+    #include <twice.h>
+    kernel void k(global int* out) { out[get_global_id(0)] = TWICE(ANSWER); })";
+  auto executable =
+      load(compileSource(source, "", {{"defs/answer.h", "#define ANSWER 21\n"}, {"twice.h", "#define TWICE(x) ((x) * 2)\n"}}));
+  ASSERT_NE(executable, nullptr);
+  EXPECT_EQ(runOnInts(*executable, "k", 2), std::vector<int>(2, 42));
+}
+
+TEST(OpenClC, IncludesHeadersFromDirectoriesOnDisk) {
+  const std::string directory = testing::TempDir() + "loom_opencl_c_include";
+  std::filesystem::create_directories(directory);
+  std::ofstream(directory + "/on_disk.h") << "#define FROM_DISK 7\n";
+  const char* source = "#include \"on_disk.h\"\nkernel void k(global int* out) { out[get_global_id(0)] = FROM_DISK; }";
+  EXPECT_EQ(buildAndRun(source, "-I " + directory, 2), std::vector<int>(2, 7));
+  EXPECT_EQ(buildAndRun(source, "-I" + directory, 2), std::vector<int>(2, 7));
+  std::filesystem::remove_all(directory);
+}
+
+TEST(OpenClC, SyntaxErrorIsABuildFailureWithItsPosition) {
+  const SpirvResult result = compileSource("kernel void k(global int* out) {\n  out[0] = 1\n}\n");
+  EXPECT_EQ(result.status, Status::BuildFailure);
+  EXPECT_NE(result.log.find("<source>:2:13: error:"), std::string::npos) << result.log;
+  EXPECT_TRUE(result.spirv.empty());
+}
+
+TEST(OpenClC, HostileSourceNeverEndsTheProcess) {
+  const char binary[] = "\x03\x02\x23\x07\0\xff garbage";
+  EXPECT_EQ(compileSource(std::string(binary, sizeof binary - 1)).status, Status::BuildFailure);
+  EXPECT_EQ(compileSource("#pragma clang __debug llvm_fatal_error\nkernel void k() {}").status, Status::Success);
+  EXPECT_EQ(compileSource("").status, Status::Success);
+}
+
+TEST(OpenClC, MissingHeaderIsABuildFailure) {
+  const SpirvResult result = compileSource("#include \"absent.h\"\nkernel void k() {}\n");
+  EXPECT_EQ(result.status, Status::BuildFailure);
+  EXPECT_NE(result.log.find("absent.h"), std::string::npos) << result.log;
+}
+
+TEST(OpenClC, WarningsAppearInTheLogAndWerrorMakesThemErrors) {
+  const char* source = "kernel void k(global int* out) { out[0] == 1; }";
+  const SpirvResult warned = compileSource(source);
+  EXPECT_EQ(warned.status, Status::Success) << warned.log;
+  EXPECT_NE(warned.log.find("warning:"), std::string::npos) << warned.log;
+  EXPECT_EQ(compileSource(source, "-w").log.find("warning:"), std::string::npos);
+  EXPECT_EQ(compileSource(source, "-Werror").status, Status::BuildFailure);
+}
+
+TEST(OpenClC, UnknownOptionsAreInvalidOptionsNamingThem) {
+  const SpirvResult unknown = compileSource("kernel void k() {}", "-cl-mad-enable -cl-bogus-option");
+  EXPECT_EQ(unknown.status, Status::InvalidOptions);
+  EXPECT_NE(unknown.log.find("-cl-bogus-option"), std::string::npos) << unknown.log;
+  EXPECT_EQ(compileSource("kernel void k() {}", "-cl-std=CL4.0").status, Status::InvalidOptions);
+  EXPECT_EQ(compileSource("kernel void k() {}", "-D").status, Status::InvalidOptions);
+}
+
+TEST(OpenClC, AcceptsEveryStandardOption) {
+  const char* source = "struct s { int a; float b; };\n"
+                       "kernel void k(global int* out) { struct s v = {41, 1.0 / 3.0}; out[0] = v.a + (v.b > 0.3f); }";
+  const std::string options =
+      "-cl-single-precision-constant -cl-denorms-are-zero -cl-fp32-correctly-rounded-divide-sqrt -cl-opt-disable "
+      "-cl-mad-enable -cl-no-signed-zeros -cl-unsafe-math-optimizations -cl-finite-math-only -cl-fast-relaxed-math "
+      "-cl-uniform-work-group-size -cl-kernel-arg-info -g -create-library -enable-link-options -I /nonexistent -I. -w";
+  EXPECT_EQ(buildAndRun(source, options, 1), std::vector<int>{42});
+}
+
+TEST(OpenClC, DefaultsToOpenClC12) {
+  EXPECT_EQ(compileSource("#if __OPENCL_C_VERSION__ != 120\n#error wrong version\n#endif\nkernel void k() {}").status,
+            Status::Success);
+  // Generic pointers are OpenCL C 2.0.
+  const char* generic = "void f(int* p) { *p = 1; }\nkernel void k(global int* out) { f(out); }";
+  EXPECT_EQ(compileSource(generic).status, Status::BuildFailure);
+}
+
+TEST(OpenClC, OpenClC30FeatureMacrosAreWhatLoomSupports) {
+  const char* source = R"(
+    #if __OPENCL_C_VERSION__ != 300
+    #error not OpenCL C 3.0
+    #endif
+    #if !defined(__opencl_c_fp64) || !defined(cl_khr_fp64) || !defined(__opencl_c_int64)
+    #error fp64 and int64 are supported
+    #endif
+    #if !defined(__opencl_c_generic_address_space) || !defined(__opencl_c_program_scope_global_variables)
+    #error generic address space and program-scope variables are supported
+    #endif
+    #if !defined(__opencl_c_atomic_order_acq_rel) || !defined(__opencl_c_atomic_order_seq_cst)
+    #error atomic orders are supported
+    #endif
+    #if !defined(__opencl_c_atomic_scope_device) || !defined(__opencl_c_atomic_scope_all_devices)
+    #error atomic scopes are supported
+    #endif
+    #if defined(__opencl_c_images) || defined(__opencl_c_read_write_images) || defined(__opencl_c_3d_image_writes)
+    #error no images
+    #endif
+    #if defined(__IMAGE_SUPPORT__)
+    #error no images
+    #endif
+    #if defined(__opencl_c_pipes) || defined(__opencl_c_device_enqueue) || defined(__opencl_c_subgroups)
+    #error no pipes, device enqueue or sub-groups
+    #endif
+    #if defined(cl_khr_fp16) || defined(cl_khr_subgroups) || defined(cl_khr_subgroup_ballot)
+    #error no fp16 or sub-groups
+    #endif
+    #if defined(cl_khr_3d_image_writes) || defined(cl_ext_float_atomics)
+    #error no image writes or float atomics
+    #endif
+    #if defined(__opencl_c_work_group_collective_functions)
+    #error no work-group collectives
+    #endif
+    #if !defined(cl_khr_int64_base_atomics) || !defined(cl_khr_int64_extended_atomics)
+    #error 64-bit atomics are supported
+    #endif
+    global int counter = 40;
+    kernel void k(global int* out) {
+      int* pointer = &counter;  // generic
+      double fraction = 0.5;
+      out[get_global_id(0)] = *pointer + (int)(fraction * 4.0);
+    })";
+  EXPECT_EQ(buildAndRun(source, "-cl-std=CL3.0"), std::vector<int>(4, 42));
+}
+
+TEST(OpenClC, ImagesAreRejectedInOpenClC30) {
+  const SpirvResult result = compileSource("kernel void k(read_only image2d_t image) {}", "-cl-std=CL3.0");
+  EXPECT_EQ(result.status, Status::BuildFailure) << result.log;
+}
+
+TEST(OpenClC, GenericAddressSpaceWorksInOpenClC20) {
+  const char* source = R"(
+    void store(int* p, int value) { *p = value; }
+    kernel void k(global int* out) {
+      local int shared[4];
+      int lid = get_local_id(0);
+      store(&shared[lid], lid * 10);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      int mine;
+      store(&mine, shared[3 - lid]);
+      store(&out[lid], mine + 1);
+    })";
+  EXPECT_EQ(buildAndRun(source, "-cl-std=CL2.0"), (std::vector<int>{31, 21, 11, 1}));
+}
+
+const char* kCaller = R"(
+  int helper(int x);
+  kernel void k(global int* out) { out[get_global_id(0)] = helper((int)get_global_id(0)); })";
+const char* kHelper = "int helper(int x) { return x * x + 1; }";
+
+std::vector<uint8_t> compiled(const char* source) {
+  const SpirvResult result = compileSource(source);
+  EXPECT_EQ(result.status, Status::Success) << result.log;
+  return result.spirv;
+}
+
+TEST(SpirvLinking, CallsAcrossModulesRun) {
+  const SpirvResult linked = linkSpirvModules({compiled(kCaller), compiled(kHelper)}, false);
+  auto executable = load(linked);
+  ASSERT_NE(executable, nullptr);
+  EXPECT_EQ(runOnInts(*executable, "k", 4), (std::vector<int>{1, 2, 5, 10}));
+}
+
+TEST(SpirvLinking, UndefinedFunctionFailsNamingIt) {
+  const SpirvResult linked = linkSpirvModules({compiled(kCaller)}, false);
+  EXPECT_EQ(linked.status, Status::LinkFailure);
+  EXPECT_NE(linked.log.find("helper"), std::string::npos) << linked.log;
+}
+
+TEST(SpirvLinking, LibraryMayLeaveFunctionsUndefinedAndLinkLater) {
+  const SpirvResult library = linkSpirvModules({compiled(kCaller)}, true);
+  ASSERT_EQ(library.status, Status::Success) << library.log;
+  auto executable = load(linkSpirvModules({library.spirv, compiled(kHelper)}, false));
+  ASSERT_NE(executable, nullptr);
+  EXPECT_EQ(runOnInts(*executable, "k", 2), (std::vector<int>{1, 2}));
+}
+
+TEST(SpirvLinking, DuplicateDefinitionsFail) {
+  const SpirvResult linked = linkSpirvModules({compiled(kHelper), compiled(kHelper)}, false);
+  EXPECT_EQ(linked.status, Status::LinkFailure);
+  EXPECT_NE(linked.log.find("helper"), std::string::npos) << linked.log;
+}
+
+TEST(SpirvLinking, MalformedModuleIsRejected) {
+  EXPECT_EQ(linkSpirvModules({{1, 2, 3, 4}}, false).status, Status::InvalidBinary);
+  EXPECT_EQ(linkSpirvModules({}, false).status, Status::LinkFailure);
+}
+
+TEST(OpenClC, ConcurrentCompilesSucceed) {
+  std::vector<SpirvResult> results(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&results, t] {
+      const std::string source = "kernel void k(global int* out) { out[get_global_id(0)] = " + std::to_string(t) + "; }";
+      for (int repeat = 0; repeat < 3; ++repeat) results[t] = compileSource(source, "-cl-std=CL3.0");
+    });
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < 4; ++t) {
+    auto executable = load(results[t]);
+    ASSERT_NE(executable, nullptr);
+    EXPECT_EQ(runOnInts(*executable, "k", 2), std::vector<int>(2, t));
+  }
+}
+
+TEST(OpenClC, SmallKernelCompilesQuickly) {
+  const char* source = "kernel void k(global float* a) { a[get_global_id(0)] = sin(a[get_global_id(0)]); }";
+  compileSource(source);  // the first compile pays for one-time setup
+  const auto start = std::chrono::steady_clock::now();
+  const SpirvResult result = compileSource(source);
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(result.status, Status::Success) << result.log;
+  EXPECT_LT(elapsed, std::chrono::milliseconds(100));
+}
+
+}  // namespace
+}  // namespace loom::compiler::test

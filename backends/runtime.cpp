@@ -2,13 +2,28 @@
 #include "loom/core/runtime.h"
 
 #include "backends/cpu/cpu_backend.h"
+#include "backends/cuda/cuda_backend.h"
+#include "loom/core/debug_keys.h"
+#include "loom/core/log.h"
 
 namespace loom::core {
 
 namespace {
+// ForceBackend exposes one backend's devices: the others are not even opened.
+bool backendWanted(const char* name) {
+  const std::string& forced = debugKeys().ForceBackend;
+  return forced.empty() || forced == name;
+}
+
 std::vector<DiscoveredDevice> discoverDevices() {
   std::vector<DiscoveredDevice> devices;
-  devices.push_back(backends::cpu::discoverCpuDevice());
+  // Until the NVPTX compiler and device memory are wired into core, GPUs are opt-in.
+  if (backendWanted("cuda") && debugKeys().EnableCudaDevices) {
+    std::string whyNone;
+    devices = backends::cuda::discoverCudaDevices(backends::cuda::kDriverLibrary, whyNone);
+    if (devices.empty()) debugMessage("no NVIDIA GPU: %s", whyNone.c_str());
+  }
+  if (backendWanted("cpu")) devices.push_back(backends::cpu::discoverCpuDevice());
   return devices;
 }
 }  // namespace

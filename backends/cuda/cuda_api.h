@@ -1,0 +1,74 @@
+#pragma once
+// The few CUDA driver API types, constants and signatures Loom uses, declared here so that the
+// build needs no CUDA toolkit. Values and signatures are those of the driver ABI (cuda.h); the
+// driver is loaded at run time (cuda_driver.h), never linked.
+#include <cstddef>
+#include <cstdint>
+
+namespace loom::backends::cuda {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+
+struct CUctx_st;
+struct CUmod_st;
+struct CUfunc_st;
+struct CUstream_st;
+struct CUevent_st;
+using CUcontext = CUctx_st*;
+using CUmodule = CUmod_st*;
+using CUfunction = CUfunc_st*;
+using CUstream = CUstream_st*;
+using CUevent = CUevent_st*;
+
+struct CUuuid {
+  char bytes[16];
+};
+
+constexpr CUresult CUDA_SUCCESS = 0;
+
+// CUdevice_attribute
+enum class DeviceAttribute : int {
+  MaxThreadsPerBlock = 1,
+  MaxBlockDimX = 2,
+  MaxBlockDimY = 3,
+  MaxBlockDimZ = 4,
+  MaxGridDimX = 5,
+  MaxGridDimY = 6,
+  MaxGridDimZ = 7,
+  MaxSharedMemoryPerBlock = 8,
+  WarpSize = 10,
+  ClockRateKHz = 13,
+  MultiprocessorCount = 16,
+  Integrated = 18,
+  PciBusId = 33,
+  PciDeviceId = 34,  // the device (slot) number on the bus, not the PCI product id
+  MemoryClockRateKHz = 36,
+  GlobalMemoryBusWidth = 37,
+  L2CacheSize = 38,
+  MaxThreadsPerMultiprocessor = 39,
+  PciDomainId = 50,
+  ComputeCapabilityMajor = 75,
+  ComputeCapabilityMinor = 76,
+  MaxSharedMemoryPerBlockOptin = 97,
+};
+
+// CUjit_option
+enum class JitOption : int {
+  InfoLogBuffer = 3,
+  InfoLogBufferSizeBytes = 4,
+  ErrorLogBuffer = 5,
+  ErrorLogBufferSizeBytes = 6,
+};
+
+// CUfunction_attribute
+enum class FunctionAttribute : int {
+  MaxDynamicSharedSizeBytes = 8,
+};
+
+constexpr unsigned CU_MEM_ATTACH_GLOBAL = 0x1;
+constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x1;
+constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
+
+}  // namespace loom::backends::cuda

@@ -1,0 +1,62 @@
+#pragma once
+// An NVIDIA GPU through the CUDA driver API: PTX modules, launches, copies and fills on one
+// stream of the GPU's primary context, each synchronized before it returns (the engine provides
+// the asynchrony).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/cuda/cuda_context.h"
+#include "loom/core/backend.h"
+#include "loom/core/memory_manager.h"
+
+namespace loom::backends::cuda {
+
+class CudaBackend final : public core::Backend {
+ public:
+  // Retains the GPU's primary context and creates the backend's stream; nullptr and `error` on failure.
+  static std::unique_ptr<CudaBackend> create(std::shared_ptr<const Driver> driver, CUdevice device, std::string& error);
+  ~CudaBackend() override;
+
+  const core::DeviceInfo& info() const override { return info_; }
+  compiler::Target compilerTarget() const override { return compiler::Target::Nvptx; }
+  std::unique_ptr<core::BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram> program,
+                                                    std::string& log) override;
+  void launch(const core::KernelLaunch& launch) override;
+  void copy(void* destination, const void* source, size_t size) override;
+  void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
+  // Host CLOCK_MONOTONIC_RAW nanoseconds, the CPU device's clock: the driver offers no host-readable
+  // GPU clock, and commands complete before the engine reads it, so host time orders them exactly.
+  uint64_t timestamp() const override;
+
+  // Every kind of unified shared memory comes from the driver; nullptr when the GPU has too little.
+  void* allocateMemory(core::MemoryType type, size_t size) override;
+  void releaseMemory(void* address, core::MemoryType type) override { release(address, type); }
+
+  void* allocateDevice(size_t size);
+  void* allocateHost(size_t size);  // pinned and mapped into every context
+  // Managed memory; refused above the GPU's free memory, which could otherwise hang the GPU.
+  void* allocateShared(size_t size);
+  void release(void* pointer, core::MemoryType type);
+
+ private:
+  CudaBackend(std::shared_ptr<const PrimaryContext> context, CUstream stream, core::DeviceInfo info)
+      : context_(std::move(context)), stream_(stream), info_(std::move(info)) {}
+
+  const Driver& driver() const { return context_->driver(); }
+  // True on success; otherwise says what failed under PrintDebugMessages.
+  bool succeeded(CUresult result, const char* call) const;
+  bool synchronize() const;
+  bool raiseDynamicSharedLimit(const core::KernelLaunch& launch) const;
+  void fillByDoubling(void* destination, const uint8_t* pattern, size_t patternSize, size_t size);
+
+  std::shared_ptr<const PrimaryContext> context_;
+  CUstream stream_;
+  core::DeviceInfo info_;
+};
+
+// One root device per GPU the driver at `library` finds. None when the library, the driver or a
+// GPU is missing: `whyNone` then says why.
+std::vector<core::DiscoveredDevice> discoverCudaDevices(const std::string& library, std::string& whyNone);
+
+}  // namespace loom::backends::cuda

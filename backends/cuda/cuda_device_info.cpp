@@ -1,0 +1,106 @@
+#include "backends/cuda/cuda_device_info.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+#include "backends/cuda/cuda_launch_parameters.h"
+
+namespace loom::backends::cuda {
+
+namespace {
+constexpr uint32_t kNvidiaVendorId = 0x10de;
+// Kernel parameter space of a launch (CUDA's classic limit); the implicit struct takes its share.
+constexpr uint32_t kKernelParameterBytes = 4096;
+// NVIDIA's L1 and L2 line; not a device attribute.
+constexpr uint32_t kCacheLineBytes = 128;
+
+uint32_t unsignedAttribute(const AttributeLookup& attribute, DeviceAttribute which) {
+  return static_cast<uint32_t>(std::max(attribute(which), 0));
+}
+
+DeviceFacts readFacts(const Driver& driver, CUdevice device) {
+  DeviceFacts facts;
+  char name[256] = {};
+  if (driver.cuDeviceGetName(name, sizeof(name) - 1, device) == CUDA_SUCCESS) facts.name = name;
+  size_t totalMemory = 0;
+  if (driver.cuDeviceTotalMem(&totalMemory, device) == CUDA_SUCCESS) facts.totalMemory = totalMemory;
+  CUuuid uuid{};
+  if (driver.cuDeviceGetUuid(&uuid, device) == CUDA_SUCCESS) std::memcpy(facts.uuid.data(), uuid.bytes, 16);
+  return facts;
+}
+}  // namespace
+
+core::DeviceInfo translateDeviceInfo(const DeviceFacts& facts, const AttributeLookup& attribute) {
+  auto get = [&](DeviceAttribute which) { return unsignedAttribute(attribute, which); };
+  core::DeviceInfo info;
+  info.type = core::DeviceType::Gpu;
+  info.backendName = "cuda";
+  info.name = facts.name;
+  info.vendorId = kNvidiaVendorId;
+  info.deviceId = facts.pciDeviceId;
+  info.uuid = facts.uuid;
+  info.coreClockMHz = get(DeviceAttribute::ClockRateKHz) / 1000;
+  info.memoryClockMHz = get(DeviceAttribute::MemoryClockRateKHz) / 1000;
+  info.memoryBusWidth = get(DeviceAttribute::GlobalMemoryBusWidth);
+  info.globalMemorySize = facts.totalMemory;
+  info.maxAllocationSize = facts.totalMemory;
+  // Level Zero topology: the SMs are the sub-slices; each holds this many resident warps
+  // (hardware threads), one "EU" per SM since the driver does not report its partitions.
+  const uint32_t multiprocessors = std::max(get(DeviceAttribute::MultiprocessorCount), 1u);
+  const uint32_t warpSize = std::max(get(DeviceAttribute::WarpSize), 1u);
+  info.numSlices = 1;
+  info.numSubslicesPerSlice = multiprocessors;
+  info.numEusPerSubslice = 1;
+  info.numThreadsPerEu = std::max(get(DeviceAttribute::MaxThreadsPerMultiprocessor) / warpSize, 1u);
+  info.simdWidth = warpSize;
+  info.computeUnits = multiprocessors;
+  info.maxWorkGroupSize = get(DeviceAttribute::MaxThreadsPerBlock);
+  info.maxGroupSize = {get(DeviceAttribute::MaxBlockDimX), get(DeviceAttribute::MaxBlockDimY), get(DeviceAttribute::MaxBlockDimZ)};
+  info.maxGroupCount = {get(DeviceAttribute::MaxGridDimX), get(DeviceAttribute::MaxGridDimY), get(DeviceAttribute::MaxGridDimZ)};
+  // Above the default 48 KiB a kernel opts in (cuFuncSetAttribute), which launches do.
+  const uint32_t optIn = get(DeviceAttribute::MaxSharedMemoryPerBlockOptin);
+  info.maxSharedLocalMemory = optIn ? optIn : get(DeviceAttribute::MaxSharedMemoryPerBlock);
+  info.subGroupSizes = {warpSize};
+  info.maxArgumentsSize = kKernelParameterBytes - sizeof(ImplicitLaunchParameters);
+  // Timestamps are host CLOCK_MONOTONIC_RAW nanoseconds (CudaBackend::timestamp).
+  info.timerResolutionNs = 1;
+  info.timestampValidBits = 64;
+  info.kernelTimestampValidBits = 64;
+  info.l1CacheSize = 0;  // not reported by the driver
+  info.lastLevelCacheSize = get(DeviceAttribute::L2CacheSize);
+  info.cacheLineSize = kCacheLineBytes;
+  const uint32_t capability = get(DeviceAttribute::ComputeCapabilityMajor) * 10 + get(DeviceAttribute::ComputeCapabilityMinor);
+  info.supportsFp16 = capability >= 53;  // native half arithmetic
+  info.supportsFp64 = true;
+  info.supportsInt64Atomics = true;
+  info.supportsFloatAtomics = true;
+  info.unifiedMemory = get(DeviceAttribute::Integrated) != 0;
+  return info;
+}
+
+uint32_t readPciDeviceId(int domain, int bus, int device, const std::string& sysfsDevices) {
+  char address[32];
+  std::snprintf(address, sizeof(address), "/%04x:%02x:%02x.0/device", domain, bus, device);
+  std::ifstream file(sysfsDevices + address);
+  std::string text;
+  if (!(file >> text)) return 0;
+  char* end = nullptr;
+  const unsigned long id = std::strtoul(text.c_str(), &end, 16);
+  return end != text.c_str() && *end == '\0' ? static_cast<uint32_t>(id) : 0;
+}
+
+core::DeviceInfo describeDevice(const Driver& driver, CUdevice device) {
+  auto attribute = [&](DeviceAttribute which) {
+    int value = 0;
+    return driver.cuDeviceGetAttribute(&value, which, device) == CUDA_SUCCESS ? value : 0;
+  };
+  DeviceFacts facts = readFacts(driver, device);
+  facts.pciDeviceId = readPciDeviceId(attribute(DeviceAttribute::PciDomainId), attribute(DeviceAttribute::PciBusId),
+                                      attribute(DeviceAttribute::PciDeviceId));
+  return translateDeviceInfo(facts, attribute);
+}
+
+}  // namespace loom::backends::cuda

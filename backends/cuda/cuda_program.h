@@ -1,0 +1,54 @@
+#pragma once
+// A PTX program loaded into a GPU's primary context as a CUDA module.
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "backends/cuda/cuda_context.h"
+#include "loom/core/backend.h"
+
+namespace loom::backends::cuda {
+
+class CudaKernel final : public core::BackendKernel {
+ public:
+  explicit CudaKernel(CUfunction function) : function_(function) {}
+  CUfunction function() const { return function_; }
+
+  // Dynamic shared memory the function may use, as last set with cuFuncSetAttribute; launches
+  // above the driver's default (48 KiB) raise it first.
+  std::atomic<uint32_t> dynamicSharedLimit{48 * 1024};
+
+ private:
+  CUfunction function_;
+};
+
+class CudaProgram final : public core::BackendProgram {
+ public:
+  // Compiles the program's PTX for the context's GPU; nullptr, with the JIT's error log in `log`,
+  // when the driver rejects it.
+  static std::unique_ptr<CudaProgram> load(std::shared_ptr<const PrimaryContext> context,
+                                           std::shared_ptr<const compiler::CompiledProgram> program, std::string& log);
+  ~CudaProgram() override;
+
+  core::BackendKernel* kernel(const std::string& name, std::string& log) override;
+  void* globalVariable(const std::string& name) override;
+  // Function pointers across modules need dynamic linking, which CUDA modules do not have.
+  void* function(const std::string&) override { return nullptr; }
+  // CUDA modules cannot import from one another: only programs without imports link.
+  bool link(const std::vector<core::BackendProgram*>& others, std::string& log) override;
+
+ private:
+  CudaProgram(std::shared_ptr<const PrimaryContext> context, std::shared_ptr<const compiler::CompiledProgram> program,
+              CUmodule module)
+      : context_(std::move(context)), program_(std::move(program)), module_(module) {}
+
+  std::shared_ptr<const PrimaryContext> context_;
+  std::shared_ptr<const compiler::CompiledProgram> program_;
+  CUmodule module_;
+  std::mutex kernelsMutex_;
+  std::map<std::string, std::unique_ptr<CudaKernel>> kernels_;
+};
+
+}  // namespace loom::backends::cuda

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds the CUDA backend's tests into one self-contained program, without LLVM or the rest of
+# Loom, to run on a GPU machine that lacks Loom's build dependencies (copy it there and run it).
+# Usage, from the repository root: tests/unit/cuda/build_gpu_tests.sh OUTPUT_DIR [extra compiler flags...]
+# With -fsanitize=address, run it under ASAN_OPTIONS=protect_shadow_gap=0 (the CUDA driver maps there).
+set -euo pipefail
+out=$1
+shift
+mkdir -p "$out"
+flags=(-std=c++20 -O1 -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
+       -I. -Icore/include -Icompiler/include "$@")
+objects=()
+for source in backends/cuda/*.cpp core/src/log.cpp core/src/debug_keys.cpp core/src/futex.cpp tests/unit/cuda/*_test.cpp; do
+  [[ $source == *cuda_discovery_test.cpp ]] && continue  # needs the whole runtime
+  object=$out/$(echo "$source" | tr / _).o
+  g++ "${flags[@]}" -c "$source" -o "$object" &
+  objects+=("$object")
+done
+wait
+g++ "$@" -o "$out/loom_cuda_gpu_tests" "${objects[@]}" -lgtest_main -lgtest -static-libstdc++ -static-libgcc -ldl -pthread

@@ -1,0 +1,338 @@
+// The CUDA backend on a real GPU, with hand-written PTX that follows cuda_launch_parameters.h.
+// Skipped where the driver finds no NVIDIA GPU.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <numeric>
+
+#include "backends/cuda/cuda_backend.h"
+#include "backends/cuda/cuda_launch_parameters.h"
+
+namespace loom::backends::cuda {
+namespace {
+
+using compiler::ArgumentKind;
+
+// scale(global float* data, float factor, local float* scratch): data[gid] *= factor through
+// shared memory, for the work-items inside the global size. probe(global ulong* out, char tag,
+// constant int* c, int n, local int* l): work-item 0 writes what it received.
+constexpr char kPtx[] = R"(
+.version 7.0
+.target sm_52
+.address_size 64
+
+.extern .shared .align 16 .b8 loom_local[];
+.visible .global .align 4 .u32 counter = 42;
+
+.visible .entry scale(.param .u64 data, .param .f32 factor, .param .u32 scratch, .param .align 8 .b8 implicit[64])
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<12>;
+  .reg .f32 %f<4>;
+  ld.param.u64 %rd1, [data];
+  cvta.to.global.u64 %rd1, %rd1;
+  ld.param.f32 %f1, [factor];
+  ld.param.u32 %r1, [scratch];
+  ld.param.u64 %rd2, [implicit+0];
+  ld.param.u64 %rd3, [implicit+24];
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mov.u32 %r4, %tid.x;
+  mul.wide.u32 %rd4, %r2, %r3;
+  cvt.u64.u32 %rd5, %r4;
+  add.u64 %rd4, %rd4, %rd5;
+  setp.ge.u64 %p1, %rd4, %rd3;
+  add.u64 %rd6, %rd4, %rd2;
+  shl.b64 %rd7, %rd6, 2;
+  add.u64 %rd8, %rd1, %rd7;
+  mov.u64 %rd9, loom_local;
+  cvt.u64.u32 %rd10, %r1;
+  add.u64 %rd9, %rd9, %rd10;
+  mul.wide.u32 %rd11, %r4, 4;
+  add.u64 %rd9, %rd9, %rd11;
+  @%p1 bra SKIP;
+  ld.global.f32 %f2, [%rd8];
+  mul.f32 %f3, %f2, %f1;
+  st.shared.f32 [%rd9], %f3;
+SKIP:
+  bar.sync 0;
+  @%p1 bra DONE;
+  ld.shared.f32 %f2, [%rd9];
+  st.global.f32 [%rd8], %f2;
+DONE:
+  ret;
+}
+
+.visible .entry probe(.param .u64 out, .param .u8 tag, .param .u64 c, .param .u32 n, .param .u32 l,
+                      .param .align 8 .b8 implicit[64])
+{
+  .reg .pred %p<2>;
+  .reg .b16 %h<2>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<8>;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  or.b32 %r1, %r1, %r2;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  ld.param.u8 %h1, [tag];
+  cvt.u64.u16 %rd2, %h1;
+  st.global.u64 [%rd1+0], %rd2;
+  ld.param.u64 %rd3, [c];
+  cvta.to.global.u64 %rd3, %rd3;
+  ld.global.s32 %r3, [%rd3];
+  cvt.s64.s32 %rd2, %r3;
+  st.global.u64 [%rd1+8], %rd2;
+  ld.param.u32 %r3, [n];
+  cvt.s64.s32 %rd2, %r3;
+  st.global.u64 [%rd1+16], %rd2;
+  ld.param.u32 %r3, [l];
+  cvt.u64.u32 %rd2, %r3;
+  st.global.u64 [%rd1+24], %rd2;
+  ld.param.u64 %rd2, [implicit+0];
+  st.global.u64 [%rd1+32], %rd2;
+  ld.param.u64 %rd2, [implicit+16];
+  st.global.u64 [%rd1+40], %rd2;
+  ld.param.u64 %rd2, [implicit+24];
+  st.global.u64 [%rd1+48], %rd2;
+  ld.param.u64 %rd2, [implicit+40];
+  st.global.u64 [%rd1+56], %rd2;
+  ld.param.u32 %r3, [implicit+48];
+  cvt.u64.u32 %rd2, %r3;
+  st.global.u64 [%rd1+64], %rd2;
+  ld.param.u32 %r3, [implicit+56];
+  cvt.u64.u32 %rd2, %r3;
+  st.global.u64 [%rd1+72], %rd2;
+  ld.param.u32 %r3, [implicit+60];
+  cvt.u64.u32 %rd2, %r3;
+  st.global.u64 [%rd1+80], %rd2;
+DONE:
+  ret;
+}
+)";
+
+compiler::KernelArgument argument(ArgumentKind kind, uint32_t offset, uint32_t size) {
+  compiler::KernelArgument described;
+  described.kind = kind;
+  described.offset = offset;
+  described.size = size;
+  described.alignment = std::min(size, 8u);
+  return described;
+}
+
+std::shared_ptr<compiler::CompiledProgram> ptxProgram(const char* ptx, size_t size) {
+  auto program = std::make_shared<compiler::CompiledProgram>();
+  program->target = compiler::Target::Nvptx;
+  program->code.assign(ptx, ptx + size);
+  compiler::KernelDescriptor scale;
+  scale.name = "scale";
+  scale.arguments = {argument(ArgumentKind::GlobalPointer, 0, 8), argument(ArgumentKind::Value, 8, 4),
+                     argument(ArgumentKind::LocalPointer, 16, 8)};
+  scale.argumentBufferSize = 24;
+  compiler::KernelDescriptor probe;
+  probe.name = "probe";
+  probe.arguments = {argument(ArgumentKind::GlobalPointer, 0, 8), argument(ArgumentKind::Value, 8, 1),
+                     argument(ArgumentKind::ConstantPointer, 16, 8), argument(ArgumentKind::Value, 24, 4),
+                     argument(ArgumentKind::LocalPointer, 32, 8)};
+  probe.argumentBufferSize = 40;
+  program->info.kernels = {scale, probe};
+  return program;
+}
+
+template <typename T>
+void put(std::vector<uint8_t>& buffer, uint32_t offset, T value) {
+  std::memcpy(buffer.data() + offset, &value, sizeof(T));
+}
+
+class CudaGpu : public testing::Test {
+ protected:
+  void SetUp() override {
+    // Opened once and never closed, as the runtime does.
+    static std::string whyNone;
+    static auto* devices = new std::vector<core::DiscoveredDevice>(discoverCudaDevices(kDriverLibrary, whyNone));
+    if (devices->empty()) GTEST_SKIP() << "no NVIDIA GPU: " << whyNone;
+    gpu = static_cast<CudaBackend*>((*devices)[0].backend.get());
+  }
+
+  std::unique_ptr<core::BackendProgram> load() {
+    std::string log;
+    auto program = gpu->loadProgram(ptxProgram(kPtx, sizeof(kPtx) - 1), log);
+    EXPECT_TRUE(program) << log;
+    return program;
+  }
+
+  template <typename T>
+  std::vector<T> download(const void* device, size_t count) {
+    std::vector<T> host(count);
+    gpu->copy(host.data(), device, count * sizeof(T));
+    return host;
+  }
+
+  CudaBackend* gpu = nullptr;
+};
+
+TEST_F(CudaGpu, DescribesTheDevice) {
+  const core::DeviceInfo& info = gpu->info();
+  std::printf("%s: %u SMs, %u MHz, %llu MiB, L2 %llu KiB, shared %u, PCI id 0x%04x, UUID %02x%02x%02x%02x-%02x%02x\n",
+              info.name.c_str(), info.computeUnits, info.coreClockMHz, (unsigned long long)(info.globalMemorySize >> 20),
+              (unsigned long long)(info.lastLevelCacheSize >> 10), info.maxSharedLocalMemory, info.deviceId, info.uuid[0],
+              info.uuid[1], info.uuid[2], info.uuid[3], info.uuid[4], info.uuid[5]);
+  EXPECT_EQ(info.type, core::DeviceType::Gpu);
+  EXPECT_EQ(info.vendorId, 0x10deu);
+  EXPECT_FALSE(info.name.empty());
+  EXPECT_GT(info.computeUnits, 1u);
+  EXPECT_EQ(info.subGroupSizes, std::vector<uint32_t>{32});
+  EXPECT_GE(info.maxSharedLocalMemory, 48u * 1024);
+  EXPECT_GT(info.globalMemorySize, 1ull << 30);
+  EXPECT_NE(info.uuid, (std::array<uint8_t, 16>{}));
+  EXPECT_EQ(gpu->compilerTarget(), compiler::Target::Nvptx);
+}
+
+TEST_F(CudaGpu, CopiesBetweenHostAndDevice) {
+  std::vector<uint32_t> data(1000);
+  std::iota(data.begin(), data.end(), 1u);
+  void* device = gpu->allocateDevice(data.size() * 4);
+  void* pinned = gpu->allocateHost(data.size() * 4);
+  ASSERT_TRUE(device && pinned);
+  gpu->copy(device, data.data(), data.size() * 4);
+  gpu->copy(pinned, device, data.size() * 4);
+  EXPECT_EQ(std::memcmp(pinned, data.data(), data.size() * 4), 0);
+  EXPECT_EQ(download<uint32_t>(device, data.size()), data);
+  gpu->release(device, core::MemoryType::Device);
+  gpu->release(pinned, core::MemoryType::Host);
+}
+
+TEST_F(CudaGpu, FillsEveryPatternSize) {
+  const uint8_t pattern[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+  const uint8_t same[4] = {9, 9, 9, 9};
+  const uint8_t pair[4] = {1, 2, 1, 2};
+  const size_t size = 300001;
+  auto* device = static_cast<uint8_t*>(gpu->allocateDevice(size + 8));
+  ASSERT_TRUE(device);
+  struct Case {
+    const uint8_t* pattern;
+    size_t patternSize, offset, size;
+  };
+  for (const Case& c : {Case{same, 4, 1, size}, Case{pair, 4, 0, size - 1}, Case{pattern, 4, 0, size - 1},
+                        Case{pair, 4, 2, 1000}, Case{pattern, 4, 4, 4096}, Case{pattern, 8, 0, size}, Case{pattern, 16, 3, size}, Case{pattern, 2, 0, 7}}) {
+    gpu->fill(device, same, 1, size + 8);
+    gpu->fill(device + c.offset, c.pattern, c.patternSize, c.size);
+    const std::vector<uint8_t> host = download<uint8_t>(device + c.offset, c.size);
+    for (size_t i = 0; i < c.size; ++i)
+      ASSERT_EQ(host[i], c.pattern[i % c.patternSize]) << "pattern " << c.patternSize << " size " << c.size << " at " << i;
+    EXPECT_EQ(download<uint8_t>(device + c.offset + c.size, 1)[0], 9);
+  }
+  gpu->release(device, core::MemoryType::Device);
+}
+
+TEST_F(CudaGpu, LaunchesWithLocalMemoryAndANonUniformLastGroup) {
+  auto program = load();
+  ASSERT_TRUE(program);
+  const auto compiled = ptxProgram(kPtx, sizeof(kPtx));
+  std::string log;
+  core::BackendKernel* kernel = program->kernel("scale", log);
+  ASSERT_TRUE(kernel) << log;
+  const size_t count = 1000;
+  std::vector<float> data(count + 8, 1.0f);
+  auto* device = static_cast<float*>(gpu->allocateDevice(data.size() * 4));
+  gpu->copy(device, data.data(), data.size() * 4);
+  for (uint32_t localOffset : {0u, 64u * 1024}) {  // the second needs the opt-in above 48 KiB
+    std::vector<uint8_t> arguments(24);
+    put<uint64_t>(arguments, 0, reinterpret_cast<uint64_t>(device));
+    put<float>(arguments, 8, 2.0f);
+    put<uint64_t>(arguments, 16, localOffset);
+    core::KernelLaunch launch;
+    launch.kernel = kernel;
+    launch.descriptor = &compiled->info.kernels[0];
+    launch.arguments = arguments.data();
+    launch.localMemorySize = localOffset + 128 * 4;
+    launch.workDim = 1;
+    launch.groupSize[0] = 128;
+    launch.groupCount[0] = (count - 3 + 127) / 128;
+    launch.globalSize[0] = count - 3;
+    launch.globalOffset[0] = 3;
+    gpu->launch(launch);
+  }
+  const std::vector<float> result = download<float>(device, data.size());
+  for (size_t i = 0; i < data.size(); ++i) ASSERT_EQ(result[i], i >= 3 && i < count ? 4.0f : 1.0f) << i;
+  gpu->release(device, core::MemoryType::Device);
+}
+
+TEST_F(CudaGpu, KernelReceivesMixedArgumentsAndTheImplicitStruct) {
+  auto program = load();
+  ASSERT_TRUE(program);
+  std::string log;
+  core::BackendKernel* kernel = program->kernel("probe", log);
+  ASSERT_TRUE(kernel) << log;
+  auto* out = static_cast<uint64_t*>(gpu->allocateDevice(11 * 8));
+  auto* constant = static_cast<int32_t*>(gpu->allocateDevice(4));
+  const int32_t seven = -7;
+  gpu->copy(constant, &seven, 4);
+  std::vector<uint8_t> arguments(40);
+  put<uint64_t>(arguments, 0, reinterpret_cast<uint64_t>(out));
+  put<char>(arguments, 8, 'L');
+  put<uint64_t>(arguments, 16, reinterpret_cast<uint64_t>(constant));
+  put<int32_t>(arguments, 24, 123456);
+  put<uint64_t>(arguments, 32, 48);
+  const auto compiled = ptxProgram(kPtx, sizeof(kPtx));
+  core::KernelLaunch launch;
+  launch.kernel = kernel;
+  launch.descriptor = &compiled->info.kernels[1];
+  launch.arguments = arguments.data();
+  launch.localMemorySize = 64;
+  launch.workDim = 3;
+  for (int d = 0; d < 3; ++d) launch.groupSize[d] = 2, launch.groupCount[d] = 2, launch.globalSize[d] = 4;
+  launch.globalOffset[0] = 5, launch.globalOffset[2] = 9;
+  launch.globalSize[2] = 3;
+  gpu->launch(launch);
+  EXPECT_EQ(download<uint64_t>(out, 11), (std::vector<uint64_t>{'L', uint64_t(-7), 123456, 48, 5, 9, 4, 3, 2, 2, 3}));
+  gpu->release(out, core::MemoryType::Device);
+  gpu->release(constant, core::MemoryType::Device);
+}
+
+TEST_F(CudaGpu, ProgramsExposeGlobalsAndReportErrors) {
+  auto program = load();
+  ASSERT_TRUE(program);
+  void* counter = program->globalVariable("counter");
+  ASSERT_TRUE(counter);
+  EXPECT_EQ(download<uint32_t>(counter, 1)[0], 42u);
+  EXPECT_EQ(program->globalVariable("missing"), nullptr);
+  EXPECT_EQ(program->function("scale"), nullptr);
+  std::string log;
+  EXPECT_EQ(program->kernel("missing", log), nullptr);
+  EXPECT_NE(log.find("CUDA_ERROR_NOT_FOUND"), std::string::npos) << log;
+  log.clear();
+  EXPECT_TRUE(program->link({}, log)) << log;  // nothing to import
+
+  const char broken[] = ".version 7.0\n.target sm_52\n.address_size 64\n.visible .entry bad() { bogus; }\n";
+  EXPECT_EQ(gpu->loadProgram(ptxProgram(broken, sizeof(broken)), log), nullptr);
+  EXPECT_NE(log.find("cuModuleLoadDataEx: CUDA_ERROR_INVALID_PTX"), std::string::npos) << log;
+  EXPECT_NE(log.find("'bogus'"), std::string::npos) << log;  // the JIT's own error log
+}
+
+TEST_F(CudaGpu, SharedMemoryIsHostAccessibleAndBoundedByFreeMemory) {
+  auto* shared = static_cast<uint32_t*>(gpu->allocateShared(4096));
+  ASSERT_TRUE(shared);
+  shared[0] = 0xdeadbeef;
+  const uint8_t fives[1] = {5};
+  gpu->fill(shared + 1, fives, 1, 4);
+  EXPECT_EQ(shared[1], 0x05050505u);
+  EXPECT_EQ(shared[0], 0xdeadbeefu);
+  gpu->release(shared, core::MemoryType::Shared);
+  EXPECT_EQ(gpu->allocateShared(gpu->info().globalMemorySize + 1), nullptr);
+}
+
+TEST_F(CudaGpu, TimestampsAreMonotonicNanoseconds) {
+  const uint64_t first = gpu->timestamp();
+  const uint8_t zero[1] = {0};
+  void* device = gpu->allocateDevice(1 << 20);
+  gpu->fill(device, zero, 1, 1 << 20);
+  EXPECT_GT(gpu->timestamp(), first);
+  gpu->release(device, core::MemoryType::Device);
+}
+
+}  // namespace
+}  // namespace loom::backends::cuda

@@ -1,0 +1,110 @@
+#include "backends/cuda/cuda_kernel_parameters.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace loom::backends::cuda {
+namespace {
+
+using compiler::ArgumentKind;
+
+compiler::KernelArgument argument(ArgumentKind kind, uint32_t offset, uint32_t size, uint32_t alignment) {
+  compiler::KernelArgument described;
+  described.kind = kind;
+  described.offset = offset;
+  described.size = size;
+  described.alignment = alignment;
+  return described;
+}
+
+template <typename T>
+T read(const PackedParameters& packed, size_t index) {
+  T value;
+  std::memcpy(&value, packed.pointers[index], sizeof(T));
+  return value;
+}
+
+// kernel(global float* a, int n, local float* scratch, float4 v, constant int* c, char tag)
+struct MixedKernel {
+  compiler::KernelDescriptor descriptor;
+  uint8_t arguments[64] = {};
+
+  MixedKernel() {
+    descriptor.arguments = {argument(ArgumentKind::GlobalPointer, 0, 8, 8), argument(ArgumentKind::Value, 8, 4, 4),
+                            argument(ArgumentKind::LocalPointer, 16, 8, 8), argument(ArgumentKind::Value, 32, 16, 16),
+                            argument(ArgumentKind::ConstantPointer, 48, 8, 8), argument(ArgumentKind::Value, 56, 1, 1)};
+    descriptor.argumentBufferSize = sizeof(arguments);
+    const uint64_t a = 0x7f0000001000, localOffset = 256, c = 0x7f0000002000;
+    const int32_t n = -5;
+    const float v[4] = {1, 2, 3, 4};
+    std::memcpy(arguments + 0, &a, 8);
+    std::memcpy(arguments + 8, &n, 4);
+    std::memcpy(arguments + 16, &localOffset, 8);  // as core writes it: 64 bits
+    std::memcpy(arguments + 32, v, 16);
+    std::memcpy(arguments + 48, &c, 8);
+    arguments[56] = 'x';
+  }
+};
+
+ImplicitLaunchParameters someImplicit() {
+  core::KernelLaunch launch;
+  launch.workDim = 2;
+  launch.groupSize[0] = 64, launch.groupSize[1] = 4;
+  launch.globalSize[0] = 1000, launch.globalSize[1] = 8;
+  launch.globalOffset[0] = 7;
+  return implicitParameters(launch);
+}
+
+TEST(CudaKernelParameters, OneParameterPerArgumentThenTheImplicitStruct) {
+  MixedKernel kernel;
+  const PackedParameters packed = packParameters(kernel.descriptor, kernel.arguments, someImplicit());
+  ASSERT_EQ(packed.pointers.size(), 7u);
+  EXPECT_EQ(packed.sizes, (std::vector<uint32_t>{8, 4, 4, 16, 8, 1, 64}));
+  EXPECT_EQ(packed.offsets, (std::vector<uint32_t>{0, 8, 12, 16, 32, 40, 48}));
+  EXPECT_EQ(packed.buffer.size(), 112u);
+  for (size_t i = 0; i < packed.pointers.size(); ++i) EXPECT_EQ(packed.pointers[i], packed.buffer.data() + packed.offsets[i]);
+}
+
+TEST(CudaKernelParameters, ValuesAreCopiedAndLocalOffsetsNarrowed) {
+  MixedKernel kernel;
+  const PackedParameters packed = packParameters(kernel.descriptor, kernel.arguments, someImplicit());
+  EXPECT_EQ(read<uint64_t>(packed, 0), 0x7f0000001000u);
+  EXPECT_EQ(read<int32_t>(packed, 1), -5);
+  EXPECT_EQ(read<uint32_t>(packed, 2), 256u);
+  EXPECT_EQ(read<float>(packed, 3), 1.0f);
+  EXPECT_EQ(std::memcmp(packed.pointers[3], kernel.arguments + 32, 16), 0);
+  EXPECT_EQ(read<uint64_t>(packed, 4), 0x7f0000002000u);
+  EXPECT_EQ(read<char>(packed, 5), 'x');
+}
+
+TEST(CudaKernelParameters, ImplicitStructHoldsTheLaunchGeometry) {
+  MixedKernel kernel;
+  const PackedParameters packed = packParameters(kernel.descriptor, kernel.arguments, someImplicit());
+  const auto implicit = read<ImplicitLaunchParameters>(packed, 6);
+  EXPECT_EQ(implicit.globalOffset[0], 7u);
+  EXPECT_EQ(implicit.globalOffset[1], 0u);
+  EXPECT_EQ(implicit.globalSize[0], 1000u);
+  EXPECT_EQ(implicit.globalSize[1], 8u);
+  EXPECT_EQ(implicit.globalSize[2], 1u);
+  EXPECT_EQ(implicit.enqueuedLocalSize[0], 64u);
+  EXPECT_EQ(implicit.enqueuedLocalSize[1], 4u);
+  EXPECT_EQ(implicit.enqueuedLocalSize[2], 1u);
+  EXPECT_EQ(implicit.workDim, 2u);
+}
+
+TEST(CudaKernelParameters, KernelWithoutArgumentsGetsOnlyTheImplicitStruct) {
+  const PackedParameters packed = packParameters(compiler::KernelDescriptor{}, nullptr, someImplicit());
+  EXPECT_EQ(packed.offsets, std::vector<uint32_t>{0});
+  EXPECT_EQ(packed.sizes, std::vector<uint32_t>{64});
+}
+
+TEST(CudaKernelParameters, ImplicitStructLayoutIsTheCompilersContract) {
+  EXPECT_EQ(sizeof(ImplicitLaunchParameters), 64u);
+  EXPECT_EQ(offsetof(ImplicitLaunchParameters, globalSize), 24u);
+  EXPECT_EQ(offsetof(ImplicitLaunchParameters, enqueuedLocalSize), 48u);
+  EXPECT_EQ(offsetof(ImplicitLaunchParameters, workDim), 60u);
+}
+
+}  // namespace
+}  // namespace loom::backends::cuda

@@ -1,0 +1,158 @@
+#include "opencl/context/context.h"
+
+#include <algorithm>
+
+#include "loom/core/runtime.h"
+#include "opencl/device/device.h"
+#include "opencl/info.h"
+#include "opencl/platform/platform.h"
+#include "opencl/validation.h"
+
+namespace loom::cl {
+
+Context::~Context() {
+  // Destructor callbacks run in reverse order of registration, as for memory objects.
+  for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it) (*it)();
+  core::Runtime::get().memory().freeAllOf(this);
+}
+
+bool Context::hasDevice(const Device* device) const {
+  return std::find(devices_.begin(), devices_.end(), device) != devices_.end();
+}
+
+Device* Context::deviceOf(cl_device_id handle) const {
+  Device* device = objectOf<Device>(handle);
+  return device && hasDevice(device) ? device : nullptr;
+}
+
+void Context::addDestructorCallback(std::function<void()> callback) {
+  std::lock_guard lock(mutex_);
+  destructorCallbacks_.push_back(std::move(callback));
+}
+
+void releaseContext(Context& context) {
+  if (context.release()) delete &context;
+}
+
+namespace {
+
+// Checks the property list (only CL_CONTEXT_PLATFORM, and CL_CONTEXT_INTEROP_USER_SYNC, are
+// known) and copies it with its terminator.
+cl_int readProperties(const cl_context_properties* properties, std::vector<cl_context_properties>& copy) {
+  if (properties == nullptr) return CL_SUCCESS;
+  bool platformSeen = false, syncSeen = false;
+  for (const cl_context_properties* p = properties; *p != 0; p += 2) {
+    if (p[0] == CL_CONTEXT_PLATFORM) {
+      CL_REQUIRE(!platformSeen, CL_INVALID_PROPERTY, "CL_CONTEXT_PLATFORM given twice");
+      CL_REQUIRE(objectOf<Platform>(reinterpret_cast<cl_platform_id>(p[1])), CL_INVALID_PLATFORM,
+                 "CL_CONTEXT_PLATFORM is not a Loom platform");
+      platformSeen = true;
+    } else if (p[0] == CL_CONTEXT_INTEROP_USER_SYNC) {
+      CL_REQUIRE(!syncSeen, CL_INVALID_PROPERTY, "CL_CONTEXT_INTEROP_USER_SYNC given twice");
+      syncSeen = true;
+    } else {
+      CL_FAIL(CL_INVALID_PROPERTY, "unknown context property");
+    }
+    copy.push_back(p[0]);
+    copy.push_back(p[1]);
+  }
+  copy.push_back(0);
+  return CL_SUCCESS;
+}
+
+cl_int createContext(const cl_context_properties* properties, std::vector<Device*> devices, Context::Notify notify,
+                     void* userData, cl_context* context) {
+  CL_REQUIRE(notify != nullptr || userData == nullptr, CL_INVALID_VALUE, "user_data without pfn_notify");
+  std::vector<cl_context_properties> copy;
+  if (cl_int error = readProperties(properties, copy); error != CL_SUCCESS) return error;
+  *context = new Context(std::move(devices), std::move(copy), notify, userData);
+  return CL_SUCCESS;
+}
+
+}  // namespace
+
+}  // namespace loom::cl
+
+using namespace loom::cl;
+
+extern "C" {
+
+CL_API_ENTRY cl_context CL_API_CALL clCreateContext(const cl_context_properties* properties, cl_uint num_devices,
+                                                    const cl_device_id* devices,
+                                                    void(CL_CALLBACK* pfn_notify)(const char*, const void*, size_t, void*),
+                                                    void* user_data, cl_int* errcode_ret) {
+  auto create = [&](cl_context* context) -> cl_int {
+    CL_REQUIRE(devices != nullptr && num_devices != 0, CL_INVALID_VALUE, "no devices");
+    std::vector<Device*> list;
+    for (cl_uint i = 0; i < num_devices; ++i) {
+      Device* device = objectOf<Device>(devices[i]);
+      CL_REQUIRE(device, CL_INVALID_DEVICE, "a device is not a Loom device");
+      if (std::find(list.begin(), list.end(), device) == list.end()) list.push_back(device);
+    }
+    return createContext(properties, std::move(list), pfn_notify, user_data, context);
+  };
+  cl_context context = nullptr;
+  const cl_int error = create(&context);
+  return returnHandle(error, context, errcode_ret);
+}
+
+CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties* properties, cl_device_type device_type,
+                                                            void(CL_CALLBACK* pfn_notify)(const char*, const void*, size_t,
+                                                                                          void*),
+                                                            void* user_data, cl_int* errcode_ret) {
+  auto create = [&](cl_context* context) -> cl_int {
+    cl_uint count = 0;
+    if (cl_int error = clGetDeviceIDs(nullptr, device_type, 0, nullptr, &count); error != CL_SUCCESS) return error;
+    std::vector<cl_device_id> handles(count);
+    clGetDeviceIDs(nullptr, device_type, count, handles.data(), nullptr);
+    std::vector<Device*> list;
+    for (cl_device_id handle : handles) list.push_back(objectOf<Device>(handle));
+    return createContext(properties, std::move(list), pfn_notify, user_data, context);
+  };
+  cl_context context = nullptr;
+  const cl_int error = create(&context);
+  return returnHandle(error, context, errcode_ret);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context context) {
+  Context* object = objectOf<Context>(context);
+  CL_REQUIRE(object, CL_INVALID_CONTEXT, "not a context");
+  object->retain();
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context context) {
+  Context* object = objectOf<Context>(context);
+  CL_REQUIRE(object, CL_INVALID_CONTEXT, "not a context");
+  releaseContext(*object);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param_name, size_t param_value_size,
+                                                 void* param_value, size_t* param_value_size_ret) {
+  Context* object = objectOf<Context>(context);
+  CL_REQUIRE(object, CL_INVALID_CONTEXT, "not a context");
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
+  switch (param_name) {
+    case CL_CONTEXT_REFERENCE_COUNT: return out.scalar(object->referenceCount());
+    case CL_CONTEXT_NUM_DEVICES: return out.scalar<cl_uint>(static_cast<cl_uint>(object->devices().size()));
+    case CL_CONTEXT_DEVICES: {
+      std::vector<cl_device_id> handles(object->devices().begin(), object->devices().end());
+      return out.array(handles);
+    }
+    case CL_CONTEXT_PROPERTIES: return out.array(object->properties());
+    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context,
+                                                               void(CL_CALLBACK* pfn_notify)(cl_context, void*),
+                                                               void* user_data) {
+  Context* object = objectOf<Context>(context);
+  CL_REQUIRE(object, CL_INVALID_CONTEXT, "not a context");
+  CL_REQUIRE(pfn_notify, CL_INVALID_VALUE, "pfn_notify is null");
+  object->addDestructorCallback([=] { pfn_notify(context, user_data); });
+  return CL_SUCCESS;
+}
+
+}  // extern "C"

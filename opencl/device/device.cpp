@@ -1,0 +1,99 @@
+#include "opencl/device/device.h"
+
+#include "opencl/platform/platform.h"
+#include "opencl/validation.h"
+
+namespace loom::cl {
+
+cl_device_type Device::type() const {
+  return isCpu() ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
+}
+
+std::vector<std::pair<std::string, cl_version>> Device::extensions() const {
+  std::vector<std::pair<std::string, cl_version>> list = {
+      {"cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_global_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_il_program", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_device_uuid", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_intel_unified_shared_memory", CL_MAKE_VERSION(1, 0, 0)},
+  };
+  if (info().supportsFp64) list.push_back({"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0)});
+  if (info().supportsInt64Atomics) {
+    list.push_back({"cl_khr_int64_base_atomics", CL_MAKE_VERSION(1, 0, 0)});
+    list.push_back({"cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0)});
+  }
+  return list;
+}
+
+std::vector<std::pair<std::string, cl_version>> Device::openClCFeatures() {
+  const cl_version v3 = CL_MAKE_VERSION(3, 0, 0);
+  return {{"__opencl_c_fp64", v3},
+          {"__opencl_c_int64", v3},
+          {"__opencl_c_atomic_order_acq_rel", v3},
+          {"__opencl_c_atomic_order_seq_cst", v3},
+          {"__opencl_c_atomic_scope_device", v3},
+          {"__opencl_c_atomic_scope_all_devices", v3},
+          {"__opencl_c_program_scope_global_variables", v3},
+          {"__opencl_c_generic_address_space", v3}};
+}
+
+}  // namespace loom::cl
+
+using namespace loom::cl;
+
+extern "C" {
+
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint num_entries,
+                                               cl_device_id* devices, cl_uint* num_devices) {
+  CL_REQUIRE(platform == nullptr || objectOf<Platform>(platform), CL_INVALID_PLATFORM, "not a Loom platform");
+  constexpr cl_device_type kKnownTypes =
+      CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM | CL_DEVICE_TYPE_DEFAULT;
+  CL_REQUIRE(device_type == CL_DEVICE_TYPE_ALL || (device_type & ~kKnownTypes) == 0, CL_INVALID_DEVICE_TYPE,
+             "unknown device_type bits");
+  CL_REQUIRE(num_entries != 0 || devices == nullptr, CL_INVALID_VALUE, "num_entries is 0 but devices is not null");
+  CL_REQUIRE(devices != nullptr || num_devices != nullptr, CL_INVALID_VALUE, "devices and num_devices are null");
+  std::vector<Device*> matching;
+  for (Device* device : Platform::get().devices()) {
+    // The default device is the first one (GPUs are listed first).
+    const bool isDefault = matching.empty() && device == Platform::get().devices().front();
+    if (device_type == CL_DEVICE_TYPE_ALL || (device_type & device->type()) ||
+        ((device_type & CL_DEVICE_TYPE_DEFAULT) && isDefault))
+      matching.push_back(device);
+  }
+  CL_REQUIRE(!matching.empty(), CL_DEVICE_NOT_FOUND, "no device of that type");
+  for (cl_uint i = 0; devices && i < num_entries && i < matching.size(); ++i) devices[i] = matching[i];
+  if (num_devices) *num_devices = static_cast<cl_uint>(matching.size());
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_value_size,
+                                                void* param_value, size_t* param_value_size_ret) {
+  Device* object = objectOf<Device>(device);
+  CL_REQUIRE(object, CL_INVALID_DEVICE, "not a Loom device");
+  return object->getInfo(param_name, param_value_size, param_value, param_value_size_ret);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property* properties,
+                                                   cl_uint, cl_device_id*, cl_uint*) {
+  CL_REQUIRE(objectOf<Device>(in_device), CL_INVALID_DEVICE, "not a Loom device");
+  CL_REQUIRE(properties, CL_INVALID_VALUE, "properties is null");
+  // CL_DEVICE_PARTITION_PROPERTIES reports no partition type, so every request is unsupported.
+  CL_FAIL(CL_INVALID_VALUE, "the device does not support partitioning");
+}
+
+// Root devices are not reference counted.
+CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
+  CL_REQUIRE(objectOf<Device>(device), CL_INVALID_DEVICE, "not a Loom device");
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
+  CL_REQUIRE(objectOf<Device>(device), CL_INVALID_DEVICE, "not a Loom device");
+  return CL_SUCCESS;
+}
+
+}  // extern "C"

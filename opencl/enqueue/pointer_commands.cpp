@@ -1,0 +1,45 @@
+#include "opencl/enqueue/pointer_commands.h"
+
+#include <cstdint>
+
+#include "opencl/enqueue/enqueue_checks.h"
+#include "opencl/queue/command_queue.h"
+#include "opencl/validation.h"
+
+namespace loom::cl {
+
+cl_int enqueuePointerCopy(cl_command_queue handle, const EnqueueArguments& arguments, void* destination, const void* source,
+                          size_t size, const char* function) {
+  cl_int error;
+  CommandQueue* queue = queueOf(handle, error, function);
+  if (!queue) return error;
+  if (!destination || !source) return reportError(CL_INVALID_VALUE, function, "a pointer is null");
+  const char* from = static_cast<const char*>(source);
+  const char* to = static_cast<const char*>(destination);
+  if (from < to + size && to < from + size) return reportError(CL_MEM_COPY_OVERLAP, function, "the regions overlap");
+  return queue->enqueue(
+      arguments, [&](core::CommandStream& stream) { stream.appendCopy({destination, source, size}); }, function);
+}
+
+cl_int enqueuePointerFill(cl_command_queue handle, const EnqueueArguments& arguments, void* destination, const void* pattern,
+                          size_t patternSize, size_t size, const char* function) {
+  cl_int error;
+  CommandQueue* queue = queueOf(handle, error, function);
+  if (!queue) return error;
+  if (!destination || !pattern) return reportError(CL_INVALID_VALUE, function, "the destination or the pattern is null");
+  if (patternSize == 0 || patternSize > 128 || (patternSize & (patternSize - 1)) != 0)
+    return reportError(CL_INVALID_VALUE, function, "pattern_size is not a power of two up to 128");
+  if (reinterpret_cast<uintptr_t>(destination) % patternSize != 0 || size % patternSize != 0)
+    return reportError(CL_INVALID_VALUE, function, "the destination and size must be multiples of pattern_size");
+  return queue->enqueue(
+      arguments, [&](core::CommandStream& stream) { stream.appendFill({destination, size, patternSize}, pattern); }, function);
+}
+
+cl_int enqueueOrderingOnly(cl_command_queue handle, const EnqueueArguments& arguments, const char* function) {
+  cl_int error;
+  CommandQueue* queue = queueOf(handle, error, function);
+  if (!queue) return error;
+  return queue->enqueue(arguments, [](core::CommandStream&) {}, function);
+}
+
+}  // namespace loom::cl

@@ -1,0 +1,298 @@
+#include "opencl/kernel/kernel.h"
+
+#include <algorithm>
+
+#include "opencl/context/context.h"
+#include "opencl/device/device.h"
+#include "opencl/info.h"
+#include "opencl/mem/memory_object.h"
+#include "opencl/program/program.h"
+#include "opencl/validation.h"
+
+namespace loom::cl {
+
+using compiler::ArgumentKind;
+
+Kernel::Kernel(Program& program, std::vector<DeviceKernel> kernels) : program_(program), kernels_(std::move(kernels)) {
+  program_.retain();
+  ++program_.attachedKernels;
+}
+
+Kernel::Kernel(const Kernel& source) : _cl_kernel(), RefCounted(), program_(source.program_), kernels_(source.kernels_) {
+  program_.retain();
+  ++program_.attachedKernels;
+}
+
+Kernel::~Kernel() {
+  --program_.attachedKernels;
+  releaseProgram(program_);
+}
+
+core::Kernel* Kernel::forDevice(const Device* device) {
+  for (DeviceKernel& entry : kernels_)
+    if (entry.device == device) return &entry.kernel;
+  return nullptr;
+}
+
+cl_int Kernel::setOnEveryDevice(cl_uint index, size_t size, const void* value) {
+  for (DeviceKernel& entry : kernels_) {
+    switch (entry.kernel.setArgument(index, size, value)) {
+      case core::ArgumentError::None: break;
+      case core::ArgumentError::InvalidIndex: CL_FAIL(CL_INVALID_ARG_INDEX, "arg_index is out of range");
+      case core::ArgumentError::InvalidSize: CL_FAIL(CL_INVALID_ARG_SIZE, "arg_size does not match the argument");
+      case core::ArgumentError::InvalidValue: CL_FAIL(CL_INVALID_ARG_VALUE, "arg_value is not valid for the argument");
+    }
+  }
+  return CL_SUCCESS;
+}
+
+cl_int Kernel::setArgument(cl_uint index, size_t size, const void* value) {
+  CL_REQUIRE(index < descriptor().arguments.size(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
+  const compiler::KernelArgument& argument = descriptor().arguments[index];
+  switch (argument.kind) {
+    case ArgumentKind::GlobalPointer:
+    case ArgumentKind::ConstantPointer: {
+      CL_REQUIRE(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE, "a buffer argument takes sizeof(cl_mem)");
+      const cl_mem handle = value ? *static_cast<const cl_mem*>(value) : nullptr;
+      if (handle == nullptr) return setOnEveryDevice(index, sizeof(void*), nullptr);
+      MemoryObject* memory = objectOf<MemoryObject>(handle);
+      CL_REQUIRE(memory && &memory->context() == &program_.context(), CL_INVALID_MEM_OBJECT,
+                 "arg_value is not a buffer of the kernel's context");
+      void* address = memory->storage();
+      return setOnEveryDevice(index, sizeof(void*), &address);
+    }
+    case ArgumentKind::Sampler: CL_FAIL(CL_INVALID_SAMPLER, "samplers are not supported (no image support)");
+    case ArgumentKind::Image: CL_FAIL(CL_INVALID_MEM_OBJECT, "images are not supported");
+    case ArgumentKind::LocalPointer:
+    case ArgumentKind::Value: return setOnEveryDevice(index, size, value);
+  }
+  return CL_SUCCESS;
+}
+
+cl_int Kernel::setSvmArgument(cl_uint index, const void* pointer) {
+  CL_REQUIRE(index < descriptor().arguments.size(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
+  const ArgumentKind kind = descriptor().arguments[index].kind;
+  CL_REQUIRE(kind == ArgumentKind::GlobalPointer || kind == ArgumentKind::ConstantPointer, CL_INVALID_ARG_INDEX,
+             "the argument is not a global or constant pointer");
+  return setOnEveryDevice(index, sizeof(void*), &pointer);
+}
+
+void releaseKernel(Kernel& kernel) {
+  if (kernel.release()) delete &kernel;
+}
+
+namespace {
+
+cl_int createKernel(cl_program program, const char* name, cl_kernel* kernel) {
+  Program* owner = objectOf<Program>(program);
+  CL_REQUIRE(owner, CL_INVALID_PROGRAM, "not a program");
+  CL_REQUIRE(name, CL_INVALID_VALUE, "kernel_name is null");
+  CL_REQUIRE(owner->hasExecutable(), CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable");
+  std::vector<Kernel::DeviceKernel> kernels;
+  for (Program::DeviceBuild& build : owner->builds()) {
+    if (!build.program) continue;
+    const compiler::KernelDescriptor* descriptor = build.program->info().findKernel(name);
+    CL_REQUIRE(descriptor, CL_INVALID_KERNEL_NAME, "no kernel of that name in the program");
+    std::string log;
+    core::BackendKernel* loaded = build.program->loaded().kernel(name, log);
+    CL_REQUIRE(loaded, CL_INVALID_KERNEL_DEFINITION, log.c_str());
+    kernels.push_back({build.device, core::Kernel(*descriptor, loaded)});
+  }
+  *kernel = new Kernel(*owner, std::move(kernels));
+  return CL_SUCCESS;
+}
+
+cl_kernel_arg_address_qualifier addressQualifier(compiler::AddressQualifier qualifier) {
+  switch (qualifier) {
+    case compiler::AddressQualifier::Global: return CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    case compiler::AddressQualifier::Constant: return CL_KERNEL_ARG_ADDRESS_CONSTANT;
+    case compiler::AddressQualifier::Local: return CL_KERNEL_ARG_ADDRESS_LOCAL;
+    case compiler::AddressQualifier::Private: break;
+  }
+  return CL_KERNEL_ARG_ADDRESS_PRIVATE;
+}
+
+cl_kernel_arg_access_qualifier accessQualifier(compiler::AccessQualifier qualifier) {
+  switch (qualifier) {
+    case compiler::AccessQualifier::ReadOnly: return CL_KERNEL_ARG_ACCESS_READ_ONLY;
+    case compiler::AccessQualifier::WriteOnly: return CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+    case compiler::AccessQualifier::ReadWrite: return CL_KERNEL_ARG_ACCESS_READ_WRITE;
+    case compiler::AccessQualifier::None: break;
+  }
+  return CL_KERNEL_ARG_ACCESS_NONE;
+}
+
+cl_kernel_arg_type_qualifier typeQualifier(uint32_t qualifiers) {
+  cl_kernel_arg_type_qualifier result = CL_KERNEL_ARG_TYPE_NONE;
+  if (qualifiers & compiler::TypeConst) result |= CL_KERNEL_ARG_TYPE_CONST;
+  if (qualifiers & compiler::TypeRestrict) result |= CL_KERNEL_ARG_TYPE_RESTRICT;
+  if (qualifiers & compiler::TypeVolatile) result |= CL_KERNEL_ARG_TYPE_VOLATILE;
+  if (qualifiers & compiler::TypePipe) result |= CL_KERNEL_ARG_TYPE_PIPE;
+  return result;
+}
+
+// The device a per-device query is about: the given one, or the only one when null.
+Device* queryDevice(Kernel& kernel, cl_device_id device) {
+  auto& builds = kernel.program().builds();
+  if (device == nullptr) return builds.size() == 1 ? builds.front().device : nullptr;
+  Device* object = objectOf<Device>(device);
+  return kernel.forDevice(object) ? object : nullptr;
+}
+
+}  // namespace
+
+}  // namespace loom::cl
+
+using namespace loom::cl;
+using loom::compiler::ArgumentKind;
+
+extern "C" {
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char* kernel_name, cl_int* errcode_ret) {
+  cl_kernel kernel = nullptr;
+  const cl_int error = createKernel(program, kernel_name, &kernel);
+  return returnHandle(error, kernel, errcode_ret);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel* kernels,
+                                                         cl_uint* num_kernels_ret) {
+  Program* owner = objectOf<Program>(program);
+  CL_REQUIRE(owner, CL_INVALID_PROGRAM, "not a program");
+  loom::core::Program* executable = owner->anyExecutable();
+  CL_REQUIRE(executable, CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable");
+  const auto& descriptors = executable->info().kernels;
+  CL_REQUIRE(kernels == nullptr || num_kernels >= descriptors.size(), CL_INVALID_VALUE, "num_kernels is too small");
+  if (kernels) {
+    for (size_t i = 0; i < descriptors.size(); ++i) {
+      cl_int error = createKernel(program, descriptors[i].name.c_str(), &kernels[i]);
+      if (error != CL_SUCCESS) {
+        for (size_t j = 0; j < i; ++j) releaseKernel(*objectOf<Kernel>(kernels[j]));
+        return error;
+      }
+    }
+  }
+  if (num_kernels_ret) *num_kernels_ret = static_cast<cl_uint>(descriptors.size());
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int* errcode_ret) {
+  Kernel* source = objectOf<Kernel>(source_kernel);
+  if (source == nullptr) return returnHandle<cl_kernel>(reportError(CL_INVALID_KERNEL, __func__, "not a kernel"), nullptr, errcode_ret);
+  return returnHandle<cl_kernel>(CL_SUCCESS, new Kernel(*source), errcode_ret);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
+  Kernel* object = objectOf<Kernel>(kernel);
+  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
+  object->retain();
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
+  Kernel* object = objectOf<Kernel>(kernel);
+  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
+  releaseKernel(*object);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void* arg_value) {
+  Kernel* object = objectOf<Kernel>(kernel);
+  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
+  return object->setArgument(arg_index, arg_size, arg_value);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void* arg_value) {
+  Kernel* object = objectOf<Kernel>(kernel);
+  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
+  return object->setSvmArgument(arg_index, arg_value);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size,
+                                                    const void* param_value) {
+  Kernel* object = objectOf<Kernel>(kernel);
+  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
+  CL_REQUIRE(param_value, CL_INVALID_VALUE, "param_value is null");
+  // Every SVM allocation, and on the CPU every host address, is reachable from kernels already:
+  // the information is accepted and needs no action.
+  switch (param_name) {
+    case CL_KERNEL_EXEC_INFO_SVM_PTRS:
+    case CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL:
+      CL_REQUIRE(param_value_size % sizeof(void*) == 0, CL_INVALID_VALUE, "param_value_size is not a multiple of a pointer");
+      return CL_SUCCESS;
+    case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+    case CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL:
+    case CL_KERNEL_EXEC_INFO_INDIRECT_DEVICE_ACCESS_INTEL:
+    case CL_KERNEL_EXEC_INFO_INDIRECT_SHARED_ACCESS_INTEL:
+      CL_REQUIRE(param_value_size == sizeof(cl_bool), CL_INVALID_VALUE, "param_value_size is not sizeof(cl_bool)");
+      return CL_SUCCESS;
+    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size,
+                                                void* param_value, size_t* param_value_size_ret) {
+  Kernel* object = objectOf<Kernel>(kernel);
+  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
+  switch (param_name) {
+    case CL_KERNEL_FUNCTION_NAME: return out.string(object->descriptor().name);
+    case CL_KERNEL_NUM_ARGS: return out.scalar<cl_uint>(static_cast<cl_uint>(object->descriptor().arguments.size()));
+    case CL_KERNEL_REFERENCE_COUNT: return out.scalar(object->referenceCount());
+    case CL_KERNEL_CONTEXT: return out.scalar<cl_context>(&object->program().context());
+    case CL_KERNEL_PROGRAM: return out.scalar<cl_program>(&object->program());
+    case CL_KERNEL_ATTRIBUTES: return out.string(object->descriptor().attributes);
+    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param_name,
+                                                   size_t param_value_size, void* param_value, size_t* param_value_size_ret) {
+  Kernel* object = objectOf<Kernel>(kernel);
+  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
+  CL_REQUIRE(arg_index < object->descriptor().arguments.size(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
+  const loom::compiler::KernelArgument& argument = object->descriptor().arguments[arg_index];
+  CL_REQUIRE(!argument.typeName.empty(), CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "the program carries no argument information");
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
+  switch (param_name) {
+    case CL_KERNEL_ARG_ADDRESS_QUALIFIER: return out.scalar(addressQualifier(argument.addressQualifier));
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER: return out.scalar(accessQualifier(argument.accessQualifier));
+    case CL_KERNEL_ARG_TYPE_NAME: return out.string(argument.typeName);
+    case CL_KERNEL_ARG_TYPE_QUALIFIER: return out.scalar(typeQualifier(argument.typeQualifiers));
+    case CL_KERNEL_ARG_NAME: return out.string(argument.name);
+    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
+                                                         cl_kernel_work_group_info param_name, size_t param_value_size,
+                                                         void* param_value, size_t* param_value_size_ret) {
+  Kernel* object = objectOf<Kernel>(kernel);
+  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
+  Device* target = queryDevice(*object, device);
+  CL_REQUIRE(target, CL_INVALID_DEVICE, "not a device of the kernel's program (or null with several devices)");
+  const auto& info = target->info();
+  const loom::core::Kernel& deviceKernel = *object->forDevice(target);
+  const auto& descriptor = deviceKernel.descriptor();
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
+  switch (param_name) {
+    case CL_KERNEL_GLOBAL_WORK_SIZE:
+      CL_FAIL(CL_INVALID_VALUE, "CL_KERNEL_GLOBAL_WORK_SIZE applies to custom devices and built-in kernels only");
+    case CL_KERNEL_WORK_GROUP_SIZE: return out.scalar<size_t>(info.maxWorkGroupSize);
+    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+      const auto& required = descriptor.requiredWorkGroupSize;
+      return out.array(std::vector<size_t>{required[0], required[1], required[2]});
+    }
+    case CL_KERNEL_LOCAL_MEM_SIZE: return out.scalar<cl_ulong>(deviceKernel.localMemorySize());
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return out.scalar<size_t>(std::max<uint32_t>(info.simdWidth, 1));
+    case CL_KERNEL_PRIVATE_MEM_SIZE: return out.scalar<cl_ulong>(descriptor.privateMemorySize);
+    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id, cl_kernel_sub_group_info, size_t,
+                                                        const void*, size_t, void*, size_t*) {
+  CL_REQUIRE(objectOf<Kernel>(kernel), CL_INVALID_KERNEL, "not a kernel");
+  CL_FAIL(CL_INVALID_OPERATION, "no Loom device supports sub-groups yet");
+}
+
+}  // extern "C"

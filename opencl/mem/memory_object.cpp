@@ -1,0 +1,244 @@
+#include "opencl/mem/memory_object.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "loom/core/runtime.h"
+#include "opencl/context/context.h"
+#include "opencl/device/device.h"
+#include "opencl/info.h"
+#include "opencl/validation.h"
+
+namespace loom::cl {
+
+MemoryObject::MemoryObject(Context& context, Description description)
+    : context_(context), description_(std::move(description)) {
+  context_.retain();
+}
+
+MemoryObject::~MemoryObject() {
+  for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it) (*it)();
+  if (description_.allocationId != 0) core::Runtime::get().memory().free(description_.storage, description_.allocationId);
+  if (description_.parent) releaseMemoryObject(*description_.parent);
+  releaseContext(context_);
+}
+
+void MemoryObject::addDestructorCallback(std::function<void()> callback) {
+  std::lock_guard lock(mutex_);
+  destructorCallbacks_.push_back(std::move(callback));
+}
+
+void* MemoryObject::map(size_t offset) {
+  // A USE_HOST_PTR buffer maps to its host pointer, as the spec requires; so does every other
+  // buffer on a device that shares memory with the host.
+  void* pointer = description_.storage + offset;
+  std::lock_guard lock(mutex_);
+  mappings_.push_back(pointer);
+  return pointer;
+}
+
+bool MemoryObject::unmap(void* pointer) {
+  std::lock_guard lock(mutex_);
+  auto it = std::find(mappings_.begin(), mappings_.end(), pointer);
+  if (it == mappings_.end()) return false;
+  mappings_.erase(it);
+  return true;
+}
+
+cl_uint MemoryObject::mapCount() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<cl_uint>(mappings_.size());
+}
+
+void releaseMemoryObject(MemoryObject& memory) {
+  if (!memory.release()) return;
+  MemoryObject* object = &memory;
+  core::Runtime::get().releaseAfterSubmittedWork([object] { delete object; });
+}
+
+namespace {
+
+constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+constexpr cl_mem_flags kHostPointerFlags = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+constexpr cl_mem_flags kHostAccessFlags = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+constexpr cl_mem_flags kKnownFlags = kAccessFlags | kHostPointerFlags | kHostAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE;
+
+// CL_DEVICE_MEM_BASE_ADDR_ALIGN of every Loom device, in bytes.
+constexpr size_t kBaseAddressAlignment = 128;
+
+bool atMostOneOf(cl_mem_flags flags, cl_mem_flags group) {
+  const cl_mem_flags bits = flags & group;
+  return (bits & (bits - 1)) == 0;
+}
+
+cl_int checkBufferFlags(cl_mem_flags flags, const char* function) {
+  if (flags & ~kKnownFlags) return reportError(CL_INVALID_VALUE, function, "unknown flags");
+  if (!atMostOneOf(flags, kAccessFlags)) return reportError(CL_INVALID_VALUE, function, "conflicting access flags");
+  if (!atMostOneOf(flags, kHostAccessFlags)) return reportError(CL_INVALID_VALUE, function, "conflicting host access flags");
+  if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+    return reportError(CL_INVALID_VALUE, function, "CL_MEM_USE_HOST_PTR excludes ALLOC_HOST_PTR and COPY_HOST_PTR");
+  return CL_SUCCESS;
+}
+
+uint64_t maxAllocationSize(const Context& context) {
+  uint64_t largest = 0;
+  for (Device* device : context.devices()) largest = std::max<uint64_t>(largest, device->info().maxAllocationSize);
+  return largest;
+}
+
+bool allDevicesShareHostMemory(const Context& context) {
+  return std::all_of(context.devices().begin(), context.devices().end(),
+                     [](Device* device) { return device->info().unifiedMemory; });
+}
+
+cl_int createBuffer(cl_context context, const cl_mem_properties* properties, cl_mem_flags flags, size_t size, void* hostPtr,
+                    cl_mem* buffer) {
+  const char* function = "clCreateBuffer";
+  Context* owner = objectOf<Context>(context);
+  CL_REQUIRE(owner, CL_INVALID_CONTEXT, "not a context");
+  std::vector<cl_mem_properties> propertyCopy;
+  if (properties) {
+    CL_REQUIRE(properties[0] == 0, CL_INVALID_PROPERTY, "buffers take no properties");
+    propertyCopy.push_back(0);
+  }
+  if (cl_int error = checkBufferFlags(flags, function); error != CL_SUCCESS) return error;
+  if (!(flags & kAccessFlags)) flags |= CL_MEM_READ_WRITE;
+  CL_REQUIRE(size != 0 && size <= maxAllocationSize(*owner), CL_INVALID_BUFFER_SIZE, "size is 0 or above the maximum");
+  const bool needsHostPtr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+  CL_REQUIRE(needsHostPtr == (hostPtr != nullptr), CL_INVALID_HOST_PTR,
+             "host_ptr must be given exactly with CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR");
+
+  auto& memory = core::Runtime::get().memory();
+  MemoryObject::Description description{flags, size, nullptr, nullptr, 0, nullptr, 0, false, std::move(propertyCopy)};
+  if ((flags & CL_MEM_USE_HOST_PTR) && allDevicesShareHostMemory(*owner)) {
+    description.hostPointer = hostPtr;
+    description.storage = static_cast<char*>(hostPtr);
+    auto svm = memory.find(hostPtr);
+    description.usesSvmPointer = svm && svm->owner == owner;
+  } else {
+    core::Device* device = &owner->devices().front()->core();
+    auto allocation = memory.allocate(core::MemoryType::Device, size, kBaseAddressAlignment, device, owner);
+    CL_REQUIRE(allocation, CL_MEM_OBJECT_ALLOCATION_FAILURE, "out of memory");
+    description.storage = static_cast<char*>(allocation->address);
+    description.allocationId = allocation->id;
+    if (flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR)) std::memcpy(description.storage, hostPtr, size);
+    if (flags & CL_MEM_USE_HOST_PTR) description.hostPointer = hostPtr;
+  }
+  *buffer = new MemoryObject(*owner, std::move(description));
+  return CL_SUCCESS;
+}
+
+// Sub-buffer flags: unspecified groups inherit the parent's; specified ones must not widen them.
+cl_int subBufferFlags(const MemoryObject& parent, cl_mem_flags& flags) {
+  const char* function = "clCreateSubBuffer";
+  if (cl_int error = checkBufferFlags(flags, function); error != CL_SUCCESS) return error;
+  CL_REQUIRE(!(flags & kHostPointerFlags), CL_INVALID_VALUE, "host pointer flags are inherited, not given");
+  const cl_mem_flags parentFlags = parent.flags();
+  if (!(flags & kAccessFlags)) flags |= parentFlags & kAccessFlags;
+  if (!(flags & kHostAccessFlags)) flags |= parentFlags & kHostAccessFlags;
+  flags |= parentFlags & kHostPointerFlags;
+  const bool widensAccess = ((parentFlags & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+                            ((parentFlags & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)));
+  CL_REQUIRE(!widensAccess, CL_INVALID_VALUE, "the flags allow an access the parent does not");
+  const bool widensHostAccess =
+      ((parentFlags & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
+      ((parentFlags & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
+      ((parentFlags & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)));
+  CL_REQUIRE(!widensHostAccess, CL_INVALID_VALUE, "the flags allow a host access the parent does not");
+  return CL_SUCCESS;
+}
+
+cl_int createSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type type, const void* info, cl_mem* subBuffer) {
+  MemoryObject* parent = objectOf<MemoryObject>(buffer);
+  CL_REQUIRE(parent && parent->parent() == nullptr, CL_INVALID_MEM_OBJECT, "not a buffer, or a sub-buffer");
+  if (cl_int error = subBufferFlags(*parent, flags); error != CL_SUCCESS) return error;
+  CL_REQUIRE(type == CL_BUFFER_CREATE_TYPE_REGION, CL_INVALID_VALUE, "unknown buffer_create_type");
+  CL_REQUIRE(info, CL_INVALID_VALUE, "buffer_create_info is null");
+  const auto& region = *static_cast<const cl_buffer_region*>(info);
+  CL_REQUIRE(region.size != 0, CL_INVALID_BUFFER_SIZE, "the region's size is 0");
+  CL_REQUIRE(region.origin <= parent->size() && region.size <= parent->size() - region.origin, CL_INVALID_VALUE,
+             "the region lies outside the buffer");
+  CL_REQUIRE(region.origin % kBaseAddressAlignment == 0, CL_MISALIGNED_SUB_BUFFER_OFFSET, "the origin is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN");
+  parent->retain();
+  void* hostPointer = parent->hostPointer() ? static_cast<char*>(parent->hostPointer()) + region.origin : nullptr;
+  MemoryObject::Description description{flags,  region.size, hostPointer, parent->storage() + region.origin, 0, parent,
+                                        region.origin, parent->usesSvmPointer(), {}};
+  *subBuffer = new MemoryObject(parent->context(), std::move(description));
+  return CL_SUCCESS;
+}
+
+}  // namespace
+
+}  // namespace loom::cl
+
+using namespace loom::cl;
+
+extern "C" {
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
+                                               cl_int* errcode_ret) {
+  cl_mem buffer = nullptr;
+  const cl_int error = createBuffer(context, nullptr, flags, size, host_ptr, &buffer);
+  return returnHandle(error, buffer, errcode_ret);
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context, const cl_mem_properties* properties,
+                                                             cl_mem_flags flags, size_t size, void* host_ptr,
+                                                             cl_int* errcode_ret) {
+  cl_mem buffer = nullptr;
+  const cl_int error = createBuffer(context, properties, flags, size, host_ptr, &buffer);
+  return returnHandle(error, buffer, errcode_ret);
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buffer_create_type,
+                                                  const void* buffer_create_info, cl_int* errcode_ret) {
+  cl_mem subBuffer = nullptr;
+  const cl_int error = createSubBuffer(buffer, flags, buffer_create_type, buffer_create_info, &subBuffer);
+  return returnHandle(error, subBuffer, errcode_ret);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
+  MemoryObject* object = objectOf<MemoryObject>(memobj);
+  CL_REQUIRE(object, CL_INVALID_MEM_OBJECT, "not a memory object");
+  object->retain();
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
+  MemoryObject* object = objectOf<MemoryObject>(memobj);
+  CL_REQUIRE(object, CL_INVALID_MEM_OBJECT, "not a memory object");
+  releaseMemoryObject(*object);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem memobj, void(CL_CALLBACK* pfn_notify)(cl_mem, void*),
+                                                                 void* user_data) {
+  MemoryObject* object = objectOf<MemoryObject>(memobj);
+  CL_REQUIRE(object, CL_INVALID_MEM_OBJECT, "not a memory object");
+  CL_REQUIRE(pfn_notify, CL_INVALID_VALUE, "pfn_notify is null");
+  object->addDestructorCallback([=] { pfn_notify(memobj, user_data); });
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size,
+                                                   void* param_value, size_t* param_value_size_ret) {
+  MemoryObject* object = objectOf<MemoryObject>(memobj);
+  CL_REQUIRE(object, CL_INVALID_MEM_OBJECT, "not a memory object");
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
+  switch (param_name) {
+    case CL_MEM_TYPE: return out.scalar<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER);
+    case CL_MEM_FLAGS: return out.scalar(object->flags());
+    case CL_MEM_SIZE: return out.scalar(object->size());
+    case CL_MEM_HOST_PTR: return out.scalar(object->hostPointer());
+    case CL_MEM_MAP_COUNT: return out.scalar(object->mapCount());
+    case CL_MEM_REFERENCE_COUNT: return out.scalar(object->referenceCount());
+    case CL_MEM_CONTEXT: return out.scalar<cl_context>(&object->context());
+    case CL_MEM_ASSOCIATED_MEMOBJECT: return out.scalar<cl_mem>(object->parent());
+    case CL_MEM_OFFSET: return out.scalar(object->origin());
+    case CL_MEM_USES_SVM_POINTER: return out.scalar<cl_bool>(object->usesSvmPointer());
+    case CL_MEM_PROPERTIES: return out.array(object->properties());
+    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
+  }
+}
+
+}  // extern "C"

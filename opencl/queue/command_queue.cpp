@@ -1,0 +1,211 @@
+#include "opencl/queue/command_queue.h"
+
+#include "loom/core/futex.h"
+#include "opencl/context/context.h"
+#include "opencl/device/device.h"
+#include "opencl/event/event.h"
+#include "opencl/info.h"
+#include "opencl/validation.h"
+
+namespace loom::cl {
+
+CommandQueue::CommandQueue(Context& context, Device& device, cl_command_queue_properties properties,
+                           std::vector<cl_queue_properties> propertiesArray)
+    : context_(context),
+      device_(device),
+      properties_(properties),
+      propertiesArray_(std::move(propertiesArray)),
+      engine_(device.core().createEngine(0, 0, [this] { retire(); })) {
+  context_.retain();
+}
+
+CommandQueue::~CommandQueue() {
+  finish();
+  engine_.reset();
+  retire();
+  releaseContext(context_);
+}
+
+cl_int CommandQueue::enqueue(const EnqueueArguments& arguments, const std::function<void(core::CommandStream&)>& encode,
+                             const char* function) {
+  if (cl_int error = checkWaitList(context_, arguments.numWaitEvents, arguments.waitEvents, function); error != CL_SUCCESS)
+    return error;
+  InFlight record{0, nullptr, {}, arguments.keepAlive};
+  std::vector<core::Event*> waits;
+  for (cl_uint i = 0; i < arguments.numWaitEvents; ++i) {
+    Event* event = objectOf<Event>(arguments.waitEvents[i]);
+    event->retain();
+    record.waited.push_back(event);
+    waits.push_back(&event->core());
+  }
+  if (arguments.event) record.event = new Event(context_, this, arguments.type);
+
+  core::CommandStream stream;
+  if (!waits.empty()) stream.appendWaitEvents(waits.data(), static_cast<uint32_t>(waits.size()));
+  if (record.event) stream.appendMarkEventStart(&record.event->core());
+  encode(stream);
+  if (record.event) stream.appendSignalEvent(&record.event->core());
+
+  auto bytes = std::make_shared<const std::vector<uint8_t>>(stream.bytes());
+  if (record.event) {
+    record.event->retain();  // the queue's reference, dropped once the command completed
+    *arguments.event = record.event;
+  }
+  {
+    // Submission order and in-flight order must agree for retire() to pair them.
+    std::lock_guard submitLock(submitMutex_);
+    if (record.event) record.event->markSubmitted(core::monotonicNanoseconds());
+    std::lock_guard lock(inFlightMutex_);
+    record.taskCount = engine_->submit(std::move(bytes));
+    inFlight_.push_back(std::move(record));
+  }
+  if (!arguments.blocking) return CL_SUCCESS;
+  engine_->waitForTaskCount(engine_->submittedTaskCount(), UINT64_MAX);
+  for (cl_uint i = 0; i < arguments.numWaitEvents; ++i)
+    if (objectOf<Event>(arguments.waitEvents[i])->status() < 0)
+      return reportError(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, function, "a waited-for event failed");
+  return CL_SUCCESS;
+}
+
+void CommandQueue::finish() {
+  if (engine_) engine_->waitForTaskCount(engine_->submittedTaskCount(), UINT64_MAX);
+  retire();
+}
+
+void CommandQueue::retire() {
+  std::vector<InFlight> done;
+  {
+    std::lock_guard lock(inFlightMutex_);
+    const uint64_t completed = engine_ ? engine_->completionTag() : UINT64_MAX;
+    while (!inFlight_.empty() && inFlight_.front().taskCount <= completed) {
+      done.push_back(std::move(inFlight_.front()));
+      inFlight_.pop_front();
+    }
+  }
+  for (InFlight& record : done) {
+    if (record.event) {
+      record.event->runCallbacks();
+      releaseEvent(*record.event);
+    }
+    for (Event* event : record.waited) releaseEvent(*event);
+  }
+}
+
+void releaseQueue(CommandQueue& queue) {
+  if (queue.release()) delete &queue;
+}
+
+namespace {
+
+constexpr cl_command_queue_properties kKnownQueueProperties =
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
+
+cl_int createQueue(cl_context context, cl_device_id device, cl_command_queue_properties properties,
+                   std::vector<cl_queue_properties> propertiesArray, cl_command_queue* queue) {
+  Context* owner = objectOf<Context>(context);
+  CL_REQUIRE(owner, CL_INVALID_CONTEXT, "not a context");
+  Device* target = owner->deviceOf(device);
+  CL_REQUIRE(target, CL_INVALID_DEVICE, "not a device of the context");
+  CL_REQUIRE((properties & ~kKnownQueueProperties) == 0, CL_INVALID_VALUE, "unknown queue properties");
+  CL_REQUIRE(!(properties & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)), CL_INVALID_QUEUE_PROPERTIES,
+             "device-side queues are not supported");
+  *queue = new CommandQueue(*owner, *target, properties, std::move(propertiesArray));
+  return CL_SUCCESS;
+}
+
+}  // namespace
+
+}  // namespace loom::cl
+
+using namespace loom::cl;
+
+extern "C" {
+
+CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_id device,
+                                                               cl_command_queue_properties properties, cl_int* errcode_ret) {
+  cl_command_queue queue = nullptr;
+  const cl_int error = createQueue(context, device, properties, {}, &queue);
+  return returnHandle(error, queue, errcode_ret);
+}
+
+CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
+                                                                             const cl_queue_properties* properties,
+                                                                             cl_int* errcode_ret) {
+  auto create = [&](cl_command_queue* queue) -> cl_int {
+    cl_command_queue_properties flags = 0;
+    std::vector<cl_queue_properties> copy;
+    for (const cl_queue_properties* p = properties; p && *p != 0; p += 2) {
+      if (p[0] == CL_QUEUE_PROPERTIES)
+        flags = p[1];
+      else if (p[0] == CL_QUEUE_SIZE)
+        CL_FAIL(CL_INVALID_QUEUE_PROPERTIES, "CL_QUEUE_SIZE applies to device-side queues, which are not supported");
+      else
+        CL_FAIL(CL_INVALID_VALUE, "unknown queue property");
+      copy.push_back(p[0]);
+      copy.push_back(p[1]);
+    }
+    if (!copy.empty()) copy.push_back(0);
+    return createQueue(context, device, flags, std::move(copy), queue);
+  };
+  cl_command_queue queue = nullptr;
+  const cl_int error = create(&queue);
+  return returnHandle(error, queue, errcode_ret);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue) {
+  CommandQueue* queue = objectOf<CommandQueue>(command_queue);
+  CL_REQUIRE(queue, CL_INVALID_COMMAND_QUEUE, "not a command queue");
+  queue->retain();
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
+  CommandQueue* queue = objectOf<CommandQueue>(command_queue);
+  CL_REQUIRE(queue, CL_INVALID_COMMAND_QUEUE, "not a command queue");
+  releaseQueue(*queue);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info param_name,
+                                                      size_t param_value_size, void* param_value,
+                                                      size_t* param_value_size_ret) {
+  CommandQueue* queue = objectOf<CommandQueue>(command_queue);
+  CL_REQUIRE(queue, CL_INVALID_COMMAND_QUEUE, "not a command queue");
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
+  switch (param_name) {
+    case CL_QUEUE_CONTEXT: return out.scalar<cl_context>(&queue->context());
+    case CL_QUEUE_DEVICE: return out.scalar<cl_device_id>(&queue->device());
+    case CL_QUEUE_REFERENCE_COUNT: return out.scalar(queue->referenceCount());
+    case CL_QUEUE_PROPERTIES: return out.scalar(queue->properties());
+    case CL_QUEUE_PROPERTIES_ARRAY: return out.array(queue->propertiesArray());
+    case CL_QUEUE_SIZE: CL_FAIL(CL_INVALID_COMMAND_QUEUE, "CL_QUEUE_SIZE applies to device-side queues only");
+    case CL_QUEUE_DEVICE_DEFAULT: return out.scalar<cl_command_queue>(nullptr);
+    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queue_properties,
+                                                          cl_bool, cl_command_queue_properties*) {
+  CL_REQUIRE(objectOf<CommandQueue>(command_queue), CL_INVALID_COMMAND_QUEUE, "not a command queue");
+  CL_FAIL(CL_INVALID_OPERATION, "queue properties cannot change after creation");
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id, cl_command_queue) {
+  CL_REQUIRE(objectOf<Context>(context), CL_INVALID_CONTEXT, "not a context");
+  CL_FAIL(CL_INVALID_OPERATION, "device-side queues are not supported");
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
+  // Every enqueue is submitted at once: there is nothing to flush.
+  CL_REQUIRE(objectOf<CommandQueue>(command_queue), CL_INVALID_COMMAND_QUEUE, "not a command queue");
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
+  CommandQueue* queue = objectOf<CommandQueue>(command_queue);
+  CL_REQUIRE(queue, CL_INVALID_COMMAND_QUEUE, "not a command queue");
+  queue->finish();
+  return CL_SUCCESS;
+}
+
+}  // extern "C"

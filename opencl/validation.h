@@ -1,0 +1,24 @@
+#pragma once
+// Argument checks shared by every entry point: a failed check returns the spec's error code and,
+// under LOOM_PrintDebugMessages=1, says which function failed and why.
+#include <CL/cl.h>
+
+namespace loom::cl {
+
+cl_int reportError(cl_int code, const char* function, const char* message);
+const char* errorName(cl_int code);
+
+// For entry points that return an object and report through errcode_ret.
+template <typename Handle>
+Handle returnHandle(cl_int code, Handle handle, cl_int* errcodeRet) {
+  if (errcodeRet) *errcodeRet = code;
+  return code == CL_SUCCESS ? handle : nullptr;
+}
+
+}  // namespace loom::cl
+
+#define CL_REQUIRE(condition, code, message)                                 \
+  do {                                                                        \
+    if (!(condition)) return ::loom::cl::reportError(code, __func__, message); \
+  } while (0)
+#define CL_FAIL(code, message) return ::loom::cl::reportError(code, __func__, message)

@@ -7,6 +7,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/Scalar/SROA.h"
 #include "local_memory_lowering.h"
 #include "module_passes.h"
 #include "work_item_builtins.h"
@@ -165,9 +166,16 @@ void inlineEverything(llvm::Module& module) {
       function.removeFnAttr(llvm::Attribute::OptimizeNone);
       function.addFnAttr(llvm::Attribute::AlwaysInline);
     }
+  // Then private variables become SSA values: unoptimized input (OpenCL C from Loom's own
+  // frontend is compiled at -O0) would otherwise keep every variable in memory, and a kernel with
+  // barriers would carry all of them in its per-work-item frames. SROA changes no control flow,
+  // so barriers stay where the source put them.
   runModulePipeline(module, nullptr, [](llvm::PassBuilder&) {
     llvm::ModulePassManager manager;
     manager.addPass(llvm::AlwaysInlinerPass(false));
+    llvm::FunctionPassManager cleanup;
+    cleanup.addPass(llvm::SROAPass());
+    manager.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(cleanup)));
     return manager;
   });
 }

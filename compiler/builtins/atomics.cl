@@ -41,6 +41,28 @@ FLOAT_XCHG(__global)
 FLOAT_XCHG(__local)
 FLOAT_XCHG(__generic)
 
+// Floating-point add, sub and exchange (atomic_fetch_add on atomic_float and atomic_double reach
+// these), by compare-and-swap on the bits.
+#define FLOAT_RMW(T, B, AS, name, update)                                        \
+  T OVL name(volatile AS T* p, T v) {                                            \
+    volatile AS B* bits = (volatile AS B*)p;                                     \
+    B old = *bits, seen;                                                         \
+    while ((seen = __sync_val_compare_and_swap(bits, old, as_##B(update))) != old) old = seen; \
+    return as_##T(old);                                                          \
+  }
+#define FLOAT_ATOMICS(T, B, AS)                              \
+  FLOAT_RMW(T, B, AS, atomic_add, as_##T(old) + v)           \
+  FLOAT_RMW(T, B, AS, atomic_sub, as_##T(old) - v)
+FLOAT_ATOMICS(float, uint, __global) FLOAT_ATOMICS(float, uint, __local) FLOAT_ATOMICS(float, uint, __generic)
+FLOAT_ATOMICS(double, ulong, __global) FLOAT_ATOMICS(double, ulong, __local) FLOAT_ATOMICS(double, ulong, __generic)
+#define DOUBLE_XCHG(AS)                                                              \
+  double OVL atomic_xchg(volatile AS double* p, double v) {                          \
+    return as_double(__sync_swap((volatile AS ulong*)p, as_ulong(v)));              \
+  }
+DOUBLE_XCHG(__global)
+DOUBLE_XCHG(__local)
+DOUBLE_XCHG(__generic)
+
 // All work-items of a group run on one thread, one after another; a fence orders this thread's
 // accesses against other groups and the host.
 void OVL mem_fence(cl_mem_fence_flags flags) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }

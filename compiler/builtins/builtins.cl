@@ -35,3 +35,4 @@
 #include "conversions.cl"
 #include "vectors.cl"
 #include "atomics.cl"
+#include "async_copies.cl"

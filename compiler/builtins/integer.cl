@@ -131,3 +131,16 @@ float OVL bitselect(float a, float b, float c) { return as_float(bitselect(as_ui
 double OVL bitselect(double a, double b, double c) { return as_double(bitselect(as_ulong(a), as_ulong(b), as_ulong(c))); }
 VEC3(bitselect, float)
 VEC3(bitselect, double)
+
+// Vector select: each component of c picks b where its most significant bit is set.
+#define SELECT_VECTOR(T, S, n)                                                          \
+  T##n OVL select(T##n a, T##n b, S##n c) {                                             \
+    const S##n mask = c >> (S##n)(sizeof(S) * 8 - 1);                                   \
+    return as_##T##n(bitselect(as_##S##n(a), as_##S##n(b), mask));                     \
+  }                                                                                     \
+  T##n OVL select(T##n a, T##n b, u##S##n c) { return select(a, b, as_##S##n(c)); }
+#define SELECT_VECTORS(T, S) \
+  SELECT_VECTOR(T, S, 2) SELECT_VECTOR(T, S, 3) SELECT_VECTOR(T, S, 4) SELECT_VECTOR(T, S, 8) SELECT_VECTOR(T, S, 16)
+SELECT_VECTORS(char, char) SELECT_VECTORS(uchar, char) SELECT_VECTORS(short, short) SELECT_VECTORS(ushort, short)
+SELECT_VECTORS(int, int) SELECT_VECTORS(uint, int) SELECT_VECTORS(long, long) SELECT_VECTORS(ulong, long)
+SELECT_VECTORS(float, int) SELECT_VECTORS(double, long)

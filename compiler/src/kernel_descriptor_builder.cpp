@@ -138,7 +138,9 @@ llvm::Expected<KernelDescriptor> describeKernel(const llvm::Function& kernel) {
 void describeProgramSymbols(const llvm::Module& module, ProgramInfo& info) {
   const llvm::DataLayout& layout = module.getDataLayout();
   for (const llvm::GlobalVariable& global : module.globals()) {
-    if (global.getAddressSpace() != Global || global.hasLocalLinkage() || global.isDeclaration() || !global.hasName()) continue;
+    if (global.getAddressSpace() != Global || global.isDeclaration()) continue;
+    info.globalVariableTotalSize += layout.getTypeAllocSize(global.getValueType());
+    if (global.hasLocalLinkage() || !global.hasName()) continue;
     info.globals.push_back({global.getName().str(), layout.getTypeAllocSize(global.getValueType())});
   }
   for (const llvm::Function& function : module) {

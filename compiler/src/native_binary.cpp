@@ -9,7 +9,7 @@ namespace loom::compiler {
 
 namespace {
 
-constexpr uint32_t kInfoVersion = 1;
+constexpr uint32_t kInfoVersion = 2;
 constexpr uint16_t kElfMachineNone = 0;
 constexpr uint32_t kSectionProgramBits = 1, kSectionStringTable = 3;
 constexpr size_t kElfHeaderSize = 64, kSectionHeaderSize = 64;
@@ -84,6 +84,7 @@ void writeInfo(Writer& w, const ProgramInfo& info) {
   }
   w.put(static_cast<uint32_t>(info.globals.size()));
   for (const auto& g : info.globals) w.put(g.name), w.put(g.size);
+  w.put(info.globalVariableTotalSize);
   for (const auto* names : {&info.exportedFunctions, &info.importedFunctions}) {
     w.put(static_cast<uint32_t>(names->size()));
     for (const std::string& name : *names) w.put(name);
@@ -133,6 +134,7 @@ bool readInfo(Reader& r, ProgramInfo& info) {
   info.globals.resize(globals);
   for (auto& g : info.globals)
     if (!r.get(g.name) || !r.get(g.size)) return false;
+  if (!r.get(info.globalVariableTotalSize)) return false;
   for (auto* names : {&info.exportedFunctions, &info.importedFunctions}) {
     uint32_t count = 0;
     if (!r.getCount(count, 4)) return false;

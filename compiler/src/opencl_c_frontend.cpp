@@ -60,6 +60,8 @@ constexpr const char* kPrelude = R"(#include <opencl-c-base.h>
 #undef __opencl_c_ext_fp64_local_atomic_add
 #undef __opencl_c_ext_fp64_global_atomic_min_max
 #undef __opencl_c_ext_fp64_local_atomic_min_max
+// The OpenCL version of the device, which drivers define (clang defines only the language's).
+#define __OPENCL_VERSION__ 300
 #if __OPENCL_C_VERSION__ >= 300
 #undef __opencl_c_read_write_images
 #undef __opencl_c_work_group_collective_functions

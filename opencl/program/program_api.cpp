@@ -157,10 +157,7 @@ std::string kernelNames(core::Program& program) {
 }
 
 size_t globalVariableTotalSize(core::Program* program) {
-  if (program == nullptr) return 0;
-  size_t total = 0;
-  for (const auto& global : program->info().globals) total += global.size;
-  return total;
+  return program ? program->info().globalVariableTotalSize : 0;
 }
 
 // The binary a device's build is returned as: a native binary for executables, SPIR-V otherwise.

@@ -59,6 +59,7 @@ struct GlobalVariableDescriptor {
 struct ProgramInfo {
   std::vector<KernelDescriptor> kernels;
   std::vector<GlobalVariableDescriptor> globals;  // program-scope variables the host may address
+  uint64_t globalVariableTotalSize = 0;           // bytes of every global-memory variable, static ones too
   std::vector<std::string> exportedFunctions;     // functions other modules may import (and function pointers)
   std::vector<std::string> importedFunctions;     // undefined functions, resolved by dynamic linking
 

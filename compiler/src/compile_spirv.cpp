@@ -13,6 +13,10 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 #include "loom/compiler/compiler.h"
+#include "nvptx/kernel_entries.h"
+#include "nvptx/libdevice.h"
+#include "nvptx/memory_ordering.h"
+#include "nvptx/ptx_code_generator.h"
 #include "spirv_reader.h"
 
 namespace loom::compiler {
@@ -64,9 +68,11 @@ bool dumpKernelIr(const CompileRequest& request) {
   return request.dumpKernelIr || (key && *key && std::string_view(key) != "0");
 }
 
-std::vector<std::string> visibleSymbols(const ProgramInfo& info) {
+// What the runtime looks up by name: on the CPU a kernel's work-group function, on NVPTX its entry.
+std::vector<std::string> visibleSymbols(const ProgramInfo& info, Target target) {
   std::vector<std::string> names = info.exportedFunctions;
-  for (const auto& kernel : info.kernels) names.push_back(cpu::workGroupFunctionName(kernel.name));
+  for (const auto& kernel : info.kernels)
+    names.push_back(target == Target::Cpu ? cpu::workGroupFunctionName(kernel.name) : kernel.name);
   for (const auto& global : info.globals) names.push_back(global.name);
   return names;
 }
@@ -77,9 +83,27 @@ llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, Program
   if (llvm::Error error = cpu::retargetToHost(module)) return error;
   if (llvm::Error error = cpu::buildWorkGroupFunctions(module, info.kernels)) return error;
   if (llvm::Error error = verify(module, "the work-group transformation")) return error;
-  cpu::keepOnly(module, visibleSymbols(info));
+  cpu::keepOnly(module, visibleSymbols(info, Target::Cpu));
   if (llvm::Error error = checkBuiltinsResolved(module)) return error;
   return cpu::generateObject(module, options, dumpIr);
+}
+
+llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, ProgramInfo& info, bool dumpIr) {
+  if (llvm::Error error = linkBuiltinLibrary(module)) return error;
+  if (llvm::Error error = nvptx::retargetToNvptx(module)) return error;
+  if (llvm::Error error = nvptx::buildKernelEntries(module, info.kernels)) return error;
+  if (llvm::Error error = verify(module, "building the kernel entries")) return error;
+  cpu::keepOnly(module, visibleSymbols(info, Target::Nvptx));
+  if (llvm::Error error = checkBuiltinsResolved(module)) return error;
+  nvptx::lowerFences(module);
+  if (llvm::Error error = nvptx::linkLibdevice(module)) return error;
+  return nvptx::generatePtx(module, dumpIr);
+}
+
+llvm::Expected<std::vector<uint8_t>> compileForTarget(const CompileRequest& request, llvm::Module& module, ProgramInfo& info,
+                                                      const BuildOptions& options) {
+  if (request.target == Target::Nvptx) return compileForNvptx(module, info, dumpKernelIr(request));
+  return compileForCpu(module, info, options, dumpKernelIr(request));
 }
 
 }  // namespace
@@ -87,8 +111,6 @@ llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, Program
 BuildResult compileSpirv(const CompileRequest& request) {
   auto options = parseBuildOptions(request.options);
   if (!options) return failure(Status::InvalidOptions, options.takeError());
-  if (request.target != Target::Cpu)
-    return {Status::BuildFailure, "the NVPTX target is not implemented yet", nullptr};
   llvm::LLVMContext context;
   // The builtin library and the translator's output use typed pointers (LLVM 15).
   context.setOpaquePointers(false);
@@ -96,10 +118,10 @@ BuildResult compileSpirv(const CompileRequest& request) {
   if (!module) return failure(Status::BuildFailure, module.takeError());
   auto info = describeProgram(**module);
   if (!info) return failure(Status::BuildFailure, info.takeError());
-  auto code = compileForCpu(**module, *info, *options, dumpKernelIr(request));
+  auto code = compileForTarget(request, **module, *info, *options);
   if (!code) return failure(Status::BuildFailure, code.takeError());
   auto program = std::make_shared<CompiledProgram>();
-  program->target = Target::Cpu;
+  program->target = request.target;
   program->info = std::move(*info);
   program->code = std::move(*code);
   return {Status::Success, "", std::move(program)};

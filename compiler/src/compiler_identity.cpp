@@ -4,13 +4,30 @@
 #include "loom/compiler/compiler.h"
 #include "loom_compiler_build_id.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Host.h"
+#include "nvptx/libdevice.h"
+#include "nvptx/ptx_code_generator.h"
 
 namespace loom::compiler {
 
+namespace {
+
+// PTX embeds the libdevice functions it uses: another libdevice makes other code.
+std::string nvptxIdentity() {
+  std::string identity = std::string("-nvptx-") + nvptx::kProcessor + nvptx::kFeatures;
+  const std::string libdevice = nvptx::findLibdevice();
+  llvm::sys::fs::file_status status;
+  if (libdevice.empty() || llvm::sys::fs::status(libdevice, status)) return identity + "-no-libdevice";
+  return identity + "-" + libdevice + ":" + std::to_string(status.getSize()) + ":" +
+         std::to_string(llvm::sys::toTimeT(status.getLastModificationTime()));
+}
+
+}  // namespace
+
 std::string compilerIdentity(Target target) {
   std::string identity = std::string("loom-compiler-") + LOOM_COMPILER_BUILD_ID + "-llvm15";
-  if (target != Target::Cpu) return identity + "-nvptx";
+  if (target == Target::Nvptx) return identity + nvptxIdentity();
   identity += "-" + llvm::sys::getHostCPUName().str();
   llvm::StringMap<bool> features;
   llvm::sys::getHostCPUFeatures(features);

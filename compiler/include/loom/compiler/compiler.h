@@ -31,6 +31,9 @@ struct CompileRequest {
 };
 
 // A compiled program: metadata plus target code (for the CPU, a relocatable x86-64 ELF object).
+// For NVPTX, code is NUL-terminated PTX text for sm_80 whose entries take their parameters as
+// backends/cuda/cuda_launch_parameters.h says; math links CUDA's libdevice, found at run time
+// ($LOOM_LibdevicePath, else under $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, /usr/lib/cuda).
 struct CompiledProgram {
   Target target = Target::Cpu;
   ProgramInfo info;

@@ -1,0 +1,160 @@
+#include "kernel_entries.h"
+
+#include "backends/cuda/cuda_launch_parameters.h"
+#include "cpu/local_memory_lowering.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "module_passes.h"
+#include "work_item_functions.h"
+
+namespace loom::compiler::nvptx {
+
+namespace {
+
+using backends::cuda::ImplicitLaunchParameters;
+using backends::cuda::kLocalPointerParameterSize;
+
+constexpr unsigned kSharedAddressSpace = 3;
+constexpr unsigned kSharedAlignment = 128;
+
+struct Entry {
+  llvm::Function* function;
+  llvm::Value* implicit;     // the ImplicitLaunchParameters parameter
+  llvm::Instruction* shared;  // stands for dynamic shared memory until all is laid out
+};
+
+llvm::Type* sharedBytePointer(llvm::LLVMContext& context) { return llvm::Type::getInt8PtrTy(context, kSharedAddressSpace); }
+
+// `extern .shared .align 128 .b8 dynamic_shared[]`, as bytes. Made last: lowering the static
+// __local variables would count it as one of them.
+llvm::Constant* dynamicSharedMemory(llvm::Module& module) {
+  llvm::LLVMContext& context = module.getContext();
+  auto* type = llvm::ArrayType::get(llvm::Type::getInt8Ty(context), 0);
+  auto* array = new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::ExternalLinkage, nullptr, "dynamic_shared",
+                                         nullptr, llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
+  array->setAlignment(llvm::Align(kSharedAlignment));
+  return llvm::ConstantExpr::getBitCast(array, sharedBytePointer(context));
+}
+
+llvm::Type* parameterType(const llvm::Argument& argument, const KernelArgument& described) {
+  if (described.kind == ArgumentKind::LocalPointer)
+    return llvm::Type::getIntNTy(argument.getContext(), kLocalPointerParameterSize * 8);
+  return argument.getType();
+}
+
+llvm::Function* declareEntry(llvm::Module& module, llvm::Function& kernel, const KernelDescriptor& descriptor) {
+  llvm::LLVMContext& context = module.getContext();
+  auto* implicitType = llvm::ArrayType::get(llvm::Type::getInt8Ty(context), sizeof(ImplicitLaunchParameters));
+  std::vector<llvm::Type*> parameters;
+  for (const llvm::Argument& argument : kernel.args())
+    parameters.push_back(parameterType(argument, descriptor.arguments[argument.getArgNo()]));
+  parameters.push_back(implicitType->getPointerTo());
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), parameters, false);
+  auto* entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, descriptor.name, module);
+  entry->addFnAttr(llvm::Attribute::NoUnwind);
+  // Structs by value arrive as .param byte arrays, as byval pointers do for the NVPTX backend.
+  for (const llvm::Argument& argument : kernel.args()) {
+    if (!argument.hasByValAttr()) continue;
+    entry->addParamAttr(argument.getArgNo(), llvm::Attribute::getWithByValType(context, argument.getParamByValType()));
+    if (llvm::MaybeAlign alignment = argument.getParamAlign())
+      entry->addParamAttr(argument.getArgNo(), llvm::Attribute::getWithAlignment(context, *alignment));
+  }
+  const unsigned implicit = static_cast<unsigned>(kernel.arg_size());
+  entry->addParamAttr(implicit, llvm::Attribute::getWithByValType(context, implicitType));
+  entry->addParamAttr(implicit, llvm::Attribute::getWithAlignment(context, llvm::Align(alignof(ImplicitLaunchParameters))));
+  entry->addParamAttr(implicit, llvm::Attribute::ReadOnly);
+  return entry;
+}
+
+// The entry converts its parameters in block "entry", then calls the kernel if the thread is a
+// work-item: the static __local variables' addresses go at the end of "entry", which dominates
+// all the kernel's code.
+Entry createEntry(llvm::Module& module, llvm::Function& kernel, const KernelDescriptor& descriptor) {
+  llvm::Function* entry = declareEntry(module, kernel, descriptor);
+  llvm::LLVMContext& context = module.getContext();
+  auto* setup = llvm::BasicBlock::Create(context, "entry", entry);
+  auto* body = llvm::BasicBlock::Create(context, "kernel", entry);
+  auto* done = llvm::BasicBlock::Create(context, "done", entry);
+  llvm::Type* bytes = sharedBytePointer(context);
+  auto* shared = new llvm::BitCastInst(llvm::PoisonValue::get(bytes), bytes, "shared", setup);
+  llvm::IRBuilder<> builder(setup);
+  std::vector<llvm::Value*> arguments;
+  for (llvm::Argument& argument : kernel.args()) {
+    llvm::Value* parameter = entry->getArg(argument.getArgNo());
+    if (descriptor.arguments[argument.getArgNo()].kind == ArgumentKind::LocalPointer) {
+      llvm::Value* offset = builder.CreateZExt(parameter, builder.getInt64Ty());
+      parameter = builder.CreatePointerCast(builder.CreateInBoundsGEP(builder.getInt8Ty(), shared, offset), argument.getType());
+    }
+    arguments.push_back(parameter);
+  }
+  llvm::Value* implicit = entry->getArg(static_cast<unsigned>(kernel.arg_size()));
+  builder.CreateCondBr(isWorkItem(builder, implicit), body, done);
+  builder.SetInsertPoint(body);
+  llvm::CallInst* call = builder.CreateCall(&kernel, arguments);
+  call->setAttributes(kernel.getAttributes());
+  builder.CreateBr(done);
+  builder.SetInsertPoint(done);
+  builder.CreateRetVoid();
+  return {entry, implicit, shared};
+}
+
+// Work-item functions need the entry's parameters, so nothing the kernels call stays a function
+// of its own (OpenCL C has no recursion).
+void inlineIntoEntries(llvm::Module& module, const std::vector<Entry>& entries) {
+  for (llvm::Function& function : module) {
+    if (function.isDeclaration()) continue;
+    function.removeFnAttr(llvm::Attribute::NoInline);
+    function.removeFnAttr(llvm::Attribute::OptimizeNone);
+    function.addFnAttr(llvm::Attribute::AlwaysInline);
+  }
+  for (const Entry& entry : entries) entry.function->removeFnAttr(llvm::Attribute::AlwaysInline);
+  runModulePipeline(module, nullptr, [](llvm::PassBuilder&) {
+    llvm::ModulePassManager manager;
+    manager.addPass(llvm::AlwaysInlinerPass(false));
+    return manager;
+  });
+}
+
+void annotate(llvm::Module& module, llvm::Function& entry, const KernelDescriptor& descriptor) {
+  llvm::LLVMContext& context = module.getContext();
+  llvm::NamedMDNode* annotations = module.getOrInsertNamedMetadata("nvvm.annotations");
+  auto add = [&](const char* key, uint32_t value) {
+    llvm::Metadata* operands[] = {llvm::ValueAsMetadata::get(&entry), llvm::MDString::get(context, key),
+                                  llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), value))};
+    annotations->addOperand(llvm::MDNode::get(context, operands));
+  };
+  add("kernel", 1);
+  if (descriptor.requiredWorkGroupSize[0] == 0) return;
+  add("reqntidx", descriptor.requiredWorkGroupSize[0]);
+  add("reqntidy", descriptor.requiredWorkGroupSize[1]);
+  add("reqntidz", descriptor.requiredWorkGroupSize[2]);
+}
+
+}  // namespace
+
+llvm::Error buildKernelEntries(llvm::Module& module, std::vector<KernelDescriptor>& kernels) {
+  std::vector<Entry> entries;
+  for (const KernelDescriptor& descriptor : kernels) {
+    llvm::Function* kernel = module.getFunction(descriptor.name);
+    if (!kernel) return llvm::createStringError(llvm::inconvertibleErrorCode(), "kernel '%s' vanished", descriptor.name.c_str());
+    kernel->setName(descriptor.name + ".kernel");
+    kernel->setLinkage(llvm::GlobalValue::InternalLinkage);
+    entries.push_back(createEntry(module, *kernel, descriptor));
+  }
+  inlineIntoEntries(module, entries);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    llvm::Function& entry = *entries[i].function;
+    kernels[i].hasBarriers = lowerWorkItemFunctions(entry, entries[i].implicit);
+    kernels[i].staticLocalMemorySize = cpu::lowerLocalVariables(entry, entry.getEntryBlock(), entries[i].shared);
+    annotate(module, entry, kernels[i]);
+  }
+  llvm::Constant* shared = dynamicSharedMemory(module);
+  for (const Entry& entry : entries) {
+    entry.shared->replaceAllUsesWith(shared);
+    entry.shared->eraseFromParent();
+  }
+  return llvm::Error::success();
+}
+
+}  // namespace loom::compiler::nvptx

@@ -1,0 +1,110 @@
+#include "ptx_code_generator.h"
+
+#include <mutex>
+
+#include "address_spaces.h"
+#include "libdevice.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "module_passes.h"
+
+namespace loom::compiler::nvptx {
+
+namespace {
+
+void initializeNvptxTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine() {
+  initializeNvptxTarget();
+  std::string error;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, error);
+  if (!target) return llvm::createStringError(llvm::inconvertibleErrorCode(), "no NVPTX target: %s", error.c_str());
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(kTriple, kProcessor, kFeatures, llvm::TargetOptions(),
+                                                                           llvm::None, llvm::None, llvm::CodeGenOpt::Aggressive));
+  if (!machine) return llvm::createStringError(llvm::inconvertibleErrorCode(), "cannot create the NVPTX target machine");
+  return machine;
+}
+
+bool hasAtomicLoadOrStore(const llvm::Function& function) {
+  for (const llvm::Instruction& instruction : llvm::instructions(function))
+    if (instruction.isAtomic() && (llvm::isa<llvm::LoadInst>(instruction) || llvm::isa<llvm::StoreInst>(instruction)))
+      return true;
+  return false;
+}
+
+// What the backend would stop the process on ("Cannot select", "Undefined external symbol"),
+// reported as a build failure instead.
+llvm::Error checkSelectable(const llvm::Module& module) {
+  std::string unresolved;
+  for (const llvm::Function& function : module) {
+    if (hasAtomicLoadOrStore(function))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "atomic loads and stores are not supported on NVPTX devices yet");
+    if (!function.isDeclaration() || function.use_empty()) continue;
+    if (function.getName() == "printf")
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), "printf is not supported on NVPTX devices yet");
+    if (!function.isIntrinsic() || needsLibdevice(function.getIntrinsicID()))
+      unresolved += (unresolved.empty() ? "" : ", ") + function.getName().str();
+  }
+  if (unresolved.empty()) return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "functions the NVPTX target cannot provide: %s",
+                                 unresolved.c_str());
+}
+
+}  // namespace
+
+llvm::Error retargetToNvptx(llvm::Module& module) {
+  auto machine = createTargetMachine();
+  if (!machine) return machine.takeError();
+  remapAddressSpaces(module);
+  module.setTargetTriple(kTriple);
+  module.setDataLayout((*machine)->createDataLayout());
+  for (llvm::Function& function : module) {
+    function.setCallingConv(llvm::CallingConv::C);
+    for (llvm::BasicBlock& block : function)
+      for (llvm::Instruction& instruction : block)
+        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction)) call->setCallingConv(llvm::CallingConv::C);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<uint8_t>> generatePtx(llvm::Module& module, bool dumpIr) {
+  auto machine = createTargetMachine();
+  if (!machine) return machine.takeError();
+  // The target's own passes join the pipeline here, NVVMReflect among them (libdevice needs it).
+  runModulePipeline(module, machine->get(), [](llvm::PassBuilder& passes) {
+    return passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  });
+  if (dumpIr) module.print(llvm::errs(), nullptr);
+  std::string problems;
+  llvm::raw_string_ostream problemStream(problems);
+  if (llvm::verifyModule(module, &problemStream))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "internal compiler error: %s", problems.c_str());
+  if (llvm::Error error = checkSelectable(module)) return error;
+  llvm::SmallVector<char, 0> ptx;
+  llvm::raw_svector_ostream stream(ptx);
+  llvm::legacy::PassManager codegen;
+  if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr, llvm::CGFT_AssemblyFile))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "the NVPTX target cannot emit assembly");
+  codegen.run(module);
+  std::vector<uint8_t> text(ptx.begin(), ptx.end());
+  text.push_back('\0');  // the CUDA driver reads PTX up to its NUL
+  return text;
+}
+
+}  // namespace loom::compiler::nvptx

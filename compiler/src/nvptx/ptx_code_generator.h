@@ -1,0 +1,23 @@
+#pragma once
+// PTX from a module of kernel entries: retargeting, optimization, assembly text.
+#include <vector>
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+namespace loom::compiler::nvptx {
+
+// sm_80 PTX: the CUDA driver JIT-compiles it for every newer GPU too (LLVM 15 knows no sm_90).
+// PTX ISA 7.5 needs a driver of CUDA 11.5 or later.
+inline constexpr const char* kTriple = "nvptx64-nvidia-cuda";
+inline constexpr const char* kProcessor = "sm_80";
+inline constexpr const char* kFeatures = "+ptx75";
+
+// Moves a SPIR module (spir64 triple and address spaces, SPIR calling conventions) onto NVPTX.
+llvm::Error retargetToNvptx(llvm::Module& module);
+
+// Optimizes (O3) and returns NUL-terminated PTX text. Fails, rather than letting LLVM abort the
+// process, on what the NVPTX backend of LLVM 15 cannot select.
+llvm::Expected<std::vector<uint8_t>> generatePtx(llvm::Module& module, bool dumpIr);
+
+}  // namespace loom::compiler::nvptx

@@ -1,0 +1,268 @@
+// The NVPTX target: PTX whose entries follow the CUDA backend's parameter contract
+// (backends/cuda/cuda_launch_parameters.h), checked as text and, where the CUDA toolkit is
+// installed, by ptxas.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <unistd.h>
+
+#include "kernel_runner.h"
+#include "loom/compiler/opencl_c.h"
+
+namespace loom::compiler::test {
+namespace {
+
+constexpr const char* kPtxas = "/usr/local/cuda/bin/ptxas";
+constexpr uint32_t kImplicitParameterSize = 64;  // sizeof(ImplicitLaunchParameters)
+constexpr uint32_t kLocalPointerParameterSize = 4;
+
+BuildResult compileForNvptx(std::vector<uint8_t> spirv) {
+  CompileRequest request;
+  request.spirv = std::move(spirv);
+  request.target = Target::Nvptx;
+  return compileSpirv(request);
+}
+
+std::string ptxOf(const BuildResult& built) {
+  if (!built.program) return {};
+  const std::vector<uint8_t>& code = built.program->code;
+  EXPECT_FALSE(code.empty());
+  EXPECT_EQ(code.back(), '\0');  // the driver reads PTX up to its NUL
+  return std::string(code.begin(), code.end() - (code.empty() ? 0 : 1));
+}
+
+// The test kernels (tests/unit/compiler/kernels) compiled once per test program.
+const BuildResult& nvptxKernels(const std::string& name) {
+  static std::map<std::string, BuildResult> built;
+  auto [entry, inserted] = built.try_emplace(name);
+  if (inserted) entry->second = compileForNvptx(readSpirv(name));
+  return entry->second;
+}
+
+BuildResult compileSource(const std::string& source) {
+  const SpirvResult spirv = compileOpenClSource({source, "", {}});
+  if (spirv.status != Status::Success) return {spirv.status, spirv.log, nullptr};
+  return compileForNvptx(spirv.spirv);
+}
+
+// Byte sizes of the parameters of `.entry kernel(...)`: `.param .u64 x` is 8, `.param .align 8
+// .b8 x[24]` is 24.
+std::vector<uint32_t> entryParameterSizes(const std::string& ptx, const std::string& kernel) {
+  const size_t start = ptx.find(".entry " + kernel + "(");
+  if (start == std::string::npos) return {};
+  const std::string parameters = ptx.substr(start, ptx.find(')', start) - start);
+  static const std::regex parameter(R"(\.param\s+(?:\.align\s+\d+\s+)?\.([usbf])(\d+)\s+\w+(?:\[(\d+)\])?)");
+  std::vector<uint32_t> sizes;
+  for (std::sregex_iterator it(parameters.begin(), parameters.end(), parameter), end; it != end; ++it) {
+    const std::smatch& match = *it;
+    sizes.push_back(match[3].matched ? std::stoul(match[3]) : std::stoul(match[2]) / 8);
+  }
+  return sizes;
+}
+
+std::vector<uint32_t> contractSizes(const KernelDescriptor& kernel) {
+  std::vector<uint32_t> sizes;
+  for (const KernelArgument& argument : kernel.arguments) {
+    switch (argument.kind) {
+      case ArgumentKind::GlobalPointer:
+      case ArgumentKind::ConstantPointer: sizes.push_back(8); break;
+      case ArgumentKind::LocalPointer: sizes.push_back(kLocalPointerParameterSize); break;
+      default: sizes.push_back(argument.size); break;
+    }
+  }
+  sizes.push_back(kImplicitParameterSize);
+  return sizes;
+}
+
+// The body of `.entry kernel`, up to the next entry or function.
+std::string entryBody(const std::string& ptx, const std::string& kernel) {
+  const size_t start = ptx.find(".entry " + kernel + "(");
+  if (start == std::string::npos) return {};
+  const size_t end = std::min(ptx.find(".entry ", start + 1), ptx.find(".func ", start + 1));
+  return ptx.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+struct Command {
+  int status;
+  std::string output;
+};
+
+Command run(const std::string& command) {
+  Command result{-1, {}};
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  while (size_t read = std::fread(buffer, 1, sizeof(buffer), pipe)) result.output.append(buffer, read);
+  result.status = pclose(pipe);
+  return result;
+}
+
+// ptxas accepts the PTX for `arch`: what the CUDA driver's JIT would do with it.
+void expectPtxasAccepts(const std::string& ptx, const std::string& name, const char* arch) {
+  const std::filesystem::path directory = std::filesystem::temp_directory_path();
+  const std::string stem = (directory / ("loom_nvptx_test_" + std::to_string(getpid()) + "_" + name)).string();
+  std::ofstream(stem + ".ptx") << ptx;
+  const Command ptxas = run(std::string(kPtxas) + " -arch=" + arch + " -o " + stem + ".cubin " + stem + ".ptx");
+  EXPECT_EQ(ptxas.status, 0) << name << " for " << arch << ":\n" << ptxas.output;
+  std::filesystem::remove(stem + ".ptx");
+  std::filesystem::remove(stem + ".cubin");
+}
+
+class NvptxKernels : public testing::TestWithParam<const char*> {};
+
+TEST_P(NvptxKernels, EntriesFollowTheLaunchContract) {
+  const BuildResult& built = nvptxKernels(GetParam());
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  EXPECT_EQ(built.program->target, Target::Nvptx);
+  const std::string ptx = ptxOf(built);
+  EXPECT_NE(ptx.find(".target sm_80"), std::string::npos);
+  for (const KernelDescriptor& kernel : built.program->info.kernels)
+    EXPECT_EQ(entryParameterSizes(ptx, kernel.name), contractSizes(kernel)) << kernel.name << "\n" << ptx;
+}
+
+TEST_P(NvptxKernels, ResolveEveryCall) {
+  const std::string ptx = ptxOf(nvptxKernels(GetParam()));
+  EXPECT_EQ(ptx.find(".extern .func"), std::string::npos) << ptx;
+}
+
+TEST_P(NvptxKernels, DescribeKernelsAsForTheCpu) {
+  const BuildResult& nvptx = nvptxKernels(GetParam());
+  const BuildResult cpu = compileKernels(GetParam());
+  ASSERT_EQ(nvptx.status, Status::Success) << nvptx.log;
+  ASSERT_EQ(cpu.status, Status::Success) << cpu.log;
+  const auto& expected = cpu.program->info.kernels;
+  const auto& actual = nvptx.program->info.kernels;
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t k = 0; k < expected.size(); ++k) {
+    EXPECT_EQ(actual[k].name, expected[k].name);
+    EXPECT_EQ(actual[k].argumentBufferSize, expected[k].argumentBufferSize) << expected[k].name;
+    EXPECT_EQ(actual[k].staticLocalMemorySize, expected[k].staticLocalMemorySize) << expected[k].name;
+    EXPECT_EQ(actual[k].hasBarriers, expected[k].hasBarriers) << expected[k].name;
+    EXPECT_EQ(actual[k].requiredWorkGroupSize, expected[k].requiredWorkGroupSize) << expected[k].name;
+    ASSERT_EQ(actual[k].arguments.size(), expected[k].arguments.size()) << expected[k].name;
+    for (size_t a = 0; a < expected[k].arguments.size(); ++a) {
+      EXPECT_EQ(actual[k].arguments[a].kind, expected[k].arguments[a].kind) << expected[k].name << " " << a;
+      EXPECT_EQ(actual[k].arguments[a].offset, expected[k].arguments[a].offset) << expected[k].name << " " << a;
+      EXPECT_EQ(actual[k].arguments[a].size, expected[k].arguments[a].size) << expected[k].name << " " << a;
+    }
+  }
+}
+
+TEST_P(NvptxKernels, PtxasAcceptsThemForAmpereAndHopper) {
+  if (!std::filesystem::exists(kPtxas)) GTEST_SKIP() << kPtxas << " is not installed";
+  const BuildResult& built = nvptxKernels(GetParam());
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  for (const char* arch : {"sm_80", "sm_90"}) expectPtxasAccepts(ptxOf(built), GetParam(), arch);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestKernels, NvptxKernels,
+                         testing::Values("work_items", "barriers", "atomics", "math", "program_scope"));
+
+TEST(Nvptx, BarriersBecomeBarSyncAndLocalMemoryIsDynamicShared) {
+  const std::string ptx = ptxOf(nvptxKernels("barriers"));
+  EXPECT_NE(ptx.find(".extern .shared .align 128 .b8 dynamic_shared[];"), std::string::npos) << ptx;
+  const std::string reduce = entryBody(ptx, "reduce_in_groups");
+  EXPECT_NE(reduce.find("bar.sync"), std::string::npos) << reduce;
+  EXPECT_NE(reduce.find("ld.param.u32"), std::string::npos) << "the local pointer is a 32-bit offset\n" << reduce;
+  EXPECT_NE(reduce.find("dynamic_shared"), std::string::npos) << reduce;
+}
+
+TEST(Nvptx, StaticLocalVariablesComeFirstInSharedMemory) {
+  const BuildResult& built = nvptxKernels("barriers");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const KernelDescriptor* reverse = built.program->info.findKernel("reverse_in_groups");
+  ASSERT_NE(reverse, nullptr);
+  EXPECT_EQ(reverse->staticLocalMemorySize, 64 * sizeof(int));
+  EXPECT_NE(entryBody(ptxOf(built), "reverse_in_groups").find("st.shared"), std::string::npos);
+}
+
+TEST(Nvptx, WorkItemFunctionsReadSpecialRegistersAndImplicitParameters) {
+  const std::string ids = entryBody(ptxOf(nvptxKernels("work_items")), "work_item_ids");
+  for (const char* text : {"%tid.x", "%tid.z", "%ctaid.y", "%nctaid.z", "work_item_ids_param_1"})
+    EXPECT_NE(ids.find(text), std::string::npos) << text << "\n" << ids;
+}
+
+TEST(Nvptx, RequiredWorkGroupSizeBecomesReqntid) {
+  const std::string fixed = entryBody(ptxOf(nvptxKernels("work_items")), "fixed_group");
+  EXPECT_NE(fixed.find(".reqntid 8, 4, 1"), std::string::npos) << fixed;
+}
+
+TEST(Nvptx, AtomicsAreAtomInstructions) {
+  const std::string ptx = ptxOf(nvptxKernels("atomics"));
+  EXPECT_NE(ptx.find("atom.global.add.u64"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("atom.shared.add.u32"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("atom.global.cas.b32"), std::string::npos) << ptx;
+}
+
+TEST(Nvptx, MathComesFromLibdevice) {
+  if (std::filesystem::path libdevice = "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"; !std::filesystem::exists(libdevice))
+    GTEST_SKIP() << libdevice << " is not installed";
+  const BuildResult& built = nvptxKernels("math");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  EXPECT_EQ(ptx.find("__nv_"), std::string::npos) << "libdevice functions are inlined";
+  EXPECT_NE(entryBody(ptx, "float_math").find("sqrt.rn.f32"), std::string::npos);
+}
+
+TEST(Nvptx, ValuesVectorsAndFencesFromOpenClSource) {
+  const BuildResult built = compileSource(R"(
+    typedef struct { float x; long y; char z; } record_t;
+    kernel void by_value(global float4* out, float4 v, record_t r, uchar c, local float* scratch) {
+      scratch[get_local_id(0)] = r.x + c;
+      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[get_global_id(0)] = v * (float)r.y + scratch[0] + fmod(v, (float4)(r.z));
+    })");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  const KernelDescriptor* kernel = built.program->info.findKernel("by_value");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(entryParameterSizes(ptx, "by_value"), (std::vector<uint32_t>{8, 16, 24, 1, 4, 64})) << ptx;
+  EXPECT_EQ(entryParameterSizes(ptx, "by_value"), contractSizes(*kernel));
+  EXPECT_NE(ptx.find("membar.gl"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("bar.sync"), std::string::npos) << ptx;
+  EXPECT_EQ(ptx.find(".extern .func"), std::string::npos) << ptx;
+  if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "by_value", "sm_80");
+}
+
+TEST(Nvptx, PrintfIsRejectedClearly) {
+  const BuildResult built = compileSource(R"(kernel void hello(global int* out) { printf("%d\n", out[0]); })");
+  EXPECT_EQ(built.status, Status::BuildFailure);
+  EXPECT_NE(built.log.find("printf is not supported"), std::string::npos) << built.log;
+}
+
+// LOOM_LibdevicePath replaces the search; pointing it nowhere is a CUDA-less machine.
+class WithoutLibdevice : public testing::Test {
+ protected:
+  void SetUp() override { setenv("LOOM_LibdevicePath", kMissing, 1); }
+  void TearDown() override { unsetenv("LOOM_LibdevicePath"); }
+  static constexpr const char* kMissing = "/nonexistent/loom/libdevice.10.bc";
+};
+
+TEST_F(WithoutLibdevice, MathFailsNamingTheMissingFile) {
+  const BuildResult built = compileForNvptx(readSpirv("math"));
+  EXPECT_EQ(built.status, Status::BuildFailure);
+  EXPECT_NE(built.log.find(kMissing), std::string::npos) << built.log;
+  EXPECT_NE(built.log.find("libdevice"), std::string::npos) << built.log;
+  EXPECT_NE(built.log.find("__nv_sinf"), std::string::npos) << built.log;
+}
+
+TEST_F(WithoutLibdevice, KernelsWithoutMathStillCompile) {
+  for (const char* name : {"work_items", "barriers", "atomics"}) {
+    const BuildResult built = compileForNvptx(readSpirv(name));
+    EXPECT_EQ(built.status, Status::Success) << name << ": " << built.log;
+  }
+}
+
+TEST(Nvptx, IdentityNamesTheTargetAndDiffersFromTheCpu) {
+  const std::string identity = compilerIdentity(Target::Nvptx);
+  EXPECT_NE(identity, compilerIdentity(Target::Cpu));
+  EXPECT_NE(identity.find("sm_80"), std::string::npos) << identity;
+}
+
+}  // namespace
+}  // namespace loom::compiler::test

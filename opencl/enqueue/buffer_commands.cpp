@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 
+#include "opencl/device/device.h"
 #include "opencl/enqueue/enqueue_checks.h"
 #include "opencl/event/event.h"
 #include "opencl/mem/memory_object.h"
@@ -132,9 +133,22 @@ cl_int mapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking
   MemoryObject& memory = memoryOf(buffer);
   const bool writes = flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
   if ((error = checkHostAccess(memory, flags & CL_MAP_READ, writes, function)) != CL_SUCCESS) return error;
-  const EnqueueArguments arguments{CL_COMMAND_MAP_BUFFER, num_events, wait_list, event, blocking == CL_TRUE};
-  if ((error = queue->enqueue(arguments, [](CommandStream&) {}, function)) != CL_SUCCESS) return error;
-  *mapped = memory.map(offset);
+  const MemoryObject::Mapping mapping = memory.map(offset, size, writes, queue->device().info().unifiedMemory);
+  EnqueueArguments arguments{CL_COMMAND_MAP_BUFFER, num_events, wait_list, event, blocking == CL_TRUE};
+  arguments.keepAlive = mapping.staging;
+  // The host copy receives the data unless the region is mapped to be overwritten.
+  const bool fillsHostCopy = mapping.pointer != memory.storage() + offset && !(flags & CL_MAP_WRITE_INVALIDATE_REGION);
+  error = queue->enqueue(
+      arguments,
+      [&](CommandStream& stream) {
+        if (fillsHostCopy) stream.appendCopy({mapping.pointer, memory.storage() + offset, size});
+      },
+      function);
+  if (error != CL_SUCCESS) {
+    memory.unmap(mapping.pointer);
+    return error;
+  }
+  *mapped = mapping.pointer;
   return CL_SUCCESS;
 }
 
@@ -269,9 +283,20 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
   if (!queue) return error;
   if ((error = checkBufferRange(*queue, memobj, 0, 0, __func__)) != CL_SUCCESS) return error;
   if ((error = checkWaitList(queue->context(), num_events_in_wait_list, event_wait_list, __func__)) != CL_SUCCESS) return error;
-  CL_REQUIRE(memoryOf(memobj).unmap(mapped_ptr), CL_INVALID_VALUE, "mapped_ptr is not a mapping of this buffer");
-  const EnqueueArguments arguments{CL_COMMAND_UNMAP_MEM_OBJECT, num_events_in_wait_list, event_wait_list, event};
-  return queue->enqueue(arguments, [](loom::core::CommandStream&) {}, __func__);
+  MemoryObject& memory = memoryOf(memobj);
+  const auto mapping = memory.unmap(mapped_ptr);
+  CL_REQUIRE(mapping, CL_INVALID_VALUE, "mapped_ptr is not a mapping of this buffer");
+  EnqueueArguments arguments{CL_COMMAND_UNMAP_MEM_OBJECT, num_events_in_wait_list, event_wait_list, event};
+  arguments.keepAlive = mapping->staging;
+  // A host copy mapped for writing goes back to the storage.
+  char* storage = memory.storage() + mapping->offset;
+  const bool writesBack = mapping->writes && mapping->pointer != storage;
+  return queue->enqueue(
+      arguments,
+      [&](loom::core::CommandStream& stream) {
+        if (writesBack) stream.appendCopy({storage, mapping->pointer, mapping->size});
+      },
+      __func__);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objects,

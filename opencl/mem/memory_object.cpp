@@ -28,21 +28,28 @@ void MemoryObject::addDestructorCallback(std::function<void()> callback) {
   destructorCallbacks_.push_back(std::move(callback));
 }
 
-void* MemoryObject::map(size_t offset) {
-  // A USE_HOST_PTR buffer maps to its host pointer, as the spec requires; so does every other
-  // buffer on a device that shares memory with the host.
-  void* pointer = description_.storage + offset;
+MemoryObject::Mapping MemoryObject::map(size_t offset, size_t size, bool writes, bool hostAddressesStorage) {
+  // A USE_HOST_PTR buffer maps to its host pointer, as the spec requires; other buffers map to
+  // their storage where the host can address it, else to a host copy.
+  Mapping mapping{description_.storage + offset, offset, size, writes, nullptr};
+  if (description_.hostPointer) {
+    mapping.pointer = static_cast<char*>(description_.hostPointer) + offset;
+  } else if (!hostAddressesStorage) {
+    mapping.staging = std::make_shared<std::vector<char>>(size);
+    mapping.pointer = mapping.staging->data();
+  }
   std::lock_guard lock(mutex_);
-  mappings_.push_back(pointer);
-  return pointer;
+  mappings_.push_back(mapping);
+  return mapping;
 }
 
-bool MemoryObject::unmap(void* pointer) {
+std::optional<MemoryObject::Mapping> MemoryObject::unmap(void* pointer) {
   std::lock_guard lock(mutex_);
-  auto it = std::find(mappings_.begin(), mappings_.end(), pointer);
-  if (it == mappings_.end()) return false;
+  auto it = std::find_if(mappings_.begin(), mappings_.end(), [&](const Mapping& m) { return m.pointer == pointer; });
+  if (it == mappings_.end()) return std::nullopt;
+  Mapping mapping = *it;
   mappings_.erase(it);
-  return true;
+  return mapping;
 }
 
 cl_uint MemoryObject::mapCount() const {

@@ -4,7 +4,9 @@
 // host pointer is coherent at every synchronization point without copies; other buffers own a
 // core allocation. Sub-buffers are windows into their parent's storage.
 #include <functional>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "opencl/api_object.h"
@@ -42,10 +44,20 @@ class MemoryObject : public _cl_mem, public RefCounted {
   bool usesSvmPointer() const { return description_.usesSvmPointer; }
   const std::vector<cl_mem_properties>& properties() const { return description_.properties; }
 
+  // A region mapped for the host. Where the host cannot address the storage (GPU memory) the
+  // host sees `staging` (the host pointer of a USE_HOST_PTR buffer, else a host copy), which
+  // the map and unmap commands fill from and write back to the storage.
+  struct Mapping {
+    char* pointer;
+    size_t offset;
+    size_t size;
+    bool writes;
+    std::shared_ptr<std::vector<char>> staging;  // owned host copy, when one was needed
+  };
   void addDestructorCallback(std::function<void()> callback);
-  // Maps [offset, offset + size) for the host; unmapping takes the returned pointer back.
-  void* map(size_t offset);
-  bool unmap(void* pointer);
+  Mapping map(size_t offset, size_t size, bool writes, bool hostAddressesStorage);
+  // The mapping `pointer` came from, now removed; nullopt when it is not a mapping of this object.
+  std::optional<Mapping> unmap(void* pointer);
   cl_uint mapCount() const;
 
  private:
@@ -53,7 +65,7 @@ class MemoryObject : public _cl_mem, public RefCounted {
   Description description_;
   mutable std::mutex mutex_;
   std::vector<std::function<void()>> destructorCallbacks_;
-  std::vector<void*> mappings_;  // one entry per outstanding map
+  std::vector<Mapping> mappings_;  // one entry per outstanding map
 };
 
 // Drops one reference. The last one frees the storage once the work submitted until then has

@@ -46,7 +46,7 @@ cl_int CommandQueue::enqueue(const EnqueueArguments& arguments, const std::funct
   encode(stream);
   if (record.event) stream.appendSignalEvent(&record.event->core());
 
-  auto bytes = std::make_shared<const std::vector<uint8_t>>(stream.bytes());
+  auto bytes = std::make_shared<const std::vector<uint8_t>>(stream.take());
   if (record.event) {
     record.event->retain();  // the queue's reference, dropped once the command completed
     *arguments.event = record.event;

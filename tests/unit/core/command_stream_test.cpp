@@ -20,6 +20,14 @@ TEST(CommandStream, DecodesCommandsInTheOrderTheyWereEncoded) {
   EXPECT_EQ(opcodes(stream), (std::vector<Opcode>{Opcode::Copy, Opcode::Barrier, Opcode::WriteTimestamp}));
 }
 
+TEST(CommandStream, TakeHandsTheBytesOverAndLeavesTheStreamEmpty) {
+  CommandStream stream;
+  stream.appendBarrier();
+  const std::vector<uint8_t> encoded = stream.bytes();
+  EXPECT_EQ(stream.take(), encoded);
+  EXPECT_TRUE(stream.empty());
+}
+
 TEST(CommandStream, KeepsPayloadAndTrailingDataOfEveryCommand) {
   CommandStream stream;
   const uint8_t pattern[3] = {1, 2, 3};

@@ -135,6 +135,12 @@ class CommandStream {
   }
 
   const std::vector<uint8_t>& bytes() const { return bytes_; }
+  // Hands the encoded bytes over (for submission), leaving the stream empty.
+  std::vector<uint8_t> take() {
+    std::vector<uint8_t> taken;
+    taken.swap(bytes_);
+    return taken;
+  }
   bool empty() const { return bytes_.empty(); }
   void clear() { bytes_.clear(); }
 

@@ -15,6 +15,13 @@ namespace {
 
 using BuildNotify = void(CL_CALLBACK*)(cl_program, void*);
 
+// Marks a library's binary, so that clCreateProgramWithBinary restores its binary type.
+constexpr uint8_t kLibraryTag[8] = {'L', 'O', 'O', 'M', 'L', 'I', 'B', 0};
+
+bool isLibraryBinary(const std::vector<uint8_t>& binary) {
+  return binary.size() > sizeof(kLibraryTag) && std::equal(std::begin(kLibraryTag), std::end(kLibraryTag), binary.begin());
+}
+
 // The devices of a device list argument, each required to be one of `allowed`.
 cl_int readDeviceList(const std::vector<Device*>& allowed, cl_uint count, const cl_device_id* list,
                       std::vector<Device*>& devices, const char* function) {
@@ -81,10 +88,13 @@ cl_int createFromBinary(cl_context context, cl_uint count, const cl_device_id* l
     build.spirv.assign(binaries[i], binaries[i] + lengths[i]);
     uint32_t magic = 0;
     std::memcpy(&magic, binaries[i], std::min<size_t>(4, lengths[i]));
-    // SPIR-V is what Loom returns for compiled objects and libraries; anything else must be a
-    // native binary for this device.
+    // SPIR-V is what Loom returns for compiled objects, tagged SPIR-V for libraries; anything
+    // else must be a native binary for this device.
     cl_int status = CL_SUCCESS;
-    if (magic == 0x07230203) {
+    if (isLibraryBinary(build.spirv)) {
+      build.binaryType = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+      build.spirv.erase(build.spirv.begin(), build.spirv.begin() + sizeof(kLibraryTag));
+    } else if (magic == 0x07230203) {
       build.binaryType = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
     } else if (compiler::readNativeBinary(binaries[i], lengths[i]).status == compiler::Status::Success) {
       build.binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
@@ -160,10 +170,14 @@ size_t globalVariableTotalSize(core::Program* program) {
   return program ? program->info().globalVariableTotalSize : 0;
 }
 
-// The binary a device's build is returned as: a native binary for executables, SPIR-V otherwise.
+// The binary a device's build is returned as: a native binary for executables, SPIR-V for
+// compiled objects, and SPIR-V after kLibraryTag for libraries.
 std::vector<uint8_t> binaryOf(Program::DeviceBuild& build) {
   if (build.program) return compiler::writeNativeBinary(build.program->compiled());
-  return build.spirv;
+  if (build.binaryType != CL_PROGRAM_BINARY_TYPE_LIBRARY) return build.spirv;
+  std::vector<uint8_t> binary(std::begin(kLibraryTag), std::end(kLibraryTag));
+  binary.insert(binary.end(), build.spirv.begin(), build.spirv.end());
+  return binary;
 }
 
 cl_int programBinaries(Program& program, const InfoRequest& out) {

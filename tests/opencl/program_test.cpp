@@ -294,6 +294,18 @@ TEST_F(ProgramTest, LinkCreatesAndUsesALibrary) {
   ASSERT_CL_OK(error);
   programs.push_back(linked);
   EXPECT_EQ(runOnce(linked, "use_helper"), std::vector<int>{16});
+
+  // The library's binary loads back as a library, and links the same way.
+  cl_int status = -1;
+  cl_program reloaded = fromBinary(binaryOf(library), &status, &error);
+  ASSERT_CL_OK(error);
+  EXPECT_CL_OK(status);
+  EXPECT_EQ(binaryType(reloaded), cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_LIBRARY));
+  const cl_program fromBinaryInputs[] = {user, reloaded};
+  cl_program relinked = clLinkProgram(context, 1, &device, "", 2, fromBinaryInputs, nullptr, nullptr, &error);
+  ASSERT_CL_OK(error);
+  programs.push_back(relinked);
+  EXPECT_EQ(runOnce(relinked, "use_helper"), std::vector<int>{16});
 }
 
 TEST_F(ProgramTest, ExecutableBinariesRoundTrip) {

@@ -284,5 +284,20 @@ TEST(OpenClC, ConcurrentCompilesSucceed) {
   }
 }
 
+// length, distance and normalize scale their input where the sum of squares would overflow or
+// fall into denormals (OpenCL-CTS geometrics uses such vectors).
+TEST(OpenClC, GeometricFunctionsScaleExtremeVectors) {
+  const char* source = R"(
+    kernel void k(global int* out) {
+      float huge = 0x1p64f + (float)get_global_id(0);
+      out[0] = length((float2)(huge, 0.0f)) == 0x1p64f;
+      out[1] = fabs(length((float3)(3e-30f, 4e-30f, 0.0f)) / 5e-30f - 1.0f) < 1e-6f;
+      float tiny = 1e-42f * (float)(get_global_id(0) + 1);
+      out[2] = fabs(normalize((float2)(3.0f * tiny, -4.0f * tiny)).y + 0.8f) < 1e-5f;
+      out[3] = distance((float4)(huge, 0, 0, 0), (float4)(0.0f)) == 0x1p64f;
+    })";
+  EXPECT_EQ(buildAndRun(source), (std::vector<int>{1, 1, 1, 1}));
+}
+
 }  // namespace
 }  // namespace loom::compiler::test

@@ -36,3 +36,4 @@
 #include "vectors.cl"
 #include "atomics.cl"
 #include "async_copies.cl"
+#include "shuffles.cl"

@@ -299,5 +299,17 @@ TEST(OpenClC, GeometricFunctionsScaleExtremeVectors) {
   EXPECT_EQ(buildAndRun(source), (std::vector<int>{1, 1, 1, 1}));
 }
 
+TEST(OpenClC, ShuffleSelectsComponentsByMask) {
+  const char* source = R"(
+    kernel void k(global int* out) {
+      int4 x = (int4)(10, 11, 12, 13) + (int)get_global_id(0) * 0;
+      int4 y = (int4)(20, 21, 22, 23);
+      int2 picked = shuffle(x, (uint2)(3, 4));        // 4 wraps to 0
+      int2 both = shuffle2(x, y, (uint2)(5, 10));     // 10 wraps to 2
+      out[0] = picked.x, out[1] = picked.y, out[2] = both.x, out[3] = both.y;
+    })";
+  EXPECT_EQ(buildAndRun(source), (std::vector<int>{13, 10, 21, 12}));
+}
+
 }  // namespace
 }  // namespace loom::compiler::test

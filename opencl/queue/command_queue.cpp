@@ -51,16 +51,16 @@ cl_int CommandQueue::enqueue(const EnqueueArguments& arguments, const std::funct
     record.event->retain();  // the queue's reference, dropped once the command completed
     *arguments.event = record.event;
   }
+  uint64_t taskCount;
   {
     // Submission order and in-flight order must agree for retire() to pair them.
-    std::lock_guard submitLock(submitMutex_);
-    if (record.event) record.event->markSubmitted(core::monotonicNanoseconds());
     std::lock_guard lock(inFlightMutex_);
-    record.taskCount = engine_->submit(std::move(bytes));
+    if (record.event) record.event->markSubmitted(core::monotonicNanoseconds());
+    taskCount = record.taskCount = engine_->submit(std::move(bytes));
     inFlight_.push_back(std::move(record));
   }
   if (!arguments.blocking) return CL_SUCCESS;
-  engine_->waitForTaskCount(engine_->submittedTaskCount(), UINT64_MAX);
+  engine_->waitForTaskCount(taskCount, UINT64_MAX);
   for (cl_uint i = 0; i < arguments.numWaitEvents; ++i)
     if (objectOf<Event>(arguments.waitEvents[i])->status() < 0)
       return reportError(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, function, "a waited-for event failed");

@@ -64,7 +64,6 @@ class CommandQueue : public _cl_command_queue, public RefCounted {
   Device& device_;
   cl_command_queue_properties properties_;
   std::vector<cl_queue_properties> propertiesArray_;
-  std::mutex submitMutex_;
   std::mutex inFlightMutex_;
   std::deque<InFlight> inFlight_;
   std::unique_ptr<core::Engine> engine_;  // last: destroyed first, so its thread stops before the rest

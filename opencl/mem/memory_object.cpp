@@ -128,7 +128,8 @@ cl_int createBuffer(cl_context context, const cl_mem_properties* properties, cl_
     CL_REQUIRE(allocation, CL_MEM_OBJECT_ALLOCATION_FAILURE, "out of memory");
     description.storage = static_cast<char*>(allocation->address);
     description.allocationId = allocation->id;
-    if (flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR)) std::memcpy(description.storage, hostPtr, size);
+    // Through the device's copy: its memory may not be host-addressable (a GPU's).
+    if (flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR)) device->backend().copy(description.storage, hostPtr, size);
     if (flags & CL_MEM_USE_HOST_PTR) description.hostPointer = hostPtr;
   }
   *buffer = new MemoryObject(*owner, std::move(description));

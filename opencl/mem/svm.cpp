@@ -55,8 +55,11 @@ CL_API_ENTRY void* CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags f
   if ((alignment & (alignment - 1)) != 0 || alignment > kLargestSvmAlignment) return nullptr;
   for (Device* device : owner->devices())
     if (size > device->info().maxAllocationSize) return nullptr;
+  // Shared memory of the context's first device: managed memory on a GPU, which its kernels and
+  // the host both address; the CPU's own memory otherwise.
   auto allocation = loom::core::Runtime::get().memory().allocate(loom::core::MemoryType::Shared, size,
-                                                                 std::max<size_t>(alignment, 128), nullptr, owner);
+                                                                 std::max<size_t>(alignment, 128),
+                                                                 &owner->devices().front()->core(), owner);
   return allocation ? allocation->address : nullptr;
 }
 

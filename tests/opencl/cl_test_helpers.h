@@ -193,7 +193,9 @@ class ClTest : public ::testing::Test {
   void SetUp() override {
     platform = loomPlatform();
     ASSERT_NE(platform, nullptr) << "the ICD loader lists no platform named Loom (OCL_ICD_VENDORS=<build>/icd?)";
-    ASSERT_CL_OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr));
+    // The platform's default device: the CPU, or the first GPU where Loom lists GPUs (the same
+    // suite then runs on the GPU).
+    ASSERT_CL_OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_DEFAULT, 1, &device, nullptr));
     cl_int error = CL_SUCCESS;
     context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &error);
     ASSERT_CL_OK(error);

@@ -6,6 +6,7 @@
 #include "opencl/device/device.h"
 #include "opencl/info.h"
 #include "opencl/platform/platform.h"
+#include "opencl/reference_counting.h"
 #include "opencl/validation.h"
 
 namespace loom::cl {
@@ -115,17 +116,11 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(const cl_context_pro
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context context) {
-  Context* object = objectOf<Context>(context);
-  CL_REQUIRE(object, CL_INVALID_CONTEXT, "not a context");
-  object->retain();
-  return CL_SUCCESS;
+  return retainHandle<Context>(context, CL_INVALID_CONTEXT, __func__);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context context) {
-  Context* object = objectOf<Context>(context);
-  CL_REQUIRE(object, CL_INVALID_CONTEXT, "not a context");
-  releaseContext(*object);
-  return CL_SUCCESS;
+  return releaseHandle(context, CL_INVALID_CONTEXT, __func__, releaseContext);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param_name, size_t param_value_size,

@@ -4,6 +4,7 @@
 #include "opencl/context/context.h"
 #include "opencl/info.h"
 #include "opencl/queue/command_queue.h"
+#include "opencl/reference_counting.h"
 #include "opencl/validation.h"
 
 namespace loom::cl {
@@ -166,17 +167,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event, cl_profi
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event event) {
-  Event* object = objectOf<Event>(event);
-  CL_REQUIRE(object, CL_INVALID_EVENT, "not an event");
-  object->retain();
-  return CL_SUCCESS;
+  return retainHandle<Event>(event, CL_INVALID_EVENT, __func__);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event) {
-  Event* object = objectOf<Event>(event);
-  CL_REQUIRE(object, CL_INVALID_EVENT, "not an event");
-  releaseEvent(*object);
-  return CL_SUCCESS;
+  return releaseHandle(event, CL_INVALID_EVENT, __func__, releaseEvent);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int command_exec_callback_type,

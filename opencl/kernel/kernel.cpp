@@ -7,6 +7,7 @@
 #include "opencl/info.h"
 #include "opencl/mem/memory_object.h"
 #include "opencl/program/program.h"
+#include "opencl/reference_counting.h"
 #include "opencl/validation.h"
 
 namespace loom::cl {
@@ -182,17 +183,11 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
-  Kernel* object = objectOf<Kernel>(kernel);
-  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
-  object->retain();
-  return CL_SUCCESS;
+  return retainHandle<Kernel>(kernel, CL_INVALID_KERNEL, __func__);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
-  Kernel* object = objectOf<Kernel>(kernel);
-  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
-  releaseKernel(*object);
-  return CL_SUCCESS;
+  return releaseHandle(kernel, CL_INVALID_KERNEL, __func__, releaseKernel);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void* arg_value) {

@@ -7,6 +7,7 @@
 #include "opencl/context/context.h"
 #include "opencl/device/device.h"
 #include "opencl/info.h"
+#include "opencl/reference_counting.h"
 #include "opencl/validation.h"
 
 namespace loom::cl {
@@ -206,17 +207,11 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
-  MemoryObject* object = objectOf<MemoryObject>(memobj);
-  CL_REQUIRE(object, CL_INVALID_MEM_OBJECT, "not a memory object");
-  object->retain();
-  return CL_SUCCESS;
+  return retainHandle<MemoryObject>(memobj, CL_INVALID_MEM_OBJECT, __func__);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
-  MemoryObject* object = objectOf<MemoryObject>(memobj);
-  CL_REQUIRE(object, CL_INVALID_MEM_OBJECT, "not a memory object");
-  releaseMemoryObject(*object);
-  return CL_SUCCESS;
+  return releaseHandle(memobj, CL_INVALID_MEM_OBJECT, __func__, releaseMemoryObject);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem memobj, void(CL_CALLBACK* pfn_notify)(cl_mem, void*),

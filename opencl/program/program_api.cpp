@@ -8,6 +8,7 @@
 #include "opencl/device/device.h"
 #include "opencl/info.h"
 #include "opencl/program/program.h"
+#include "opencl/reference_counting.h"
 #include "opencl/validation.h"
 
 namespace loom::cl {
@@ -233,17 +234,11 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program program) {
-  Program* object = objectOf<Program>(program);
-  CL_REQUIRE(object, CL_INVALID_PROGRAM, "not a program");
-  object->retain();
-  return CL_SUCCESS;
+  return retainHandle<Program>(program, CL_INVALID_PROGRAM, __func__);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program) {
-  Program* object = objectOf<Program>(program);
-  CL_REQUIRE(object, CL_INVALID_PROGRAM, "not a program");
-  releaseProgram(*object);
-  return CL_SUCCESS;
+  return releaseHandle(program, CL_INVALID_PROGRAM, __func__, releaseProgram);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id* device_list,

@@ -5,6 +5,7 @@
 #include "opencl/device/device.h"
 #include "opencl/event/event.h"
 #include "opencl/info.h"
+#include "opencl/reference_counting.h"
 #include "opencl/validation.h"
 
 namespace loom::cl {
@@ -153,17 +154,11 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue) {
-  CommandQueue* queue = objectOf<CommandQueue>(command_queue);
-  CL_REQUIRE(queue, CL_INVALID_COMMAND_QUEUE, "not a command queue");
-  queue->retain();
-  return CL_SUCCESS;
+  return retainHandle<CommandQueue>(command_queue, CL_INVALID_COMMAND_QUEUE, __func__);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
-  CommandQueue* queue = objectOf<CommandQueue>(command_queue);
-  CL_REQUIRE(queue, CL_INVALID_COMMAND_QUEUE, "not a command queue");
-  releaseQueue(*queue);
-  return CL_SUCCESS;
+  return releaseHandle(command_queue, CL_INVALID_COMMAND_QUEUE, __func__, releaseQueue);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info param_name,

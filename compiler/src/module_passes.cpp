@@ -1,5 +1,7 @@
 #include "module_passes.h"
 
+#include "llvm/IR/Instructions.h"
+
 namespace loom::compiler {
 
 void runModulePipeline(llvm::Module& module, llvm::TargetMachine* machine,
@@ -15,6 +17,15 @@ void runModulePipeline(llvm::Module& module, llvm::TargetMachine* machine,
   passes.registerLoopAnalyses(loops);
   passes.crossRegisterProxies(loops, functions, cgscc, modules);
   build(passes).run(module, modules);
+}
+
+void useCCallingConvention(llvm::Module& module) {
+  for (llvm::Function& function : module) {
+    function.setCallingConv(llvm::CallingConv::C);
+    for (llvm::BasicBlock& block : function)
+      for (llvm::Instruction& instruction : block)
+        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction)) call->setCallingConv(llvm::CallingConv::C);
+  }
 }
 
 }  // namespace loom::compiler

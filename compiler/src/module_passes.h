@@ -10,4 +10,7 @@ namespace loom::compiler {
 void runModulePipeline(llvm::Module& module, llvm::TargetMachine* machine,
                        llvm::function_ref<llvm::ModulePassManager(llvm::PassBuilder&)> build);
 
+// SPIR-V's functions and calls use SPIR calling conventions; native targets want the C one.
+void useCCallingConvention(llvm::Module& module);
+
 }  // namespace loom::compiler

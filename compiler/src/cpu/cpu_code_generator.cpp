@@ -77,12 +77,7 @@ llvm::Error retargetToHost(llvm::Module& module) {
   if (!machine) return machine.takeError();
   module.setTargetTriple((*machine)->getTargetTriple().str());
   module.setDataLayout((*machine)->createDataLayout());
-  for (llvm::Function& function : module) {
-    function.setCallingConv(llvm::CallingConv::C);
-    for (llvm::BasicBlock& block : function)
-      for (llvm::Instruction& instruction : block)
-        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction)) call->setCallingConv(llvm::CallingConv::C);
-  }
+  useCCallingConvention(module);
   return llvm::Error::success();
 }
 

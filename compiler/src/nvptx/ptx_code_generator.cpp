@@ -74,12 +74,7 @@ llvm::Error retargetToNvptx(llvm::Module& module) {
   remapAddressSpaces(module);
   module.setTargetTriple(kTriple);
   module.setDataLayout((*machine)->createDataLayout());
-  for (llvm::Function& function : module) {
-    function.setCallingConv(llvm::CallingConv::C);
-    for (llvm::BasicBlock& block : function)
-      for (llvm::Instruction& instruction : block)
-        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction)) call->setCallingConv(llvm::CallingConv::C);
-  }
+  useCCallingConvention(module);
   return llvm::Error::success();
 }
 

@@ -1,8 +1,12 @@
 // A small Level Zero program: vector add and a work-group reduction with barriers, local memory
 // and a final atomic add, on Loom's CPU device through the loader, every result checked on the host.
+// LOOM_SAMPLE_DEVICE_TYPE=gpu runs it on the first GPU instead (Loom lists NVIDIA GPUs with
+// LOOM_EnableCudaDevices=1); LOOM_SAMPLE_KERNEL=FILE reads the SPIR-V from FILE instead of the
+// build folder (the relocatable bundle, scripts/bundle.sh, sets it).
 #include <level_zero/ze_api.h>
 
 #include "ze_check.h"
+#include "sample_options.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -20,9 +24,11 @@ struct Device {
   ze_command_list_handle_t list;
 };
 
-// The first CPU device of any driver the loader reports: Loom's device (ZE_ENABLE_ALT_DRIVERS
-// points the loader at libze_loom).
+// The first CPU (or GPU) device of any driver the loader reports: Loom's device
+// (ZE_ENABLE_ALT_DRIVERS points the loader at libze_loom).
 Device open() {
+  const bool gpu = sampleWantsGpu();
+  const ze_device_type_t wanted = gpu ? ZE_DEVICE_TYPE_GPU : ZE_DEVICE_TYPE_CPU;
   CHECK(zeInit(0));
   uint32_t driverCount = 0;
   CHECK(zeDriverGet(&driverCount, nullptr));
@@ -36,7 +42,7 @@ Device open() {
     for (ze_device_handle_t device : devices) {
       ze_device_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
       CHECK(zeDeviceGetProperties(device, &properties));
-      if (properties.type != ZE_DEVICE_TYPE_CPU) continue;
+      if (properties.type != wanted) continue;
       ze_driver_properties_t driverProperties{ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES};
       CHECK(zeDriverGetProperties(driver, &driverProperties));
       ze_api_version_t version{};
@@ -44,7 +50,7 @@ Device open() {
       const bool loom = std::memcmp(driverProperties.uuid.id, "loom", 4) == 0;
       std::printf("driver: %s, version %u, Level Zero API %d.%d\n", loom ? "Loom" : "not Loom", driverProperties.driverVersion,
                   ZE_MAJOR_VERSION(version), ZE_MINOR_VERSION(version));
-      std::printf("device: %s (CPU)\n", properties.name);
+      std::printf("device: %s (%s)\n", properties.name, gpu ? "GPU" : "CPU");
       Device d{driver, device, nullptr, nullptr};
       ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};
       CHECK(zeContextCreate(d.driver, &contextDesc, &d.context));
@@ -54,15 +60,17 @@ Device open() {
       return d;
     }
   }
-  std::fprintf(stderr, "no CPU device: run with ZE_ENABLE_ALT_DRIVERS=<build>/lib/libze_loom.so.1\n");
+  std::fprintf(stderr, "no %s device: run with ZE_ENABLE_ALT_DRIVERS=<build>/lib/libze_loom.so.1%s\n", gpu ? "GPU" : "CPU",
+               gpu ? " and LOOM_EnableCudaDevices=1" : "");
   std::exit(1);
 }
 
 ze_module_handle_t loadModule(const Device& d) {
-  std::ifstream file(LOOM_SAMPLE_KERNEL, std::ios::binary);
+  const char* path = sampleFilePath("LOOM_SAMPLE_KERNEL", LOOM_SAMPLE_KERNEL);
+  std::ifstream file(path, std::ios::binary);
   std::vector<uint8_t> spirv((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   if (spirv.empty()) {
-    std::fprintf(stderr, "cannot read %s\n", LOOM_SAMPLE_KERNEL);
+    std::fprintf(stderr, "cannot read %s\n", path);
     std::exit(1);
   }
   ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC};

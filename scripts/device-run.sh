@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# Runs a Loom bundle (scripts/bundle.sh) on an NVIDIA GPU machine: unpacks it (builds nothing),
+# sources its env.sh and, with LOOM_EnableCudaDevices=1, runs loom-info (the GPU must be device
+# 0), ze_sample and cl_sample on the GPU, then the Level Zero and OpenCL API suites (and the CUDA
+# unit and NVPTX compiler suites) with LOOM_ForceBackend=cuda. Writes logs and a summary to $OUT.
+#
+# usage: bash scripts/device-run.sh [BUNDLE]     (from the repository root on the GPU machine)
+#   BUNDLE                  default build/loom-bundle.tar.xz
+#   OUT                     where the summary and logs go (default ./device-run-out)
+#   LOOM_DEVICE_RUN_BUDGET  seconds for everything (default 420): each step's time limit is cut
+#                           to what is left
+#   LOOM_DEVICE_RUN_DIR     where to unpack (default /tmp/loom-device-run)
+# $OUT receives summary.txt (counts per program, failing and crashing tests with their first
+# error lines and the runtime's PrintDebugMessages output for them), the suites' logs, and
+# logs.tar.gz with every log.
+set -uo pipefail
+
+bundle=${1:-build/loom-bundle.tar.xz}
+out=${OUT:-$PWD/device-run-out}
+budget=${LOOM_DEVICE_RUN_BUDGET:-420}
+unpack=${LOOM_DEVICE_RUN_DIR:-/tmp/loom-device-run}
+mkdir -p "$out"
+logs=$unpack/logs
+summary=$out/summary.txt
+start=$SECONDS
+
+rm -rf "$unpack" && mkdir -p "$logs" || exit 1
+: >"$summary"
+note() { printf '%s\n' "$*" | tee -a "$summary"; }
+left() { echo $((budget - (SECONDS - start))); }
+limit() {  # limit WANTED: the seconds a step may take, at most what is left of the budget
+  local l; l=$(left)
+  if ((l < $1)); then echo $((l > 0 ? l : 1)); else echo "$1"; fi
+}
+
+note "device-run on $(hostname) at $(date -u +%Y-%m-%dT%H:%M:%SZ), in $PWD"
+note "system: $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), kernel $(uname -r)"
+note "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -n 2 | tr '\n' ';')"
+[ -f "$bundle" ] || { note "FAIL: no bundle at $bundle (make it with scripts/bundle.sh and carry it)"; exit 1; }
+note "bundle: $bundle, $(stat -c %s "$bundle") bytes"
+
+# --- Unpack and set up ---------------------------------------------------------------------------
+t=$SECONDS
+tar -C "$unpack" -xJf "$bundle" || { note "FAIL: cannot unpack $bundle"; exit 1; }
+note "unpacked in $((SECONDS - t)) s into $unpack/loom-bundle"
+head -n 4 "$unpack/loom-bundle/MANIFEST" | sed 's/^/  manifest: /' | tee -a "$summary"
+# The device machine is thrown away afterwards: let env.sh fill the compiled-in data prefix even
+# where it is an existing folder (e.g. this checkout, when it lies at the same path).
+export LOOM_BUNDLE_FILL_PREFIX=1
+# shellcheck disable=SC1091
+. "$unpack/loom-bundle/env.sh" 2>"$logs/env.log"
+sed 's/^/  env.sh: /' "$logs/env.log" | tee -a "$summary"
+export LOOM_EnableCudaDevices=1
+export LOOM_CompilerCacheDir=$unpack/compiler-cache  # a fresh cache: every kernel compiles here
+note "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+note "OCL_ICD_VENDORS=$OCL_ICD_VENDORS ($(cat "$OCL_ICD_VENDORS/loom.icd"))"
+note "ZE_ENABLE_ALT_DRIVERS=$ZE_ENABLE_ALT_DRIVERS"
+libdevice=
+for f in "${LOOM_LibdevicePath:-}" "${CUDA_HOME:-/nonexistent}/nvvm/libdevice/libdevice.10.bc" /usr/local/cuda/nvvm/libdevice/libdevice.10.bc /usr/lib/cuda/nvvm/libdevice/libdevice.10.bc; do
+  [ -n "$f" ] && [ -f "$f" ] && { libdevice=$f; break; }
+done
+note "libdevice: ${libdevice:-NOT FOUND (GPU math builtins will fail)}"
+{
+  for f in "$LOOM_BUNDLE"/bin/* "$LOOM_BUNDLE"/lib/*.so*; do ldd "$f" 2>&1 | sed "s|^|$(basename "$f"): |"; done
+} >"$logs/ldd.log"
+if grep -q "not found" "$logs/ldd.log"; then
+  note "FAIL: unresolved libraries:"; grep "not found" "$logs/ldd.log" | sort -u | sed 's/^/  /' | tee -a "$summary"
+else
+  note "ldd: every library of bin/ and lib/ resolves ($(grep -c "=> $LOOM_BUNDLE/" "$logs/ldd.log") links into the bundle)"
+fi
+
+results=()  # one line per program, for the table at the end
+record() { results+=("$(printf '%-28s %s' "$1" "$2")"); }
+
+# --- loom-info: the GPU first --------------------------------------------------------------------
+LOOM_PrintDebugMessages=1 timeout -k 5 "$(limit 60)" loom-info >"$logs/loom-info.log" 2>&1
+rc=$?
+sed 's/^/  /' "$logs/loom-info.log" | head -n 20 >>"$summary"
+first=$(grep -m 1 '^  [^ ]' "$logs/loom-info.log" || true)
+if [ $rc -eq 0 ] && [[ $first == *"[cuda]"* ]]; then
+  record loom-info "PASS: device 0 is the GPU: ${first#  }"
+else
+  record loom-info "FAIL (rc $rc): device 0 is '${first#  }'"
+fi
+note "loom-info: ${results[-1]#loom-info }"
+
+# --- The samples on the GPU ----------------------------------------------------------------------
+for sample in ze_sample cl_sample; do
+  LOOM_SAMPLE_DEVICE_TYPE=gpu timeout -k 5 "$(limit 120)" "$sample" >"$logs/$sample.log" 2>&1
+  rc=$?
+  if [ $rc -eq 0 ] && grep -q '^PASSED' "$logs/$sample.log"; then
+    record "$sample" "PASS: $(grep -m 1 '^device:' "$logs/$sample.log")"
+  else
+    record "$sample" "FAIL (rc $rc): $(grep -v '^\[loom\]' "$logs/$sample.log" | tail -n 1)"
+    LOOM_SAMPLE_DEVICE_TYPE=gpu LOOM_PrintDebugMessages=1 timeout -k 5 "$(limit 60)" "$sample" >"$logs/$sample.debug.log" 2>&1
+  fi
+  note "$sample: ${results[-1]#"$sample" }"
+  sed 's/^/  /' "$logs/$sample.log" | head -n 12 >>"$summary"
+  [ -f "$logs/$sample.debug.log" ] && { echo "  with LOOM_PrintDebugMessages=1:"; sed 's/^/    /' "$logs/$sample.debug.log" | head -n 30; } >>"$summary"
+done
+
+# --- GoogleTest suites, resumed past crashes -----------------------------------------------------
+# run_gtest NAME BUDGET BACKEND: runs bin/NAME (with LOOM_ForceBackend=BACKEND unless BACKEND is
+# "any"); when the process dies inside a test (signal, abort, timeout), that test is recorded and
+# the run resumes with the tests after it.
+run_gtest() {
+  local name=$1 want=$2 backend=$3 bin log seg rc segment=0 last filter
+  local -a force=(env)
+  [ "$backend" = any ] || force=(env "LOOM_ForceBackend=$backend")
+  bin=$(command -v "$name") || { record "$name" "not in the bundle"; return; }
+  log=$logs/$name.log
+  : >"$log"
+  local -a all remaining started
+  local -A done_=()
+  mapfile -t all < <("${force[@]}" "$bin" --gtest_list_tests 2>/dev/null |
+    awk '/^[^ ]/ {suite = $1; next} /^  [^ ]/ {print suite $1}')
+  remaining=("${all[@]}")
+  local crashes=() t_start=$SECONDS
+  while ((${#remaining[@]} > 0)) && ((segment < 30)); do
+    segment=$((segment + 1))
+    local l=$((want - (SECONDS - t_start)))
+    ((l > $(left))) && l=$(left)
+    if ((l < 5)); then crashes+=("NOT RUN (time budget spent): ${#remaining[@]} tests"); break; fi
+    if ((segment == 1)); then filter='*'; else filter=$(IFS=:; echo "${remaining[*]}"); fi
+    seg=$logs/$name.segment.log
+    echo "=== segment $segment: ${#remaining[@]} tests, limit ${l}s" >>"$log"
+    { "${force[@]}" timeout -k 5 "$l" "$bin" --gtest_filter="$filter" >"$seg" 2>&1; } 2>/dev/null
+    rc=$?
+    cat "$seg" >>"$log"
+    echo "=== segment $segment exit status $rc" >>"$log"
+    grep -q '^\[==========\] .* ran\.' "$seg" && break
+    mapfile -t started < <(sed -n 's/^\[ RUN      \] //p' "$seg")
+    if ((${#started[@]} == 0)); then crashes+=("exit status $rc before any test ran"); break; fi
+    last=${started[-1]}
+    if grep -E '^\[ +(OK|FAILED|SKIPPED) +\] ' "$seg" | grep -qF -e "] $last " -e "] $last,"; then
+      crashes+=("exit status $rc after the last test ($last), at exit")
+    elif ((rc == 124 || rc == 137)); then
+      crashes+=("TIMEOUT in $last")
+    else
+      crashes+=("CRASH (exit status $rc$( ((rc > 128)) && echo ", signal $((rc - 128))")) in $last")
+    fi
+    local test
+    for test in "${started[@]}"; do done_[$test]=1; done
+    local -a next=()
+    for test in "${remaining[@]}"; do [ -n "${done_[$test]:-}" ] || next+=("$test"); done
+    remaining=("${next[@]}")
+  done
+  rm -f "$seg"
+
+  local passed failed skipped
+  passed=$(grep -c '^\[       OK \] ' "$log")
+  failed=$(grep -cE '^\[  FAILED  \] .*\([0-9]+ ms\)$' "$log")
+  skipped=$(grep -cE '^\[  SKIPPED \] .*\([0-9]+ ms\)$' "$log")
+  record "$name" "$passed passed, $failed failed, $skipped skipped, ${#crashes[@]} crash(es)/timeout(s) of ${#all[@]} tests, $segment process(es), $((SECONDS - t_start)) s"
+  {
+    echo
+    echo "== $name ($([ "$backend" = any ] && echo "no LOOM_ForceBackend" || echo "LOOM_ForceBackend=$backend")): ${results[-1]#"$name" }"
+    local c
+    for c in "${crashes[@]}"; do echo "  $c"; done
+    # Each failing or crashing test with the first lines of its output (names only after 20).
+    awk '
+      function show(what, lines) {
+        shown++
+        if (shown > 20) {print "  " what " " test; return}
+        print "  " what " " test; for (i = 1; i <= n && i <= lines; i++) print "    " buf[i]
+      }
+      /^\[ RUN      \] / {test = substr($0, 14); n = 0; delete buf; next}
+      /^\[       OK \] / || /^\[  SKIPPED \] / {test = ""; next}
+      /^\[  FAILED  \] .*\([0-9]+ ms\)$/ {show("FAILED", 8); test = ""; next}
+      /^=== segment .* exit status/ {if (test != "") show("DIED IN", 12); test = ""; next}
+      test != "" && NF > 0 {buf[++n] = $0}
+    ' "$log"
+  } >>"$summary"
+  note "$name: ${results[-1]#"$name" }"
+
+  # The crashing, then the failing tests again, with the runtime's debug messages (at most 20).
+  local -a bad
+  mapfile -t bad < <({ printf '%s\n' "${crashes[@]}" | sed -nE 's/^(CRASH.*|TIMEOUT) in //p'; sed -nE 's/^\[  FAILED  \] ([^ ,]+).*\([0-9]+ ms\)$/\1/p' "$log"; } | head -n 20)
+  if ((${#bad[@]} > 0)) && (($(left) > 20)); then
+    local dbg=$logs/$name.debug.log
+    : >"$dbg"
+    local test
+    for test in "${bad[@]}"; do
+      (($(left) > 10)) || break
+      echo "=== $test (LOOM_PrintDebugMessages=1)" >>"$dbg"
+      "${force[@]}" LOOM_PrintDebugMessages=1 timeout -k 5 "$(limit 30)" "$bin" --gtest_filter="$test" >>"$dbg" 2>&1
+      echo "=== exit status $?" >>"$dbg"
+    done
+    {
+      echo "  -- rerun of the failing tests with LOOM_PrintDebugMessages=1 (the [loom] lines and failures):"
+      grep -vE '^\[[ =-]|^Running main|^Note: Google Test|^$' "$dbg" | awk '/^=== / {n = 0} {if (++n <= 16) print}' | head -n 150 | sed 's/^/    /'
+    } >>"$summary"
+  fi
+}
+
+run_gtest loom_ze_api_tests 150 cuda
+run_gtest loom_opencl_api_tests 150 cuda
+# The CUDA backend's and the NVPTX target's unit suites make their own runtimes: no forcing.
+run_gtest loom_cuda_tests 60 any
+run_gtest loom_compiler_nvptx_tests 60 any
+
+# --- Summary -------------------------------------------------------------------------------------
+{
+  echo
+  echo "== results ($((SECONDS - start)) s in all)"
+  printf '%s\n' "${results[@]}"
+} | tee -a "$summary"
+cp "$logs"/loom_ze_api_tests.log "$logs"/loom_opencl_api_tests.log "$out"/ 2>/dev/null
+tar -C "$unpack" -czf "$out/logs.tar.gz" logs
+exit 0

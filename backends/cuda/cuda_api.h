@@ -27,6 +27,8 @@ struct CUuuid {
 };
 
 constexpr CUresult CUDA_SUCCESS = 0;
+constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
+constexpr CUresult CUDA_ERROR_NOT_READY = 600;  // cuStreamQuery: work still running
 
 // CUdevice_attribute
 enum class DeviceAttribute : int {

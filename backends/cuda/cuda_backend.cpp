@@ -1,8 +1,6 @@
 #include "backends/cuda/cuda_backend.h"
 
 #include "backends/cuda/cuda_device_info.h"
-#include "backends/cuda/cuda_fill.h"
-#include "backends/cuda/cuda_kernel_parameters.h"
 #include "backends/cuda/cuda_program.h"
 #include "loom/core/futex.h"
 #include "loom/core/log.h"
@@ -10,26 +8,16 @@
 namespace loom::backends::cuda {
 
 namespace {
-constexpr size_t kFillTileBytes = 64 * 1024;
-
 CUdeviceptr address(const void* pointer) { return reinterpret_cast<CUdeviceptr>(pointer); }
 }  // namespace
 
 std::unique_ptr<CudaBackend> CudaBackend::create(std::shared_ptr<const Driver> driver, CUdevice device, std::string& error) {
   std::shared_ptr<const PrimaryContext> context = PrimaryContext::retain(driver, device, error);
   if (!context) return nullptr;
-  auto scope = context->makeCurrent();
-  CUstream stream = nullptr;
-  if (CUresult result = driver->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING); result != CUDA_SUCCESS) {
-    error = driver->describe("cuStreamCreate", result);
-    return nullptr;
-  }
-  return std::unique_ptr<CudaBackend>(new CudaBackend(std::move(context), stream, describeDevice(*driver, device)));
-}
-
-CudaBackend::~CudaBackend() {
-  auto scope = context_->makeCurrent();
-  driver().cuStreamDestroy(stream_);
+  core::DeviceInfo info = describeDevice(*driver, device);
+  std::unique_ptr<CudaQueue> queue = CudaQueue::create(context, info.name, error);
+  if (!queue) return nullptr;
+  return std::unique_ptr<CudaBackend>(new CudaBackend(std::move(context), std::move(queue), std::move(info)));
 }
 
 bool CudaBackend::succeeded(CUresult result, const char* call) const {
@@ -38,75 +26,36 @@ bool CudaBackend::succeeded(CUresult result, const char* call) const {
   return false;
 }
 
-bool CudaBackend::synchronize() const { return succeeded(driver().cuStreamSynchronize(stream_), "cuStreamSynchronize"); }
-
 std::unique_ptr<core::BackendProgram> CudaBackend::loadProgram(std::shared_ptr<const compiler::CompiledProgram> program,
                                                                std::string& log) {
   return CudaProgram::load(context_, std::move(program), log);
 }
 
-bool CudaBackend::raiseDynamicSharedLimit(const core::KernelLaunch& launch) const {
-  auto* kernel = static_cast<CudaKernel*>(launch.kernel);
-  if (launch.localMemorySize <= kernel->dynamicSharedLimit) return true;
-  const CUresult result = driver().cuFuncSetAttribute(kernel->function(), FunctionAttribute::MaxDynamicSharedSizeBytes,
-                                                      static_cast<int>(launch.localMemorySize));
-  if (!succeeded(result, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")) return false;
-  kernel->dynamicSharedLimit = launch.localMemorySize;
-  return true;
+std::unique_ptr<core::BackendQueue> CudaBackend::createQueue() {
+  std::string error;
+  std::unique_ptr<CudaQueue> queue = CudaQueue::create(context_, info_.name, error);
+  if (queue) return queue;
+  // Out of streams: the engine still works, synchronously, on the backend's own stream.
+  core::debugMessage("%s: %s; this engine runs its commands synchronously", info_.name.c_str(), error.c_str());
+  return core::Backend::createQueue();
 }
 
 void CudaBackend::launch(const core::KernelLaunch& launch) {
-  const uint32_t* groups = launch.groupCount;
-  if (uint64_t(groups[0]) * groups[1] * groups[2] == 0) return;
-  auto scope = context_->makeCurrent();
-  if (!raiseDynamicSharedLimit(launch)) return;
-  PackedParameters parameters = packParameters(*launch.descriptor, launch.arguments, implicitParameters(launch));
-  const CUresult result = driver().cuLaunchKernel(static_cast<CudaKernel*>(launch.kernel)->function(), groups[0], groups[1],
-                                                  groups[2], launch.groupSize[0], launch.groupSize[1], launch.groupSize[2],
-                                                  launch.localMemorySize, stream_, parameters.pointers.data(), nullptr);
-  if (!succeeded(result, "cuLaunchKernel")) return;
-  synchronize();
+  std::lock_guard lock(synchronousMutex_);
+  synchronous_->launch(launch);
+  synchronous_->synchronize();
 }
 
 void CudaBackend::copy(void* destination, const void* source, size_t size) {
-  if (size == 0) return;
-  auto scope = context_->makeCurrent();
-  // Unified addressing: the driver tells host from device memory by the pointers.
-  if (!succeeded(driver().cuMemcpyAsync(address(destination), address(source), size, stream_), "cuMemcpyAsync")) return;
-  synchronize();
+  std::lock_guard lock(synchronousMutex_);
+  synchronous_->copy(destination, source, size);
+  synchronous_->synchronize();
 }
 
 void CudaBackend::fill(void* destination, const void* pattern, size_t patternSize, size_t size) {
-  if (size == 0 || patternSize == 0) return;
-  const auto* bytes = static_cast<const uint8_t*>(pattern);
-  const FillPlan plan = planFill(bytes, patternSize, address(destination), size);
-  auto scope = context_->makeCurrent();
-  const CUdeviceptr start = address(destination);
-  bool issued = false;
-  switch (plan.method) {
-    case FillPlan::Method::Memset8:
-      issued = succeeded(driver().cuMemsetD8Async(start, static_cast<uint8_t>(plan.value), plan.count, stream_), "cuMemsetD8Async");
-      break;
-    case FillPlan::Method::Memset16:
-      issued = succeeded(driver().cuMemsetD16Async(start, static_cast<uint16_t>(plan.value), plan.count, stream_), "cuMemsetD16Async");
-      break;
-    case FillPlan::Method::Memset32:
-      issued = succeeded(driver().cuMemsetD32Async(start, plan.value, plan.count, stream_), "cuMemsetD32Async");
-      break;
-    case FillPlan::Method::Doubling: fillByDoubling(destination, bytes, patternSize, size); return;
-  }
-  if (issued) synchronize();
-}
-
-// Uploads one tile of whole patterns, then copies the filled start of the destination after
-// itself until all is filled: log2(size / tile) device-side copies.
-void CudaBackend::fillByDoubling(void* destination, const uint8_t* pattern, size_t patternSize, size_t size) {
-  const std::vector<uint8_t> tile = fillTile(pattern, patternSize, size, kFillTileBytes);
-  const CUdeviceptr start = address(destination);
-  if (!succeeded(driver().cuMemcpyAsync(start, address(tile.data()), tile.size(), stream_), "cuMemcpyAsync")) return;
-  for (const FillCopy& copy : doublingCopies(tile.size(), size))
-    if (!succeeded(driver().cuMemcpyAsync(start + copy.offset, start, copy.size, stream_), "cuMemcpyAsync")) break;
-  synchronize();  // also keeps `tile` alive until the upload is done
+  std::lock_guard lock(synchronousMutex_);
+  synchronous_->fill(destination, pattern, patternSize, size);
+  synchronous_->synchronize();
 }
 
 uint64_t CudaBackend::timestamp() const { return core::monotonicNanoseconds(); }

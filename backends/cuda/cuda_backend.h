@@ -1,12 +1,14 @@
 #pragma once
-// An NVIDIA GPU through the CUDA driver API: PTX modules, launches, copies and fills on one
-// stream of the GPU's primary context, each synchronized before it returns (the engine provides
-// the asynchrony).
+// An NVIDIA GPU through the CUDA driver API: PTX modules, memory from the driver, and a CUDA
+// stream for each engine (createQueue). The backend's own synchronous launch, copy and fill run on
+// one more stream and wait for it.
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "backends/cuda/cuda_context.h"
+#include "backends/cuda/cuda_queue.h"
 #include "loom/core/backend.h"
 #include "loom/core/memory_manager.h"
 
@@ -16,12 +18,12 @@ class CudaBackend final : public core::Backend {
  public:
   // Retains the GPU's primary context and creates the backend's stream; nullptr and `error` on failure.
   static std::unique_ptr<CudaBackend> create(std::shared_ptr<const Driver> driver, CUdevice device, std::string& error);
-  ~CudaBackend() override;
 
   const core::DeviceInfo& info() const override { return info_; }
   compiler::Target compilerTarget() const override { return compiler::Target::Nvptx; }
   std::unique_ptr<core::BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram> program,
                                                     std::string& log) override;
+  std::unique_ptr<core::BackendQueue> createQueue() override;
   void launch(const core::KernelLaunch& launch) override;
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
@@ -40,18 +42,16 @@ class CudaBackend final : public core::Backend {
   void release(void* pointer, core::MemoryType type);
 
  private:
-  CudaBackend(std::shared_ptr<const PrimaryContext> context, CUstream stream, core::DeviceInfo info)
-      : context_(std::move(context)), stream_(stream), info_(std::move(info)) {}
+  CudaBackend(std::shared_ptr<const PrimaryContext> context, std::unique_ptr<CudaQueue> synchronous, core::DeviceInfo info)
+      : context_(std::move(context)), synchronous_(std::move(synchronous)), info_(std::move(info)) {}
 
   const Driver& driver() const { return context_->driver(); }
   // True on success; otherwise says what failed under PrintDebugMessages.
   bool succeeded(CUresult result, const char* call) const;
-  bool synchronize() const;
-  bool raiseDynamicSharedLimit(const core::KernelLaunch& launch) const;
-  void fillByDoubling(void* destination, const uint8_t* pattern, size_t patternSize, size_t size);
 
   std::shared_ptr<const PrimaryContext> context_;
-  CUstream stream_;
+  std::mutex synchronousMutex_;  // the synchronous calls may come from any thread
+  std::unique_ptr<CudaQueue> synchronous_;
   core::DeviceInfo info_;
 };
 

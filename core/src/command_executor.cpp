@@ -26,7 +26,7 @@ KernelLaunch resolveLaunch(const DecodedCommand& command) {
   return launch;
 }
 
-void copyRegion(const CopyRegionCommand& copy, Backend& backend) {
+void copyRegion(const CopyRegionCommand& copy, BackendQueue& queue) {
   auto* destination = static_cast<char*>(copy.destination);
   const auto* source = static_cast<const char*>(copy.source);
   const Region3d& to = copy.destinationRegion;
@@ -35,7 +35,7 @@ void copyRegion(const CopyRegionCommand& copy, Backend& backend) {
     for (uint64_t y = 0; y < copy.height; ++y) {
       char* row = destination + (to.originZ + z) * to.slicePitch + (to.originY + y) * to.rowPitch + to.originX;
       const char* sourceRow = source + (from.originZ + z) * from.slicePitch + (from.originY + y) * from.rowPitch + from.originX;
-      backend.copy(row, sourceRow, copy.width);
+      queue.copy(row, sourceRow, copy.width);
     }
   }
 }
@@ -64,61 +64,108 @@ void queryKernelTimestamps(const DecodedCommand& command) {
   }
 }
 
-void execute(const DecodedCommand& command, Backend& backend) {
+}  // namespace
+
+CommandExecutor::CommandExecutor(Backend& backend) : backend_(backend), queue_(backend.createQueue()) {}
+
+CommandExecutor::~CommandExecutor() { retire(true); }
+
+void CommandExecutor::execute(const std::vector<uint8_t>& bytes) {
+  // Once a waited-for event has failed, the rest of the stream is abandoned: its work does not
+  // run and the events it would signal fail with the same status, so failures propagate.
+  failure_ = 0;
+  forEachCommand(bytes, [&](const DecodedCommand& command) {
+    if (failure_ == 0) {
+      executeCommand(command);
+      return;
+    }
+    if (command.header->opcode == Opcode::SignalEvent) command.as<EventCommand>().event->fail(failure_);
+  });
+}
+
+bool CommandExecutor::retire(bool wait) {
+  if (!inFlight_) return true;
+  if (wait)
+    queue_->synchronize();
+  else if (!queue_->completed())
+    return false;
+  inFlight_ = false;
+  const uint64_t now = backend_.timestamp();
+  for (Event* event : deferredSignals_) event->signal(now);
+  deferredSignals_.clear();
+  return true;
+}
+
+void CommandExecutor::signal(Event* event) {
+  if (inFlight_) {
+    deferredSignals_.push_back(event);
+    return;
+  }
+  event->signal(backend_.timestamp());
+}
+
+void CommandExecutor::executeCommand(const DecodedCommand& command) {
   switch (command.header->opcode) {
     case Opcode::LaunchKernel: {
       const auto& recorded = command.as<LaunchKernelCommand>();
       if (recorded.indirectKernelCount && *recorded.indirectKernelCount <= recorded.kernelIndex) break;
-      backend.launch(resolveLaunch(command));
+      queue_->launch(resolveLaunch(command));
+      issued();
       break;
     }
     case Opcode::Copy: {
       const auto& copy = command.as<CopyCommand>();
-      backend.copy(copy.destination, copy.source, copy.size);
+      queue_->copy(copy.destination, copy.source, copy.size);
+      issued();
       break;
     }
-    case Opcode::CopyRegion: copyRegion(command.as<CopyRegionCommand>(), backend); break;
+    case Opcode::CopyRegion:
+      copyRegion(command.as<CopyRegionCommand>(), *queue_);
+      issued();
+      break;
     case Opcode::Fill: {
       const auto& fill = command.as<FillCommand>();
-      backend.fill(fill.destination, trailingData(command), fill.patternSize, fill.size);
+      queue_->fill(fill.destination, trailingData(command), fill.patternSize, fill.size);
+      issued();
       break;
     }
-    case Opcode::SignalEvent: command.as<EventCommand>().event->signal(backend.timestamp()); break;
-    case Opcode::ResetEvent: command.as<EventCommand>().event->reset(); break;
-    case Opcode::MarkEventStart: command.as<EventCommand>().event->markStart(backend.timestamp()); break;
-    case Opcode::WaitEvents: break;  // handled by executeCommandStream
+    case Opcode::SignalEvent: signal(command.as<EventCommand>().event); break;
+    // The start of the work that follows: device work issued before may still be running.
+    case Opcode::MarkEventStart: command.as<EventCommand>().event->markStart(backend_.timestamp()); break;
+    case Opcode::WaitEvents:
+      retire(true);  // an event signaled earlier in this queue may be among the waited ones
+      failure_ = waitEvents(command);
+      break;
+    case Opcode::ResetEvent:
+      retire(true);
+      command.as<EventCommand>().event->reset();
+      break;
     case Opcode::HostFunction: {
+      retire(true);
       const auto& call = command.as<HostFunctionCommand>();
       call.function(call.userData);
       break;
     }
-    case Opcode::WriteTimestamp: *command.as<WriteTimestampCommand>().destination = backend.timestamp(); break;
-    case Opcode::QueryKernelTimestamps: queryKernelTimestamps(command); break;
-    // In-order engines already order every command; memory is coherent on the CPU.
+    case Opcode::WriteTimestamp:
+      retire(true);
+      *command.as<WriteTimestampCommand>().destination = backend_.timestamp();
+      break;
+    case Opcode::QueryKernelTimestamps:
+      retire(true);
+      queryKernelTimestamps(command);
+      break;
+    // In-order queues already order every command; memory is coherent on the CPU, and the CUDA
+    // driver keeps managed memory coherent itself.
     case Opcode::Barrier:
     case Opcode::Prefetch:
     case Opcode::MemoryAdvise: break;
   }
 }
 
-}  // namespace
-
 void executeCommandStream(const std::vector<uint8_t>& bytes, Backend& backend) {
-  // Once a waited-for event has failed, the rest of the stream is abandoned: its work does not
-  // run and the events it would signal fail with the same status, so failures propagate.
-  int32_t failure = 0;
-  forEachCommand(bytes, [&](const DecodedCommand& command) {
-    const Opcode opcode = command.header->opcode;
-    if (failure != 0) {
-      if (opcode == Opcode::SignalEvent) command.as<EventCommand>().event->fail(failure);
-      return;
-    }
-    if (opcode == Opcode::WaitEvents) {
-      failure = waitEvents(command);
-      return;
-    }
-    execute(command, backend);
-  });
+  CommandExecutor executor(backend);
+  executor.execute(bytes);
+  executor.retire(true);
 }
 
 }  // namespace loom::core

@@ -12,6 +12,7 @@ namespace loom::core {
 
 Engine::Engine(Backend& backend, std::function<void()> onCompletion, EngineRegistry* registry)
     : backend_(backend),
+      executor_(backend),
       onCompletion_(std::move(onCompletion)),
       registry_(registry),
       ownerProcess_(processGeneration()),
@@ -51,7 +52,8 @@ uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
 
 uint64_t Engine::runInForkedChild(const std::vector<uint8_t>& stream) {
   std::lock_guard lock(mutex_);
-  executeCommandStream(stream, backend_);
+  executor_.execute(stream);
+  executor_.retire(true);
   const uint64_t taskCount = ++taskCount_;
   submitted_.store(taskCount, std::memory_order_release);
   completionTag_.store(taskCount, std::memory_order_release);
@@ -72,27 +74,42 @@ bool Engine::waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs) {
 }
 
 void Engine::run() {
-  for (;;) {
-    // Back-to-back submissions are common: poll briefly before sleeping, so that the next one
-    // starts without a wake-up.
-    for (int spin = 0; spin < 20000 && submitted_.load(std::memory_order_acquire) == completionTag(); ++spin) {
-    }
-    std::shared_ptr<const std::vector<uint8_t>> stream;
-    {
-      std::unique_lock lock(mutex_);
-      workArrived_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
-      if (pending_.empty()) return;
-      stream = std::move(pending_.front());
-      pending_.pop_front();
-    }
-    executeCommandStream(*stream, backend_);
-    {
-      std::lock_guard lock(mutex_);
-      completionTag_.fetch_add(1, std::memory_order_release);
-    }
-    completed_.notify_all();
-    if (onCompletion_) onCompletion_();
+  while (std::shared_ptr<const std::vector<uint8_t>> stream = nextStream()) {
+    executor_.execute(*stream);
+    ++issued_;
+    // Retire without waiting when the device is done already, so that a steady stream of
+    // submissions never keeps waiters of earlier ones waiting.
+    if (executor_.retire(false)) retireIssued();
   }
+  executor_.retire(true);
+  retireIssued();
+}
+
+std::shared_ptr<const std::vector<uint8_t>> Engine::nextStream() {
+  // Back-to-back submissions are common: poll briefly before sleeping, so that the next one is
+  // issued without a wake-up (and, on a GPU, before the device runs dry).
+  for (int spin = 0; spin < 20000 && nothingSubmitted(); ++spin)
+    if (!executor_.idle() && spin % 64 == 0 && executor_.retire(false)) retireIssued();
+  if (nothingSubmitted() && !executor_.idle()) {
+    executor_.retire(true);
+    retireIssued();
+  }
+  std::unique_lock lock(mutex_);
+  workArrived_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
+  if (pending_.empty()) return nullptr;
+  std::shared_ptr<const std::vector<uint8_t>> stream = std::move(pending_.front());
+  pending_.pop_front();
+  return stream;
+}
+
+void Engine::retireIssued() {
+  if (completionTag() == issued_) return;
+  {
+    std::lock_guard lock(mutex_);
+    completionTag_.store(issued_, std::memory_order_release);
+  }
+  completed_.notify_all();
+  if (onCompletion_) onCompletion_();
 }
 
 }  // namespace loom::core

@@ -45,6 +45,21 @@ struct KernelLaunch {
   uint64_t globalOffset[3] = {0, 0, 0};
 };
 
+// The hardware queue one engine issues its commands to (a CUDA stream on a GPU). Commands on an
+// asynchronous queue run in issue order and may still be running when launch, copy and fill
+// return; synchronize() waits for all of them. A synchronous queue completes each before return.
+class BackendQueue {
+ public:
+  virtual ~BackendQueue() = default;
+  virtual bool asynchronous() const = 0;
+  virtual void launch(const KernelLaunch& launch) = 0;
+  virtual void copy(void* destination, const void* source, size_t size) = 0;
+  virtual void fill(void* destination, const void* pattern, size_t patternSize, size_t size) = 0;
+  // True when every command issued so far has completed; never blocks.
+  virtual bool completed() = 0;
+  virtual void synchronize() = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -52,7 +67,10 @@ class Backend {
   virtual compiler::Target compilerTarget() const = 0;
   virtual std::unique_ptr<BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram> program,
                                                       std::string& log) = 0;
-  // Commands run to completion before these return (the engine provides the asynchrony).
+  // A queue of its own for one engine. The default is synchronous: it runs each command through
+  // launch, copy and fill below.
+  virtual std::unique_ptr<BackendQueue> createQueue();
+  // Commands run to completion before these return.
   virtual void launch(const KernelLaunch& launch) = 0;
   virtual void copy(void* destination, const void* source, size_t size) = 0;
   virtual void fill(void* destination, const void* pattern, size_t patternSize, size_t size) = 0;

@@ -1,6 +1,8 @@
 #pragma once
-// An engine consumes submitted command streams in order on its own thread. submit() returns a
-// monotonically increasing task count; the completion tag reaches it when that stream is done.
+// An engine consumes submitted command streams in order on its own thread, issuing them to a
+// hardware queue of its own. submit() returns a monotonically increasing task count; the
+// completion tag reaches it when that stream's work is done. On a GPU the engine issues the next
+// stream while the device still runs earlier ones, and retires them as the device finishes.
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "loom/core/backend.h"
+#include "loom/core/command_executor.h"
 #include "loom/core/engine_registry.h"
 
 namespace loom::core {
@@ -34,9 +37,17 @@ class Engine {
 
  private:
   void run();
+  // The next submitted stream, or nullptr when the engine stops; while none is there, issued
+  // device work is retired as it completes.
+  std::shared_ptr<const std::vector<uint8_t>> nextStream();
+  bool nothingSubmitted() const { return submitted_.load(std::memory_order_acquire) == issued_; }
+  // Completes the streams issued so far (their work is done): advances the completion tag.
+  void retireIssued();
   uint64_t runInForkedChild(const std::vector<uint8_t>& stream);
 
   Backend& backend_;
+  CommandExecutor executor_;
+  uint64_t issued_ = 0;  // streams issued to the executor; the engine thread's alone
   std::function<void()> onCompletion_;
   EngineRegistry* registry_;
   uint64_t registryId_ = 0;

@@ -1,0 +1,117 @@
+#include "backends/cuda/cuda_queue.h"
+
+#include "backends/cuda/cuda_fill.h"
+#include "backends/cuda/cuda_kernel_parameters.h"
+#include "backends/cuda/cuda_program.h"
+#include "loom/core/log.h"
+
+namespace loom::backends::cuda {
+
+namespace {
+constexpr size_t kFillTileBytes = 64 * 1024;
+
+CUdeviceptr address(const void* pointer) { return reinterpret_cast<CUdeviceptr>(pointer); }
+}  // namespace
+
+std::unique_ptr<CudaQueue> CudaQueue::create(std::shared_ptr<const PrimaryContext> context, std::string deviceName,
+                                             std::string& error) {
+  auto scope = context->makeCurrent();
+  CUstream stream = nullptr;
+  if (CUresult result = context->driver().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING); result != CUDA_SUCCESS) {
+    error = context->driver().describe("cuStreamCreate", result);
+    return nullptr;
+  }
+  return std::unique_ptr<CudaQueue>(new CudaQueue(std::move(context), stream, std::move(deviceName)));
+}
+
+CudaQueue::~CudaQueue() {
+  auto scope = context_->makeCurrent();
+  driver().cuStreamSynchronize(stream_);
+  driver().cuStreamDestroy(stream_);
+}
+
+bool CudaQueue::succeeded(CUresult result, const char* call) const {
+  if (result == CUDA_SUCCESS) return true;
+  core::debugMessage("%s: %s", deviceName_.c_str(), driver().describe(call, result).c_str());
+  return false;
+}
+
+bool CudaQueue::completed() {
+  auto scope = context_->makeCurrent();
+  const CUresult result = driver().cuStreamQuery(stream_);
+  if (result == CUDA_ERROR_NOT_READY) return false;
+  // Anything else is final: a failed stream says so and counts as done.
+  succeeded(result, "cuStreamQuery");
+  return true;
+}
+
+void CudaQueue::synchronize() {
+  auto scope = context_->makeCurrent();
+  succeeded(driver().cuStreamSynchronize(stream_), "cuStreamSynchronize");
+}
+
+bool CudaQueue::raiseDynamicSharedLimit(const core::KernelLaunch& launch) const {
+  auto* kernel = static_cast<CudaKernel*>(launch.kernel);
+  if (launch.localMemorySize <= kernel->dynamicSharedLimit) return true;
+  const CUresult result = driver().cuFuncSetAttribute(kernel->function(), FunctionAttribute::MaxDynamicSharedSizeBytes,
+                                                      static_cast<int>(launch.localMemorySize));
+  if (!succeeded(result, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")) return false;
+  kernel->dynamicSharedLimit = launch.localMemorySize;
+  return true;
+}
+
+void CudaQueue::launch(const core::KernelLaunch& launch) {
+  const uint32_t* groups = launch.groupCount;
+  if (uint64_t(groups[0]) * groups[1] * groups[2] == 0) return;
+  auto scope = context_->makeCurrent();
+  if (!raiseDynamicSharedLimit(launch)) return;
+  // The driver copies the parameters at the call, so the packed buffer may go at once.
+  PackedParameters parameters = packParameters(*launch.descriptor, launch.arguments, implicitParameters(launch));
+  succeeded(driver().cuLaunchKernel(static_cast<CudaKernel*>(launch.kernel)->function(), groups[0], groups[1], groups[2],
+                                    launch.groupSize[0], launch.groupSize[1], launch.groupSize[2], launch.localMemorySize,
+                                    stream_, parameters.pointers.data(), nullptr),
+            "cuLaunchKernel");
+}
+
+void CudaQueue::copy(void* destination, const void* source, size_t size) {
+  if (size == 0) return;
+  auto scope = context_->makeCurrent();
+  // Unified addressing: the driver tells host from device memory by the pointers. Copies from and
+  // to pageable host memory complete on the host before the call returns, as the driver stages them.
+  succeeded(driver().cuMemcpyAsync(address(destination), address(source), size, stream_), "cuMemcpyAsync");
+}
+
+void CudaQueue::fill(void* destination, const void* pattern, size_t patternSize, size_t size) {
+  if (size == 0 || patternSize == 0) return;
+  const auto* bytes = static_cast<const uint8_t*>(pattern);
+  const FillPlan plan = planFill(bytes, patternSize, address(destination), size);
+  auto scope = context_->makeCurrent();
+  // cuMemset refuses host memory (pinned or not): such fills go by copies, which take any memory.
+  if (plan.method == FillPlan::Method::Doubling || memset(plan, address(destination)) == CUDA_ERROR_INVALID_VALUE)
+    fillByDoubling(destination, bytes, patternSize, size);
+}
+
+CUresult CudaQueue::memset(const FillPlan& plan, CUdeviceptr start) {
+  CUresult result = CUDA_SUCCESS;
+  switch (plan.method) {
+    case FillPlan::Method::Memset8: result = driver().cuMemsetD8Async(start, static_cast<uint8_t>(plan.value), plan.count, stream_); break;
+    case FillPlan::Method::Memset16: result = driver().cuMemsetD16Async(start, static_cast<uint16_t>(plan.value), plan.count, stream_); break;
+    case FillPlan::Method::Memset32: result = driver().cuMemsetD32Async(start, plan.value, plan.count, stream_); break;
+    case FillPlan::Method::Doubling: break;
+  }
+  if (result != CUDA_ERROR_INVALID_VALUE) succeeded(result, "cuMemsetAsync");
+  return result;
+}
+
+// Uploads one tile of whole patterns, then copies the filled start of the destination after
+// itself until all is filled: log2(size / tile) device-side copies.
+void CudaQueue::fillByDoubling(void* destination, const uint8_t* pattern, size_t patternSize, size_t size) {
+  const std::vector<uint8_t> tile = fillTile(pattern, patternSize, size, kFillTileBytes);
+  const CUdeviceptr start = address(destination);
+  if (!succeeded(driver().cuMemcpyAsync(start, address(tile.data()), tile.size(), stream_), "cuMemcpyAsync")) return;
+  for (const FillCopy& copy : doublingCopies(tile.size(), size))
+    if (!succeeded(driver().cuMemcpyAsync(start + copy.offset, start, copy.size, stream_), "cuMemcpyAsync")) break;
+  synchronize();  // keeps `tile` alive until the upload is done
+}
+
+}  // namespace loom::backends::cuda

@@ -1,0 +1,45 @@
+#pragma once
+// One CUDA stream of a GPU's primary context: the hardware queue of one Loom engine. Launches,
+// copies and fills are issued asynchronously, in order; the engine retires them once the stream
+// reports them complete.
+#include <memory>
+
+#include "backends/cuda/cuda_context.h"
+#include "backends/cuda/cuda_fill.h"
+#include "loom/core/backend.h"
+
+namespace loom::backends::cuda {
+
+class CudaQueue final : public core::BackendQueue {
+ public:
+  // nullptr and `error` when the stream cannot be created.
+  static std::unique_ptr<CudaQueue> create(std::shared_ptr<const PrimaryContext> context, std::string deviceName,
+                                           std::string& error);
+  ~CudaQueue() override;
+
+  bool asynchronous() const override { return true; }
+  void launch(const core::KernelLaunch& launch) override;
+  void copy(void* destination, const void* source, size_t size) override;
+  void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
+  bool completed() override;
+  void synchronize() override;
+
+ private:
+  CudaQueue(std::shared_ptr<const PrimaryContext> context, CUstream stream, std::string deviceName)
+      : context_(std::move(context)), stream_(stream), deviceName_(std::move(deviceName)) {}
+
+  const Driver& driver() const { return context_->driver(); }
+  // True on success; otherwise says what failed under PrintDebugMessages.
+  bool succeeded(CUresult result, const char* call) const;
+  bool raiseDynamicSharedLimit(const core::KernelLaunch& launch) const;
+  // Issues the memset of a Memset plan; its result, said under PrintDebugMessages unless it is
+  // CUDA_ERROR_INVALID_VALUE (host memory), which the caller handles.
+  CUresult memset(const FillPlan& plan, CUdeviceptr start);
+  void fillByDoubling(void* destination, const uint8_t* pattern, size_t patternSize, size_t size);
+
+  std::shared_ptr<const PrimaryContext> context_;
+  CUstream stream_;
+  std::string deviceName_;
+};
+
+}  // namespace loom::backends::cuda

@@ -1,9 +1,14 @@
-# loom_spirv_kernels(<target> <output-dir> <file.cl>...)
+# loom_spirv_kernels(<target> <output-dir> [OPTIMIZE <-On>] <file.cl>...)
 # Compiles OpenCL C test kernels to SPIR-V at build time (clang-15 + llvm-spirv-15) and makes
 # <target> depend on them. With clang 15 the translator needs typed pointers (-no-opaque-pointers).
+# OPTIMIZE (default -O2) is for sources whose -O2 IR the translator rejects (it has no `freeze`).
 function(loom_spirv_kernels target output_dir)
+  cmake_parse_arguments(PARSE_ARGV 2 SPIRV "" "OPTIMIZE" "")
+  if(NOT SPIRV_OPTIMIZE)
+    set(SPIRV_OPTIMIZE -O2)
+  endif()
   set(outputs)
-  foreach(source ${ARGN})
+  foreach(source ${SPIRV_UNPARSED_ARGUMENTS})
     get_filename_component(name ${source} NAME_WE)
     get_filename_component(source_path ${source} ABSOLUTE)
     set(bitcode ${output_dir}/${name}.bc)
@@ -11,7 +16,7 @@ function(loom_spirv_kernels target output_dir)
     add_custom_command(
       OUTPUT ${spirv}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${output_dir}
-      COMMAND ${CLANG15} -cl-std=CL2.0 -target spir64-unknown-unknown -O2 -emit-llvm -c
+      COMMAND ${CLANG15} -cl-std=CL2.0 -target spir64-unknown-unknown ${SPIRV_OPTIMIZE} -emit-llvm -c
               -Xclang -no-opaque-pointers -o ${bitcode} ${source_path}
       COMMAND ${LLVM_SPIRV15} ${bitcode} -o ${spirv}
       DEPENDS ${source_path}

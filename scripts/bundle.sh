@@ -14,7 +14,7 @@ loom-bundle/:
   env.sh       source it (bash): sets LD_LIBRARY_PATH, ZE_ENABLE_ALT_DRIVERS, OCL_ICD_VENDORS and
                the samples' file variables relative to its own folder; `env.sh COMMAND ARGS...`
                runs one command in that environment instead
-  bin/         ze_sample, cl_sample, loom-info, loom-cc, ze_benchmark, cl_kernel_suite and every
+  bin/         ze_sample, cl_sample, loom-info, loom-cc, ze_benchmark, cl_kernel_suite, gpu_benchmark and every
                test binary in DIR/bin (loom_*_tests), stripped
   lib/         libze_loom.so.1, libloom_opencl.so.1 (stripped), and what they need that Ubuntu
                24.04 lacks: LLVM 15, clang-cpp 15, the SPIR-V translator, the Level Zero loader and
@@ -105,7 +105,7 @@ copy_library() {  # copy_library FILE_IN_BUILD_LIB: the real file stripped, its 
 copy_library libze_loom.so.1
 copy_library libloom_opencl.so.1
 
-programs=(ze_sample cl_sample loom-info loom-cc ze_benchmark cl_kernel_suite)
+programs=(ze_sample cl_sample loom-info loom-cc ze_benchmark cl_kernel_suite gpu_benchmark)
 if [ $tests = 1 ]; then
   for test in "$build"/bin/loom_*_tests; do [ -f "$test" ] && programs+=("$(basename "$test")"); done
 fi

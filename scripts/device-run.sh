@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs a Loom bundle (scripts/bundle.sh) on an NVIDIA GPU machine: unpacks it (builds nothing),
 # sources its env.sh and, with LOOM_EnableCudaDevices=1, runs loom-info (the GPU must be device
-# 0), ze_sample and cl_sample on the GPU, then the Level Zero and OpenCL API suites (and the CUDA
+# 0), ze_sample and cl_sample on the GPU, gpu_benchmark (Loom next to NVIDIA's OpenCL and native
+# CUDA), then the Level Zero and OpenCL API suites (and the CUDA
 # unit and NVPTX compiler suites) with LOOM_ForceBackend=cuda. Writes logs and a summary to $OUT.
 #
 # usage: bash scripts/device-run.sh [BUNDLE]     (from the repository root on the GPU machine)
@@ -98,6 +99,17 @@ for sample in ze_sample cl_sample; do
   sed 's/^/  /' "$logs/$sample.log" | head -n 12 >>"$summary"
   [ -f "$logs/$sample.debug.log" ] && { echo "  with LOOM_PrintDebugMessages=1:"; sed 's/^/    /' "$logs/$sample.debug.log" | head -n 30; } >>"$summary"
 done
+
+# --- gpu_benchmark: Loom next to NVIDIA's OpenCL and native CUDA, in one run ---------------------
+peers=$unpack/icd-peers  # Loom's and the machine's OpenCL platforms (NVIDIA's) side by side
+mkdir -p "$peers"
+cp "$OCL_ICD_VENDORS"/loom.icd /etc/OpenCL/vendors/*.icd "$peers"/ 2>/dev/null
+OCL_ICD_VENDORS=$peers timeout -k 5 "$(limit 180)" gpu_benchmark >"$logs/gpu_benchmark.log" 2>&1
+rc=$?
+record gpu_benchmark "$([ $rc -eq 0 ] && echo "PASS: results correct" || echo "FAIL (rc $rc)")"
+note "gpu_benchmark: ${results[-1]#gpu_benchmark }"
+sed 's/^/  /' "$logs/gpu_benchmark.log" >>"$summary"
+cp "$logs/gpu_benchmark.log" "$out"/ 2>/dev/null
 
 # --- GoogleTest suites, resumed past crashes -----------------------------------------------------
 # run_gtest NAME BUDGET BACKEND: runs bin/NAME (with LOOM_ForceBackend=BACKEND unless BACKEND is

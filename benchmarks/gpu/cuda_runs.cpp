@@ -1,0 +1,164 @@
+// gpu_benchmark in native CUDA: CUDA device 0 through the driver API (opened as Loom's backend
+// opens it), kernels compiled by nvcc at build time (native_kernels.cu).
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <vector>
+
+#include "backends/cuda/cuda_driver.h"
+#include "gpu/gpu_peers.h"
+
+namespace loom::benchmarks {
+namespace {
+
+using namespace backends::cuda;  // the driver API types Loom declares (cuda_api.h)
+
+struct Session {
+  std::unique_ptr<Driver> driver;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  CUstream stream = nullptr;
+  CUmodule module = nullptr;
+};
+
+bool ok(const Session& s, CUresult result, const char* what) {
+  if (result == CUDA_SUCCESS) return true;
+  std::fprintf(stderr, "CUDA: %s\n", s.driver->describe(what, result).c_str());
+  return false;
+}
+
+bool openSession(Session& s) {
+  std::string error;
+  s.driver = Driver::load(backends::cuda::kDriverLibrary, error);
+  if (!s.driver) {
+    std::fprintf(stderr, "CUDA: %s\n", error.c_str());
+    return false;
+  }
+  std::ifstream file(LOOM_GPU_BENCHMARK_FATBIN, std::ios::binary);
+  const std::vector<char> image((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (image.empty()) {
+    std::fprintf(stderr, "CUDA: cannot read %s (the build had no nvcc?)\n", LOOM_GPU_BENCHMARK_FATBIN);
+    return false;
+  }
+  char name[256] = {};
+  if (!ok(s, s.driver->cuInit(0), "cuInit") || !ok(s, s.driver->cuDeviceGet(&s.device, 0), "cuDeviceGet") ||
+      !ok(s, s.driver->cuDevicePrimaryCtxRetain(&s.context, s.device), "cuDevicePrimaryCtxRetain") ||
+      !ok(s, s.driver->cuCtxSetCurrent(s.context), "cuCtxSetCurrent") ||
+      !ok(s, s.driver->cuStreamCreate(&s.stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate"))
+    return false;
+  s.driver->cuDeviceGetName(name, sizeof(name), s.device);
+  std::printf("CUDA: %s\n", name);
+  return ok(s, s.driver->cuModuleLoadDataEx(&s.module, image.data(), 0, nullptr, nullptr), "cuModuleLoadDataEx");
+}
+
+void closeSession(Session& s) {
+  if (!s.driver) return;
+  if (s.module) s.driver->cuModuleUnload(s.module);
+  if (s.stream) s.driver->cuStreamDestroy(s.stream);
+  if (s.context) s.driver->cuDevicePrimaryCtxRelease(s.device);
+}
+
+CUfunction function(const Session& s, const char* name) {
+  CUfunction f = nullptr;
+  ok(s, s.driver->cuModuleGetFunction(&f, s.module, name), name);
+  return f;
+}
+
+CUdeviceptr deviceMemory(const Session& s, size_t bytes) {
+  CUdeviceptr pointer = 0;
+  ok(s, s.driver->cuMemAlloc(&pointer, bytes), "cuMemAlloc");
+  return pointer;
+}
+
+void* pointer(CUdeviceptr address) { return reinterpret_cast<void*>(address); }
+CUdeviceptr address(const void* pointer) { return reinterpret_cast<CUdeviceptr>(pointer); }
+
+void copy(const Session& s, void* to, const void* from, size_t bytes) {
+  s.driver->cuMemcpyAsync(address(to), address(from), bytes, s.stream);
+}
+void synchronize(const Session& s) { ok(s, s.driver->cuStreamSynchronize(s.stream), "cuStreamSynchronize"); }
+
+void measureTriad(const Session& s, const Sizes& sizes, CudaFigures& figures) {
+  const size_t n = sizes.triadFloats, bytes = n * sizeof(float);
+  std::vector<float> host(n);
+  CUdeviceptr a = deviceMemory(s, bytes), b = deviceMemory(s, bytes), c = deviceMemory(s, bytes);
+  CUfunction triad = function(s, "triad");
+  if (!a || !b || !c || !triad) return;
+  for (size_t i = 0; i < n; ++i) host[i] = triadB(i);
+  copy(s, pointer(b), host.data(), bytes);
+  for (size_t i = 0; i < n; ++i) host[i] = triadC(i);
+  copy(s, pointer(c), host.data(), bytes);
+  float scale = kTriadScale;
+  void* parameters[] = {&a, &b, &c, &scale};
+  const double seconds = secondsPerOperation(
+      [&](uint32_t count) {
+        for (uint32_t i = 0; i < count; ++i)
+          s.driver->cuLaunchKernel(triad, unsigned(n / 256), 1, 1, 256, 1, 1, 0, s.stream, parameters, nullptr);
+        synchronize(s);
+      },
+      20);
+  figures.triadGBs = 3.0 * bytes / seconds / 1e9;
+  copy(s, host.data(), pointer(a), bytes);
+  synchronize(s);
+  figures.correct = triadIsCorrect(host.data(), n, "CUDA") && figures.correct;
+  for (CUdeviceptr p : {a, b, c}) s.driver->cuMemFree(p);
+}
+
+void measureLaunches(const Session& s, const Sizes& sizes, CudaFigures& figures) {
+  CUfunction empty = function(s, "empty");
+  CUdeviceptr unused = deviceMemory(s, 64);
+  if (!empty || !unused) return;
+  void* parameters[] = {&unused};
+  auto launch = [&](uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i) s.driver->cuLaunchKernel(empty, 1, 1, 1, 32, 1, 1, 0, s.stream, parameters, nullptr);
+    synchronize(s);
+  };
+  figures.launchUs = secondsPerOperation(launch, sizes.launches) * 1e6;
+  figures.roundTripUs = secondsPerOperation(
+                            [&](uint32_t count) {
+                              for (uint32_t i = 0; i < count; ++i) launch(1);
+                            },
+                            1000) *
+                        1e6;
+  s.driver->cuMemFree(unused);
+}
+
+void measureCopies(const Session& s, const Sizes& sizes, CudaFigures& figures) {
+  const size_t bytes = sizes.copyBytes;
+  void* host = nullptr;
+  if (!ok(s, s.driver->cuMemHostAlloc(&host, bytes, CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc")) return;
+  CUdeviceptr device = deviceMemory(s, bytes), other = deviceMemory(s, bytes);
+  std::memset(host, 0x5a, bytes);
+  const std::pair<void*, const void*> copies[3] = {{pointer(device), host}, {host, pointer(device)}, {pointer(other), pointer(device)}};
+  for (int kind = 0; kind < 3 && device && other; ++kind) {
+    const auto [to, from] = copies[kind];
+    const double seconds = secondsPerOperation(
+        [&](uint32_t count) {
+          for (uint32_t i = 0; i < count; ++i) copy(s, to, from, bytes);
+          synchronize(s);
+        },
+        10);
+    figures.copyGBs[kind] = bytes / seconds / 1e9;
+  }
+  for (CUdeviceptr p : {device, other})
+    if (p) s.driver->cuMemFree(p);
+  s.driver->cuMemFreeHost(host);
+}
+
+}  // namespace
+
+CudaFigures measureCuda(const Sizes& sizes) {
+  CudaFigures figures;
+  Session session;
+  if (openSession(session)) {
+    measureTriad(session, sizes, figures);
+    measureLaunches(session, sizes, figures);
+    measureCopies(session, sizes, figures);
+  }
+  closeSession(session);
+  return figures;
+}
+
+}  // namespace loom::benchmarks

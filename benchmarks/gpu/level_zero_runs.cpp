@@ -1,0 +1,209 @@
+// gpu_benchmark through Level Zero: Loom's first GPU device, through the loader.
+#include <level_zero/ze_api.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+#include "gpu/gpu_peers.h"
+
+namespace loom::benchmarks {
+namespace {
+
+bool ok(ze_result_t result, const char* what) {
+  if (result == ZE_RESULT_SUCCESS) return true;
+  std::fprintf(stderr, "Level Zero: %s failed: 0x%x\n", what, result);
+  return false;
+}
+
+// The loader's handles for one Loom GPU; empty when none is found.
+struct Session {
+  ze_context_handle_t context = nullptr;
+  ze_device_handle_t device = nullptr;
+  ze_command_list_handle_t compute = nullptr;  // asynchronous immediate lists
+  ze_command_list_handle_t copy = nullptr;
+  ze_module_handle_t module = nullptr;
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t done = nullptr;  // signaled after the last append, to wait for a list
+};
+
+ze_device_handle_t findLoomGpu(ze_driver_handle_t& driverOut) {
+  uint32_t drivers = 0;
+  if (zeInit(0) != ZE_RESULT_SUCCESS || zeDriverGet(&drivers, nullptr) != ZE_RESULT_SUCCESS) return nullptr;
+  std::vector<ze_driver_handle_t> driverHandles(drivers);
+  zeDriverGet(&drivers, driverHandles.data());
+  for (ze_driver_handle_t driver : driverHandles) {
+    uint32_t count = 0;
+    zeDeviceGet(driver, &count, nullptr);
+    std::vector<ze_device_handle_t> devices(count);
+    zeDeviceGet(driver, &count, devices.data());
+    for (ze_device_handle_t device : devices) {
+      ze_device_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+      zeDeviceGetProperties(device, &properties);
+      if (properties.type != ZE_DEVICE_TYPE_GPU) continue;
+      std::printf("Level Zero: %s\n", properties.name);
+      driverOut = driver;
+      return device;
+    }
+  }
+  return nullptr;
+}
+
+bool openSession(Session& s) {
+  ze_driver_handle_t driver = nullptr;
+  s.device = findLoomGpu(driver);
+  if (!s.device) {
+    std::fprintf(stderr, "Level Zero: no GPU device (LOOM_EnableCudaDevices=1? ZE_ENABLE_ALT_DRIVERS?)\n");
+    return false;
+  }
+  ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+  if (!ok(zeContextCreate(driver, &contextDesc, &s.context), "zeContextCreate")) return false;
+  ze_command_queue_desc_t queueDesc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+  queueDesc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
+  if (!ok(zeCommandListCreateImmediate(s.context, s.device, &queueDesc, &s.compute), "zeCommandListCreateImmediate")) return false;
+  queueDesc.ordinal = 1;  // Loom's copy engines
+  if (!ok(zeCommandListCreateImmediate(s.context, s.device, &queueDesc, &s.copy), "zeCommandListCreateImmediate")) return false;
+  ze_event_pool_desc_t poolDesc{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
+  if (!ok(zeEventPoolCreate(s.context, &poolDesc, 1, &s.device, &s.pool), "zeEventPoolCreate")) return false;
+  ze_event_desc_t eventDesc{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+  if (!ok(zeEventCreate(s.pool, &eventDesc, &s.done), "zeEventCreate")) return false;
+  std::ifstream file(LOOM_GPU_BENCHMARK_SPIRV, std::ios::binary);
+  const std::vector<uint8_t> spirv((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  ze_module_desc_t moduleDesc{ZE_STRUCTURE_TYPE_MODULE_DESC};
+  moduleDesc.format = ZE_MODULE_FORMAT_IL_SPIRV;
+  moduleDesc.inputSize = spirv.size();
+  moduleDesc.pInputModule = spirv.data();
+  return ok(zeModuleCreate(s.context, s.device, &moduleDesc, &s.module, nullptr), "zeModuleCreate " LOOM_GPU_BENCHMARK_SPIRV);
+}
+
+void closeSession(Session& s) {
+  if (s.module) zeModuleDestroy(s.module);
+  if (s.done) zeEventDestroy(s.done);
+  if (s.pool) zeEventPoolDestroy(s.pool);
+  if (s.copy) zeCommandListDestroy(s.copy);
+  if (s.compute) zeCommandListDestroy(s.compute);
+  if (s.context) zeContextDestroy(s.context);
+}
+
+ze_kernel_handle_t kernel(const Session& s, const char* name) {
+  ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
+  ze_kernel_handle_t handle = nullptr;
+  ok(zeKernelCreate(s.module, &desc, &handle), name);
+  return handle;
+}
+
+void* deviceMemory(const Session& s, size_t size) {
+  ze_device_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+  void* pointer = nullptr;
+  ok(zeMemAllocDevice(s.context, &desc, size, 64, s.device, &pointer), "zeMemAllocDevice");
+  return pointer;
+}
+
+void* hostMemory(const Session& s, size_t size) {
+  ze_host_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+  void* pointer = nullptr;
+  ok(zeMemAllocHost(s.context, &desc, size, 64, &pointer), "zeMemAllocHost");
+  return pointer;
+}
+
+// Waits for everything appended to `list` so far (Level Zero 1.4 has no zeCommandListHostSynchronize).
+void synchronize(const Session& s, ze_command_list_handle_t list) {
+  ok(zeCommandListAppendBarrier(list, s.done, 0, nullptr), "zeCommandListAppendBarrier");
+  ok(zeEventHostSynchronize(s.done, UINT64_MAX), "zeEventHostSynchronize");
+  zeEventHostReset(s.done);
+}
+
+void measureTriad(const Session& s, const Sizes& sizes, LevelZeroFigures& figures) {
+  const size_t n = sizes.triadFloats, bytes = n * sizeof(float);
+  std::vector<float> host(n);
+  void* a = deviceMemory(s, bytes);
+  void* b = deviceMemory(s, bytes);
+  void* c = deviceMemory(s, bytes);
+  ze_kernel_handle_t triad = kernel(s, "triad");
+  if (!a || !b || !c || !triad) return;
+  for (size_t i = 0; i < n; ++i) host[i] = triadB(i);
+  zeCommandListAppendMemoryCopy(s.copy, b, host.data(), bytes, nullptr, 0, nullptr);
+  synchronize(s, s.copy);
+  for (size_t i = 0; i < n; ++i) host[i] = triadC(i);
+  zeCommandListAppendMemoryCopy(s.copy, c, host.data(), bytes, nullptr, 0, nullptr);
+  synchronize(s, s.copy);
+  zeKernelSetGroupSize(triad, 256, 1, 1);
+  zeKernelSetArgumentValue(triad, 0, sizeof(a), &a);
+  zeKernelSetArgumentValue(triad, 1, sizeof(b), &b);
+  zeKernelSetArgumentValue(triad, 2, sizeof(c), &c);
+  zeKernelSetArgumentValue(triad, 3, sizeof(kTriadScale), &kTriadScale);
+  const ze_group_count_t groups{uint32_t(n / 256), 1, 1};
+  const double seconds = secondsPerOperation(
+      [&](uint32_t count) {
+        for (uint32_t i = 0; i < count; ++i) zeCommandListAppendLaunchKernel(s.compute, triad, &groups, nullptr, 0, nullptr);
+        synchronize(s, s.compute);
+      },
+      20);
+  figures.triadGBs = 3.0 * bytes / seconds / 1e9;
+  zeCommandListAppendMemoryCopy(s.copy, host.data(), a, bytes, nullptr, 0, nullptr);
+  synchronize(s, s.copy);
+  figures.correct = triadIsCorrect(host.data(), n, "Loom-L0") && figures.correct;
+  zeKernelDestroy(triad);
+  for (void* p : {a, b, c}) zeMemFree(s.context, p);
+}
+
+void measureLaunches(const Session& s, const Sizes& sizes, LevelZeroFigures& figures) {
+  ze_kernel_handle_t empty = kernel(s, "empty");
+  void* unused = deviceMemory(s, 64);
+  if (!empty || !unused) return;
+  zeKernelSetGroupSize(empty, 32, 1, 1);
+  zeKernelSetArgumentValue(empty, 0, sizeof(unused), &unused);
+  const ze_group_count_t one{1, 1, 1};
+  auto launch = [&](uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i) zeCommandListAppendLaunchKernel(s.compute, empty, &one, nullptr, 0, nullptr);
+    synchronize(s, s.compute);
+  };
+  figures.launchUs = secondsPerOperation(launch, sizes.launches) * 1e6;
+  figures.roundTripUs = secondsPerOperation(
+                            [&](uint32_t count) {
+                              for (uint32_t i = 0; i < count; ++i) launch(1);
+                            },
+                            1000) *
+                        1e6;
+  zeKernelDestroy(empty);
+  zeMemFree(s.context, unused);
+}
+
+void measureCopies(const Session& s, const Sizes& sizes, LevelZeroFigures& figures) {
+  const size_t bytes = sizes.copyBytes;
+  void* host = hostMemory(s, bytes);
+  void* device = deviceMemory(s, bytes);
+  void* other = deviceMemory(s, bytes);
+  if (!host || !device || !other) return;
+  std::memset(host, 0x5a, bytes);
+  const std::pair<void*, const void*> copies[3] = {{device, host}, {host, device}, {other, device}};
+  for (int kind = 0; kind < 3; ++kind) {
+    const auto [to, from] = copies[kind];
+    const double seconds = secondsPerOperation(
+        [&](uint32_t count) {
+          for (uint32_t i = 0; i < count; ++i) zeCommandListAppendMemoryCopy(s.copy, to, from, bytes, nullptr, 0, nullptr);
+          synchronize(s, s.copy);
+        },
+        10);
+    figures.copyGBs[kind] = bytes / seconds / 1e9;
+  }
+  for (void* p : {host, device, other}) zeMemFree(s.context, p);
+}
+
+}  // namespace
+
+LevelZeroFigures measureLevelZero(const Sizes& sizes) {
+  LevelZeroFigures figures;
+  Session session;
+  if (openSession(session)) {
+    measureTriad(session, sizes, figures);
+    measureLaunches(session, sizes, figures);
+    measureCopies(session, sizes, figures);
+  }
+  closeSession(session);
+  return figures;
+}
+
+}  // namespace loom::benchmarks

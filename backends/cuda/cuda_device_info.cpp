@@ -72,8 +72,8 @@ core::DeviceInfo translateDeviceInfo(const DeviceFacts& facts, const AttributeLo
   info.l1CacheSize = 0;  // not reported by the driver
   info.lastLevelCacheSize = get(DeviceAttribute::L2CacheSize);
   info.cacheLineSize = kCacheLineBytes;
-  const uint32_t capability = get(DeviceAttribute::ComputeCapabilityMajor) * 10 + get(DeviceAttribute::ComputeCapabilityMinor);
-  info.supportsFp16 = capability >= 53;  // native half arithmetic
+  // The GPU computes in half natively, but the builtin library has no half functions yet.
+  info.supportsFp16 = false;
   info.supportsFp64 = true;
   info.supportsInt64Atomics = true;
   info.supportsFloatAtomics = true;

@@ -165,7 +165,10 @@ ze_result_t zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t* pCo
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(pCount);
   const core::DeviceInfo& info = Device::fromHandle(hDevice)->core().info();
-  const size_t sizes[] = {info.l1CacheSize, info.lastLevelCacheSize};
+  // Only the caches whose size the device reports (the CUDA driver gives no L1 size).
+  std::vector<size_t> sizes;
+  for (size_t size : {info.l1CacheSize, info.lastLevelCacheSize})
+    if (size > 0) sizes.push_back(size);
   return fillArray(sizes, pCount, pCacheProperties, [](ze_device_cache_properties_t& p, size_t size) {
     p.flags = 0;  // no user control of cache partitioning
     p.cacheSize = size;

@@ -61,13 +61,11 @@ cl_int readProperties(const cl_context_properties* properties, std::vector<cl_co
   return CL_SUCCESS;
 }
 
-cl_int createContext(const cl_context_properties* properties, std::vector<Device*> devices, Context::Notify notify,
-                     void* userData, cl_context* context) {
+// What both entry points check before they look at devices.
+cl_int checkContextArguments(const cl_context_properties* properties, Context::Notify notify, void* userData,
+                             std::vector<cl_context_properties>& copy) {
   CL_REQUIRE(notify != nullptr || userData == nullptr, CL_INVALID_VALUE, "user_data without pfn_notify");
-  std::vector<cl_context_properties> copy;
-  if (cl_int error = readProperties(properties, copy); error != CL_SUCCESS) return error;
-  *context = new Context(std::move(devices), std::move(copy), notify, userData);
-  return CL_SUCCESS;
+  return readProperties(properties, copy);
 }
 
 }  // namespace
@@ -83,6 +81,8 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContext(const cl_context_properties*
                                                     void(CL_CALLBACK* pfn_notify)(const char*, const void*, size_t, void*),
                                                     void* user_data, cl_int* errcode_ret) {
   auto create = [&](cl_context* context) -> cl_int {
+    std::vector<cl_context_properties> copy;
+    if (cl_int error = checkContextArguments(properties, pfn_notify, user_data, copy); error != CL_SUCCESS) return error;
     CL_REQUIRE(devices != nullptr && num_devices != 0, CL_INVALID_VALUE, "no devices");
     std::vector<Device*> list;
     for (cl_uint i = 0; i < num_devices; ++i) {
@@ -90,7 +90,8 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContext(const cl_context_properties*
       CL_REQUIRE(device, CL_INVALID_DEVICE, "a device is not a Loom device");
       if (std::find(list.begin(), list.end(), device) == list.end()) list.push_back(device);
     }
-    return createContext(properties, std::move(list), pfn_notify, user_data, context);
+    *context = new Context(std::move(list), std::move(copy), pfn_notify, user_data);
+    return CL_SUCCESS;
   };
   cl_context context = nullptr;
   const cl_int error = create(&context);
@@ -102,13 +103,16 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(const cl_context_pro
                                                                                           void*),
                                                             void* user_data, cl_int* errcode_ret) {
   auto create = [&](cl_context* context) -> cl_int {
+    std::vector<cl_context_properties> copy;
+    if (cl_int error = checkContextArguments(properties, pfn_notify, user_data, copy); error != CL_SUCCESS) return error;
     cl_uint count = 0;
     if (cl_int error = clGetDeviceIDs(nullptr, device_type, 0, nullptr, &count); error != CL_SUCCESS) return error;
     std::vector<cl_device_id> handles(count);
     clGetDeviceIDs(nullptr, device_type, count, handles.data(), nullptr);
     std::vector<Device*> list;
     for (cl_device_id handle : handles) list.push_back(objectOf<Device>(handle));
-    return createContext(properties, std::move(list), pfn_notify, user_data, context);
+    *context = new Context(std::move(list), std::move(copy), pfn_notify, user_data);
+    return CL_SUCCESS;
   };
   cl_context context = nullptr;
   const cl_int error = create(&context);

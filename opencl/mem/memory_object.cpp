@@ -99,6 +99,14 @@ bool allDevicesShareHostMemory(const Context& context) {
                      [](Device* device) { return device->info().unifiedMemory; });
 }
 
+// True when [pointer, pointer + size) lies inside one allocation of `context` (an SVM allocation).
+bool isSvmRangeOf(const Context& context, const void* pointer, size_t size) {
+  const auto allocation = core::Runtime::get().memory().find(pointer);
+  if (!allocation || allocation->owner != &context) return false;
+  const auto offset = static_cast<size_t>(static_cast<const char*>(pointer) - static_cast<const char*>(allocation->address));
+  return offset + size <= allocation->size;
+}
+
 cl_int createBuffer(cl_context context, const cl_mem_properties* properties, cl_mem_flags flags, size_t size, void* hostPtr,
                     cl_mem* buffer) {
   const char* function = "clCreateBuffer";
@@ -118,11 +126,12 @@ cl_int createBuffer(cl_context context, const cl_mem_properties* properties, cl_
 
   auto& memory = core::Runtime::get().memory();
   MemoryObject::Description description{flags, size, nullptr, nullptr, 0, nullptr, 0, false, std::move(propertyCopy)};
-  if ((flags & CL_MEM_USE_HOST_PTR) && allDevicesShareHostMemory(*owner)) {
+  // An SVM allocation of this context is device memory already: the buffer uses it, on any device.
+  const bool usesSvm = (flags & CL_MEM_USE_HOST_PTR) && isSvmRangeOf(*owner, hostPtr, size);
+  if ((flags & CL_MEM_USE_HOST_PTR) && (usesSvm || allDevicesShareHostMemory(*owner))) {
     description.hostPointer = hostPtr;
     description.storage = static_cast<char*>(hostPtr);
-    auto svm = memory.find(hostPtr);
-    description.usesSvmPointer = svm && svm->owner == owner;
+    description.usesSvmPointer = usesSvm;
   } else {
     core::Device* device = &owner->devices().front()->core();
     auto allocation = memory.allocate(core::MemoryType::Device, size, kBaseAddressAlignment, device, owner);

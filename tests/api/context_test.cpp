@@ -30,7 +30,9 @@ TEST_F(ContextTest, AContextOverAnExplicitDeviceListAllocatesAndRuns) {
   ASSERT_ZE(zeCommandListCreateImmediate(withDevices, device, &queueDesc, &immediate));
   const uint32_t pattern = 0xabcd1234u;
   ASSERT_ZE(zeCommandListAppendMemoryFill(immediate, memory, &pattern, sizeof(pattern), 64, nullptr, 0, nullptr));
-  EXPECT_EQ(static_cast<uint32_t*>(memory)[15], pattern);
+  uint32_t last = 0;
+  ASSERT_ZE(zeCommandListAppendMemoryCopy(immediate, &last, static_cast<uint32_t*>(memory) + 15, sizeof(last), nullptr, 0, nullptr));
+  EXPECT_EQ(last, pattern);
   EXPECT_ZE(zeCommandListDestroy(immediate));
   EXPECT_ZE(zeMemFree(withDevices, memory));
   EXPECT_ZE(zeContextDestroy(withDevices));

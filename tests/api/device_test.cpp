@@ -19,19 +19,22 @@ bool requested(const char* variable, const char* value) {
   return set && std::string(set) == value;
 }
 
-TEST_F(DeviceTest, TheDriverHasOneCpuDevice) {
+TEST_F(DeviceTest, TheDriverHasOneCpuDeviceListedAfterAnyGpu) {
   uint32_t count = 0;
   ASSERT_ZE(zeDeviceGet(driver, &count, nullptr));
-  EXPECT_EQ(count, 1u);
-  ze_device_handle_t again = nullptr;
-  count = 1;
-  ASSERT_ZE(zeDeviceGet(driver, &count, &again));
-  EXPECT_EQ(again, device) << "the same device, the same handle";
-  const ze_device_properties_t properties = deviceProperties(device);
-  EXPECT_EQ(properties.type, ZE_DEVICE_TYPE_CPU);
-  EXPECT_GT(std::string(properties.name).size(), 0u);
-  EXPECT_FALSE(properties.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE);
-  EXPECT_TRUE(properties.flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED);
+  std::vector<ze_device_handle_t> devices(count);
+  ASSERT_ZE(zeDeviceGet(driver, &count, devices.data()));
+  ASSERT_GE(count, 1u);
+  EXPECT_EQ(devices[0], device) << "the same device, the same handle";
+  const ze_device_properties_t cpu = deviceProperties(devices.back());
+  EXPECT_EQ(cpu.type, ZE_DEVICE_TYPE_CPU) << "the CPU device comes last";
+  EXPECT_TRUE(cpu.flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED);
+  for (ze_device_handle_t each : devices) {
+    const ze_device_properties_t properties = deviceProperties(each);
+    EXPECT_GT(std::string(properties.name).size(), 0u);
+    EXPECT_FALSE(properties.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE);
+    if (each != devices.back()) EXPECT_EQ(properties.type, ZE_DEVICE_TYPE_GPU) << "only GPUs come before the CPU";
+  }
 }
 
 TEST_F(DeviceTest, TimerResolutionIsNanosecondsOrTicksPerSecondBy12Structure) {

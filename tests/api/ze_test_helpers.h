@@ -113,6 +113,10 @@ inline int runInChildProcess(const std::function<bool()>& child) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// Skips a test of a capability that only the CPU device has, saying which.
+#define SKIP_UNLESS_CPU_DEVICE(what) \
+  if (deviceType() != ZE_DEVICE_TYPE_CPU) GTEST_SKIP() << what << " only on the CPU device"
+
 class ZeTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -288,6 +292,26 @@ class ZeTest : public ::testing::Test {
     EXPECT_ZE(zeMemAllocHost(context, &desc, count * sizeof(T), 64, &memory));
     if (memory) allocations.push_back(memory);
     return static_cast<T*>(memory);
+  }
+
+  // Device memory is host-accessible only on the CPU device: tests that read or write it from
+  // the host go through copies on the synchronous list, which work on every device.
+  template <typename T>
+  std::vector<T> download(const T* from, size_t count) {
+    std::vector<T> host(count);
+    EXPECT_ZE(zeCommandListAppendMemoryCopy(list, host.data(), from, count * sizeof(T), nullptr, 0, nullptr));
+    return host;
+  }
+
+  template <typename T>
+  void upload(T* to, const std::vector<T>& host) {
+    EXPECT_ZE(zeCommandListAppendMemoryCopy(list, to, host.data(), host.size() * sizeof(T), nullptr, 0, nullptr));
+  }
+
+  ze_device_type_t deviceType() {
+    ze_device_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+    EXPECT_ZE(zeDeviceGetProperties(device, &properties));
+    return properties.type;
   }
 
   ze_driver_handle_t driver = nullptr;

@@ -165,5 +165,74 @@ TEST(CommandExecutor, AFailedWaitedEventAbandonsTheRestOfTheStream) {
   EXPECT_FALSE(signal.isSignaled());
 }
 
+// On an asynchronous queue (a GPU) the executor returns before the device work is done; the event
+// that follows the work is signaled only once retire() finds it complete.
+TEST(CommandExecutor, OnAnAsynchronousQueueSignalsWaitForTheDeviceWork) {
+  testing::FakeAsynchronousBackend backend;
+  CommandExecutor executor(backend);
+  int source = 7, destination = 0;
+  EventStorage storage;
+  Event event(&storage);
+  CommandStream stream;
+  stream.appendCopy({&destination, &source, sizeof(int)});
+  stream.appendSignalEvent(&event);
+  executor.execute(stream.bytes());
+  EXPECT_FALSE(executor.idle());
+  EXPECT_FALSE(executor.retire(false)) << "the device has not run the copy";
+  EXPECT_FALSE(event.isSignaled());
+  EXPECT_EQ(destination, 0);
+  backend.finishWork();
+  EXPECT_TRUE(executor.retire(false));
+  EXPECT_TRUE(event.isSignaled());
+  EXPECT_EQ(destination, 7);
+  EXPECT_TRUE(executor.idle());
+}
+
+// Host-side commands see the device work issued before them: the executor waits for it first.
+TEST(CommandExecutor, OnAnAsynchronousQueueHostFunctionsRunAfterTheDeviceWork) {
+  testing::FakeAsynchronousBackend backend;
+  CommandExecutor executor(backend);
+  int source = 11, destination = 0, seen = -1;
+  struct Probe {
+    int* destination;
+    int* seen;
+  } probe{&destination, &seen};
+  CommandStream stream;
+  stream.appendCopy({&destination, &source, sizeof(int)});
+  stream.appendHostFunction([](void* data) { *static_cast<Probe*>(data)->seen = *static_cast<Probe*>(data)->destination; },
+                            &probe);
+  std::thread device([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    backend.finishWork();
+  });
+  executor.execute(stream.bytes());
+  device.join();
+  EXPECT_EQ(seen, 11);
+  EXPECT_TRUE(executor.idle());
+}
+
+// A wait on an event signaled earlier on the same queue does not deadlock: the deferred signal
+// lands before the wait.
+TEST(CommandExecutor, OnAnAsynchronousQueueAWaitOnAnEarlierSignalOfTheSameQueueCompletes) {
+  testing::FakeAsynchronousBackend backend;
+  CommandExecutor executor(backend);
+  int source = 3, destination = 0;
+  EventStorage storage;
+  Event event(&storage);
+  Event* waited[] = {&event};
+  CommandStream stream;
+  stream.appendCopy({&destination, &source, sizeof(int)});
+  stream.appendSignalEvent(&event);
+  stream.appendWaitEvents(waited, 1);
+  std::thread device([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    backend.finishWork();
+  });
+  executor.execute(stream.bytes());
+  device.join();
+  EXPECT_TRUE(event.isSignaled());
+  EXPECT_EQ(destination, 3);
+}
+
 }  // namespace
 }  // namespace loom::core

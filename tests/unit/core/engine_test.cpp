@@ -98,5 +98,21 @@ TEST(Runtime, ReleasesWaitForWorkSubmittedBeforeThem) {
   EXPECT_TRUE(immediately) << "nothing in flight: released at once";
 }
 
+// On an asynchronous device the engine never reports a stream complete before the device has run
+// it, and retires it once the device has.
+TEST(Engine, OnAnAsynchronousDeviceCompletesOnlyAfterTheDeviceWork) {
+  testing::FakeAsynchronousBackend backend;
+  Engine engine(backend, nullptr);
+  int source = 5, destination = 0;
+  CommandStream stream;
+  stream.appendCopy({&destination, &source, sizeof(int)});
+  const uint64_t taskCount = engine.submit(share(stream));
+  EXPECT_FALSE(engine.waitForTaskCount(taskCount, 30'000'000)) << "the device has not run the copy";
+  EXPECT_EQ(engine.completionTag(), 0u);
+  backend.finishWork();
+  ASSERT_TRUE(engine.waitForTaskCount(taskCount, 10'000'000'000ull));
+  EXPECT_EQ(destination, 5);
+}
+
 }  // namespace
 }  // namespace loom::core

@@ -1,6 +1,8 @@
 #pragma once
 // A backend that records what core asks of it, for tests of submission and execution.
+#include <condition_variable>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -38,5 +40,51 @@ class FakeBackendBase : public Backend {
 };
 
 class FakeBackend final : public FakeBackendBase {};
+
+// A device whose queues run copies only when the test lets the device work (`finishWork`), as a
+// GPU runs them after launch returns: for the asynchronous paths of executors and engines.
+class FakeAsynchronousBackend final : public FakeBackendBase {
+ public:
+  class Queue final : public BackendQueue {
+   public:
+    explicit Queue(FakeAsynchronousBackend& device) : device_(device) {}
+    bool asynchronous() const override { return true; }
+    void launch(const KernelLaunch& launch) override { device_.launch(launch); }
+    void copy(void* destination, const void* source, size_t size) override {
+      std::lock_guard lock(device_.workMutex);
+      device_.pending.push_back([=] { std::memmove(destination, source, size); });
+    }
+    void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override {
+      std::vector<char> copy(static_cast<const char*>(pattern), static_cast<const char*>(pattern) + patternSize);
+      std::lock_guard lock(device_.workMutex);
+      device_.pending.push_back([=] { device_.FakeBackendBase::fill(destination, copy.data(), copy.size(), size); });
+    }
+    bool completed() override {
+      std::lock_guard lock(device_.workMutex);
+      return device_.pending.empty();
+    }
+    void synchronize() override {
+      std::unique_lock lock(device_.workMutex);
+      device_.workDone.wait(lock, [&] { return device_.pending.empty(); });
+    }
+
+   private:
+    FakeAsynchronousBackend& device_;
+  };
+
+  std::unique_ptr<BackendQueue> createQueue() override { return std::make_unique<Queue>(*this); }
+
+  // Runs every command issued so far, as the device would.
+  void finishWork() {
+    std::lock_guard lock(workMutex);
+    for (auto& work : pending) work();
+    pending.clear();
+    workDone.notify_all();
+  }
+
+  std::mutex workMutex;
+  std::condition_variable workDone;
+  std::vector<std::function<void()>> pending;
+};
 
 }  // namespace loom::core::testing

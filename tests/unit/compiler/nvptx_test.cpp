@@ -229,10 +229,22 @@ TEST(Nvptx, ValuesVectorsAndFencesFromOpenClSource) {
   if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "by_value", "sm_80");
 }
 
-TEST(Nvptx, PrintfIsRejectedClearly) {
-  const BuildResult built = compileSource(R"(kernel void hello(global int* out) { printf("%d\n", out[0]); })");
+TEST(Nvptx, PrintfBecomesTheDriversVprintf) {
+  const BuildResult built = compileSource(R"(kernel void hello(global int* out) {
+    printf("%d %f %s %c %ld\n", out[0], 1.5f, "text", 'x', (long)out[1]);
+    printf("no arguments\n");
+  })");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  EXPECT_NE(ptx.find(".extern .func  (.param .b32 func_retval0) vprintf"), std::string::npos) << ptx;
+  EXPECT_EQ(ptx.find(") printf"), std::string::npos) << "no call of printf itself";
+  if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "printf", "sm_90");
+}
+
+TEST(Nvptx, PrintfOfVectorsIsRejectedClearly) {
+  const BuildResult built = compileSource(R"(kernel void hello(global float4* out) { printf("%v4hlf\n", out[0]); })");
   EXPECT_EQ(built.status, Status::BuildFailure);
-  EXPECT_NE(built.log.find("printf is not supported"), std::string::npos) << built.log;
+  EXPECT_NE(built.log.find("printf with vector arguments"), std::string::npos) << built.log;
 }
 
 // LOOM_LibdevicePath replaces the search; pointing it nowhere is a CUDA-less machine.

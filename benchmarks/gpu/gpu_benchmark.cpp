@@ -76,7 +76,9 @@ int run() {
   print(rows);
   const bool correct = ze.correct && loomCl.correct && nvidiaCl.correct && cuda.correct;
   std::printf("\nresults of what was measured: %s\n", correct ? "all correct" : "WRONG on at least one platform (see above)");
-  return correct ? 0 : 1;
+  if (!correct) return 1;
+  const bool complete = ze.triadGBs > 0 && loomCl.triadGBs > 0 && nvidiaCl.triadGBs > 0 && cuda.triadGBs > 0;
+  return complete ? 0 : 3;
 }
 
 }  // namespace
@@ -89,7 +91,8 @@ int main(int argc, char** argv) {
         "Runs Loom's GPU device through Level Zero and OpenCL, NVIDIA's OpenCL and native CUDA in one\n"
         "run and prints their figures side by side. Environment: LOOM_EnableCudaDevices=1,\n"
         "ZE_ENABLE_ALT_DRIVERS=<libze_loom.so.1>, OCL_ICD_VENDORS=<folder with loom.icd and nvidia.icd>.\n"
-        "A platform that is missing is reported as n/a.\n");
+        "A platform that is missing is reported as n/a. Exit status: 0 when everything was measured\n"
+        "and correct, 1 when a result was wrong, 3 when some platform could not be measured.\n");
     return 0;
   }
   return loom::benchmarks::run();

@@ -19,22 +19,27 @@ bool requested(const char* variable, const char* value) {
   return set && std::string(set) == value;
 }
 
-TEST_F(DeviceTest, TheDriverHasOneCpuDeviceListedAfterAnyGpu) {
+TEST_F(DeviceTest, TheDriverListsGpusFirstThenItsOneCpuDevice) {
   uint32_t count = 0;
   ASSERT_ZE(zeDeviceGet(driver, &count, nullptr));
   std::vector<ze_device_handle_t> devices(count);
   ASSERT_ZE(zeDeviceGet(driver, &count, devices.data()));
   ASSERT_GE(count, 1u);
   EXPECT_EQ(devices[0], device) << "the same device, the same handle";
-  const ze_device_properties_t cpu = deviceProperties(devices.back());
-  EXPECT_EQ(cpu.type, ZE_DEVICE_TYPE_CPU) << "the CPU device comes last";
-  EXPECT_TRUE(cpu.flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED);
-  for (ze_device_handle_t each : devices) {
-    const ze_device_properties_t properties = deviceProperties(each);
+  uint32_t cpus = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    const ze_device_properties_t properties = deviceProperties(devices[i]);
     EXPECT_GT(std::string(properties.name).size(), 0u);
     EXPECT_FALSE(properties.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE);
-    if (each != devices.back()) EXPECT_EQ(properties.type, ZE_DEVICE_TYPE_GPU) << "only GPUs come before the CPU";
+    if (properties.type == ZE_DEVICE_TYPE_GPU) continue;
+    EXPECT_EQ(properties.type, ZE_DEVICE_TYPE_CPU);
+    EXPECT_EQ(i, count - 1) << "the CPU device comes after every GPU";
+    EXPECT_TRUE(properties.flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED);
+    ++cpus;
   }
+  // LOOM_ForceBackend=cuda exposes the GPUs alone.
+  const char* forced = std::getenv("LOOM_ForceBackend");
+  EXPECT_EQ(cpus, forced && std::string(forced) == "cuda" ? 0u : 1u);
 }
 
 TEST_F(DeviceTest, TimerResolutionIsNanosecondsOrTicksPerSecondBy12Structure) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "loom/compiler/compiler.h"
+#include "loom/compiler/opencl_c.h"
 
 namespace {
 
@@ -14,12 +15,17 @@ using loom::compiler::ArgumentKind;
 
 void printUsage() {
   std::puts(
-      "usage: loom-cc compile <input.spv> -o <output.bin> [--options \"<build options>\"]\n"
-      "       loom-cc describe <input.bin | input.spv>\n"
-      "compile   builds SPIR-V for the CPU (this machine's instruction set) into a native binary,\n"
-      "          which zeModuleCreate accepts with ZE_MODULE_FORMAT_NATIVE\n"
-      "describe  prints the kernels of a native binary (or of SPIR-V, after compiling it) with their\n"
-      "          arguments, resources and attributes");
+      "usage: loom-cc spirv <input.cl> -o <output.spv> [--options \"<build options>\"]\n"
+      "       loom-cc compile <input.spv | input.cl> -o <output.bin> [--options \"<build options>\"] [--target cpu|nvptx]\n"
+      "       loom-cc describe <input.bin | input.spv | input.cl> [--options \"<build options>\"] [--target cpu|nvptx]\n"
+      "spirv     compiles OpenCL C (-cl-std= among the options, CL1.2 by default) to SPIR-V, which\n"
+      "          zeModuleCreate and clCreateProgramWithIL accept\n"
+      "compile   builds SPIR-V or OpenCL C into a native binary for the target: cpu (the default:\n"
+      "          this machine's instruction set) or nvptx (PTX for NVIDIA GPUs), which zeModuleCreate\n"
+      "          accepts with ZE_MODULE_FORMAT_NATIVE on a device of that target\n"
+      "describe  prints the kernels of a native binary (or of SPIR-V or OpenCL C, after compiling it)\n"
+      "          with their arguments, resources and attributes\n"
+      "A build that fails prints the compiler's log and exits with status 1.");
 }
 
 bool readFile(const std::string& path, std::vector<uint8_t>& bytes) {
@@ -64,9 +70,69 @@ bool isSpirv(const std::vector<uint8_t>& bytes) {
   return magic == 0x07230203;
 }
 
-int fail(const loom::compiler::BuildResult& result) {
-  std::fprintf(stderr, "loom-cc: %s\n", result.log.c_str());
+bool endsWith(const std::string& text, const char* suffix) {
+  const size_t length = std::strlen(suffix);
+  return text.size() >= length && text.compare(text.size() - length, length, suffix) == 0;
+}
+
+bool writeFile(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream file(path, std::ios::binary);
+  file.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  return bool(file);
+}
+
+struct Arguments {
+  std::string command, input, output, options, target = "cpu";
+};
+
+// SPIR-V as it is; OpenCL C (a .cl file) through the in-process OpenCL C compiler.
+bool spirvOf(const Arguments& arguments, std::vector<uint8_t>& input, std::string& log) {
+  if (isSpirv(input) || !endsWith(arguments.input, ".cl")) return true;
+  const loom::compiler::SpirvResult spirv =
+      loom::compiler::compileOpenClSource({std::string(input.begin(), input.end()), arguments.options, {}});
+  log = spirv.log;
+  if (spirv.status != loom::compiler::Status::Success) return false;
+  input = spirv.spirv;
+  return true;
+}
+
+loom::compiler::BuildResult build(const Arguments& arguments, std::vector<uint8_t> input) {
+  loom::compiler::BuildResult result;
+  if (!spirvOf(arguments, input, result.log)) return result;
+  if (!isSpirv(input)) return loom::compiler::readNativeBinary(input.data(), input.size());
+  loom::compiler::CompileRequest request;
+  request.spirv = std::move(input);
+  request.options = arguments.options;
+  request.target = arguments.target == "nvptx" ? loom::compiler::Target::Nvptx : loom::compiler::Target::Cpu;
+  return loom::compiler::compileSpirv(request);
+}
+
+int fail(const std::string& log) {
+  std::fprintf(stderr, "loom-cc: %s\n", log.c_str());
   return 1;
+}
+
+// loom-cc spirv: OpenCL C to SPIR-V.
+int emitSpirv(const Arguments& arguments, std::vector<uint8_t> input) {
+  std::string log;
+  if (!endsWith(arguments.input, ".cl")) return fail(arguments.input + " is not OpenCL C (a .cl file)");
+  if (!spirvOf(arguments, input, log)) return fail(log);
+  if (!writeFile(arguments.output, input)) return fail("cannot write " + arguments.output);
+  std::printf("%s: %zu bytes of SPIR-V\n", arguments.output.c_str(), input.size());
+  return 0;
+}
+
+int compileOrDescribe(const Arguments& arguments, std::vector<uint8_t> input) {
+  const loom::compiler::BuildResult result = build(arguments, std::move(input));
+  if (result.status != loom::compiler::Status::Success) return fail(result.log);
+  if (arguments.command == "describe") {
+    describe(result.program->info);
+    return 0;
+  }
+  const std::vector<uint8_t> binary = loom::compiler::writeNativeBinary(*result.program);
+  if (!writeFile(arguments.output, binary)) return fail("cannot write " + arguments.output);
+  std::printf("%s: %zu kernels, %zu bytes\n", arguments.output.c_str(), result.program->info.kernels.size(), binary.size());
+  return 0;
 }
 
 }  // namespace
@@ -76,37 +142,23 @@ int main(int argc, char** argv) {
     printUsage();
     return argc >= 2 && !std::strcmp(argv[1], "--help") ? 0 : 2;
   }
-  const std::string command = argv[1];
-  std::string output, options;
+  Arguments arguments{argv[1], argv[2]};
   for (int i = 3; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "-o")) output = argv[i + 1];
-    if (!std::strcmp(argv[i], "--options")) options = argv[i + 1];
+    if (!std::strcmp(argv[i], "-o")) arguments.output = argv[i + 1];
+    if (!std::strcmp(argv[i], "--options")) arguments.options = argv[i + 1];
+    if (!std::strcmp(argv[i], "--target")) arguments.target = argv[i + 1];
   }
-  std::vector<uint8_t> input;
-  if (!readFile(argv[2], input)) {
-    std::fprintf(stderr, "loom-cc: cannot read %s\n", argv[2]);
-    return 1;
+  if (arguments.target != "cpu" && arguments.target != "nvptx") {
+    std::fprintf(stderr, "loom-cc: unknown target %s (cpu or nvptx)\n", arguments.target.c_str());
+    return 2;
   }
-  loom::compiler::BuildResult result;
-  if (isSpirv(input)) {
-    loom::compiler::CompileRequest request;
-    request.spirv = std::move(input);
-    request.options = options;
-    result = loom::compiler::compileSpirv(request);
-  } else {
-    result = loom::compiler::readNativeBinary(input.data(), input.size());
-  }
-  if (result.status != loom::compiler::Status::Success) return fail(result);
-  if (command == "describe") {
-    describe(result.program->info);
-    return 0;
-  }
-  if (command != "compile" || output.empty()) {
+  const bool writes = arguments.command == "spirv" || arguments.command == "compile";
+  if ((!writes && arguments.command != "describe") || (writes && arguments.output.empty())) {
     printUsage();
     return 2;
   }
-  const std::vector<uint8_t> binary = loom::compiler::writeNativeBinary(*result.program);
-  std::ofstream(output, std::ios::binary).write(reinterpret_cast<const char*>(binary.data()), std::streamsize(binary.size()));
-  std::printf("%s: %zu kernels, %zu bytes\n", output.c_str(), result.program->info.kernels.size(), binary.size());
-  return 0;
+  std::vector<uint8_t> input;
+  if (!readFile(arguments.input, input)) return fail("cannot read " + arguments.input);
+  if (arguments.command == "spirv") return emitSpirv(arguments, std::move(input));
+  return compileOrDescribe(arguments, std::move(input));
 }

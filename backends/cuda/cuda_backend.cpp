@@ -15,7 +15,7 @@ std::unique_ptr<CudaBackend> CudaBackend::create(std::shared_ptr<const Driver> d
   std::shared_ptr<const PrimaryContext> context = PrimaryContext::retain(driver, device, error);
   if (!context) return nullptr;
   core::DeviceInfo info = describeDevice(*driver, device);
-  std::unique_ptr<CudaQueue> queue = CudaQueue::create(context, info.name, error);
+  std::unique_ptr<CudaQueue> queue = CudaQueue::create(context, info.name, CudaQueue::Caller::AnyThread, error);
   if (!queue) return nullptr;
   return std::unique_ptr<CudaBackend>(new CudaBackend(std::move(context), std::move(queue), std::move(info)));
 }
@@ -33,7 +33,7 @@ std::unique_ptr<core::BackendProgram> CudaBackend::loadProgram(std::shared_ptr<c
 
 std::unique_ptr<core::BackendQueue> CudaBackend::createQueue() {
   std::string error;
-  std::unique_ptr<CudaQueue> queue = CudaQueue::create(context_, info_.name, error);
+  std::unique_ptr<CudaQueue> queue = CudaQueue::create(context_, info_.name, CudaQueue::Caller::EngineThread, error);
   if (queue) return queue;
   // Out of streams: the engine still works, synchronously, on the backend's own stream.
   core::debugMessage("%s: %s; this engine runs its commands synchronously", info_.name.c_str(), error.c_str());

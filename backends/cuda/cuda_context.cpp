@@ -16,6 +16,17 @@ std::shared_ptr<PrimaryContext> PrimaryContext::retain(std::shared_ptr<const Dri
 
 PrimaryContext::~PrimaryContext() { driver_->cuDevicePrimaryCtxRelease(device_); }
 
+void PrimaryContext::bindToThisThread() const {
+  thread_local const PrimaryContext* bound = nullptr;
+  if (bound == this) return;
+  const CUresult result = driver_->cuCtxSetCurrent(context_);
+  if (result != CUDA_SUCCESS) {
+    core::debugMessage("%s", driver_->describe("cuCtxSetCurrent", result).c_str());
+    return;
+  }
+  bound = this;
+}
+
 PrimaryContext::Scope::Scope(const PrimaryContext& context) : driver_(*context.driver_) {
   const CUresult result = driver_.cuCtxPushCurrent(context.context_);
   pushed_ = result == CUDA_SUCCESS;

@@ -33,6 +33,9 @@ class PrimaryContext {
     bool pushed_;
   };
   Scope makeCurrent() const { return Scope(*this); }
+  // Makes the context current on the calling thread for good, once per thread: for threads that
+  // run nothing but Loom's commands (engine threads), where a push and pop per call is waste.
+  void bindToThisThread() const;
 
  private:
   PrimaryContext(std::shared_ptr<const Driver> driver, CUdevice device, CUcontext context)

@@ -14,14 +14,21 @@ CUdeviceptr address(const void* pointer) { return reinterpret_cast<CUdeviceptr>(
 }  // namespace
 
 std::unique_ptr<CudaQueue> CudaQueue::create(std::shared_ptr<const PrimaryContext> context, std::string deviceName,
-                                             std::string& error) {
+                                             Caller caller, std::string& error) {
   auto scope = context->makeCurrent();
   CUstream stream = nullptr;
   if (CUresult result = context->driver().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING); result != CUDA_SUCCESS) {
     error = context->driver().describe("cuStreamCreate", result);
     return nullptr;
   }
-  return std::unique_ptr<CudaQueue>(new CudaQueue(std::move(context), stream, std::move(deviceName)));
+  return std::unique_ptr<CudaQueue>(new CudaQueue(std::move(context), stream, std::move(deviceName), caller));
+}
+
+void CudaQueue::enter(std::optional<PrimaryContext::Scope>& scope) const {
+  if (caller_ == Caller::EngineThread)
+    context_->bindToThisThread();
+  else
+    scope.emplace(*context_);
 }
 
 CudaQueue::~CudaQueue() {
@@ -37,7 +44,8 @@ bool CudaQueue::succeeded(CUresult result, const char* call) const {
 }
 
 bool CudaQueue::completed() {
-  auto scope = context_->makeCurrent();
+  std::optional<PrimaryContext::Scope> scope;
+  enter(scope);
   const CUresult result = driver().cuStreamQuery(stream_);
   if (result == CUDA_ERROR_NOT_READY) return false;
   // Anything else is final: a failed stream says so and counts as done.
@@ -46,7 +54,8 @@ bool CudaQueue::completed() {
 }
 
 void CudaQueue::synchronize() {
-  auto scope = context_->makeCurrent();
+  std::optional<PrimaryContext::Scope> scope;
+  enter(scope);
   succeeded(driver().cuStreamSynchronize(stream_), "cuStreamSynchronize");
 }
 
@@ -63,7 +72,8 @@ bool CudaQueue::raiseDynamicSharedLimit(const core::KernelLaunch& launch) const 
 void CudaQueue::launch(const core::KernelLaunch& launch) {
   const uint32_t* groups = launch.groupCount;
   if (uint64_t(groups[0]) * groups[1] * groups[2] == 0) return;
-  auto scope = context_->makeCurrent();
+  std::optional<PrimaryContext::Scope> scope;
+  enter(scope);
   if (!raiseDynamicSharedLimit(launch)) return;
   // The driver copies the parameters at the call, so the packed buffer may go at once.
   PackedParameters parameters = packParameters(*launch.descriptor, launch.arguments, implicitParameters(launch));
@@ -75,7 +85,8 @@ void CudaQueue::launch(const core::KernelLaunch& launch) {
 
 void CudaQueue::copy(void* destination, const void* source, size_t size) {
   if (size == 0) return;
-  auto scope = context_->makeCurrent();
+  std::optional<PrimaryContext::Scope> scope;
+  enter(scope);
   // Unified addressing: the driver tells host from device memory by the pointers. Copies from and
   // to pageable host memory complete on the host before the call returns, as the driver stages them.
   succeeded(driver().cuMemcpyAsync(address(destination), address(source), size, stream_), "cuMemcpyAsync");
@@ -85,7 +96,8 @@ void CudaQueue::fill(void* destination, const void* pattern, size_t patternSize,
   if (size == 0 || patternSize == 0) return;
   const auto* bytes = static_cast<const uint8_t*>(pattern);
   const FillPlan plan = planFill(bytes, patternSize, address(destination), size);
-  auto scope = context_->makeCurrent();
+  std::optional<PrimaryContext::Scope> scope;
+  enter(scope);
   // cuMemset refuses host memory (pinned or not): such fills go by copies, which take any memory.
   if (plan.method == FillPlan::Method::Doubling || memset(plan, address(destination)) == CUDA_ERROR_INVALID_VALUE)
     fillByDoubling(destination, bytes, patternSize, size);

@@ -3,6 +3,7 @@
 // copies and fills are issued asynchronously, in order; the engine retires them once the stream
 // reports them complete.
 #include <memory>
+#include <optional>
 
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_fill.h"
@@ -12,9 +13,13 @@ namespace loom::backends::cuda {
 
 class CudaQueue final : public core::BackendQueue {
  public:
+  // Who calls the queue: an engine's own thread keeps the GPU's context current for good; any
+  // other thread gets it pushed and popped around each call.
+  enum class Caller : uint8_t { AnyThread, EngineThread };
+
   // nullptr and `error` when the stream cannot be created.
   static std::unique_ptr<CudaQueue> create(std::shared_ptr<const PrimaryContext> context, std::string deviceName,
-                                           std::string& error);
+                                           Caller caller, std::string& error);
   ~CudaQueue() override;
 
   bool asynchronous() const override { return true; }
@@ -25,8 +30,11 @@ class CudaQueue final : public core::BackendQueue {
   void synchronize() override;
 
  private:
-  CudaQueue(std::shared_ptr<const PrimaryContext> context, CUstream stream, std::string deviceName)
-      : context_(std::move(context)), stream_(stream), deviceName_(std::move(deviceName)) {}
+  CudaQueue(std::shared_ptr<const PrimaryContext> context, CUstream stream, std::string deviceName, Caller caller)
+      : context_(std::move(context)), stream_(stream), deviceName_(std::move(deviceName)), caller_(caller) {}
+
+  // Makes the context current for one call (see Caller); `scope` pops it again where it was pushed.
+  void enter(std::optional<PrimaryContext::Scope>& scope) const;
 
   const Driver& driver() const { return context_->driver(); }
   // True on success; otherwise says what failed under PrintDebugMessages.
@@ -40,6 +48,7 @@ class CudaQueue final : public core::BackendQueue {
   std::shared_ptr<const PrimaryContext> context_;
   CUstream stream_;
   std::string deviceName_;
+  Caller caller_;
 };
 
 }  // namespace loom::backends::cuda

@@ -10,6 +10,10 @@
 
 namespace loom::core {
 
+namespace {
+constexpr uint64_t kPollEvery = 16;  // streams issued between polls of a busy device
+}  // namespace
+
 Engine::Engine(Backend& backend, std::function<void()> onCompletion, EngineRegistry* registry)
     : backend_(backend),
       executor_(backend),
@@ -77,9 +81,10 @@ void Engine::run() {
   while (std::shared_ptr<const std::vector<uint8_t>> stream = nextStream()) {
     executor_.execute(*stream);
     ++issued_;
-    // Retire without waiting when the device is done already, so that a steady stream of
-    // submissions never keeps waiters of earlier ones waiting.
-    if (executor_.retire(false)) retireIssued();
+    // Now and then, retire without waiting when the device is done already, so that a steady
+    // stream of submissions never keeps waiters of earlier ones waiting (a poll of the device
+    // after every stream would cost each launch a driver call).
+    if ((executor_.idle() || issued_ % kPollEvery == 0) && executor_.retire(false)) retireIssued();
   }
   executor_.retire(true);
   retireIssued();

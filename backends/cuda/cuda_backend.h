@@ -34,6 +34,8 @@ class CudaBackend final : public core::Backend {
   // Every kind of unified shared memory comes from the driver; nullptr when the GPU has too little.
   void* allocateMemory(core::MemoryType type, size_t size) override;
   void releaseMemory(void* address, core::MemoryType type) override { release(address, type); }
+  // Pinned, mapped host memory: kernels on the GPU read it, copies from it run at full speed.
+  bool providesHostMemory() const override { return true; }
 
   void* allocateDevice(size_t size);
   void* allocateHost(size_t size);  // pinned and mapped into every context

@@ -23,9 +23,10 @@ void MemoryManager::release(const Allocation& allocation) {
 std::optional<Allocation> MemoryManager::allocate(MemoryType type, size_t size, size_t alignment, Device* device,
                                                   const void* owner) {
   Allocation allocation{nullptr, size, alignment, type, device, owner, 0, false, {}, nullptr};
-  if (device) {
-    allocation.address = device->backend().allocateMemory(type, size);
-    if (allocation.address) allocation.allocator = &device->backend();
+  Backend* allocator = device ? &device->backend() : type == MemoryType::Host ? hostAllocator_ : nullptr;
+  if (allocator) {
+    allocation.address = allocator->allocateMemory(type, size);
+    if (allocation.address) allocation.allocator = allocator;
   }
   if (!allocation.address) {
     allocation.block = allocateSharedMemory(size, alignment);

@@ -27,6 +27,11 @@ Runtime::Runtime(std::vector<DiscoveredDevice> devices) {
     deviceView_.push_back(device.get());
     devices_.push_back(std::move(device));
   }
+  for (Device* device : deviceView_)
+    if (device->backend().providesHostMemory()) {
+      memory_.setHostAllocator(&device->backend());
+      break;
+    }
 }
 
 void Runtime::releaseAfterSubmittedWork(std::function<void()> release) {

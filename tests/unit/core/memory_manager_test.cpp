@@ -78,7 +78,7 @@ TEST(MemoryManager, IpcImportSeesTheExportersData) {
 class AllocatingBackend final : public testing::FakeBackendBase {
  public:
   void* allocateMemory(MemoryType type, size_t size) override {
-    if (type != MemoryType::Device) return nullptr;
+    if (type == MemoryType::Shared) return nullptr;
     blocks.emplace_back(size);
     return blocks.back().data();
   }
@@ -105,6 +105,25 @@ TEST(MemoryManager, UsesTheDeviceBackendsOwnAllocatorWhereItHasOne) {
   EXPECT_EQ(allocator->released, (std::vector<void*>{onDevice->address}));
   memory.freeAllOf(&kOwner);
   EXPECT_EQ(allocator->released.size(), 1u);
+}
+
+// Host allocations belong to no device: they come from the host allocator when one is set (a
+// GPU's pinned memory), else from core's host memory.
+TEST(MemoryManager, HostAllocationsComeFromTheHostAllocatorWhenSet) {
+  AllocatingBackend allocator;
+  allocator.blocks.reserve(4);
+  MemoryManager memory;
+  auto before = memory.allocate(MemoryType::Host, 256, 0, nullptr, &kOwner);
+  ASSERT_TRUE(before);
+  EXPECT_EQ(before->allocator, nullptr);
+  memory.setHostAllocator(&allocator);
+  auto pinned = memory.allocate(MemoryType::Host, 256, 0, nullptr, &kOwner);
+  ASSERT_TRUE(pinned);
+  EXPECT_EQ(pinned->allocator, &allocator);
+  EXPECT_EQ(pinned->address, allocator.blocks.front().data());
+  EXPECT_EQ(pinned->device, nullptr);
+  memory.freeAllOf(&kOwner);
+  EXPECT_EQ(allocator.released, (std::vector<void*>{pinned->address}));
 }
 
 }  // namespace

@@ -81,6 +81,9 @@ class Backend {
   // nullptr when the backend leaves allocations of `type` to core's host memory (the CPU does:
   // its memory must be shareable across processes). releaseMemory frees what allocateMemory gave.
   virtual void* allocateMemory(MemoryType type, size_t size) { return nullptr; }
+  // True when host allocations, which belong to no device, should come from this backend's
+  // allocator: pinned memory that a GPU reads directly and copies from at full speed.
+  virtual bool providesHostMemory() const { return false; }
   virtual void releaseMemory(void* address, MemoryType type) {}
 };
 

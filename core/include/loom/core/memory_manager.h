@@ -47,8 +47,9 @@ class MemoryManager {
   MemoryManager& operator=(const MemoryManager&) = delete;
   ~MemoryManager();
 
-  // From `device`'s backend when it has its own allocator for `type`, else core's host memory.
-  // nullopt when out of memory.
+  // From `device`'s backend when it has its own allocator for `type` (for host allocations,
+  // which have no device: from the host allocator, when set), else core's host memory. nullopt
+  // when out of memory.
   std::optional<Allocation> allocate(MemoryType type, size_t size, size_t alignment, Device* device, const void* owner);
   std::optional<Allocation> importIpc(const IpcMemoryHandle& handle, Device* device, const void* owner);
   IpcMemoryHandle exportIpc(const Allocation& allocation, const void* pointer) const;
@@ -59,6 +60,9 @@ class MemoryManager {
   std::optional<Allocation> find(const void* pointer) const;
   // Frees every allocation of `owner` (a context being destroyed).
   void freeAllOf(const void* owner);
+  // The backend whose allocator serves host allocations (Backend::providesHostMemory); it must
+  // outlive this manager's allocations.
+  void setHostAllocator(Backend* backend) { hostAllocator_ = backend; }
 
  private:
   static void release(const Allocation& allocation);
@@ -66,6 +70,7 @@ class MemoryManager {
   mutable std::shared_mutex mutex_;
   std::map<uintptr_t, Allocation> byAddress_;
   uint64_t nextId_ = 1;
+  Backend* hostAllocator_ = nullptr;
 };
 
 }  // namespace loom::core

@@ -8,8 +8,10 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "llvm/Transforms/Scalar/SROA.h"
+#include "local_atomics_lowering.h"
 #include "local_memory_lowering.h"
 #include "module_passes.h"
+#include "parallel_region_loops.h"
 #include "work_item_builtins.h"
 #include "work_item_loops.h"
 
@@ -75,9 +77,13 @@ bool hasBarrier(llvm::Function& function) {
 // The work-item functions become reads of the context and of the loops' local ids.
 class WorkItemQueries {
  public:
-  WorkItemQueries(llvm::Value* context, const LocalIds& ids) : context_(context), ids_(ids) {}
+  // `ids` where `idsByBlock` has no entry for the query's block.
+  WorkItemQueries(llvm::Value* context, const LocalIds& ids, const llvm::DenseMap<llvm::BasicBlock*, LocalIds>& idsByBlock)
+      : context_(context), defaultIds_(ids), idsByBlock_(idsByBlock) {}
 
   llvm::Value* lower(llvm::IRBuilder<>& builder, WorkItemQuery query, llvm::Value* dimension) {
+    auto found = idsByBlock_.find(builder.GetInsertBlock());
+    ids_ = found == idsByBlock_.end() ? defaultIds_ : found->second;
     llvm::Type* i64 = builder.getInt64Ty();
     switch (query) {
       case WorkItemQuery::LocalId: return builder.CreateZExt(localId(builder, dimension), i64);
@@ -140,6 +146,8 @@ class WorkItemQueries {
   }
 
   llvm::Value* context_;
+  LocalIds defaultIds_;
+  const llvm::DenseMap<llvm::BasicBlock*, LocalIds>& idsByBlock_;
   LocalIds ids_;
 };
 
@@ -235,14 +243,19 @@ llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDesc
     const WorkGroupBody& body = wrappers[i].body;
     KernelDescriptor& descriptor = kernels[i];
     LocalIds ids;
+    BarrierRegions regions;
     descriptor.hasBarriers = hasBarrier(*body.function);
     descriptor.privateMemorySize = privateVariableBytes(*body.function);
-    if (descriptor.hasBarriers)
-      descriptor.barrierFrameSize = buildBarrierStateMachine(body, ids);
-    else
+    if (descriptor.hasBarriers) {
+      regions = buildBarrierRegions(body);
+      descriptor.barrierFrameSize = regions.frameSize;
+    } else {
       ids = buildWorkItemLoops(body);
-    WorkItemQueries queries(body.context, ids);
+    }
+    WorkItemQueries queries(body.context, ids, regions.ids);
     lowerWorkItemQueries(*body.function, queries);
+    markRegionLoopsParallel(regions.loops);
+    lowerLocalAtomics(*body.function);
     descriptor.staticLocalMemorySize = lowerLocalVariables(*body.function, *body.entry, wrappers[i].localMemory);
   }
   return llvm::Error::success();

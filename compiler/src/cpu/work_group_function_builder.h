@@ -3,7 +3,7 @@
 // `void __loom_wg_<kernel>(const void* argumentBuffer, const WorkGroupContext*)` that runs every
 // work-item of a group: a loop nest over local ids when the kernel has no barrier; barrier regions,
 // each a loop nest over local ids, with the values that cross barriers in frames, when it has
-// barriers.
+// barriers (or when a loop gets implicit ones, see uniform_loop_barriers.h).
 #include <vector>
 
 #include "llvm/IR/Module.h"

@@ -147,6 +147,17 @@ TEST(BarrierRegions, CountsExactlyWithLocalAtomicsOnSharedCounters) {
   }
 }
 
+TEST(BarrierRegions, AddsExactlyWithConflictingLocalAtomicsAloneInARegion) {
+  const Kernel conflicts = kernel("local_conflicts");
+  ASSERT_NE(conflicts.function, nullptr);
+  constexpr uint32_t kGroup = 256, kGroups = 3;
+  std::vector<uint32_t> out(4 * kGroups, 0), expected(4 * kGroups, 0);
+  for (uint32_t group = 0; group < kGroups; ++group)
+    for (uint32_t l = 0; l < kGroup; ++l) expected[group * 4 + (l & 3)] += l;
+  Arguments(*conflicts.descriptor).set(0, out.data()).run(conflicts.function, range1d(kGroup * kGroups, kGroup));
+  EXPECT_EQ(out, expected);
+}
+
 struct Float4 {
   float x, y, z, w;
 };

@@ -94,3 +94,15 @@ kernel void pull(global const float4* bodies, global float4* out, int count, uin
   }
   out[i] = (float4)(sum.x, sum.y, sum.z, (float)i);
 }
+
+// Conflicting local atomics alone between two barriers: a loop over work-items the vectorizer
+// would take if nothing stopped it.
+kernel void local_conflicts(global uint* out) {
+  local uint counts[4];
+  size_t l = get_local_id(0);
+  if (l < 4) counts[l] = 0;  // groups of at least 4
+  barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_add(&counts[l & 3], (uint)l);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l < 4) out[get_group_id(0) * 4 + l] = counts[l];
+}

@@ -8,8 +8,12 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/Scalarizer.h"
+#include "local_atomics_lowering.h"
 #include "local_memory_lowering.h"
 #include "module_passes.h"
+#include "parallel_region_loops.h"
+#include "uniform_loop_barriers.h"
 #include "work_item_builtins.h"
 #include "work_item_loops.h"
 
@@ -75,9 +79,13 @@ bool hasBarrier(llvm::Function& function) {
 // The work-item functions become reads of the context and of the loops' local ids.
 class WorkItemQueries {
  public:
-  WorkItemQueries(llvm::Value* context, const LocalIds& ids) : context_(context), ids_(ids) {}
+  // `ids` where `idsByBlock` has no entry for the query's block.
+  WorkItemQueries(llvm::Value* context, const LocalIds& ids, const llvm::DenseMap<llvm::BasicBlock*, LocalIds>& idsByBlock)
+      : context_(context), defaultIds_(ids), idsByBlock_(idsByBlock) {}
 
   llvm::Value* lower(llvm::IRBuilder<>& builder, WorkItemQuery query, llvm::Value* dimension) {
+    auto found = idsByBlock_.find(builder.GetInsertBlock());
+    ids_ = found == idsByBlock_.end() ? defaultIds_ : found->second;
     llvm::Type* i64 = builder.getInt64Ty();
     switch (query) {
       case WorkItemQuery::LocalId: return builder.CreateZExt(localId(builder, dimension), i64);
@@ -140,6 +148,8 @@ class WorkItemQueries {
   }
 
   llvm::Value* context_;
+  LocalIds defaultIds_;
+  const llvm::DenseMap<llvm::BasicBlock*, LocalIds>& idsByBlock_;
   LocalIds ids_;
 };
 
@@ -156,6 +166,19 @@ void lowerWorkItemQueries(llvm::Function& function, WorkItemQueries& queries) {
     call->eraseFromParent();
   }
 }
+
+// A function pass run on some functions only.
+template <typename Pass>
+struct OnlyFunctions : llvm::PassInfoMixin<OnlyFunctions<Pass>> {
+  OnlyFunctions(std::vector<llvm::Function*> functions, Pass pass) : functions(std::move(functions)), pass(std::move(pass)) {}
+  llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses) {
+    if (!llvm::is_contained(functions, &function)) return llvm::PreservedAnalyses::all();
+    return pass.run(function, analyses);
+  }
+  static bool isRequired() { return true; }
+  std::vector<llvm::Function*> functions;
+  Pass pass;
+};
 
 // Everything the kernel calls is inlined into the work-group function (OpenCL has no recursion),
 // so barriers and work-item queries all end up in one function.
@@ -176,6 +199,19 @@ void inlineEverything(llvm::Module& module) {
     llvm::FunctionPassManager cleanup;
     cleanup.addPass(llvm::SROAPass());
     manager.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(cleanup)));
+    return manager;
+  });
+}
+
+// Vector operations of kernels run as barrier regions become scalar ones, which the vectorizer
+// can widen across the work-items of the region loops (it leaves loops with vector types alone).
+void scalarize(llvm::Module& module, const std::vector<llvm::Function*>& functions) {
+  if (functions.empty()) return;
+  runModulePipeline(module, nullptr, [&](llvm::PassBuilder&) {
+    llvm::ScalarizerPass scalarizer;
+    scalarizer.setScalarizeLoadStore(true);
+    llvm::ModulePassManager manager;
+    manager.addPass(llvm::createModuleToFunctionPassAdaptor(OnlyFunctions<llvm::ScalarizerPass>(functions, scalarizer)));
     return manager;
   });
 }
@@ -231,18 +267,29 @@ llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDesc
     wrappers.push_back(createWrapper(module, *kernel, descriptor));
   }
   inlineEverything(module);
+  std::vector<llvm::Function*> regionKernels;
+  for (size_t i = 0; i < wrappers.size(); ++i) {
+    const WorkGroupBody& body = wrappers[i].body;
+    kernels[i].hasBarriers = hasBarrier(*body.function);
+    kernels[i].privateMemorySize = privateVariableBytes(*body.function);
+    if (kernels[i].hasBarriers || insertUniformLoopBarriers(*body.function, *body.entry)) regionKernels.push_back(body.function);
+  }
+  scalarize(module, regionKernels);
   for (size_t i = 0; i < wrappers.size(); ++i) {
     const WorkGroupBody& body = wrappers[i].body;
     KernelDescriptor& descriptor = kernels[i];
     LocalIds ids;
-    descriptor.hasBarriers = hasBarrier(*body.function);
-    descriptor.privateMemorySize = privateVariableBytes(*body.function);
-    if (descriptor.hasBarriers)
-      descriptor.barrierFrameSize = buildBarrierStateMachine(body, ids);
-    else
+    BarrierRegions regions;
+    if (llvm::is_contained(regionKernels, body.function)) {
+      regions = buildBarrierRegions(body);
+      descriptor.barrierFrameSize = regions.frameSize;
+    } else {
       ids = buildWorkItemLoops(body);
-    WorkItemQueries queries(body.context, ids);
+    }
+    WorkItemQueries queries(body.context, ids, regions.ids);
     lowerWorkItemQueries(*body.function, queries);
+    markRegionLoopsParallel(regions.loops);
+    lowerLocalAtomics(*body.function);
     descriptor.staticLocalMemorySize = lowerLocalVariables(*body.function, *body.entry, wrappers[i].localMemory);
   }
   return llvm::Error::success();

@@ -1,8 +1,9 @@
 #pragma once
 // Turns each kernel (code for one work-item) into a work-group function
 // `void __loom_wg_<kernel>(const void* argumentBuffer, const WorkGroupContext*)` that runs every
-// work-item of a group: a loop nest over local ids when the kernel has no barrier; a state machine
-// over barrier regions, with per-work-item frames, when it has.
+// work-item of a group: a loop nest over local ids when the kernel has no barrier; barrier regions,
+// each a loop nest over local ids, with the values that cross barriers in frames, when it has
+// barriers (or when a loop gets implicit ones, see uniform_loop_barriers.h).
 #include <vector>
 
 #include "llvm/IR/Module.h"

@@ -5,16 +5,8 @@
 
 namespace loom::compiler::cpu {
 
-namespace {
-
-struct Loop {
-  llvm::BasicBlock* header;
-  llvm::BasicBlock* latch;
-  llvm::PHINode* index;
-};
-
-// header: i = phi [0, preheader], [i+1, latch]; latch: i+1 < bound ? header : exit
-Loop makeLoop(llvm::Function* function, llvm::BasicBlock* preheader, llvm::Value* bound, llvm::BasicBlock* exit, const char* name) {
+WorkItemLoop makeWorkItemLoop(llvm::Function* function, llvm::BasicBlock* preheader, llvm::Value* bound, llvm::BasicBlock* exit,
+                              const char* name) {
   llvm::LLVMContext& context = function->getContext();
   auto* header = llvm::BasicBlock::Create(context, std::string(name) + ".header", function);
   auto* latch = llvm::BasicBlock::Create(context, std::string(name) + ".latch", function);
@@ -28,8 +20,6 @@ Loop makeLoop(llvm::Function* function, llvm::BasicBlock* preheader, llvm::Value
   return {header, latch, index};
 }
 
-}  // namespace
-
 LocalIds buildWorkItemLoops(const WorkGroupBody& wg) {
   llvm::LLVMContext& context = wg.function->getContext();
   llvm::IRBuilder<> builder(wg.entry->getTerminator());
@@ -39,9 +29,9 @@ LocalIds buildWorkItemLoops(const WorkGroupBody& wg) {
   auto* exit = llvm::BasicBlock::Create(context, "wg.exit", wg.function);
   llvm::ReturnInst::Create(context, exit);
 
-  Loop z = makeLoop(wg.function, wg.entry, sizes[2], exit, "lz");
-  Loop y = makeLoop(wg.function, z.header, sizes[1], z.latch, "ly");
-  Loop x = makeLoop(wg.function, y.header, sizes[0], y.latch, "lx");
+  WorkItemLoop z = makeWorkItemLoop(wg.function, wg.entry, sizes[2], exit, "lz");
+  WorkItemLoop y = makeWorkItemLoop(wg.function, z.header, sizes[1], z.latch, "ly");
+  WorkItemLoop x = makeWorkItemLoop(wg.function, y.header, sizes[0], y.latch, "lx");
   wg.entry->getTerminator()->setSuccessor(0, z.header);
   llvm::BranchInst::Create(y.header, z.header);
   llvm::BranchInst::Create(x.header, y.header);

@@ -1,0 +1,200 @@
+// Kernels the CPU target runs as barrier regions: every work-item's results exactly as if each
+// ran alone between barriers, whatever the vectorizer made of the region loops.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include "kernel_runner.h"
+
+namespace loom::compiler::test {
+namespace {
+
+struct Kernel {
+  const KernelDescriptor* descriptor = nullptr;
+  WorkGroupFunction function = nullptr;
+};
+
+Kernel kernel(const std::string& name) {
+  const LoadedProgram& loaded = loadKernels("regions");
+  if (!loaded.executable) {
+    ADD_FAILURE() << loaded.log;
+    return {};
+  }
+  std::string log;
+  Kernel found{loaded.build.program->info.findKernel(name), loaded.executable->kernel(name, log)};
+  if (!found.descriptor || !found.function) ADD_FAILURE() << name << ": " << log;
+  return found;
+}
+
+Range range1d(uint64_t globalSize, uint32_t localSize) {
+  Range range;
+  range.globalSize[0] = globalSize;
+  range.localSize[0] = localSize;
+  return range;
+}
+
+constexpr uint32_t kLargestGroup = 4096;  // the CPU device's maximum work-group size
+
+TEST(BarrierRegions, WorkItemsThatReturnEarlySitOutLaterRegions) {
+  const Kernel rotate = kernel("rotate_active");
+  ASSERT_NE(rotate.function, nullptr);
+  constexpr uint32_t kGroup = 32, kN = 100, kRounds = 5;  // the fourth group has 4 active work-items
+  std::vector<uint32_t> data(128);
+  std::iota(data.begin(), data.end(), 7u);
+  std::vector<uint32_t> expected = data;
+  for (uint32_t group = 0; group * kGroup < kN; ++group) {
+    const uint32_t first = group * kGroup, active = std::min(kN - first, kGroup);
+    for (uint32_t round = 0; round < kRounds; ++round) {
+      std::vector<uint32_t> tile(expected.begin() + first, expected.begin() + first + active);
+      for (uint32_t l = 0; l < active; ++l) expected[first + l] = expected[first + l] * 3u + tile[(l + 1) % active];
+    }
+  }
+  Arguments(*rotate.descriptor)
+      .set(0, data.data())
+      .set(1, kN)
+      .set(2, int(kRounds))
+      .setLocal(3, kGroup * sizeof(uint32_t))
+      .run(rotate.function, range1d(128, kGroup));
+  for (uint32_t i = 0; i < 128; ++i) ASSERT_EQ(data[i], expected[i]) << i;
+}
+
+TEST(BarrierRegions, ScansGroupsOfEverySizeUpToTheLargest) {
+  const Kernel scan = kernel("scan_groups");
+  ASSERT_NE(scan.function, nullptr);
+  for (uint32_t group : {1u, 7u, 64u, 1000u, kLargestGroup}) {
+    const uint32_t items = group * 2;
+    std::vector<uint32_t> data(items);
+    for (uint32_t i = 0; i < items; ++i) data[i] = i * 2654435761u;
+    std::vector<uint32_t> expected(items);
+    for (uint32_t first = 0; first < items; first += group) {
+      uint32_t sum = 0;
+      for (uint32_t l = 0; l < group; ++l) {
+        sum += data[first + l];
+        expected[first + l] = sum * 2u - data[first + l];
+      }
+    }
+    Arguments(*scan.descriptor).set(0, data.data()).setLocal(1, group * sizeof(uint32_t)).run(scan.function, range1d(items, group));
+    for (uint32_t i = 0; i < items; ++i) ASSERT_EQ(data[i], expected[i]) << "group " << group << " item " << i;
+  }
+}
+
+TEST(BarrierRegions, MirrorsThreeDimensionalGroups) {
+  const Kernel mirror = kernel("mirror_in_groups");
+  ASSERT_NE(mirror.function, nullptr);
+  Range range;
+  range.globalSize = {8, 6, 6};
+  range.localSize = {4, 3, 2};
+  range.workDim = 3;
+  std::vector<int> data(8 * 6 * 6);
+  std::iota(data.begin(), data.end(), 0);
+  Arguments(*mirror.descriptor).set(0, data.data()).setLocal(1, 4 * 3 * 2 * sizeof(int)).run(mirror.function, range);
+  for (int z = 0; z < 6; ++z)
+    for (int y = 0; y < 6; ++y)
+      for (int x = 0; x < 8; ++x) {
+        const int mx = x / 4 * 4 + 3 - x % 4, my = y / 3 * 3 + 2 - y % 3, mz = z / 2 * 2 + 1 - z % 2;
+        ASSERT_EQ(data[(z * 6 + y) * 8 + x], (mz * 6 + my) * 8 + mx) << x << " " << y << " " << z;
+      }
+}
+
+TEST(BarrierRegions, KeepsDivergentPrivateUpdatesInALoopWithBarriers) {
+  const Kernel divergent = kernel("divergent_updates");
+  ASSERT_NE(divergent.function, nullptr);
+  constexpr uint32_t kGroup = 48, kRounds = 6;
+  std::vector<uint32_t> data(2 * kGroup, 0);
+  std::vector<uint32_t> values(kGroup);
+  std::iota(values.begin(), values.end(), 0u);
+  for (uint32_t round = 0; round < kRounds; ++round) {
+    for (uint32_t l = 0; l < kGroup; ++l)
+      if (l % 2 == 0) values[l] += round;
+    const std::vector<uint32_t> tile = values;
+    for (uint32_t l = 0; l < kGroup; ++l) values[l] += tile[kGroup - 1 - l];
+  }
+  Arguments(*divergent.descriptor)
+      .set(0, data.data())
+      .set(1, kRounds)
+      .setLocal(2, kGroup * sizeof(uint32_t))
+      .run(divergent.function, range1d(2 * kGroup, kGroup));
+  for (uint32_t i = 0; i < 2 * kGroup; ++i) ASSERT_EQ(data[i], values[i % kGroup]) << i;
+}
+
+TEST(BarrierRegions, CountsExactlyWithLocalAtomicsOnSharedCounters) {
+  const Kernel counters = kernel("local_counters");
+  ASSERT_NE(counters.function, nullptr);
+  constexpr uint32_t kGroup = 64, kGroups = 5, kPerItem = 37;
+  std::vector<uint8_t> data(kGroup * kGroups * kPerItem);
+  std::mt19937 generator(3);
+  for (uint8_t& value : data) value = uint8_t(generator() % 5);  // few counters: many conflicts
+  std::vector<uint32_t> bins(16, 0), tickets(kGroup * kGroups, ~0u), expected(16, 0);
+  std::vector<int> winners(kGroup * kGroups, -1);
+  for (uint8_t value : data) ++expected[value & 15];
+  for (uint32_t i = 0; i < kGroup * kGroups; ++i) expected[i % kGroup % 3] += 2;
+  Arguments(*counters.descriptor)
+      .set(0, data.data())
+      .set(1, bins.data())
+      .set(2, tickets.data())
+      .set(3, winners.data())
+      .set(4, kPerItem)
+      .run(counters.function, range1d(kGroup * kGroups, kGroup));
+  EXPECT_EQ(bins, expected);
+  for (uint32_t group = 0; group < kGroups; ++group) {
+    std::vector<uint32_t> groupTickets(tickets.begin() + group * kGroup, tickets.begin() + (group + 1) * kGroup);
+    std::sort(groupTickets.begin(), groupTickets.end());
+    for (uint32_t l = 0; l < kGroup; ++l) ASSERT_EQ(groupTickets[l], l) << "group " << group;
+    EXPECT_EQ(std::count(winners.begin() + group * kGroup, winners.begin() + (group + 1) * kGroup, 1), 1) << group;
+  }
+}
+
+TEST(BarrierRegions, AddsExactlyWithConflictingLocalAtomicsAloneInARegion) {
+  const Kernel conflicts = kernel("local_conflicts");
+  ASSERT_NE(conflicts.function, nullptr);
+  constexpr uint32_t kGroup = 256, kGroups = 3;
+  std::vector<uint32_t> out(4 * kGroups, 0), expected(4 * kGroups, 0);
+  for (uint32_t group = 0; group < kGroups; ++group)
+    for (uint32_t l = 0; l < kGroup; ++l) expected[group * 4 + (l & 3)] += l;
+  Arguments(*conflicts.descriptor).set(0, out.data()).run(conflicts.function, range1d(kGroup * kGroups, kGroup));
+  EXPECT_EQ(out, expected);
+}
+
+struct Float4 {
+  float x, y, z, w;
+};
+
+TEST(BarrierRegions, RunsAUniformLoopOneIterationForAllWorkItemsAtATime) {
+  const Kernel pull = kernel("pull");
+  ASSERT_NE(pull.function, nullptr);
+  EXPECT_FALSE(pull.descriptor->hasBarriers);
+  EXPECT_GT(pull.descriptor->barrierFrameSize, 0u);  // the loop did get its implicit barriers
+  constexpr uint32_t kCount = 300, kN = 200, kGroup = 64;  // the last group has 8 work-items past the end
+  std::vector<Float4> bodies(kCount);
+  std::mt19937 generator(5);
+  std::uniform_real_distribution<float> distribution(-1.0f, 1.0f);
+  for (Float4& body : bodies) body = {distribution(generator), distribution(generator), distribution(generator), 1.0f + distribution(generator)};
+  std::vector<Float4> out(256, Float4{-1, -1, -1, -1});
+  Arguments(*pull.descriptor)
+      .set(0, bodies.data())
+      .set(1, out.data())
+      .set(2, int(kCount))
+      .set(3, kN)
+      .run(pull.function, range1d(256, kGroup));
+  for (uint32_t i = 0; i < 256; ++i) {
+    if (i >= kN) {
+      ASSERT_EQ(out[i].w, -1.0f) << i;
+      continue;
+    }
+    double sum[3] = {0, 0, 0};
+    for (const Float4& other : bodies) {
+      const double d[3] = {double(other.x) - bodies[i].x, double(other.y) - bodies[i].y, double(other.z) - bodies[i].z};
+      const double scale = other.w / (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + 0.5);
+      for (int c = 0; c < 3; ++c) sum[c] += d[c] * scale;
+    }
+    const float lanes[3] = {out[i].x, out[i].y, out[i].z};
+    for (int c = 0; c < 3; ++c) ASSERT_NEAR(lanes[c], sum[c], 1e-3 + 1e-4 * std::fabs(sum[c])) << i << " " << c;
+    ASSERT_EQ(out[i].w, float(i));
+  }
+}
+
+}  // namespace
+}  // namespace loom::compiler::test

@@ -1,0 +1,108 @@
+// Kernels run as barrier regions (loops over the work-items between barriers, vectorized across
+// them): values live across barriers in loops, work-items that return early, groups of every
+// shape and size, local atomics on shared counters, and loops given implicit barriers.
+
+// Work-items past the end return before the barriers; the others pass values around the active
+// part of the group in a loop, each keeping a private running value across the barriers.
+kernel void rotate_active(global uint* data, uint n, int rounds, local uint* tile) {
+  size_t l = get_local_id(0), g = get_global_id(0);
+  if (g >= n) return;
+  size_t active = min((size_t)n - get_group_id(0) * get_local_size(0), get_local_size(0));
+  uint value = data[g];
+  for (int round = 0; round < rounds; ++round) {
+    tile[l] = value;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    value = value * 3u + tile[(l + 1) % active];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  data[g] = value;
+}
+
+// An inclusive scan of each group (of any size up to the device's largest), the input kept in a
+// private variable across all the barriers; returns inclusive plus exclusive sums.
+kernel void scan_groups(global uint* data, local uint* scratch) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  uint mine = data[get_global_id(0)];
+  scratch[l] = mine;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t offset = 1; offset < n; offset *= 2) {
+    uint add = l >= offset ? scratch[l - offset] : 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    scratch[l] += add;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  data[get_global_id(0)] = scratch[l] * 2u - mine;
+}
+
+// 3-D groups: each work-item takes the value of the work-item mirrored through the group's centre.
+kernel void mirror_in_groups(global int* data, local int* tile) {
+  size_t x = get_local_id(0), y = get_local_id(1), z = get_local_id(2);
+  size_t nx = get_local_size(0), ny = get_local_size(1), nz = get_local_size(2);
+  size_t index = (get_global_id(2) * get_global_size(1) + get_global_id(1)) * get_global_size(0) + get_global_id(0);
+  tile[get_local_linear_id()] = data[index];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  data[index] = tile[((nz - 1 - z) * ny + (ny - 1 - y)) * nx + (nx - 1 - x)];
+}
+
+// Private values changed under divergent branches in a loop with barriers.
+kernel void divergent_updates(global uint* data, uint rounds, local uint* tile) {
+  size_t l = get_local_id(0);
+  uint value = (uint)l;
+  for (uint round = 0; round < rounds; ++round) {
+    if (l % 2 == 0) value += round;
+    tile[l] = value;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    value += tile[get_local_size(0) - 1 - l];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  data[get_global_id(0)] = value;
+}
+
+// Local atomics with every work-item hitting the same few counters: exact counts, tickets that
+// are all different, and one winner of a compare-and-swap per group.
+kernel void local_counters(global const uchar* data, global uint* bins, global uint* tickets, global int* winners,
+                           uint perItem) {
+  local uint counts[16];
+  local uint next;
+  local int owner;
+  size_t l = get_local_id(0), g = get_global_id(0);
+  if (l < 16) counts[l] = 0;  // groups of at least 16
+  if (l == 0) {
+    next = 0;
+    owner = -1;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint k = 0; k < perItem; ++k) atomic_inc(&counts[data[g * perItem + k] & 15]);
+  atomic_add(&counts[l % 3], 2u);
+  tickets[g] = atomic_inc(&next);
+  winners[g] = atomic_cmpxchg(&owner, -1, (int)l) == -1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l < 16) atomic_add(&bins[l], counts[l]);
+}
+
+// An n-body-like loop without barriers: a trip count the same for every work-item, a
+// floating-point accumulator, only loads. It runs as barrier regions, every work-item doing one
+// iteration before any does the next. Work-items past the end return before it.
+kernel void pull(global const float4* bodies, global float4* out, int count, uint n) {
+  size_t i = get_global_id(0);
+  if (i >= n) return;
+  float4 mine = bodies[i];
+  float4 sum = (float4)(0.0f);
+  for (int j = 0; j < count; ++j) {
+    float4 d = bodies[j] - mine;
+    sum += d * (bodies[j].w / (d.x * d.x + d.y * d.y + d.z * d.z + 0.5f));
+  }
+  out[i] = (float4)(sum.x, sum.y, sum.z, (float)i);
+}
+
+// Conflicting local atomics alone between two barriers: a loop over work-items the vectorizer
+// would take if nothing stopped it.
+kernel void local_conflicts(global uint* out) {
+  local uint counts[4];
+  size_t l = get_local_id(0);
+  if (l < 4) counts[l] = 0;  // groups of at least 4
+  barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_add(&counts[l & 3], (uint)l);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l < 4) out[get_group_id(0) * 4 + l] = counts[l];
+}

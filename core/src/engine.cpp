@@ -7,6 +7,7 @@
 #include "loom/core/command_stream.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/process_generation.h"
+#include "loom/core/spin_wait.h"
 
 namespace loom::core {
 
@@ -65,16 +66,16 @@ uint64_t Engine::runInForkedChild(const std::vector<uint8_t>& stream) {
 }
 
 bool Engine::waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs) {
-  // Most short submissions finish within microseconds: spin briefly before sleeping.
-  for (int spin = 0; spin < 4000; ++spin)
-    if (completionTag() >= taskCount) return true;
-  std::unique_lock lock(mutex_);
   auto done = [&] { return completionTag() >= taskCount; };
+  const uint64_t deadline = timeoutNs == UINT64_MAX ? UINT64_MAX : monotonicNanoseconds() + timeoutNs;
+  if (spinUntil(done, deadline)) return true;
+  std::unique_lock lock(mutex_);
   if (timeoutNs == UINT64_MAX) {
     completed_.wait(lock, done);
     return true;
   }
-  return completed_.wait_for(lock, std::chrono::nanoseconds(timeoutNs), done);
+  const uint64_t now = monotonicNanoseconds();
+  return completed_.wait_for(lock, std::chrono::nanoseconds(deadline > now ? deadline - now : 0), done);
 }
 
 void Engine::run() {

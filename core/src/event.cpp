@@ -1,6 +1,7 @@
 #include "loom/core/event.h"
 
 #include "loom/core/futex.h"
+#include "loom/core/spin_wait.h"
 
 namespace loom::core {
 
@@ -36,10 +37,8 @@ bool Event::isSignaled() const { return state().load(std::memory_order_acquire) 
 bool Event::hostSynchronize(uint64_t timeoutNs) const {
   if (isSignaled()) return true;
   if (timeoutNs == 0) return false;
-  // A short spin catches events that complete within microseconds without a system call.
-  for (int spin = 0; spin < 2000; ++spin)
-    if (isSignaled()) return true;
   const uint64_t deadline = timeoutNs == UINT64_MAX ? UINT64_MAX : monotonicNanoseconds() + timeoutNs;
+  if (spinUntil([&] { return isSignaled(); }, deadline)) return true;
   while (!isSignaled()) {
     uint64_t now = monotonicNanoseconds();
     if (now >= deadline) return false;

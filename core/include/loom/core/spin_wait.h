@@ -1,0 +1,25 @@
+#pragma once
+// Waiting for work that usually completes within microseconds (a CPU kernel, a GPU's round trip):
+// spin first, so that the waiter sees it without a system call and the wake-up after it.
+#include <cstdint>
+
+#include "loom/core/futex.h"
+
+namespace loom::core {
+
+// How long waiters spin before they block.
+constexpr uint64_t kSpinWaitNanoseconds = 50'000;
+
+// True as soon as `done()` is; false once `nanoseconds` have passed (or `deadline`, a
+// monotonicNanoseconds() time, if sooner) without it.
+template <typename Done>
+bool spinUntil(Done&& done, uint64_t deadline = UINT64_MAX, uint64_t nanoseconds = kSpinWaitNanoseconds) {
+  const uint64_t start = monotonicNanoseconds();
+  const uint64_t until = deadline - start < nanoseconds ? deadline : start + nanoseconds;
+  for (uint32_t spin = 1;; ++spin) {
+    if (done()) return true;
+    if (spin % 64 == 0 && monotonicNanoseconds() >= until) return false;
+  }
+}
+
+}  // namespace loom::core

@@ -48,8 +48,10 @@ bool CudaQueue::completed() {
   enter(scope);
   const CUresult result = driver().cuStreamQuery(stream_);
   if (result == CUDA_ERROR_NOT_READY) return false;
-  // Anything else is final: a failed stream says so and counts as done.
+  // The work is done (or failed, which counts as done and is said). A synchronize, which returns
+  // at once now, makes the driver print what the kernels printed: cuStreamQuery does not.
   succeeded(result, "cuStreamQuery");
+  succeeded(driver().cuStreamSynchronize(stream_), "cuStreamSynchronize");
   return true;
 }
 

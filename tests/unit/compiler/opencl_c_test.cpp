@@ -17,19 +17,6 @@ SpirvResult compileSource(const std::string& source, const std::string& options 
   return compileOpenClSource({source, options, std::move(headers)});
 }
 
-// SPIR-V compiled for the CPU and loaded; null (with a test failure) when any step fails.
-std::unique_ptr<CpuExecutable> load(const SpirvResult& spirv) {
-  EXPECT_EQ(spirv.status, Status::Success) << spirv.log;
-  if (spirv.status != Status::Success) return nullptr;
-  const BuildResult built = compile(spirv.spirv);
-  EXPECT_EQ(built.status, Status::Success) << built.log;
-  if (built.status != Status::Success) return nullptr;
-  std::string log;
-  auto executable = CpuExecutable::load(built.program, log);
-  EXPECT_NE(executable, nullptr) << log;
-  return executable;
-}
-
 // Runs kernel `name(global int* out)` over `items` work-items, one work-group.
 std::vector<int> runOnInts(CpuExecutable& executable, const std::string& name, size_t items) {
   std::vector<int> out(items, -1);

@@ -141,11 +141,12 @@ struct Buffer {
 
 // The call of `builtin` at `width` in OpenCL C, its arguments read from a0..a2 at vector i.
 std::string callAt(const Builtin& builtin, int width) {
-  std::string call = builtin.call;
+  static const std::regex argument("\\bA([0-2])\\b"), scalar("\\bS([0-2])\\b"), second("\\bR\\b"), widthMark("#");
   const std::string load = width == 1 ? "a$1[i]" : "vload" + std::to_string(width) + "(i, a$1)";
-  call = std::regex_replace(call, std::regex("\\bA([0-2])\\b"), load);
-  call = std::regex_replace(call, std::regex("\\bS([0-2])\\b"), "a$1[i]");
-  return std::regex_replace(call, std::regex("\\bR\\b"), "&r");
+  std::string call = std::regex_replace(builtin.call, argument, load);
+  call = std::regex_replace(call, scalar, "a$1[i]");
+  call = std::regex_replace(call, widthMark, width == 1 ? "" : std::to_string(width));
+  return std::regex_replace(call, second, "&r");
 }
 
 std::string store(const std::string& value, int width, const std::string& to) {

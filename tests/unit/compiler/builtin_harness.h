@@ -35,7 +35,9 @@ using Reference = std::function<std::vector<Expected>(const std::vector<Lanes>& 
 Reference componentwise(std::function<Expected(const Lanes& scalars)> scalar);
 
 struct Builtin {
-  std::string call;              // OpenCL C; A0..A2: arguments, S0..S2: scalar arguments, R: the second result's address
+  // OpenCL C; A0..A2: arguments, S0..S2: scalar arguments, R: the second result's address,
+  // #: the width in names (convert_int#_sat: convert_int_sat, convert_int2_sat...)
+  std::string call;
   std::vector<Type> arguments;
   Type result;
   Reference reference;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "builtin_harness.h"
 
@@ -134,9 +135,46 @@ std::vector<Builtin> selects() {
   return f;
 }
 
-TEST(IntegerBuiltins, EveryIntegerTypeAtEveryWidth) {
-  for (Type t : kIntegers) checkFamily(integerFunctions(t), kCount, "-cl-std=CL3.0");  // ctz is OpenCL C 2.0
+// any and all look at the most significant bit of each component; bitselect of floating-point
+// values selects bits.
+template <typename Real, typename Bits>
+long double selectBits(long double a, long double b, long double c) {
+  const Real values[3] = {Real(a), Real(b), Real(c)};
+  Bits bits[3];
+  std::memcpy(bits, values, sizeof bits);
+  const Bits selected = (bits[0] & ~bits[2]) | (bits[1] & bits[2]);
+  Real result;
+  std::memcpy(&result, &selected, sizeof result);
+  return result;
 }
+
+std::vector<Builtin> anyAllAndBitselect() {
+  std::vector<Builtin> f;
+  for (Type t : {Type::Char, Type::Short, Type::Int, Type::Long})
+    for (bool any : {true, false}) {
+      Builtin test{any ? "any(A0)" : "all(A0)", {t}, Type::Int, [any](const std::vector<Lanes>& x) {
+                     size_t negative = 0;
+                     for (long double v : x[0]) negative += v < 0;
+                     return std::vector<Expected>{Expected{(any ? negative > 0 : negative == x[0].size()) ? 1.0L : 0.0L}};
+                   }};
+      test.reduces = true;
+      f.push_back(test);
+    }
+  f.push_back({"bitselect(A0, A1, A2)", {Type::Float, Type::Float, Type::Float}, Type::Float,
+               componentwise([](const Lanes& x) { return Expected{selectBits<float, uint32_t>(x[0], x[1], x[2])}; })});
+  f.push_back({"bitselect(A0, A1, A2)", {Type::Double, Type::Double, Type::Double}, Type::Double,
+               componentwise([](const Lanes& x) { return Expected{selectBits<double, uint64_t>(x[0], x[1], x[2])}; })});
+  return f;
+}
+
+TEST(RelationalBuiltins, AnyAllAndFloatingPointBitselectAtEveryWidth) { checkFamily(anyAllAndBitselect(), kCount); }
+
+class IntegerFunctions : public testing::TestWithParam<Type> {};
+
+TEST_P(IntegerFunctions, AtEveryWidth) { checkFamily(integerFunctions(GetParam()), kCount, "-cl-std=CL3.0"); }  // ctz: 2.0
+
+INSTANTIATE_TEST_SUITE_P(IntegerBuiltins, IntegerFunctions, testing::ValuesIn(kIntegers),
+                         [](const testing::TestParamInfo<Type>& type) { return std::string(builtins::info(type.param).name); });
 
 TEST(RelationalBuiltins, SelectForEveryTypeAndSelectorAtEveryWidth) { checkFamily(selects(), kCount); }
 

@@ -90,6 +90,7 @@ std::vector<Builtin> mathFunctions(Type t) {
       unary(t, "log2", Real1(std::log2), 3), unary(t, "log10", Real1(std::log10), 3), unary(t, "log1p", Real1(std::log1p), 2),
       unary(t, "logb", Real1(std::logb), 0), unary(t, "rint", Real1(std::rint), 0), unary(t, "round", Real1(std::round), 0),
       unary(t, "sin", Real1(std::sin), 4), unary(t, "sinh", Real1(std::sinh), 4), unary(t, "sinpi", sinpi, 4),
+      unary(t, "rsqrt", [](long double x) { return 1 / std::sqrt(x); }, 2),
       // Correctly rounded for double: the host's own sqrt, as long double would round twice.
       unary(t, "sqrt", [single](long double x) { return single ? std::sqrt(x) : std::sqrt(double(x)); }, single ? 3 : 0), unary(t, "tan", Real1(std::tan), 5),
       unary(t, "tanh", Real1(std::tanh), 5), unary(t, "tanpi", tanpi, 6), unary(t, "tgamma", Real1(std::tgamma), 16),

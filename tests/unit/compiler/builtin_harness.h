@@ -55,12 +55,8 @@ struct Builtin {
 // overflow; random bit patterns, random magnitudes and small values.
 std::vector<long double> edgeCases(Type type);
 
-struct FamilyResult {
-  size_t builtins = 0, checkedValues = 0;
-};
-
 // Compiles one program with a kernel per builtin and width, runs each on `count` inputs per width
 // (a multiple of 48) and reports every builtin that differs from its reference as a test failure.
-FamilyResult checkFamily(const std::vector<Builtin>& family, size_t count, const std::string& options = "");
+void checkFamily(const std::vector<Builtin>& family, size_t count, const std::string& options = "");
 
 }  // namespace loom::compiler::test::builtins

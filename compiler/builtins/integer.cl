@@ -4,6 +4,7 @@
 #define MAX_OF(T, U) (IS_UNSIGNED(T) ? (T)(U)~(U)0 : (T)((U)~(U)0 >> 1))
 #define MIN_OF(T, U) (IS_UNSIGNED(T) ? (T)0 : (T)~((U)~(U)0 >> 1))
 
+// Bit counts use the builtins' l forms: long long is 128 bits wide in OpenCL C.
 #define INTEGER_COMMON(T, U)                                                                  \
   T OVL min(T x, T y) { return x < y ? x : y; }                                               \
   VEC2(min, T, T)                                                                             \
@@ -16,6 +17,7 @@
   U OVL abs(T x) { return x < (T)0 ? (U)(-(U)x) : (U)x; }                                     \
   VEC1(abs, U, T)                                                                             \
   U OVL abs_diff(T x, T y) { return x > y ? (U)((U)x - (U)y) : (U)((U)y - (U)x); }            \
+  VEC2R(abs_diff, U, T, T)                                                                    \
   T OVL hadd(T x, T y) { return (x >> 1) + (y >> 1) + (x & y & (T)1); }                        \
   VEC2(hadd, T, T)                                                                            \
   T OVL rhadd(T x, T y) { return (x >> 1) + (y >> 1) + ((x | y) & (T)1); }                     \
@@ -24,11 +26,11 @@
   VEC2(add_sat, T, T)                                                                         \
   T OVL sub_sat(T x, T y) { T r; return __builtin_sub_overflow(x, y, &r) ? (y > (T)0 ? MIN_OF(T, U) : MAX_OF(T, U)) : r; } \
   VEC2(sub_sat, T, T)                                                                         \
-  T OVL popcount(T x) { return (T)__builtin_popcountll((ulong)(U)x); }                         \
+  T OVL popcount(T x) { return (T)__builtin_popcountl((ulong)(U)x); }                         \
   VEC1(popcount, T, T)                                                                        \
-  T OVL clz(T x) { return (U)x == 0 ? (T)(sizeof(T) * 8) : (T)(__builtin_clzll((ulong)(U)x) - (64 - sizeof(T) * 8)); } \
+  T OVL clz(T x) { return (U)x == 0 ? (T)(sizeof(T) * 8) : (T)(__builtin_clzl((ulong)(U)x) - (64 - sizeof(T) * 8)); } \
   VEC1(clz, T, T)                                                                             \
-  T OVL ctz(T x) { return (U)x == 0 ? (T)(sizeof(T) * 8) : (T)__builtin_ctzll((ulong)(U)x); } \
+  T OVL ctz(T x) { return (U)x == 0 ? (T)(sizeof(T) * 8) : (T)__builtin_ctzl((ulong)(U)x); } \
   VEC1(ctz, T, T)                                                                             \
   T OVL rotate(T x, T n) { const uint bits = sizeof(T) * 8; uint s = (uint)((U)n % bits); return s == 0 ? x : (T)(((U)x << s) | ((U)x >> (bits - s))); } \
   VEC2(rotate, T, T)
@@ -98,6 +100,12 @@ int OVL upsample(short hi, ushort lo) { return (int)((uint)(ushort)hi << 16 | lo
 uint OVL upsample(ushort hi, ushort lo) { return (uint)hi << 16 | lo; }
 long OVL upsample(int hi, uint lo) { return (long)((ulong)(uint)hi << 32 | lo); }
 ulong OVL upsample(uint hi, uint lo) { return (ulong)hi << 32 | lo; }
+VEC2R(upsample, short, char, uchar)
+VEC2R(upsample, ushort, uchar, uchar)
+VEC2R(upsample, int, short, ushort)
+VEC2R(upsample, uint, ushort, ushort)
+VEC2R(upsample, long, int, uint)
+VEC2R(upsample, ulong, uint, uint)
 
 // any/all look at the most significant bit of signed integers.
 #define ANY_ALL(T)                                                                 \

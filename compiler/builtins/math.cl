@@ -37,13 +37,11 @@
   UNARY_BUILTIN(asinh, T, __builtin_asinh##S)                  \
   UNARY_BUILTIN(acosh, T, __builtin_acosh##S)                  \
   UNARY_BUILTIN(atanh, T, __builtin_atanh##S)                  \
-  UNARY_BUILTIN(cbrt, T, __builtin_cbrt##S)                    \
   UNARY_BUILTIN(erf, T, __builtin_erf##S)                      \
   UNARY_BUILTIN(erfc, T, __builtin_erfc##S)                    \
   UNARY_BUILTIN(tgamma, T, __builtin_tgamma##S)                \
   UNARY_BUILTIN(lgamma, T, __builtin_lgamma##S)                \
   BINARY_BUILTIN(pow, T, __builtin_pow##S)                     \
-  BINARY_BUILTIN(powr, T, __builtin_pow##S)                    \
   BINARY_BUILTIN(fmod, T, __builtin_fmod##S)                   \
   BINARY_BUILTIN(remainder, T, __builtin_remainder##S)         \
   BINARY_BUILTIN(atan2, T, __builtin_atan2##S)                 \
@@ -61,18 +59,8 @@
   VEC3(fma, T)                                                 \
   T OVL mad(T a, T b, T c) { return a * b + c; }               \
   VEC3(mad, T)                                                 \
-  T OVL pown(T x, int n) { return __builtin_powi##S(x, n); }   \
-  VEC2(pown, T, int)                                           \
-  T OVL rootn(T x, int n) { return __builtin_pow##S(x, (T)1 / (T)n); } \
-  VEC2(rootn, T, int)                                          \
   T OVL ldexp(T x, int n) { return __builtin_ldexp##S(x, n); } \
   VEC2(ldexp, T, int)                                          \
-  T OVL sinpi(T x) { return __builtin_sin##S(x * (T)M_PI); }   \
-  VEC1(sinpi, T, T)                                            \
-  T OVL cospi(T x) { return __builtin_cos##S(x * (T)M_PI); }   \
-  VEC1(cospi, T, T)                                            \
-  T OVL tanpi(T x) { return __builtin_tan##S(x * (T)M_PI); }   \
-  VEC1(tanpi, T, T)                                            \
   T OVL maxmag(T x, T y) { T ax = __builtin_fabs##S(x), ay = __builtin_fabs##S(y); return ax > ay ? x : ay > ax ? y : __builtin_fmax##S(x, y); } \
   VEC2(maxmag, T, T)                                           \
   T OVL minmag(T x, T y) { T ax = __builtin_fabs##S(x), ay = __builtin_fabs##S(y); return ax < ay ? x : ay < ax ? y : __builtin_fmin##S(x, y); } \
@@ -120,6 +108,34 @@ FLOAT_MATH(double, )
 FLOAT_RELATIONAL(float, int)
 FLOAT_RELATIONAL(double, long)
 
+// cbrt of double: the C library's result (up to 2 ulp off and more) improved by one Newton step
+// whose residual r^3 - x is computed exactly with fma, on x scaled by 2^(-3k) into [1, 8) so
+// that neither overflow nor denormals get in the way.
+double OVL accurateCbrt(double x) {
+  if (x == 0 || isinf(x) || isnan(x)) return x;
+  const int e = ilogb(x), k = (e >= 0 ? e : e - 2) / 3;  // floor(e / 3)
+  const double y = ldexp(x, -3 * k), r = __builtin_cbrt(y);
+  const double square = r * r, squareLow = fma(r, r, -square);
+  const double cube = square * r, cubeLow = fma(square, r, -cube) + squareLow * r;
+  const double residual = (cube - y) + cubeLow;
+  return ldexp(r - residual / (3 * square), k);
+}
+
+#define REAL float
+#define REAL_UINT uint
+#define REAL_BELOW_ONE 0x1.fffffep-1f
+#include "math_real.cl"
+#undef REAL
+#undef REAL_UINT
+#undef REAL_BELOW_ONE
+#define REAL double
+#define REAL_UINT ulong
+#define REAL_BELOW_ONE 0x1.fffffffffffffp-1
+#include "math_real.cl"
+#undef REAL
+#undef REAL_UINT
+#undef REAL_BELOW_ONE
+
 // Native and half precision variants: Loom computes them at full precision.
 #define NATIVE_MATH(prefix)                                                          \
   UNARY_BUILTIN(prefix##sqrt, float, __builtin_sqrtf)                              \
@@ -139,7 +155,8 @@ FLOAT_RELATIONAL(double, long)
   VEC1(prefix##recip, float, float)                                                \
   float OVL prefix##divide(float x, float y) { return x / y; }                     \
   VEC2(prefix##divide, float, float)                                               \
-  BINARY_BUILTIN(prefix##powr, float, __builtin_powf)
+  float OVL prefix##powr(float x, float y) { return powr(x, y); }                 \
+  VEC2(prefix##powr, float, float)
 
 NATIVE_MATH(native_)
 NATIVE_MATH(half_)

@@ -11,7 +11,8 @@ extern const size_t kBuiltinLibraryBitcodeSize;
 
 llvm::Error linkBuiltinLibrary(llvm::Module& module) {
   llvm::StringRef bytes(reinterpret_cast<const char*>(kBuiltinLibraryBitcode), kBuiltinLibraryBitcodeSize);
-  auto library = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "loom-builtins"), module.getContext());
+  // Lazily: the linker materializes only the functions the module uses, not the whole library.
+  auto library = llvm::getLazyBitcodeModule(llvm::MemoryBufferRef(bytes, "loom-builtins"), module.getContext());
   if (!library) return library.takeError();
   (*library)->setDataLayout(module.getDataLayout());
   (*library)->setTargetTriple(module.getTargetTriple());

@@ -17,6 +17,7 @@
 #include "nvptx/libdevice.h"
 #include "nvptx/memory_ordering.h"
 #include "nvptx/ptx_code_generator.h"
+#include "printf_vectors.h"
 #include "spirv_reader.h"
 
 namespace loom::compiler {
@@ -80,6 +81,7 @@ std::vector<std::string> visibleSymbols(const ProgramInfo& info, Target target) 
 llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, ProgramInfo& info, const BuildOptions& options,
                                                    bool dumpIr) {
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
+  expandPrintfVectors(module);  // the host's printf formats the output
   if (llvm::Error error = cpu::retargetToHost(module)) return error;
   if (llvm::Error error = cpu::buildWorkGroupFunctions(module, info.kernels)) return error;
   if (llvm::Error error = verify(module, "the work-group transformation")) return error;

@@ -91,6 +91,11 @@ llvm::Error validate(const std::vector<uint8_t>& spirv) {
   // parameter-size limit of the device is the one that applies (CL_DEVICE_MAX_PARAMETER_SIZE).
   spvtools::ValidatorOptions options;
   options.SetUniversalLimit(spv_validator_limit_max_function_args, 65535);
+  // Naming every id for messages costs about a third of the validation of a large module: only
+  // a module that fails is validated again with names, for a readable message.
+  options.SetFriendlyNames(false);
+  if (tools.Validate(words.data(), words.size(), options)) return llvm::Error::success();
+  options.SetFriendlyNames(true);
   if (tools.Validate(words.data(), words.size(), options) || declares(words, OpExtension) || !declares(words, OpEntryPoint))
     return llvm::Error::success();
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: %s", firstError.c_str());

@@ -43,6 +43,18 @@ BuildResult compile(std::vector<uint8_t> spirv, const std::string& options) {
 
 BuildResult compileKernels(const std::string& name, const std::string& options) { return compile(readSpirv(name), options); }
 
+std::unique_ptr<CpuExecutable> load(const SpirvResult& spirv, const std::string& options) {
+  EXPECT_EQ(spirv.status, Status::Success) << spirv.log;
+  if (spirv.status != Status::Success) return nullptr;
+  const BuildResult built = compile(spirv.spirv, options);
+  EXPECT_EQ(built.status, Status::Success) << built.log;
+  if (built.status != Status::Success) return nullptr;
+  std::string log;
+  auto executable = CpuExecutable::load(built.program, log);
+  EXPECT_NE(executable, nullptr) << log;
+  return executable;
+}
+
 const LoadedProgram& loadKernels(const std::string& name) {
   static std::mutex mutex;
   static std::map<std::string, LoadedProgram> loaded;

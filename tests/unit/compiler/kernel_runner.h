@@ -9,6 +9,7 @@
 
 #include "loom/compiler/compiler.h"
 #include "loom/compiler/cpu_executable.h"
+#include "loom/compiler/opencl_c.h"
 
 namespace loom::compiler::test {
 
@@ -17,6 +18,10 @@ std::vector<uint8_t> readSpirv(const std::string& name);
 
 BuildResult compile(std::vector<uint8_t> spirv, const std::string& options = "");
 BuildResult compileKernels(const std::string& name, const std::string& options = "");
+
+// SPIR-V (from compileOpenClSource) compiled for the CPU with build `options` and loaded; null,
+// with a test failure showing the failing step's log, when any step fails.
+std::unique_ptr<CpuExecutable> load(const SpirvResult& spirv, const std::string& options = "");
 
 // Compiled and loaded once per test program: the build log is in `log` when it failed.
 struct LoadedProgram {

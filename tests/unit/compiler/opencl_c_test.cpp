@@ -1,7 +1,9 @@
 // OpenCL C source to SPIR-V (compileOpenClSource) and SPIR-V linking (linkSpirvModules), checked by
 // compiling the result with compileSpirv and running it.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -15,19 +17,6 @@ namespace {
 SpirvResult compileSource(const std::string& source, const std::string& options = "",
                           std::vector<std::pair<std::string, std::string>> headers = {}) {
   return compileOpenClSource({source, options, std::move(headers)});
-}
-
-// SPIR-V compiled for the CPU and loaded; null (with a test failure) when any step fails.
-std::unique_ptr<CpuExecutable> load(const SpirvResult& spirv) {
-  EXPECT_EQ(spirv.status, Status::Success) << spirv.log;
-  if (spirv.status != Status::Success) return nullptr;
-  const BuildResult built = compile(spirv.spirv);
-  EXPECT_EQ(built.status, Status::Success) << built.log;
-  if (built.status != Status::Success) return nullptr;
-  std::string log;
-  auto executable = CpuExecutable::load(built.program, log);
-  EXPECT_NE(executable, nullptr) << log;
-  return executable;
 }
 
 // Runs kernel `name(global int* out)` over `items` work-items, one work-group.
@@ -148,6 +137,51 @@ TEST(OpenClC, AcceptsEveryStandardOption) {
       "-cl-mad-enable -cl-no-signed-zeros -cl-unsafe-math-optimizations -cl-finite-math-only -cl-fast-relaxed-math "
       "-cl-uniform-work-group-size -cl-kernel-arg-info -g -create-library -enable-link-options -I /nonexistent -I. -w";
   EXPECT_EQ(buildAndRun(source, options, 1), std::vector<int>{42});
+}
+
+// What `run` writes to this process's stdout (kernels' printf goes to the host's).
+std::string capturedStdout(const std::function<void()>& run) {
+  const std::string path = testing::TempDir() + "loom_printf_" + std::to_string(getpid());
+  std::fflush(stdout);
+  const int saved = dup(STDOUT_FILENO);
+  FILE* file = std::fopen(path.c_str(), "w");
+  dup2(fileno(file), STDOUT_FILENO);
+  run();
+  std::fflush(stdout);
+  dup2(saved, STDOUT_FILENO);
+  close(saved);
+  std::fclose(file);
+  std::ifstream in(path);
+  const std::string printed((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(path);
+  return printed;
+}
+
+// Vector conversions (OpenCL C 3.0, 6.15.14.2): one conversion per component, comma-separated,
+// flags, width and precision applied to each; the first two are the specification's examples.
+TEST(OpenClC, PrintfFormatsVectorsComponentByComponent) {
+  const char* source = R"(
+    #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+    kernel void k(global int* out) {
+      float4 f = (float4)(1.0f, 2.0f, 3.0f, 4.0f);
+      uchar4 uc = (uchar4)(0xFA, 0xFB, 0xFC, 0xFD);
+      printf("f4 = %2.2v4hlf\n", f);
+      printf("uc = %#v4hhx\n", uc);
+      printf("%v3hd|%v2hld|%v2ld|%v2lf|%%|%s|%5v2hli|%d\n", (short3)(-1, 2, -3), (int2)(INT_MIN, 7),
+             (long2)(LONG_MIN, 9), (double2)(0.5, -2.25), "text", (int2)(1, -2), 42);
+      printf("%v8hhu;%v16hhd;%-3v2hlX;%.1v3hle\n", (uchar8)(0, 1, 2, 3, 250, 5, 6, 255),
+             (char16)(-128, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 127), (uint2)(0xab, 0xffffffff),
+             (float3)(1.0f, -0.25f, 1e10f));
+      out[get_global_id(0)] = 0;
+    })";
+  auto executable = load(compileSource(source));
+  ASSERT_NE(executable, nullptr);
+  const std::string printed = capturedStdout([&] { runOnInts(*executable, "k", 1); });
+  EXPECT_EQ(printed,
+            "f4 = 1.00,2.00,3.00,4.00\n"
+            "uc = 0xfa,0xfb,0xfc,0xfd\n"
+            "-1,2,-3|-2147483648,7|-9223372036854775808,9|0.500000,-2.250000|%|text|    1,   -2|42\n"
+            "0,1,2,3,250,5,6,255;-128,1,2,3,4,5,6,7,8,9,10,11,12,13,14,127;AB ,FFFFFFFF;1.0e+00,-2.5e-01,1.0e+10\n");
 }
 
 TEST(OpenClC, DefaultsToOpenClC12) {

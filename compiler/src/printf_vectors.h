@@ -1,0 +1,12 @@
+#pragma once
+// printf's vector conversions (OpenCL C 3.0, 6.15.14.2), which the host's printf does not know.
+#include "llvm/IR/Module.h"
+
+namespace loom::compiler {
+
+// Rewrites each printf call whose constant format has vector conversions ("%v4hlf") into one with
+// a conversion per component, separated by commas, and the components as scalar arguments
+// promoted as C's printf expects them.
+void expandPrintfVectors(llvm::Module& module);
+
+}  // namespace loom::compiler

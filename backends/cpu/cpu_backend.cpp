@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "backends/cpu/cpu_program.h"
+#include "backends/cpu/host_telemetry.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/futex.h"
 
@@ -42,6 +43,8 @@ char* CpuBackend::Scratch::reserve(size_t bytes) {
 }
 
 CpuBackend::CpuBackend(core::DeviceInfo info, unsigned threads) : info_(std::move(info)), pool_(threads), scratch_(threads) {}
+
+std::unique_ptr<core::Telemetry> CpuBackend::createTelemetry() { return std::make_unique<HostTelemetry>(); }
 
 std::unique_ptr<core::BackendProgram> CpuBackend::loadProgram(std::shared_ptr<const compiler::CompiledProgram> program,
                                                               std::string& log) {

@@ -22,6 +22,8 @@ class CpuBackend final : public core::Backend {
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
   uint64_t timestamp() const override;
+  // The machine's /proc and /sys (backends/cpu/host_telemetry.h).
+  std::unique_ptr<core::Telemetry> createTelemetry() override;
 
  private:
   // Local arena and barrier frames of the work-group a thread is running.

@@ -2,6 +2,7 @@
 
 #include "backends/cuda/cuda_device_info.h"
 #include "backends/cuda/cuda_program.h"
+#include "backends/cuda/nvml_telemetry.h"
 #include "loom/core/futex.h"
 #include "loom/core/log.h"
 
@@ -18,6 +19,10 @@ std::unique_ptr<CudaBackend> CudaBackend::create(std::shared_ptr<const Driver> d
   std::unique_ptr<CudaQueue> queue = CudaQueue::create(context, info.name, CudaQueue::Caller::AnyThread, error);
   if (!queue) return nullptr;
   return std::unique_ptr<CudaBackend>(new CudaBackend(std::move(context), std::move(queue), std::move(info)));
+}
+
+std::unique_ptr<core::Telemetry> CudaBackend::createTelemetry() {
+  return createNvmlTelemetry(pciAddress(driverAttributes(driver(), context_->device())));
 }
 
 bool CudaBackend::succeeded(CUresult result, const char* call) const {

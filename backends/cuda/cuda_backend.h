@@ -43,6 +43,9 @@ class CudaBackend final : public core::Backend {
   void* allocateShared(size_t size);
   void release(void* pointer, core::MemoryType type);
 
+  // NVML's view of this GPU (backends/cuda/nvml_telemetry.h); the PCI address alone without NVML.
+  std::unique_ptr<core::Telemetry> createTelemetry() override;
+
  private:
   CudaBackend(std::shared_ptr<const PrimaryContext> context, std::unique_ptr<CudaQueue> synchronous, core::DeviceInfo info)
       : context_(std::move(context)), synchronous_(std::move(synchronous)), info_(std::move(info)) {}

@@ -92,14 +92,23 @@ uint32_t readPciDeviceId(int domain, int bus, int device, const std::string& sys
   return end != text.c_str() && *end == '\0' ? static_cast<uint32_t>(id) : 0;
 }
 
-core::DeviceInfo describeDevice(const Driver& driver, CUdevice device) {
-  auto attribute = [&](DeviceAttribute which) {
+AttributeLookup driverAttributes(const Driver& driver, CUdevice device) {
+  return [&driver, device](DeviceAttribute which) {
     int value = 0;
     return driver.cuDeviceGetAttribute(&value, which, device) == CUDA_SUCCESS ? value : 0;
   };
+}
+
+core::PciAddress pciAddress(const AttributeLookup& attribute) {
+  auto get = [&](DeviceAttribute which) { return unsignedAttribute(attribute, which); };
+  return {get(DeviceAttribute::PciDomainId), get(DeviceAttribute::PciBusId), get(DeviceAttribute::PciDeviceId), 0};
+}
+
+core::DeviceInfo describeDevice(const Driver& driver, CUdevice device) {
+  const AttributeLookup attribute = driverAttributes(driver, device);
   DeviceFacts facts = readFacts(driver, device);
-  facts.pciDeviceId = readPciDeviceId(attribute(DeviceAttribute::PciDomainId), attribute(DeviceAttribute::PciBusId),
-                                      attribute(DeviceAttribute::PciDeviceId));
+  const core::PciAddress address = pciAddress(attribute);
+  facts.pciDeviceId = readPciDeviceId(int(address.domain), int(address.bus), int(address.device));
   return translateDeviceInfo(facts, attribute);
 }
 

@@ -8,6 +8,7 @@
 
 #include "backends/cuda/cuda_driver.h"
 #include "loom/core/device_info.h"
+#include "loom/core/telemetry.h"
 
 namespace loom::backends::cuda {
 
@@ -26,6 +27,12 @@ core::DeviceInfo translateDeviceInfo(const DeviceFacts& facts, const AttributeLo
 
 // The PCI product id of the function at domain:bus:device.0, read from sysfs; 0 when unreadable.
 uint32_t readPciDeviceId(int domain, int bus, int device, const std::string& sysfsDevices = "/sys/bus/pci/devices");
+
+// The device's attributes, read from the driver.
+AttributeLookup driverAttributes(const Driver& driver, CUdevice device);
+
+// The GPU's PCI address (function 0: the CUDA driver reports no function number).
+core::PciAddress pciAddress(const AttributeLookup& attribute);
 
 core::DeviceInfo describeDevice(const Driver& driver, CUdevice device);
 

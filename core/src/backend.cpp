@@ -25,4 +25,6 @@ class SynchronousQueue final : public BackendQueue {
 
 std::unique_ptr<BackendQueue> Backend::createQueue() { return std::make_unique<SynchronousQueue>(*this); }
 
+std::unique_ptr<Telemetry> Backend::createTelemetry() { return std::make_unique<Telemetry>(); }
+
 }  // namespace loom::core

@@ -30,4 +30,9 @@ std::unique_ptr<Engine> Device::createEngine(uint32_t ordinal, uint32_t index, s
   return std::make_unique<Engine>(*backend_, std::move(both), registry_);
 }
 
+Telemetry& Device::telemetry() {
+  std::call_once(telemetryOnce_, [this] { telemetry_ = backend_->createTelemetry(); });
+  return *telemetry_;
+}
+
 }  // namespace loom::core

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "level_zero/driver/driver.h"
+#include "level_zero/sysman/sysman_device.h"
 #include "level_zero/two_call.h"
 #include "level_zero/validation.h"
 #include "loom/core/futex.h"
@@ -28,6 +29,15 @@ bool Device::isRelated(const Device& other) const {
   const core::Device* mine = device_.parent() ? device_.parent() : &device_;
   const core::Device* theirs = other.device_.parent() ? other.device_.parent() : &other.device_;
   return mine == theirs;
+}
+
+// A sub-device reports its root device's telemetry: core keeps one per root device.
+SysmanDevice& Device::sysman() {
+  std::call_once(sysmanOnce_, [this] {
+    core::Device& root = device_.parent() ? *device_.parent() : device_;
+    sysman_ = std::make_shared<SysmanDevice>(root.telemetry());
+  });
+  return *sysman_;
 }
 
 ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t* pCount, ze_device_handle_t* phDevices) {

@@ -2,6 +2,8 @@
 // A Level Zero device handle over a core device (root device or sub-device).
 #include <level_zero/ze_api.h>
 
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "loom/core/device.h"
@@ -11,6 +13,7 @@ struct _ze_device_handle_t {};
 namespace loom::l0 {
 
 class Driver;
+class SysmanDevice;
 
 class Device : public _ze_device_handle_t {
  public:
@@ -23,11 +26,15 @@ class Device : public _ze_device_handle_t {
   void addSubDevice(Device* subDevice) { subDevices_.push_back(subDevice); }
   // True when `other` is this device or one of its sub-devices (or their parent).
   bool isRelated(const Device& other) const;
+  // The device's sysman view (sysman/sysman_device.h), made on first use.
+  SysmanDevice& sysman();
 
  private:
   Driver& driver_;
   core::Device& device_;
   std::vector<Device*> subDevices_;
+  std::once_flag sysmanOnce_;
+  std::shared_ptr<SysmanDevice> sysman_;  // shared_ptr: SysmanDevice is incomplete here
 };
 
 ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t* pCount, ze_device_handle_t* phDevices);

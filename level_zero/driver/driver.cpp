@@ -1,5 +1,6 @@
 #include "level_zero/driver/driver.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -16,8 +17,6 @@ namespace {
 std::once_flag driverOnce;
 Driver* theDriver = nullptr;
 
-// The driver's version: major.minor.patch of Loom in ZE_MAKE_VERSION style bits.
-constexpr uint32_t kDriverVersion = (0u << 24) | (1u << 16) | 0u;
 // Identifies Loom's driver: "loom-driver" in ASCII, zero padded.
 constexpr ze_driver_uuid_t kDriverUuid = {{'l', 'o', 'o', 'm', '-', 'd', 'r', 'i', 'v', 'e', 'r', 0, 0, 0, 0, 1}};
 }  // namespace
@@ -47,6 +46,8 @@ std::optional<std::map<uint32_t, std::set<uint32_t>>> parseAffinityMask() {
 }  // namespace
 
 Driver::Driver() {
+  const char* sysman = std::getenv("ZES_ENABLE_SYSMAN");
+  sysmanEnabled_ = sysman && std::strcmp(sysman, "1") == 0;
   const auto mask = parseAffinityMask();
   const auto& devices = core::Runtime::get().devices();
   for (uint32_t index = 0; index < devices.size(); ++index) {
@@ -80,6 +81,10 @@ Device* Driver::expose(core::Device& coreDevice, const std::set<uint32_t>& subDe
     allDevices_.push_back(std::move(sub));
   }
   return rootPointer;
+}
+
+bool Driver::owns(ze_device_handle_t handle) const {
+  return std::any_of(allDevices_.begin(), allDevices_.end(), [&](const auto& device) { return device.get() == handle; });
 }
 
 Device* Driver::device(core::Device* coreDevice) const {
@@ -122,7 +127,7 @@ ze_result_t zeDriverGetProperties(ze_driver_handle_t hDriver, ze_driver_properti
   ZE_REQUIRE_HANDLE(hDriver);
   ZE_REQUIRE_POINTER(pDriverProperties);
   pDriverProperties->uuid = kDriverUuid;
-  pDriverProperties->driverVersion = kDriverVersion;
+  pDriverProperties->driverVersion = Driver::kVersion;
   return ZE_RESULT_SUCCESS;
 }
 

@@ -22,6 +22,13 @@ class Driver : public _ze_driver_handle_t {
   // nullptr before a successful zeInit.
   static Driver* instance();
   static Driver* fromHandle(ze_driver_handle_t handle) { return static_cast<Driver*>(handle); }
+  // Loom's version: major (bits 31-24), minor (23-16) and patch (15-0).
+  static constexpr uint32_t kVersion = (0u << 24) | (1u << 16) | 0u;
+
+  // True when `handle` is one of this driver's devices (roots and sub-devices).
+  bool owns(ze_device_handle_t handle) const;
+  // ZES_ENABLE_SYSMAN=1 when zeInit first ran.
+  bool sysmanEnabled() const { return sysmanEnabled_; }
 
   const std::vector<Device*>& devices() const { return rootDevices_; }
   // The API object of a core device (root or sub-device).
@@ -34,6 +41,7 @@ class Driver : public _ze_driver_handle_t {
   std::vector<std::unique_ptr<Device>> allDevices_;
   std::vector<Device*> rootDevices_;
   std::map<core::Device*, Device*> byCoreDevice_;
+  bool sysmanEnabled_ = false;
 };
 
 ze_result_t zeInit(ze_init_flags_t flags);

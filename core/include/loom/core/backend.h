@@ -11,6 +11,7 @@
 #include "loom/compiler/kernel_descriptor.h"
 #include "loom/core/device_info.h"
 #include "loom/core/memory_type.h"
+#include "loom/core/telemetry.h"
 
 namespace loom::core {
 
@@ -85,6 +86,10 @@ class Backend {
   // allocator: pinned memory that a GPU reads directly and copies from at full speed.
   virtual bool providesHostMemory() const { return false; }
   virtual void releaseMemory(void* address, MemoryType type) {}
+
+  // What the device reports for system management; the default reports nothing. Called once,
+  // on first use, since opening the system's sources (NVML) takes time.
+  virtual std::unique_ptr<Telemetry> createTelemetry();
 };
 
 // A root device's backend and its sub-devices' (tiles).

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "loom/core/backend.h"
@@ -44,6 +45,9 @@ class Device {
   // the device's own completion handler).
   std::unique_ptr<Engine> createEngine(uint32_t ordinal, uint32_t index, std::function<void()> onCompletion = {});
 
+  // The backend's telemetry, created on first use and kept for the device's lifetime.
+  Telemetry& telemetry();
+
  private:
   std::unique_ptr<Backend> backend_;
   Device* parent_;
@@ -51,6 +55,8 @@ class Device {
   std::vector<EngineGroup> engineGroups_;
   std::function<void()> engineCompletion_;
   EngineRegistry* registry_;
+  std::once_flag telemetryOnce_;
+  std::unique_ptr<Telemetry> telemetry_;
 };
 
 }  // namespace loom::core

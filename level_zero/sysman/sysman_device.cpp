@@ -1,0 +1,109 @@
+#include "level_zero/sysman/sysman_device.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "level_zero/device/device.h"
+#include "level_zero/driver/driver.h"
+
+namespace loom::l0 {
+
+namespace {
+
+// Fills `out` (one of zes_device_properties_t's strings) with `text`, or "unknown" as the spec
+// asks when the system does not say.
+template <size_t Size>
+void copyProperty(char (&out)[Size], const std::string& text) {
+  std::memset(out, 0, Size);
+  std::strncpy(out, text.empty() ? "unknown" : text.c_str(), Size - 1);
+}
+
+// Vendor names as the PCI ID registry spells them.
+std::string vendorName(uint32_t vendorId) {
+  switch (vendorId) {
+    case 0x8086:
+      return "Intel Corporation";
+    case 0x1022:
+      return "Advanced Micro Devices, Inc. [AMD]";
+    case 0x10de:
+      return "NVIDIA Corporation";
+    default:
+      return {};
+  }
+}
+
+std::string driverVersion() {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%u.%u.%u", Driver::kVersion >> 24, (Driver::kVersion >> 16) & 0xff, Driver::kVersion & 0xffff);
+  return text;
+}
+
+// One object per domain the telemetry lists, in its order.
+template <typename Object, typename Description>
+std::vector<std::unique_ptr<Object>> makeObjects(core::Telemetry& telemetry, const std::vector<Description>& domains) {
+  std::vector<std::unique_ptr<Object>> objects;
+  for (uint32_t i = 0; i < domains.size(); ++i) objects.push_back(std::make_unique<Object>(telemetry, i, domains[i]));
+  return objects;
+}
+
+}  // namespace
+
+SysmanDevice::SysmanDevice(core::Telemetry& telemetry)
+    : frequencyDomains(makeObjects<FrequencyDomain>(telemetry, telemetry.frequencyDomains())),
+      powerDomains(makeObjects<PowerDomain>(telemetry, telemetry.powerDomains())),
+      temperatureSensors(makeObjects<TemperatureSensor>(telemetry, telemetry.temperatureSensors())),
+      memoryModules(makeObjects<MemoryModule>(telemetry, telemetry.memoryModules())),
+      engineGroups(makeObjects<EngineGroup>(telemetry, telemetry.engineGroups())),
+      telemetry_(telemetry) {}
+
+ze_result_t checkSysmanEnabled(const char* function) {
+  const Driver* driver = Driver::instance();
+  if (!driver) return reportError(ZE_RESULT_ERROR_UNINITIALIZED, function, "zeInit was not called");
+  if (!driver->sysmanEnabled())
+    return reportError(ZE_RESULT_ERROR_UNINITIALIZED, function, "sysman needs ZES_ENABLE_SYSMAN=1 before zeInit");
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t checkSysmanDevice(zes_device_handle_t hDevice, const char* function) {
+  const ze_result_t enabled = checkSysmanEnabled(function);
+  if (enabled != ZE_RESULT_SUCCESS) return enabled;
+  if (!hDevice) return reportError(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, function, "hDevice is null");
+  if (!Driver::instance()->owns(hDevice)) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "hDevice is not a device");
+  return ZE_RESULT_SUCCESS;
+}
+
+SysmanDevice& sysmanOf(zes_device_handle_t hDevice) { return Device::fromHandle(hDevice)->sysman(); }
+
+ze_result_t readingFailed(const char* function) {
+  return reportError(ZE_RESULT_ERROR_UNKNOWN, function, "the system gave no reading");
+}
+
+ze_result_t zesDeviceGetProperties(zes_device_handle_t hDevice, zes_device_properties_t* pProperties) {
+  ZES_REQUIRE_DEVICE(hDevice);
+  ZE_REQUIRE_POINTER(pProperties);
+  const ze_result_t coreResult = l0::zeDeviceGetProperties(hDevice, &pProperties->core);
+  if (coreResult != ZE_RESULT_SUCCESS) return coreResult;
+  Device& device = *Device::fromHandle(hDevice);
+  const core::DeviceInfo& info = device.core().info();
+  const core::ProductStrings product = device.sysman().telemetry().productStrings();
+  pProperties->numSubdevices = static_cast<uint32_t>(device.subDevices().size());
+  copyProperty(pProperties->serialNumber, product.serialNumber);
+  copyProperty(pProperties->boardNumber, product.boardNumber);
+  copyProperty(pProperties->brandName, product.brandName);
+  copyProperty(pProperties->modelName, info.name);
+  copyProperty(pProperties->vendorName, vendorName(info.vendorId));
+  copyProperty(pProperties->driverVersion, driverVersion());
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zesDeviceGetState(zes_device_handle_t hDevice, zes_device_state_t* pState) {
+  ZES_REQUIRE_DEVICE(hDevice);
+  ZE_REQUIRE_POINTER(pState);
+  const std::optional<bool> resetPending = sysmanOf(hDevice).telemetry().resetPending();
+  ZE_REQUIRE(resetPending.has_value(), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, "the device does not say whether it needs a reset");
+  pState->reset = *resetPending ? ZES_RESET_REASON_FLAG_REPAIR : 0;
+  pState->repaired = ZES_REPAIR_STATUS_UNSUPPORTED;  // Loom performs no in-field repairs
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace loom::l0

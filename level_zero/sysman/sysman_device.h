@@ -1,0 +1,107 @@
+#pragma once
+// Level Zero Sysman over core::Telemetry. Level Zero 1.4 has no zesInit: sysman is enabled by
+// ZES_ENABLE_SYSMAN=1 when zeInit runs, and device handles serve as sysman device handles. Without
+// it, and before zeInit, every zes* call fails with ZE_RESULT_ERROR_UNINITIALIZED.
+//
+// Each device's domains (frequency, power, temperature, memory, engines) are enumerated once, on
+// first use, as objects that carry a magic number of their kind, so that calls reject handles of
+// another kind or of no Loom object. A sub-device's handle reports its root device's domains.
+#include <level_zero/zes_api.h>
+
+#include <memory>
+#include <vector>
+
+#include "level_zero/two_call.h"
+#include "level_zero/validation.h"
+#include "loom/core/telemetry.h"
+
+struct _zes_freq_handle_t {};
+struct _zes_pwr_handle_t {};
+struct _zes_temp_handle_t {};
+struct _zes_mem_handle_t {};
+struct _zes_engine_handle_t {};
+
+namespace loom::l0 {
+
+class Device;
+
+// One domain of a device: which of the telemetry's domains it is, and its description.
+template <typename Handle, typename Description, uint64_t Magic>
+class SysmanObject : public Handle {
+ public:
+  SysmanObject(core::Telemetry& telemetry, uint32_t index, Description description)
+      : telemetry_(telemetry), index_(index), description_(description) {}
+  // nullptr when `handle` is not an object of this kind.
+  static SysmanObject* fromHandle(Handle* handle) {
+    auto* object = static_cast<SysmanObject*>(handle);
+    return object->magic_ == Magic ? object : nullptr;
+  }
+
+  core::Telemetry& telemetry() const { return telemetry_; }
+  uint32_t index() const { return index_; }
+  const Description& description() const { return description_; }
+
+ private:
+  uint64_t magic_ = Magic;
+  core::Telemetry& telemetry_;
+  uint32_t index_;
+  Description description_;
+};
+
+using FrequencyDomain = SysmanObject<_zes_freq_handle_t, core::FrequencyDomain, 0x6c6f6f6d66726571>;  // "loomfreq"
+using PowerDomain = SysmanObject<_zes_pwr_handle_t, core::PowerDomain, 0x6c6f6f6d706f7772>;            // "loompowr"
+using TemperatureSensor = SysmanObject<_zes_temp_handle_t, core::TemperatureSensor, 0x6c6f6f6d74656d70>;  // "loomtemp"
+using MemoryModule = SysmanObject<_zes_mem_handle_t, core::MemoryModule, 0x6c6f6f6d6d656d6f>;          // "loommemo"
+using EngineGroup = SysmanObject<_zes_engine_handle_t, core::ActivityKind, 0x6c6f6f6d656e6769>;        // "loomengi"
+
+// A device's sysman view: its telemetry and the objects of its domains.
+class SysmanDevice {
+ public:
+  explicit SysmanDevice(core::Telemetry& telemetry);
+
+  core::Telemetry& telemetry() const { return telemetry_; }
+  std::vector<std::unique_ptr<FrequencyDomain>> frequencyDomains;
+  std::vector<std::unique_ptr<PowerDomain>> powerDomains;
+  std::vector<std::unique_ptr<TemperatureSensor>> temperatureSensors;
+  std::vector<std::unique_ptr<MemoryModule>> memoryModules;
+  std::vector<std::unique_ptr<EngineGroup>> engineGroups;
+
+ private:
+  core::Telemetry& telemetry_;
+};
+
+// ZE_RESULT_SUCCESS when sysman is enabled and `hDevice` is a Loom device; the failure otherwise.
+ze_result_t checkSysmanDevice(zes_device_handle_t hDevice, const char* function);
+ze_result_t checkSysmanEnabled(const char* function);
+SysmanDevice& sysmanOf(zes_device_handle_t hDevice);
+
+// The handles of `objects`, by the two-call idiom.
+template <typename Object, typename Handle>
+ze_result_t listHandles(const std::vector<std::unique_ptr<Object>>& objects, uint32_t* pCount, Handle* out) {
+  return fillArray(objects, pCount, out, [](Handle& handle, const std::unique_ptr<Object>& object) { handle = object.get(); });
+}
+
+// A reading the system did not give this time (a file vanished, NVML failed).
+ze_result_t readingFailed(const char* function);
+
+ze_result_t zesDeviceGetProperties(zes_device_handle_t hDevice, zes_device_properties_t* pProperties);
+ze_result_t zesDeviceGetState(zes_device_handle_t hDevice, zes_device_state_t* pState);
+
+}  // namespace loom::l0
+
+// Sysman enabled, `handle` not null and a Loom device.
+#define ZES_REQUIRE_DEVICE(handle)                                                       \
+  do {                                                                                   \
+    const ze_result_t deviceCheck = ::loom::l0::checkSysmanDevice(handle, __func__);     \
+    if (deviceCheck != ZE_RESULT_SUCCESS) return deviceCheck;                            \
+  } while (0)
+
+// Sysman enabled, `handle` not null and an object of type `Object`; declares `object`.
+#define ZES_REQUIRE_OBJECT(Object, handle)                                                         \
+  do {                                                                                             \
+    const ze_result_t enabledCheck = ::loom::l0::checkSysmanEnabled(__func__);                     \
+    if (enabledCheck != ZE_RESULT_SUCCESS) return enabledCheck;                                    \
+  } while (0);                                                                                     \
+  ZE_REQUIRE_HANDLE(handle);                                                                       \
+  Object* object = Object::fromHandle(handle);                                                     \
+  ZE_REQUIRE(object != nullptr, ZE_RESULT_ERROR_INVALID_ARGUMENT, #handle " is not a handle of its kind")

@@ -1,0 +1,239 @@
+// Sysman (zes*) through the loader, enabled by ZES_ENABLE_SYSMAN=1 before zeInit (CMakeLists.txt
+// sets it): device properties, each domain's enumeration and getters, and the spec's error codes.
+// Which domains exist depends on the machine (cpufreq, RAPL and thermal zones are often absent on
+// VMs), so every domain listed is checked, and only /proc's memory and CPU time are required.
+#include <level_zero/zes_api.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "ze_test_helpers.h"
+
+namespace loom::test {
+namespace {
+
+bool sysmanRequested() {
+  const char* value = std::getenv("ZES_ENABLE_SYSMAN");
+  return value && std::strcmp(value, "1") == 0;
+}
+
+class SysmanTest : public ZeTest {
+ protected:
+  void SetUp() override {
+    if (!sysmanRequested()) GTEST_SKIP() << "needs ZES_ENABLE_SYSMAN=1";
+    ZeTest::SetUp();
+  }
+
+  // Every handle of one kind, by the two-call idiom (checked along the way).
+  template <typename Handle, typename Enumerate>
+  std::vector<Handle> enumerate(Enumerate function) {
+    uint32_t count = 0;
+    EXPECT_ZE(function(device, &count, nullptr));
+    std::vector<Handle> handles(count + 1, nullptr);  // one more than there is
+    uint32_t asked = count + 1;
+    EXPECT_ZE(function(device, &asked, handles.data()));
+    EXPECT_EQ(count, asked) << "the count comes back trimmed to what exists";
+    EXPECT_EQ(nullptr, handles[count]) << "nothing written past the count";
+    handles.resize(count);
+    for (Handle handle : handles) EXPECT_NE(nullptr, handle);
+    if (count > 1) {
+      uint32_t one = 1;
+      Handle first = nullptr;
+      EXPECT_ZE(function(device, &one, &first));
+      EXPECT_EQ(1u, one);
+      EXPECT_EQ(handles[0], first) << "the same order, the same handles";
+    }
+    return handles;
+  }
+};
+
+TEST_F(SysmanTest, DevicePropertiesHoldTheCorePropertiesAndTheProductStrings) {
+  zes_device_properties_t properties{ZES_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+  ASSERT_ZE(zesDeviceGetProperties(device, &properties));
+  ze_device_properties_t core{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+  ASSERT_ZE(zeDeviceGetProperties(device, &core));
+  EXPECT_STREQ(core.name, properties.core.name);
+  EXPECT_EQ(core.type, properties.core.type);
+  EXPECT_EQ(0, std::memcmp(core.uuid.id, properties.core.uuid.id, sizeof(core.uuid.id)));
+  EXPECT_STREQ(core.name, properties.modelName);
+  uint32_t subDevices = 0;
+  ASSERT_ZE(zeDeviceGetSubDevices(device, &subDevices, nullptr));
+  EXPECT_EQ(subDevices, properties.numSubdevices);
+  for (const char* text : {properties.serialNumber, properties.boardNumber, properties.brandName, properties.vendorName,
+                           properties.driverVersion}) {
+    EXPECT_GT(std::strlen(text), 0u) << "a value or \"unknown\"";
+    EXPECT_LT(std::strlen(text), size_t(ZES_STRING_PROPERTY_SIZE));
+  }
+  EXPECT_STRNE("unknown", properties.driverVersion) << "Loom knows its own version";
+}
+
+TEST_F(SysmanTest, TheCpuDeviceNeedsNoResetAndIsNoPciFunction) {
+  SKIP_UNLESS_CPU_DEVICE("no PCI address");
+  zes_device_state_t state{ZES_STRUCTURE_TYPE_DEVICE_STATE};
+  ASSERT_ZE(zesDeviceGetState(device, &state));
+  EXPECT_EQ(0u, state.reset);
+  EXPECT_EQ(ZES_REPAIR_STATUS_UNSUPPORTED, state.repaired);
+  zes_pci_properties_t pci{ZES_STRUCTURE_TYPE_PCI_PROPERTIES};
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zesDevicePciGetProperties(device, &pci));
+  zes_pci_state_t pciState{ZES_STRUCTURE_TYPE_PCI_STATE};
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zesDevicePciGetState(device, &pciState));
+  uint32_t bars = 0;
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zesDevicePciGetBars(device, &bars, nullptr));
+}
+
+TEST_F(SysmanTest, FrequencyDomainsReportRangesAndClocksTheyKnow) {
+  for (zes_freq_handle_t domain : enumerate<zes_freq_handle_t>(zesDeviceEnumFrequencyDomains)) {
+    zes_freq_properties_t properties{ZES_STRUCTURE_TYPE_FREQ_PROPERTIES};
+    ASSERT_ZE(zesFrequencyGetProperties(domain, &properties));
+    EXPECT_TRUE(properties.type == ZES_FREQ_DOMAIN_GPU || properties.type == ZES_FREQ_DOMAIN_MEMORY);
+    EXPECT_FALSE(properties.canControl);
+    if (properties.min > 0 && properties.max > 0) { EXPECT_LE(properties.min, properties.max); }
+    zes_freq_state_t state{ZES_STRUCTURE_TYPE_FREQ_STATE};
+    ASSERT_ZE(zesFrequencyGetState(domain, &state));
+    EXPECT_TRUE(state.actual == -1 || state.actual > 0) << state.actual;
+    uint32_t count = 0;
+    ASSERT_ZE(zesFrequencyGetAvailableClocks(domain, &count, nullptr));
+    std::vector<double> clocks(count);
+    ASSERT_ZE(zesFrequencyGetAvailableClocks(domain, &count, clocks.data()));
+    EXPECT_TRUE(std::is_sorted(clocks.begin(), clocks.end())) << "slowest to fastest";
+  }
+}
+
+TEST_F(SysmanTest, PowerDomainsCountEnergyMonotonically) {
+  for (zes_pwr_handle_t domain : enumerate<zes_pwr_handle_t>(zesDeviceEnumPowerDomains)) {
+    zes_power_properties_t properties{ZES_STRUCTURE_TYPE_POWER_PROPERTIES};
+    ASSERT_ZE(zesPowerGetProperties(domain, &properties));
+    EXPECT_FALSE(properties.canControl);
+    zes_power_energy_counter_t first{}, second{};
+    ASSERT_ZE(zesPowerGetEnergyCounter(domain, &first));
+    ASSERT_ZE(zesPowerGetEnergyCounter(domain, &second));
+    EXPECT_GE(second.energy, first.energy);
+    EXPECT_GE(second.timestamp, first.timestamp);
+  }
+}
+
+TEST_F(SysmanTest, TemperatureSensorsReadPlausibleValues) {
+  for (zes_temp_handle_t sensor : enumerate<zes_temp_handle_t>(zesDeviceEnumTemperatureSensors)) {
+    zes_temp_properties_t properties{ZES_STRUCTURE_TYPE_TEMP_PROPERTIES};
+    ASSERT_ZE(zesTemperatureGetProperties(sensor, &properties));
+    double celsius = 0;
+    ASSERT_ZE(zesTemperatureGetState(sensor, &celsius));
+    EXPECT_GT(celsius, -50);
+    EXPECT_LT(celsius, 200);
+  }
+}
+
+TEST_F(SysmanTest, MemoryModulesReportTheirFreeAndTotalSize) {
+  const auto modules = enumerate<zes_mem_handle_t>(zesDeviceEnumMemoryModules);
+  if (deviceType() == ZE_DEVICE_TYPE_CPU) { ASSERT_EQ(1u, modules.size()) << "system memory, from /proc/meminfo"; }
+  for (zes_mem_handle_t module : modules) {
+    zes_mem_properties_t properties{ZES_STRUCTURE_TYPE_MEM_PROPERTIES};
+    ASSERT_ZE(zesMemoryGetProperties(module, &properties));
+    EXPECT_EQ(deviceType() == ZE_DEVICE_TYPE_CPU ? ZES_MEM_LOC_SYSTEM : ZES_MEM_LOC_DEVICE, properties.location);
+    zes_mem_state_t state{ZES_STRUCTURE_TYPE_MEM_STATE};
+    ASSERT_ZE(zesMemoryGetState(module, &state));
+    EXPECT_GT(state.size, 0u);
+    EXPECT_LE(state.free, state.size);
+    if (properties.physicalSize) { EXPECT_LE(state.size, properties.physicalSize); }
+  }
+}
+
+TEST_F(SysmanTest, EngineGroupsCountActiveTimeMonotonically) {
+  const auto groups = enumerate<zes_engine_handle_t>(zesDeviceEnumEngineGroups);
+  if (deviceType() == ZE_DEVICE_TYPE_CPU) { ASSERT_EQ(1u, groups.size()) << "all cores, from /proc/stat"; }
+  for (zes_engine_handle_t group : groups) {
+    zes_engine_properties_t properties{ZES_STRUCTURE_TYPE_ENGINE_PROPERTIES};
+    ASSERT_ZE(zesEngineGetProperties(group, &properties));
+    EXPECT_TRUE(properties.type == ZES_ENGINE_GROUP_ALL || properties.type == ZES_ENGINE_GROUP_COMPUTE_ALL);
+    zes_engine_stats_t first{}, second{};
+    ASSERT_ZE(zesEngineGetActivity(group, &first));
+    ASSERT_ZE(zesEngineGetActivity(group, &second));
+    EXPECT_GE(second.activeTime, first.activeTime);
+    EXPECT_GE(second.timestamp, first.timestamp);
+  }
+}
+
+TEST_F(SysmanTest, NullHandlesAndPointersGetTheSpecsCodes) {
+  zes_device_properties_t properties{ZES_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesDeviceGetProperties(nullptr, &properties));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDeviceGetProperties(device, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDeviceGetState(device, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDeviceEnumFrequencyDomains(device, nullptr, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDeviceEnumPowerDomains(device, nullptr, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDeviceEnumTemperatureSensors(device, nullptr, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDeviceEnumMemoryModules(device, nullptr, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDeviceEnumEngineGroups(device, nullptr, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDevicePciGetBars(device, nullptr, nullptr));
+  uint32_t count = 0;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesDeviceEnumMemoryModules(nullptr, &count, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesDeviceEnumEngineGroups(nullptr, &count, nullptr));
+
+  zes_mem_state_t memoryState{ZES_STRUCTURE_TYPE_MEM_STATE};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesMemoryGetState(nullptr, &memoryState));
+  zes_engine_stats_t stats{};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesEngineGetActivity(nullptr, &stats));
+  zes_freq_state_t frequencyState{ZES_STRUCTURE_TYPE_FREQ_STATE};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesFrequencyGetState(nullptr, &frequencyState));
+  zes_power_energy_counter_t energy{};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesPowerGetEnergyCounter(nullptr, &energy));
+  double celsius = 0;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesTemperatureGetState(nullptr, &celsius));
+
+  for (zes_mem_handle_t module : enumerate<zes_mem_handle_t>(zesDeviceEnumMemoryModules)) {
+    EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesMemoryGetProperties(module, nullptr));
+    EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesMemoryGetState(module, nullptr));
+  }
+  for (zes_engine_handle_t group : enumerate<zes_engine_handle_t>(zesDeviceEnumEngineGroups)) {
+    EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesEngineGetProperties(group, nullptr));
+    EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesEngineGetActivity(group, nullptr));
+  }
+}
+
+TEST_F(SysmanTest, HandlesOfAnotherKindAreRejected) {
+  const auto modules = enumerate<zes_mem_handle_t>(zesDeviceEnumMemoryModules);
+  const auto groups = enumerate<zes_engine_handle_t>(zesDeviceEnumEngineGroups);
+  if (modules.empty() || groups.empty()) GTEST_SKIP() << "needs a memory module and an engine group";
+  zes_engine_stats_t stats{};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zesEngineGetActivity(reinterpret_cast<zes_engine_handle_t>(modules[0]), &stats));
+  zes_mem_state_t state{ZES_STRUCTURE_TYPE_MEM_STATE};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zesMemoryGetState(reinterpret_cast<zes_mem_handle_t>(groups[0]), &state));
+  zes_freq_state_t frequency{ZES_STRUCTURE_TYPE_FREQ_STATE};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zesFrequencyGetState(reinterpret_cast<zes_freq_handle_t>(groups[0]), &frequency));
+}
+
+TEST_F(SysmanTest, SubDevicesReportTheirRootDevicesDomains) {
+  uint32_t count = 0;
+  ASSERT_ZE(zeDeviceGetSubDevices(device, &count, nullptr));
+  if (count == 0) GTEST_SKIP() << "no sub-devices (LOOM_CpuSubDevices)";
+  std::vector<ze_device_handle_t> subDevices(count);
+  ASSERT_ZE(zeDeviceGetSubDevices(device, &count, subDevices.data()));
+  uint32_t rootModules = 0, subModules = 0;
+  ASSERT_ZE(zesDeviceEnumMemoryModules(device, &rootModules, nullptr));
+  ASSERT_ZE(zesDeviceEnumMemoryModules(subDevices[0], &subModules, nullptr));
+  EXPECT_EQ(rootModules, subModules);
+  zes_device_properties_t properties{ZES_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+  ASSERT_ZE(zesDeviceGetProperties(subDevices[0], &properties));
+  EXPECT_TRUE(properties.core.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE);
+  EXPECT_EQ(0u, properties.numSubdevices);
+}
+
+// Run by loom_ze_api_sysman_disabled, without ZES_ENABLE_SYSMAN.
+TEST(SysmanDisabledTest, EverySysmanCallIsUninitialized) {
+  if (sysmanRequested()) GTEST_SKIP() << "runs without ZES_ENABLE_SYSMAN=1";
+  ASSERT_ZE(zeInit(0));
+  uint32_t count = 1;
+  ze_driver_handle_t driver = nullptr;
+  ASSERT_ZE(zeDriverGet(&count, &driver));
+  ze_device_handle_t device = nullptr;
+  ASSERT_ZE(zeDeviceGet(driver, &count, &device));
+  zes_device_properties_t properties{ZES_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+  EXPECT_EQ(ZE_RESULT_ERROR_UNINITIALIZED, zesDeviceGetProperties(device, &properties));
+  count = 0;
+  EXPECT_EQ(ZE_RESULT_ERROR_UNINITIALIZED, zesDeviceEnumMemoryModules(device, &count, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_UNINITIALIZED, zesDeviceEnumEngineGroups(device, &count, nullptr));
+  zes_engine_stats_t stats{};
+  EXPECT_EQ(ZE_RESULT_ERROR_UNINITIALIZED, zesEngineGetActivity(nullptr, &stats));
+}
+
+}  // namespace
+}  // namespace loom::test

@@ -1,0 +1,120 @@
+// GPU telemetry without a GPU: NVML's values translated into Level Zero's terms, the PCI BARs of a
+// fake sysfs file, and the telemetry that remains where NVML is missing.
+#include "backends/cuda/nvml_telemetry.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace loom::backends::cuda {
+namespace {
+
+TEST(NvmlTelemetry, ThrottleReasonsMapToLevelZerosBits) {
+  EXPECT_EQ(0u, translateThrottleReasons(0));
+  EXPECT_EQ(0u, translateThrottleReasons(0x1));  // GPU idle is no throttle
+  EXPECT_EQ(uint32_t(core::kThrottleAveragePower), translateThrottleReasons(kNvmlThrottleSwPowerCap));
+  EXPECT_EQ(uint32_t(core::kThrottleThermal), translateThrottleReasons(kNvmlThrottleSwThermalSlowdown));
+  EXPECT_EQ(uint32_t(core::kThrottleThermal), translateThrottleReasons(kNvmlThrottleHwThermalSlowdown));
+  EXPECT_EQ(uint32_t(core::kThrottlePowerSupply | core::kThrottleSoftwareRange),
+            translateThrottleReasons(kNvmlThrottleHwPowerBrakeSlowdown | kNvmlThrottleApplicationsClocksSetting));
+}
+
+TEST(NvmlTelemetry, PcieBandwidthFollowsGenerationAndWidth) {
+  EXPECT_EQ(16 * 250000000ll, pcieBandwidth(1, 16));
+  EXPECT_EQ(16 * 984615384ll, pcieBandwidth(3, 16));
+  EXPECT_EQ(16 * 3938461538ll, pcieBandwidth(5, 16));
+  EXPECT_EQ(-1, pcieBandwidth(-1, 16));
+  EXPECT_EQ(-1, pcieBandwidth(4, -1));
+  EXPECT_EQ(-1, pcieBandwidth(9, 16));
+}
+
+TEST(NvmlTelemetry, PciResourcesBecomeBars) {
+  const std::string resource =
+      "0x00000000fb000000 0x00000000fbffffff 0x0000000000040200\n"  // BAR0: registers
+      "0x0000038000000000 0x0000039fffffffff 0x000000000014220c\n"  // BAR1: 128 GiB prefetchable aperture
+      "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"  // upper half of BAR1
+      "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+      "0x000000000000e000 0x000000000000e07f 0x0000000000040101\n"  // I/O ports: no Level Zero type
+      "garbage\n"
+      "0x00000000fc000000 0x00000000fc07ffff 0x0000000000046200\n"  // expansion ROM
+      "0x0000000000000000 0x0000000000000000 0x0000000000000000\n";
+  const std::vector<core::PciBar> bars = parsePciResources(resource);
+  ASSERT_EQ(3u, bars.size());
+  EXPECT_EQ(core::PciBar::Type::Mmio, bars[0].type);
+  EXPECT_EQ(0u, bars[0].index);
+  EXPECT_EQ(0xfb000000u, bars[0].base);
+  EXPECT_EQ(16u << 20, bars[0].size);
+  EXPECT_EQ(core::PciBar::Type::Memory, bars[1].type);
+  EXPECT_EQ(1u, bars[1].index);
+  EXPECT_EQ(128ull << 30, bars[1].size);
+  EXPECT_EQ(core::PciBar::Type::Rom, bars[2].type);
+  EXPECT_EQ(6u, bars[2].index);
+  EXPECT_TRUE(parsePciResources("").empty());
+  EXPECT_TRUE(parsePciResources("\xff\xfe not hex at all\n").empty());
+}
+
+TEST(NvmlTelemetry, MemoryBusWidthTellsHbmFromGddr) {
+  EXPECT_EQ(core::MemoryKind::Hbm, memoryKindForBusWidth(5120));
+  EXPECT_EQ(core::MemoryKind::Ddr, memoryKindForBusWidth(384));
+}
+
+TEST(NvmlTelemetry, UtilizationSamplesIntegrateIntoAMonotonicCounter) {
+  UtilizationCounter counter;
+  counter.add({{2000, 50}, {1000, 100}});  // out of order: the first sample only starts the count
+  EXPECT_EQ(500u, counter.activeUs);
+  EXPECT_EQ(2000u, counter.lastTimestampUs);
+  counter.add({{2000, 100}, {1500, 100}});  // nothing new
+  EXPECT_EQ(500u, counter.activeUs);
+  counter.add({{3000, 25}, {4000, 250}});  // percentages beyond 100 are clamped
+  EXPECT_EQ(500u + 250u + 1000u, counter.activeUs);
+  EXPECT_EQ(4000u, counter.lastTimestampUs);
+}
+
+TEST(NvmlTelemetry, SampleValuesReadByTheirType) {
+  nvmlValue_t value{};
+  value.uiVal = 42;
+  EXPECT_EQ(42.0, samplePercent(NVML_VALUE_TYPE_UNSIGNED_INT, value));
+  value.dVal = 12.5;
+  EXPECT_EQ(12.5, samplePercent(NVML_VALUE_TYPE_DOUBLE, value));
+  value.ullVal = 7;
+  EXPECT_EQ(7.0, samplePercent(NVML_VALUE_TYPE_UNSIGNED_LONG_LONG, value));
+  EXPECT_FALSE(samplePercent(99, value));
+}
+
+TEST(NvmlTelemetry, AMissingLibraryIsReportedNotFatal) {
+  std::string error;
+  EXPECT_EQ(nullptr, Nvml::load("libloom-no-such-nvml.so.1", error));
+  EXPECT_NE(std::string::npos, error.find("libloom-no-such-nvml.so.1")) << error;
+}
+
+TEST(NvmlTelemetry, WithoutNvmlOnlyThePciAddressAndBarsAreKnown) {
+  namespace fs = std::filesystem;
+  const fs::path sysfs = fs::temp_directory_path() / ("loom-nvml-test-" + std::to_string(getpid()));
+  fs::create_directories(sysfs / "0001:3b:00.0");
+  std::ofstream(sysfs / "0001:3b:00.0" / "resource") << "0x00000000fb000000 0x00000000fbffffff 0x0000000000040200\n";
+  NvmlTelemetry telemetry(nullptr, nullptr, {1, 0x3b, 0, 0}, sysfs.string());
+  const auto pci = telemetry.pci();
+  fs::remove_all(sysfs);
+  ASSERT_TRUE(pci);
+  EXPECT_EQ(1u, pci->address.domain);
+  EXPECT_EQ(0x3bu, pci->address.bus);
+  EXPECT_EQ(-1, pci->maxSpeed.generation);
+  EXPECT_EQ(-1, pci->maxSpeed.bandwidth);
+  ASSERT_EQ(1u, pci->bars.size());
+  EXPECT_FALSE(telemetry.pciLinkSpeed());
+  EXPECT_FALSE(telemetry.resetPending());
+  EXPECT_TRUE(telemetry.productStrings().serialNumber.empty());
+  EXPECT_TRUE(telemetry.frequencyDomains().empty());
+  EXPECT_TRUE(telemetry.powerDomains().empty());
+  EXPECT_TRUE(telemetry.temperatureSensors().empty());
+  EXPECT_TRUE(telemetry.memoryModules().empty());
+  EXPECT_TRUE(telemetry.engineGroups().empty());
+  EXPECT_FALSE(telemetry.frequencyState(0));
+  EXPECT_FALSE(telemetry.energy(0));
+  EXPECT_FALSE(telemetry.engineActivity(0));
+}
+
+}  // namespace
+}  // namespace loom::backends::cuda

@@ -33,11 +33,18 @@ Engine::~Engine() {
   worker_.join();
 }
 
-uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
+void Engine::trace(const std::vector<uint8_t>& stream) const {
   if (debugKeys().PrintCommandStream)
     std::fprintf(stderr, "[loom] command stream submitted to %s engine:\n%s", backend_.info().name.c_str(),
-                 describeCommandStream(*stream).c_str());
-  if (processGeneration() != ownerProcess_) return runInForkedChild(*stream);
+                 describeCommandStream(stream).c_str());
+}
+
+uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
+  trace(*stream);
+  if (processGeneration() != ownerProcess_) {
+    std::lock_guard lock(mutex_);
+    return runLocked(*stream);
+  }
   uint64_t taskCount;
   {
     std::lock_guard lock(mutex_);
@@ -49,11 +56,25 @@ uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
   return taskCount;
 }
 
-uint64_t Engine::runInForkedChild(const std::vector<uint8_t>& stream) {
-  std::lock_guard lock(mutex_);
-  executeCommandStream(stream, backend_);
+uint64_t Engine::runHereOrSubmit(std::shared_ptr<const std::vector<uint8_t>> stream) {
+  std::unique_lock lock(mutex_);
+  // The engine thread completes what it took before it increments the completion tag.
+  if (!pending_.empty() || completionTag() != taskCount_) {
+    lock.unlock();
+    return submit(std::move(stream));
+  }
+  trace(*stream);
+  const uint64_t taskCount = runLocked(*stream);
+  lock.unlock();
+  completed_.notify_all();
+  return taskCount;
+}
+
+uint64_t Engine::runLocked(const std::vector<uint8_t>& stream) {
+  // Holding the lock keeps the engine thread from starting later submissions meanwhile.
   const uint64_t taskCount = ++taskCount_;
   submitted_.store(taskCount, std::memory_order_release);
+  executeCommandStream(stream, backend_);
   completionTag_.store(taskCount, std::memory_order_release);
   return taskCount;
 }

@@ -42,10 +42,22 @@ void ThreadPool::runErased(uint64_t count, void* task, Trampoline trampoline) {
   chunk_ = std::max<uint64_t>(1, count / (uint64_t(threads()) * 8));
   next_.store(0, std::memory_order_relaxed);
   busyWorkers_.store(static_cast<uint32_t>(workers_.size()), std::memory_order_relaxed);
+  callerSleeping_.store(false, std::memory_order_relaxed);
   generation_.fetch_add(1, std::memory_order_release);
   core::futexWakeAll(reinterpret_cast<uint32_t*>(&generation_));
   work(0);
-  while (busyWorkers_.load(std::memory_order_acquire) != 0) {
+  waitForWorkers();
+}
+
+void ThreadPool::waitForWorkers() {
+  // Spin first: workers usually finish their last chunk within microseconds. A worker that lost
+  // its core to another process can take a time slice, which this thread must not spend polling.
+  int polls = 0;
+  for (uint32_t busy; (busy = busyWorkers_.load(std::memory_order_acquire)) != 0;) {
+    if (++polls < kSpinPolls) continue;
+    callerSleeping_.store(true);  // sequentially consistent with the workers' decrement
+    if (busyWorkers_.load() == 0) return;
+    core::futexWait(reinterpret_cast<const uint32_t*>(&busyWorkers_), busy, UINT64_MAX);
   }
 }
 
@@ -72,7 +84,8 @@ void ThreadPool::workerLoop(unsigned thread) {
     seen = current;
     if (stopping_.load()) return;
     work(thread);
-    busyWorkers_.fetch_sub(1, std::memory_order_release);
+    if (busyWorkers_.fetch_sub(1) == 1 && callerSleeping_.load())
+      core::futexWakeAll(reinterpret_cast<uint32_t*>(&busyWorkers_));
   }
 }
 

@@ -32,6 +32,7 @@ class ThreadPool {
   using Trampoline = void (*)(void*, uint64_t, unsigned);
   void runErased(uint64_t count, void* task, Trampoline trampoline);
   void work(unsigned thread);
+  void waitForWorkers();
   void workerLoop(unsigned thread);
 
   std::mutex runMutex_;
@@ -45,6 +46,7 @@ class ThreadPool {
   uint64_t chunk_ = 1;
   std::atomic<uint64_t> next_{0};
   std::atomic<uint32_t> busyWorkers_{0};
+  std::atomic<bool> callerSleeping_{false};  // the caller waits on busyWorkers_ in the kernel
   std::atomic<uint32_t> generation_{0};  // bumped to start a job; workers wait on it
   std::atomic<bool> stopping_{false};
 };

@@ -47,11 +47,12 @@ llvm::Error verify(const llvm::Module& module, const char* after) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "internal compiler error after %s: %s", after, problems.c_str());
 }
 
-llvm::Expected<ProgramInfo> describeProgram(const llvm::Module& module) {
+llvm::Expected<ProgramInfo> describeProgram(const llvm::Module& module, const std::map<std::string, std::string>& typeHints) {
   ProgramInfo info;
   for (const llvm::Function& function : module) {
     if (!isKernel(function)) continue;
-    auto descriptor = describeKernel(function);
+    const auto hint = typeHints.find(function.getName().str());
+    auto descriptor = describeKernel(function, hint == typeHints.end() ? std::string() : hint->second);
     if (!descriptor) return descriptor.takeError();
     info.kernels.push_back(std::move(*descriptor));
   }
@@ -118,7 +119,7 @@ BuildResult compileSpirv(const CompileRequest& request) {
   context.setOpaquePointers(false);
   auto module = readSpirvModule(context, request.spirv, request.specializationConstants);
   if (!module) return failure(Status::BuildFailure, module.takeError());
-  auto info = describeProgram(**module);
+  auto info = describeProgram(**module, request.vectorTypeHints);
   if (!info) return failure(Status::BuildFailure, info.takeError());
   auto code = compileForTarget(request, **module, *info, *options);
   if (!code) return failure(Status::BuildFailure, code.takeError());

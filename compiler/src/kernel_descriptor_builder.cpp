@@ -94,7 +94,9 @@ std::string sourceAttributes(const KernelDescriptor& descriptor) {
   return attributes;
 }
 
-std::string vectorTypeHint(const llvm::Function& kernel) {
+// The hint's type name; integers are signed unless `withSignedness` and the metadata's second
+// operand (1 for signed types) says otherwise.
+std::string vectorTypeHint(const llvm::Function& kernel, bool withSignedness) {
   const llvm::MDNode* node = kernel.getMetadata("vec_type_hint");
   if (!node || node->getNumOperands() == 0) return {};
   auto* value = llvm::mdconst::dyn_extract_or_null<llvm::Constant>(node->getOperand(0));
@@ -104,16 +106,20 @@ std::string vectorTypeHint(const llvm::Function& kernel) {
   if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) lanes = vector->getNumElements(), type = vector->getElementType();
   std::string scalar = type->isFloatTy() ? "float" : type->isDoubleTy() ? "double" : type->isHalfTy() ? "half"
                        : type->isIntegerTy(8) ? "char" : type->isIntegerTy(16) ? "short" : type->isIntegerTy(64) ? "long" : "int";
+  auto* isSigned = node->getNumOperands() > 1 ? llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(node->getOperand(1)) : nullptr;
+  if (withSignedness && type->isIntegerTy() && isSigned && isSigned->isZero()) scalar = "u" + scalar;
   return lanes == 1 ? scalar : scalar + std::to_string(lanes);
 }
 
 }  // namespace
 
+std::string sourceVectorTypeHint(const llvm::Function& kernel) { return vectorTypeHint(kernel, true); }
+
 bool isKernel(const llvm::Function& function) {
   return !function.isDeclaration() && function.getCallingConv() == llvm::CallingConv::SPIR_KERNEL;
 }
 
-llvm::Expected<KernelDescriptor> describeKernel(const llvm::Function& kernel) {
+llvm::Expected<KernelDescriptor> describeKernel(const llvm::Function& kernel, const std::string& sourceTypeHint) {
   const llvm::DataLayout& layout = kernel.getParent()->getDataLayout();
   KernelDescriptor descriptor;
   descriptor.name = kernel.getName().str();
@@ -130,7 +136,7 @@ llvm::Expected<KernelDescriptor> describeKernel(const llvm::Function& kernel) {
   descriptor.requiredWorkGroupSize = metadataTriple(kernel, "reqd_work_group_size");
   descriptor.workGroupSizeHint = metadataTriple(kernel, "work_group_size_hint");
   descriptor.requiredSubGroupSize = metadataTriple(kernel, "intel_reqd_sub_group_size")[0];
-  descriptor.vectorTypeHint = vectorTypeHint(kernel);
+  descriptor.vectorTypeHint = sourceTypeHint.empty() ? vectorTypeHint(kernel, false) : sourceTypeHint;
   descriptor.attributes = sourceAttributes(descriptor);
   return descriptor;
 }

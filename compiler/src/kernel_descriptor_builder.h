@@ -10,7 +10,11 @@
 namespace loom::compiler {
 
 bool isKernel(const llvm::Function& function);
-llvm::Expected<KernelDescriptor> describeKernel(const llvm::Function& kernel);
+// `sourceTypeHint`, when not empty, is the kernel's vec_type_hint as its OpenCL C source wrote it
+// (SPIR-V's VecTypeHint has no signedness).
+llvm::Expected<KernelDescriptor> describeKernel(const llvm::Function& kernel, const std::string& sourceTypeHint = {});
+// A kernel's vec_type_hint type from clang's metadata, whose integers carry their signedness.
+std::string sourceVectorTypeHint(const llvm::Function& kernel);
 // Program-scope globals, exported and imported functions.
 void describeProgramSymbols(const llvm::Module& module, ProgramInfo& info);
 

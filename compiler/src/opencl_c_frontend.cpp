@@ -9,6 +9,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "loom/compiler/opencl_c.h"
+#include "kernel_descriptor_builder.h"
 #include "opencl_c_options.h"
 #include "spirv_writer.h"
 
@@ -128,6 +129,15 @@ std::unique_ptr<llvm::Module> runClang(clang::CompilerInstance& clang, const Sou
   return action.takeModule();
 }
 
+std::map<std::string, std::string> vectorTypeHints(const llvm::Module& module) {
+  std::map<std::string, std::string> hints;
+  for (const llvm::Function& function : module) {
+    if (!isKernel(function)) continue;
+    if (std::string hint = sourceVectorTypeHint(function); !hint.empty()) hints[function.getName().str()] = hint;
+  }
+  return hints;
+}
+
 // Clang marks every function noinline at -O0; whether to inline is compileSpirv's decision.
 void allowInlining(llvm::Module& module) {
   for (llvm::Function& function : module) function.removeFnAttr(llvm::Attribute::NoInline);
@@ -148,9 +158,10 @@ SpirvResult compileOpenClSource(const SourceRequest& request) {
   std::unique_ptr<llvm::Module> module = runClang(clang, request, context, logStream);
   if (!module) return {Status::BuildFailure, log, {}};
   allowInlining(*module);
+  auto hints = vectorTypeHints(*module);  // before the translator rewrites the kernels' metadata
   auto spirv = writeSpirvModule(*module);
   if (!spirv) return {Status::BuildFailure, log + llvm::toString(spirv.takeError()), {}};
-  return {Status::Success, log, std::move(*spirv)};
+  return {Status::Success, log, std::move(*spirv), std::move(hints)};
 }
 
 }  // namespace loom::compiler

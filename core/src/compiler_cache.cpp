@@ -63,6 +63,8 @@ std::string CompilerCache::key(const compiler::CompileRequest& request) {
   hash.add(request.options);
   hash.add(uint64_t(request.specializationConstants.size()));
   for (const auto& [id, value] : request.specializationConstants) hash.add(id), hash.add(value);
+  hash.add(uint64_t(request.vectorTypeHints.size()));
+  for (const auto& [kernel, hint] : request.vectorTypeHints) hash.add(kernel), hash.add(hint);
   hash.add(uint64_t(request.spirv.size()));
   hash.add(request.spirv.data(), request.spirv.size());
   return hash.hex();

@@ -39,11 +39,18 @@ Engine::~Engine() {
   worker_.join();
 }
 
-uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
+void Engine::trace(const std::vector<uint8_t>& stream) const {
   if (debugKeys().PrintCommandStream)
     std::fprintf(stderr, "[loom] command stream submitted to %s engine:\n%s", backend_.info().name.c_str(),
-                 describeCommandStream(*stream).c_str());
-  if (processGeneration() != ownerProcess_) return runInForkedChild(*stream);
+                 describeCommandStream(stream).c_str());
+}
+
+uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
+  trace(*stream);
+  if (processGeneration() != ownerProcess_) {
+    std::lock_guard lock(mutex_);
+    return runLocked(*stream);
+  }
   uint64_t taskCount;
   {
     std::lock_guard lock(mutex_);
@@ -55,12 +62,29 @@ uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
   return taskCount;
 }
 
-uint64_t Engine::runInForkedChild(const std::vector<uint8_t>& stream) {
-  std::lock_guard lock(mutex_);
-  executor_.execute(stream);
-  executor_.retire(true);
+uint64_t Engine::runHereOrSubmit(std::shared_ptr<const std::vector<uint8_t>> stream) {
+  std::unique_lock lock(mutex_);
+  // Only on a synchronous queue (the CPU), and only when the engine has completed everything:
+  // then its thread touches neither the executor nor the counters until the lock is free.
+  if (executor_.asynchronous() || !pending_.empty() || completionTag() != taskCount_) {
+    lock.unlock();
+    return submit(std::move(stream));
+  }
+  trace(*stream);
+  const uint64_t taskCount = runLocked(*stream);
+  lock.unlock();
+  completed_.notify_all();
+  return taskCount;
+}
+
+uint64_t Engine::runLocked(const std::vector<uint8_t>& stream) {
+  // Holding the lock keeps the engine thread from starting later submissions, and from retiring,
+  // meanwhile.
   const uint64_t taskCount = ++taskCount_;
   submitted_.store(taskCount, std::memory_order_release);
+  issued_.store(taskCount, std::memory_order_release);
+  executor_.execute(stream);
+  executor_.retire(true);
   completionTag_.store(taskCount, std::memory_order_release);
   return taskCount;
 }
@@ -81,11 +105,11 @@ bool Engine::waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs) {
 void Engine::run() {
   while (std::shared_ptr<const std::vector<uint8_t>> stream = nextStream()) {
     executor_.execute(*stream);
-    ++issued_;
+    const uint64_t issued = issued_.fetch_add(1, std::memory_order_acq_rel) + 1;
     // Now and then, retire without waiting when the device is done already, so that a steady
     // stream of submissions never keeps waiters of earlier ones waiting (a poll of the device
     // after every stream would cost each launch a driver call).
-    if ((executor_.idle() || issued_ % kPollEvery == 0) && executor_.retire(false)) retireIssued();
+    if ((executor_.idle() || issued % kPollEvery == 0) && executor_.retire(false)) retireIssued();
   }
   executor_.retire(true);
   retireIssued();
@@ -109,10 +133,12 @@ std::shared_ptr<const std::vector<uint8_t>> Engine::nextStream() {
 }
 
 void Engine::retireIssued() {
-  if (completionTag() == issued_) return;
   {
+    // Under the lock: runLocked may be advancing both counters on another thread.
     std::lock_guard lock(mutex_);
-    completionTag_.store(issued_, std::memory_order_release);
+    const uint64_t issued = issued_.load(std::memory_order_acquire);
+    if (completionTag() == issued) return;
+    completionTag_.store(issued, std::memory_order_release);
   }
   completed_.notify_all();
   if (onCompletion_) onCompletion_();

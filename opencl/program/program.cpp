@@ -76,6 +76,7 @@ void Program::buildExecutable(DeviceBuild& build, const std::vector<uint8_t>& sp
   request.spirv = spirv;
   request.options = codeGeneratorOptions(options);
   request.specializationConstants = specializationConstants_;
+  request.vectorTypeHints = build.vectorTypeHints;
   core::ProgramBuild built = core::Program::fromSpirv(build.device->core(), std::move(request));
   build.log += built.log;
   build.program = std::move(built.program);
@@ -93,6 +94,7 @@ cl_int Program::build(const std::vector<Device*>& requested, const std::string& 
     build.log.clear();
     build.program.reset();
     std::vector<uint8_t> spirv;
+    if (origin_ != Origin::Linked) build.vectorTypeHints.clear();
     if (origin_ == Origin::Source) {
       compiler::SpirvResult compiled = compiler::compileOpenClSource({source_, options, {}});
       build.log = compiled.log;
@@ -102,6 +104,7 @@ cl_int Program::build(const std::vector<Device*>& requested, const std::string& 
         continue;
       }
       spirv = std::move(compiled.spirv);
+      build.vectorTypeHints = std::move(compiled.vectorTypeHints);
     } else if (origin_ == Origin::Il) {
       spirv = il_;
     } else if (build.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && !build.spirv.empty()) {
@@ -143,6 +146,7 @@ cl_int Program::compile(const std::vector<Device*>& requested, const std::string
     build.status = success ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     build.binaryType = success ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT : CL_PROGRAM_BINARY_TYPE_NONE;
     build.spirv = success ? compiled.spirv : std::vector<uint8_t>{};
+    build.vectorTypeHints = compiled.vectorTypeHints;
   }
   return buildFailureCode(compiled.status, CL_COMPILE_PROGRAM_FAILURE, CL_INVALID_COMPILER_OPTIONS);
 }

@@ -28,6 +28,8 @@ class Program : public _cl_program, public RefCounted {
     std::string options;
     std::string log;
     std::vector<uint8_t> spirv;            // compiled object or library
+    // Kernel -> vec_type_hint as the source wrote it, for the executable (SPIR-V loses signedness).
+    std::map<std::string, std::string> vectorTypeHints;
     std::unique_ptr<core::Program> program;  // executable
   };
 
@@ -47,7 +49,7 @@ class Program : public _cl_program, public RefCounted {
   // clCompileProgram: source (or IL) to a compiled object per device.
   cl_int compile(const std::vector<Device*>& devices, const std::string& options,
                  const std::vector<std::pair<std::string, std::string>>& headers);
-  // A device's executable from SPIR-V; records status and log.
+  // A device's executable from SPIR-V (and the build's vectorTypeHints); records status and log.
   void buildExecutable(DeviceBuild& build, const std::vector<uint8_t>& spirv, const std::string& options);
 
   // The first device's executable, or null when no device has one.

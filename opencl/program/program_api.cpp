@@ -130,6 +130,7 @@ cl_int linkPrograms(cl_context context, cl_uint numDevices, const cl_device_id* 
   const std::string optionText = options ? options : "";
   const bool library = optionText.find("-create-library") != std::string::npos;
   std::vector<std::vector<uint8_t>> modules;
+  std::map<std::string, std::string> hints;  // the inputs' vectorTypeHints
   for (cl_uint i = 0; i < numInputs; ++i) {
     Program* input = objectOf<Program>(inputs[i]);
     CL_REQUIRE(input, CL_INVALID_PROGRAM, "an input is not a program");
@@ -138,12 +139,14 @@ cl_int linkPrograms(cl_context context, cl_uint numDevices, const cl_device_id* 
     CL_REQUIRE(build && !build->spirv.empty() && build->binaryType != CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
                CL_INVALID_OPERATION, "an input is not a compiled object or library");
     modules.push_back(build->spirv);
+    hints.insert(build->vectorTypeHints.begin(), build->vectorTypeHints.end());
   }
   compiler::SpirvResult result = compiler::linkSpirvModules(modules, library);
   auto* program = new Program(*owner, devices, Program::Origin::Linked);
   for (Program::DeviceBuild& build : program->builds()) {
     build.options = optionText;
     build.log = result.log;
+    build.vectorTypeHints = hints;
     if (result.status != compiler::Status::Success) {
       build.status = CL_BUILD_ERROR;
     } else if (library) {

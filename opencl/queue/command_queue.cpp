@@ -27,6 +27,18 @@ CommandQueue::~CommandQueue() {
   releaseContext(context_);
 }
 
+namespace {
+
+// Commands the calling thread runs itself when the queue is idle: blocking ones, which it waits
+// for anyway, and empty ones (unmapping memory the device shares). Never those that wait for
+// events, which could wait for this thread, nor native kernels, which may call the API.
+bool runsOnCaller(const EnqueueArguments& arguments, const core::CommandStream& stream) {
+  if (arguments.numWaitEvents != 0 || arguments.type == CL_COMMAND_NATIVE_KERNEL) return false;
+  return arguments.blocking || stream.empty();
+}
+
+}  // namespace
+
 cl_int CommandQueue::enqueue(const EnqueueArguments& arguments, const std::function<void(core::CommandStream&)>& encode,
                              const char* function) {
   if (cl_int error = checkWaitList(context_, arguments.numWaitEvents, arguments.waitEvents, function); error != CL_SUCCESS)
@@ -47,6 +59,7 @@ cl_int CommandQueue::enqueue(const EnqueueArguments& arguments, const std::funct
   encode(stream);
   if (record.event) stream.appendSignalEvent(&record.event->core());
 
+  const bool onCaller = runsOnCaller(arguments, stream);
   auto bytes = std::make_shared<const std::vector<uint8_t>>(stream.take());
   if (record.event) {
     record.event->retain();  // the queue's reference, dropped once the command completed
@@ -57,9 +70,11 @@ cl_int CommandQueue::enqueue(const EnqueueArguments& arguments, const std::funct
     // Submission order and in-flight order must agree for retire() to pair them.
     std::lock_guard lock(inFlightMutex_);
     if (record.event) record.event->markSubmitted(core::monotonicNanoseconds());
-    taskCount = record.taskCount = engine_->submit(std::move(bytes));
+    taskCount = record.taskCount = onCaller ? engine_->runHereOrSubmit(std::move(bytes)) : engine_->submit(std::move(bytes));
     inFlight_.push_back(std::move(record));
   }
+  // A command run here has no engine thread to complete its bookkeeping.
+  if (onCaller && engine_->completionTag() >= taskCount) retire();
   if (!arguments.blocking) return CL_SUCCESS;
   engine_->waitForTaskCount(taskCount, UINT64_MAX);
   for (cl_uint i = 0; i < arguments.numWaitEvents; ++i)

@@ -340,6 +340,44 @@ TEST_F(BufferTest, ReadWriteAndCopyWithOffsets) {
   EXPECT_CL(CL_INVALID_VALUE, clEnqueueCopyBuffer(queue, a, b, 0, 0, 0, 0, nullptr, nullptr));
 }
 
+// The CPU streams copies of 16 MiB and more: sizes on both sides of that, at buffer offsets and
+// from host pointers that are not 16-byte aligned, with tails that are not whole 128-byte blocks.
+TEST_F(BufferTest, LargeWritesAndReadsAtOffsetsAreExact) {
+  const size_t threshold = size_t(16) << 20;
+  const size_t capacity = threshold + 4096;
+  cl_mem m = buffer(CL_MEM_READ_WRITE, capacity);
+  std::vector<uint8_t> host(capacity + 64);
+  for (size_t i = 0; i < host.size(); ++i) host[i] = uint8_t(i * 131 + (i >> 12));
+  const struct {
+    size_t size, bufferOffset, hostOffset;
+  } cases[] = {{threshold - 1, 0, 0}, {threshold, 0, 0}, {threshold, 5, 3}, {threshold + 77, 4019, 13}, {threshold + 128, 64, 1}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(testing::Message() << c.size << " bytes at buffer offset " << c.bufferOffset << ", host offset " << c.hostOffset);
+    const uint8_t zero = 0;
+    ASSERT_CL_OK(clEnqueueFillBuffer(queue, m, &zero, 1, 0, capacity, 0, nullptr, nullptr));
+    ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, c.bufferOffset, c.size, host.data() + c.hostOffset, 0, nullptr, nullptr));
+    std::vector<uint8_t> expected(capacity, 0);
+    std::copy_n(host.begin() + c.hostOffset, c.size, expected.begin() + c.bufferOffset);
+    EXPECT_TRUE(bytes(m, capacity) == expected);
+    std::vector<uint8_t> back(c.size + 64, 0xee);
+    ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, c.bufferOffset, c.size, back.data() + 7, 0, nullptr, nullptr));
+    EXPECT_TRUE(std::equal(back.begin() + 7, back.begin() + 7 + c.size, host.begin() + c.hostOffset));
+    EXPECT_EQ(back[6], 0xee);
+    EXPECT_EQ(back[7 + c.size], 0xee);
+  }
+}
+
+TEST_F(BufferTest, LargeCopiesBetweenBuffersAreExact) {
+  const size_t size = (size_t(16) << 20) + 333;
+  std::vector<uint8_t> values(size + 100);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = uint8_t(i * 7 + (i >> 16));
+  cl_mem source = bufferWith(values);
+  cl_mem destination = buffer(CL_MEM_READ_WRITE, size + 100);
+  ASSERT_CL_OK(clEnqueueCopyBuffer(queue, source, destination, 9, 3, size, 0, nullptr, nullptr));
+  const std::vector<uint8_t> copied = bytes(destination, size + 100);
+  EXPECT_TRUE(std::equal(copied.begin() + 3, copied.begin() + 3 + size, values.begin() + 9));
+}
+
 TEST_F(BufferTest, OverlappingCopiesAreCopyOverlap) {
   const size_t align = baseAlignment();
   cl_mem m = bufferWith(pattern(4 * align, 5));

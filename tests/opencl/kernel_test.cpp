@@ -58,6 +58,37 @@ TEST_F(KernelTest, ArgumentInfoWithClKernelArgInfo) {
   EXPECT_CL(CL_INVALID_VALUE, clGetKernelArgInfo(k, 0, 0x7fff, 0, nullptr, &size));
 }
 
+// SPIR-V's VecTypeHint has no signedness: programs from source report the type as written, also
+// through clCompileProgram and clLinkProgram.
+TEST_F(KernelTest, VecTypeHintKeepsTheSourceSignedness) {
+  const std::string source = R"(
+    kernel __attribute__((vec_type_hint(uchar2))) void u8(global int* o) { o[0] = 1; }
+    kernel __attribute__((vec_type_hint(char2))) void s8(global int* o) { o[0] = 1; }
+    kernel __attribute__((vec_type_hint(ulong16))) void u64(global int* o) { o[0] = 1; }
+    kernel __attribute__((vec_type_hint(uint))) void u32(global int* o) { o[0] = 1; }
+    kernel __attribute__((vec_type_hint(float4))) void f32(global int* o) { o[0] = 1; }
+  )";
+  const std::pair<const char*, const char*> expected[] = {
+      {"u8", "vec_type_hint(uchar2)"}, {"s8", "vec_type_hint(char2)"},  {"u64", "vec_type_hint(ulong16)"},
+      {"u32", "vec_type_hint(uint)"},  {"f32", "vec_type_hint(float4)"}};
+  auto attributes = [&](cl_program p, const char* name) {
+    cl_kernel k = kernel(p, name);
+    return infoString([&](size_t s, void* v, size_t* r) { return clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, s, v, r); });
+  };
+  cl_program built = build(source);
+  ASSERT_NE(built, nullptr);
+  cl_program object = sourceProgram(source);
+  ASSERT_CL_OK(clCompileProgram(object, 1, &device, "", 0, nullptr, nullptr, nullptr, nullptr));
+  cl_int error = CL_SUCCESS;
+  cl_program linked = clLinkProgram(context, 1, &device, "", 1, &object, nullptr, nullptr, &error);
+  ASSERT_CL_OK(error);
+  programs.push_back(linked);
+  for (const auto& [name, hint] : expected) {
+    EXPECT_EQ(attributes(built, name), hint);
+    EXPECT_EQ(attributes(linked, name), hint);
+  }
+}
+
 TEST_F(KernelTest, KernelInfoQueries) {
   cl_program p = build(R"(
     kernel void plain(global int* o) { o[0] = 1; }

@@ -2,6 +2,8 @@
 // CL_QUEUE_PROPERTIES_ARRAY, queries, reference counts and bad properties.
 #include "cl_test_helpers.h"
 
+#include <thread>
+
 namespace loom::test {
 namespace {
 
@@ -106,6 +108,41 @@ TEST_F(QueueTest, InOrderQueueRunsCommandsInOrder) {
   setArgs(k, m);
   for (int i = 0; i < 20; ++i) ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
   for (int value : readBack<int>(m, n)) ASSERT_EQ(value, 20);
+}
+
+// An idle queue runs blocking commands on the calling thread; a queue with work left must not.
+TEST_F(QueueTest, BlockingCommandsWaitForEarlierWorkAndCompleteTheirEvents) {
+  cl_mem m = buffer(CL_MEM_READ_WRITE, sizeof(int));
+  const int seven = 7;
+  cl_event gate = userEvent();
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_FALSE, 0, sizeof(int), &seven, 1, &gate, nullptr));
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+  });
+  int value = 0;
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof(int), &value, 0, nullptr, nullptr));
+  opener.join();
+  EXPECT_EQ(value, 7);
+
+  cl_command_queue profiled = createQueue(CL_QUEUE_PROFILING_ENABLE);
+  std::atomic<int> completions{0};
+  auto completed = [](cl_event, cl_int status, void* count) {
+    if (status == CL_COMPLETE) ++*static_cast<std::atomic<int>*>(count);
+  };
+  const int nine = 9;
+  cl_event written = nullptr;
+  ASSERT_CL_OK(clEnqueueWriteBuffer(profiled, m, CL_TRUE, 0, sizeof(int), &nine, 0, nullptr, &written));
+  track(written);
+  EXPECT_EQ(eventStatus(written), CL_COMPLETE);
+  ASSERT_CL_OK(clSetEventCallback(written, CL_COMPLETE, completed, &completions));
+  cl_ulong times[4] = {};
+  const cl_profiling_info points[4] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START,
+                                       CL_PROFILING_COMMAND_END};
+  for (int i = 0; i < 4; ++i) ASSERT_CL_OK(clGetEventProfilingInfo(written, points[i], sizeof(cl_ulong), &times[i], nullptr));
+  EXPECT_TRUE(times[0] <= times[1] && times[1] <= times[2] && times[2] <= times[3]);
+  EXPECT_TRUE(eventually([&] { return completions.load() == 1; }));
+  EXPECT_EQ(readBack<int>(m, 1)[0], 9);
 }
 
 TEST_F(QueueTest, BadPropertiesAreRejected) {

@@ -114,5 +114,40 @@ TEST(Engine, OnAnAsynchronousDeviceCompletesOnlyAfterTheDeviceWork) {
   EXPECT_EQ(destination, 5);
 }
 
+// An idle engine on a synchronous device runs the stream on the caller; the task counts it hands
+// out stay in order with the engine thread's own, and later submissions complete as usual.
+TEST(Engine, RunHereOrSubmitRunsOnTheCallerWhenIdleAndKeepsTaskCountsInOrder) {
+  testing::FakeBackend backend;
+  Engine engine(backend, nullptr);
+  uint64_t first = 0, second = 0;
+  CommandStream here;
+  here.appendWriteTimestamp(&first);
+  const uint64_t hereTask = engine.runHereOrSubmit(share(here));
+  EXPECT_NE(first, 0u) << "ran before returning";
+  EXPECT_GE(engine.completionTag(), hereTask);
+  CommandStream later;
+  later.appendWriteTimestamp(&second);
+  const uint64_t laterTask = engine.submit(share(later));
+  EXPECT_EQ(laterTask, hereTask + 1);
+  ASSERT_TRUE(engine.waitForTaskCount(laterTask, 10'000'000'000ull));
+  EXPECT_LT(first, second);
+  EXPECT_EQ(engine.completionTag(), laterTask);
+}
+
+// On an asynchronous device (a GPU) the stream always goes to the engine thread, which retires it
+// once the device has run it.
+TEST(Engine, RunHereOrSubmitSubmitsOnAnAsynchronousDevice) {
+  testing::FakeAsynchronousBackend backend;
+  Engine engine(backend, nullptr);
+  int source = 9, destination = 0;
+  CommandStream stream;
+  stream.appendCopy({&destination, &source, sizeof(int)});
+  const uint64_t taskCount = engine.runHereOrSubmit(share(stream));
+  EXPECT_FALSE(engine.waitForTaskCount(taskCount, 30'000'000)) << "the device has not run the copy";
+  backend.finishWork();
+  ASSERT_TRUE(engine.waitForTaskCount(taskCount, 10'000'000'000ull));
+  EXPECT_EQ(destination, 9);
+}
+
 }  // namespace
 }  // namespace loom::core

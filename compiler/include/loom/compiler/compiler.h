@@ -27,6 +27,9 @@ struct CompileRequest {
   std::string options;                               // e.g. "-ze-opt-disable", "-cl-fast-relaxed-math"
   std::map<uint32_t, uint64_t> specializationConstants;  // SpecId -> value (raw bits, zero-extended)
   Target target = Target::Cpu;
+  // Kernel name -> vec_type_hint type as OpenCL C source wrote it (SpirvResult::vectorTypeHints);
+  // it replaces the SPIR-V's, which cannot tell uchar2 from char2.
+  std::map<std::string, std::string> vectorTypeHints;
   bool dumpKernelIr = false;  // print the final LLVM IR to stderr (also when LOOM_DumpKernelIr=1 is set)
 };
 

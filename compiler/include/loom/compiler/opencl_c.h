@@ -2,6 +2,7 @@
 // OpenCL C source to SPIR-V, and SPIR-V modules linked into one: what clBuildProgram,
 // clCompileProgram and clLinkProgram need before compileSpirv. Depends on clang and LLVM privately.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +21,9 @@ struct SpirvResult {
   Status status = Status::BuildFailure;  // Success, BuildFailure, InvalidOptions or (linking) LinkFailure
   std::string log;                       // diagnostics ("<source>:line:col: error: ..."), warnings too on success
   std::vector<uint8_t> spirv;            // set on Success
+  // Kernel name -> vec_type_hint type with its signedness, which the SPIR-V loses: pass it on
+  // in CompileRequest::vectorTypeHints.
+  std::map<std::string, std::string> vectorTypeHints;
 };
 
 // OpenCL C 1.0 to 3.0 (-cl-std=; CL1.2 without it, as the OpenCL specification says) to a SPIR-V

@@ -24,6 +24,7 @@ class CommandExecutor {
   void execute(const std::vector<uint8_t>& bytes);
   // True when no device work or deferred signal is outstanding.
   bool idle() const { return !inFlight_; }
+  bool asynchronous() const { return queue_->asynchronous(); }
   // Completes what is outstanding once the device has finished it: at once when `wait` is false
   // and the device is not done yet, returns false; with `wait`, blocks until it is. True when idle.
   bool retire(bool wait);
@@ -31,7 +32,10 @@ class CommandExecutor {
  private:
   void executeCommand(const DecodedCommand& command);
   void signal(Event* event);
-  void issued() { inFlight_ = inFlight_ || queue_->asynchronous(); }
+  // Only an asynchronous queue leaves work in flight (and only then is inFlight_ written).
+  void issued() {
+    if (queue_->asynchronous()) inFlight_ = true;
+  }
 
   Backend& backend_;
   std::unique_ptr<BackendQueue> queue_;

@@ -29,6 +29,10 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   uint64_t submit(std::shared_ptr<const std::vector<uint8_t>> stream);
+  // Runs the stream on the calling thread when everything submitted before it has completed, and
+  // submits it otherwise: a caller that waits for the stream anyway saves two thread hand-offs.
+  // The completion callback does not run for a stream run here; the caller does that work.
+  uint64_t runHereOrSubmit(std::shared_ptr<const std::vector<uint8_t>> stream);
   uint64_t completionTag() const { return completionTag_.load(std::memory_order_acquire); }
   uint64_t submittedTaskCount() const { return submitted_.load(std::memory_order_acquire); }
   // True when the stream with `taskCount` completed within timeoutNs (UINT64_MAX: forever).
@@ -40,14 +44,19 @@ class Engine {
   // The next submitted stream, or nullptr when the engine stops; while none is there, issued
   // device work is retired as it completes.
   std::shared_ptr<const std::vector<uint8_t>> nextStream();
-  bool nothingSubmitted() const { return submitted_.load(std::memory_order_acquire) == issued_; }
+  bool nothingSubmitted() const {
+    return submitted_.load(std::memory_order_acquire) == issued_.load(std::memory_order_acquire);
+  }
   // Completes the streams issued so far (their work is done): advances the completion tag.
   void retireIssued();
-  uint64_t runInForkedChild(const std::vector<uint8_t>& stream);
+  void trace(const std::vector<uint8_t>& stream) const;
+  // Runs the stream to completion on the calling thread, which holds mutex_; returns its task count.
+  uint64_t runLocked(const std::vector<uint8_t>& stream);
 
   Backend& backend_;
   CommandExecutor executor_;
-  uint64_t issued_ = 0;  // streams issued to the executor; the engine thread's alone
+  // Streams issued to the executor: by the engine thread, or by runLocked while the engine is idle.
+  std::atomic<uint64_t> issued_{0};
   std::function<void()> onCompletion_;
   EngineRegistry* registry_;
   uint64_t registryId_ = 0;

@@ -39,7 +39,7 @@ class Engine {
  private:
   void run();
   void trace(const std::vector<uint8_t>& stream) const;
-  // Runs the stream under the engine's lock, which mutex_ must be; returns its task count.
+  // Runs the stream with mutex_ held by the caller; returns its task count.
   uint64_t runLocked(const std::vector<uint8_t>& stream);
 
   Backend& backend_;

@@ -46,7 +46,7 @@ class ThreadPool {
   uint64_t chunk_ = 1;
   std::atomic<uint64_t> next_{0};
   std::atomic<uint32_t> busyWorkers_{0};
-  std::atomic<bool> callerSleeping_{false};  // the caller waits on busyWorkers_ in the kernel
+  std::atomic<bool> callerSleeping_{false};  // the caller sleeps on busyWorkers_ (a futex)
   std::atomic<uint32_t> generation_{0};  // bumped to start a job; workers wait on it
   std::atomic<bool> stopping_{false};
 };

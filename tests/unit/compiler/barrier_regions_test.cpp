@@ -12,29 +12,7 @@
 namespace loom::compiler::test {
 namespace {
 
-struct Kernel {
-  const KernelDescriptor* descriptor = nullptr;
-  WorkGroupFunction function = nullptr;
-};
-
-Kernel kernel(const std::string& name) {
-  const LoadedProgram& loaded = loadKernels("regions");
-  if (!loaded.executable) {
-    ADD_FAILURE() << loaded.log;
-    return {};
-  }
-  std::string log;
-  Kernel found{loaded.build.program->info.findKernel(name), loaded.executable->kernel(name, log)};
-  if (!found.descriptor || !found.function) ADD_FAILURE() << name << ": " << log;
-  return found;
-}
-
-Range range1d(uint64_t globalSize, uint32_t localSize) {
-  Range range;
-  range.globalSize[0] = globalSize;
-  range.localSize[0] = localSize;
-  return range;
-}
+Kernel kernel(const std::string& name) { return findKernel("regions", name); }
 
 constexpr uint32_t kLargestGroup = 4096;  // the CPU device's maximum work-group size
 

@@ -9,30 +9,7 @@
 namespace loom::compiler::test {
 namespace {
 
-// The kernel `name` of test program `kernels`, ready to run.
-struct Kernel {
-  const KernelDescriptor* descriptor = nullptr;
-  WorkGroupFunction function = nullptr;
-};
-
-Kernel kernel(const std::string& kernels, const std::string& name) {
-  const LoadedProgram& loaded = loadKernels(kernels);
-  if (!loaded.executable) {
-    ADD_FAILURE() << kernels << ": " << loaded.log;
-    return {};
-  }
-  std::string log;
-  Kernel found{loaded.build.program->info.findKernel(name), loaded.executable->kernel(name, log)};
-  if (!found.descriptor || !found.function) ADD_FAILURE() << name << ": " << log;
-  return found;
-}
-
-Range range1d(uint64_t globalSize, uint32_t localSize) {
-  Range range;
-  range.globalSize[0] = globalSize;
-  range.localSize[0] = localSize;
-  return range;
-}
+Kernel kernel(const std::string& kernels, const std::string& name) { return findKernel(kernels, name); }
 
 TEST(Execution, AddsVectors) {
   const Kernel add = kernel("work_items", "add_vectors");

@@ -121,4 +121,23 @@ void Arguments::run(WorkGroupFunction function, const Range& range) {
       }
 }
 
+Kernel findKernel(const std::string& kernels, const std::string& name) {
+  const LoadedProgram& loaded = loadKernels(kernels);
+  if (!loaded.executable) {
+    ADD_FAILURE() << kernels << ": " << loaded.log;
+    return {};
+  }
+  std::string log;
+  Kernel found{loaded.build.program->info.findKernel(name), loaded.executable->kernel(name, log)};
+  if (!found.descriptor || !found.function) ADD_FAILURE() << name << ": " << log;
+  return found;
+}
+
+Range range1d(uint64_t globalSize, uint32_t localSize) {
+  Range range;
+  range.globalSize[0] = globalSize;
+  range.localSize[0] = localSize;
+  return range;
+}
+
 }  // namespace loom::compiler::test

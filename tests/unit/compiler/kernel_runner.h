@@ -31,12 +31,22 @@ struct LoadedProgram {
 };
 const LoadedProgram& loadKernels(const std::string& name);
 
+// The kernel `name` of test program `kernels` (loadKernels), ready to run; nulls, with a test
+// failure, when it cannot be had.
+struct Kernel {
+  const KernelDescriptor* descriptor = nullptr;
+  WorkGroupFunction function = nullptr;
+};
+Kernel findKernel(const std::string& kernels, const std::string& name);
+
 struct Range {
   std::array<uint64_t, 3> globalSize{1, 1, 1};
   std::array<uint32_t, 3> localSize{1, 1, 1};
   std::array<uint64_t, 3> globalOffset{0, 0, 0};
   uint32_t workDim = 1;
 };
+
+Range range1d(uint64_t globalSize, uint32_t localSize);
 
 // The argument buffer of one launch, laid out by the kernel's descriptor.
 class Arguments {

@@ -15,6 +15,9 @@ constexpr Type kIntegers[] = {Type::Char, Type::UChar, Type::Short, Type::UShort
 
 using Wide = __int128;
 
+// x * y modulo 2^128: ulong products reach 2^128, past __int128 (the wrapped bits are what hi() reads).
+Wide wrappingProduct(Wide x, Wide y) { return Wide((unsigned __int128)x * (unsigned __int128)y); }
+
 Type unsignedOf(Type t) { return info(t).isSigned ? Type(int(t) + 1) : t; }
 int bitsOf(Type t) { return int(8 * info(t).size); }
 
@@ -64,8 +67,8 @@ std::vector<Builtin> integerFunctions(Type t) {
         for (int bit = 0; bit < bits; ++bit) n += int((asUnsigned(x) >> bit) & 1);
         return (long double)n;
       }, t),
-      integer(t, "mul_hi(A0, A1)", 2, [=](Wide x, Wide y, Wide) { return wrap(t, hi(x * y)); }, t),
-      integer(t, "mad_hi(A0, A1, A2)", 3, [=](Wide x, Wide y, Wide z) { return wrap(t, hi(x * y) + z); }, t),
+      integer(t, "mul_hi(A0, A1)", 2, [=](Wide x, Wide y, Wide) { return wrap(t, hi(wrappingProduct(x, y))); }, t),
+      integer(t, "mad_hi(A0, A1, A2)", 3, [=](Wide x, Wide y, Wide z) { return wrap(t, hi(wrappingProduct(x, y)) + z); }, t),
       integer(t, "mad_sat(A0, A1, A2)", 3, [t](Wide x, Wide y, Wide z) {
         // |x * y| may pass 2^127 for 64-bit types: saturate the product first, which keeps the sum's side.
         const Wide limit = Wide(1) << 100;

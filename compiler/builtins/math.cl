@@ -7,6 +7,18 @@
   T OVL name(T x, T y) { return builtin(x, y); } \
   VEC2(name, T, T)
 
+// nextafter by stepping the representation: no C library call, which the NVPTX target lacks.
+#define NEXTAFTER(T, S, I, TINY)                                            \
+  static T loom_nextafter##S(T x, T y) {                                    \
+    if (__builtin_isnan(x) || __builtin_isnan(y)) return x + y;            \
+    if (x == y) return y;                                                   \
+    if (x == (T)0) return __builtin_copysign##S(TINY, y);                   \
+    const I bits = __builtin_astype(x, I);                                  \
+    return __builtin_astype(bits + (((x < y) == (x > (T)0)) ? 1 : -1), T); \
+  }
+NEXTAFTER(float, f, int, 0x1p-149f)
+NEXTAFTER(double, , long, 0x1p-1074)
+
 #define FLOAT_MATH(T, S)                                       \
   UNARY_BUILTIN(sqrt, T, __builtin_sqrt##S)                    \
   UNARY_BUILTIN(fabs, T, __builtin_fabs##S)                    \
@@ -48,7 +60,7 @@
   BINARY_BUILTIN(hypot, T, __builtin_hypot##S)                 \
   BINARY_BUILTIN(copysign, T, __builtin_copysign##S)           \
   BINARY_BUILTIN(fdim, T, __builtin_fdim##S)                   \
-  BINARY_BUILTIN(nextafter, T, __builtin_nextafter##S)         \
+  BINARY_BUILTIN(nextafter, T, loom_nextafter##S)              \
   BINARY_BUILTIN(fmin, T, __builtin_fmin##S)                   \
   BINARY_BUILTIN(fmax, T, __builtin_fmax##S)                   \
   VEC2S(fmin, T, T)                                            \

@@ -241,6 +241,17 @@ TEST(Nvptx, PrintfBecomesTheDriversVprintf) {
   if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "printf", "sm_90");
 }
 
+// nextafter steps the representation in the builtin library: libdevice maps no C library call
+// for it (OpenCL-CTS test_basic kernel_limit_constants failed to build on the GPU).
+TEST(Nvptx, NextafterNeedsNoCLibrary) {
+  const BuildResult built = compileSource(R"(kernel void step(global float* f, global double* d) {
+    f[0] = nextafter(f[1], f[2]);
+    d[0] = nextafter(d[1], d[2]);
+  })");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  EXPECT_EQ(ptxOf(built).find("nextafter"), std::string::npos);
+}
+
 TEST(Nvptx, PrintfOfVectorsIsRejectedClearly) {
   const BuildResult built = compileSource(R"(kernel void hello(global float4* out) { printf("%v4hlf\n", out[0]); })");
   EXPECT_EQ(built.status, Status::BuildFailure);

@@ -46,7 +46,10 @@ BuildResult compileKernels(const std::string& name, const std::string& options) 
 std::unique_ptr<CpuExecutable> load(const SpirvResult& spirv, const std::string& options) {
   EXPECT_EQ(spirv.status, Status::Success) << spirv.log;
   if (spirv.status != Status::Success) return nullptr;
-  const BuildResult built = compile(spirv.spirv, options);
+  return loadBuilt(compile(spirv.spirv, options));
+}
+
+std::unique_ptr<CpuExecutable> loadBuilt(const BuildResult& built) {
   EXPECT_EQ(built.status, Status::Success) << built.log;
   if (built.status != Status::Success) return nullptr;
   std::string log;

@@ -22,6 +22,8 @@ BuildResult compileKernels(const std::string& name, const std::string& options =
 // SPIR-V (from compileOpenClSource) compiled for the CPU with build `options` and loaded; null,
 // with a test failure showing the failing step's log, when any step fails.
 std::unique_ptr<CpuExecutable> load(const SpirvResult& spirv, const std::string& options = "");
+// A build loaded for the CPU; null, with a test failure showing the log, when either step failed.
+std::unique_ptr<CpuExecutable> loadBuilt(const BuildResult& built);
 
 // Compiled and loaded once per test program: the build log is in `log` when it failed.
 struct LoadedProgram {

@@ -6,15 +6,7 @@
 namespace loom::compiler::test {
 namespace {
 
-std::unique_ptr<CpuExecutable> loadFresh(const std::string& kernels) {
-  const BuildResult built = compileKernels(kernels);
-  EXPECT_EQ(built.status, Status::Success) << built.log;
-  if (built.status != Status::Success) return nullptr;
-  std::string log;
-  auto executable = CpuExecutable::load(built.program, log);
-  EXPECT_NE(executable, nullptr) << log;
-  return executable;
-}
+std::unique_ptr<CpuExecutable> loadFresh(const std::string& kernels) { return loadBuilt(compileKernels(kernels)); }
 
 void runSingle(CpuExecutable& executable, const std::string& name, int* out, uint64_t items = 1) {
   std::string log;

@@ -35,13 +35,17 @@ class HostTelemetryTest : public ::testing::Test {
 
 constexpr const char* kCpuinfo = "processor\t: 0\ncpu MHz\t\t: 2000.000\nprocessor\t: 1\ncpu MHz\t\t: 3000.500\n";
 
-TEST_F(HostTelemetryTest, AnEmptyTreeListsNoDomain) {
-  HostTelemetry host = telemetry();
+void expectNoDomains(HostTelemetry& host) {
   EXPECT_TRUE(host.frequencyDomains().empty());
   EXPECT_TRUE(host.powerDomains().empty());
   EXPECT_TRUE(host.temperatureSensors().empty());
   EXPECT_TRUE(host.memoryModules().empty());
   EXPECT_TRUE(host.engineGroups().empty());
+}
+
+TEST_F(HostTelemetryTest, AnEmptyTreeListsNoDomain) {
+  HostTelemetry host = telemetry();
+  expectNoDomains(host);
   EXPECT_FALSE(host.frequencyState(0));
   EXPECT_FALSE(host.energy(0));
   EXPECT_FALSE(host.temperatureCelsius(0));
@@ -178,11 +182,7 @@ TEST_F(HostTelemetryTest, GarbageFilesReadAsAbsent) {
   write("sys/class/thermal/thermal_zone0/temp", "12.5.7\n");
   write("sys/class/powercap/intel-rapl:0/energy_uj", "");
   HostTelemetry host = telemetry();
-  EXPECT_TRUE(host.frequencyDomains().empty());
-  EXPECT_TRUE(host.powerDomains().empty());
-  EXPECT_TRUE(host.temperatureSensors().empty());
-  EXPECT_TRUE(host.memoryModules().empty());
-  EXPECT_TRUE(host.engineGroups().empty());
+  expectNoDomains(host);
 }
 
 TEST_F(HostTelemetryTest, FilesThatVanishAfterDiscoveryGiveNoReading) {

@@ -7,6 +7,10 @@ namespace loom::l0 {
 
 ze_result_t reportError(ze_result_t result, const char* function, const char* message);
 const char* resultName(ze_result_t result);
+// The result of a host synchronization: ZE_RESULT_NOT_READY when the work is not complete, and
+// ZE_RESULT_ERROR_DEVICE_LOST when it completed with `failure`, a negative execution status
+// (the device refused or faulted on the work, and its results are not to be trusted).
+ze_result_t synchronizationResult(bool completed, int32_t failure, const char* function);
 
 }  // namespace loom::l0
 

@@ -216,6 +216,13 @@ run_gtest() {
 
 run_gtest loom_ze_api_tests 150 cuda
 run_gtest loom_opencl_api_tests 150 cuda
+# A device fault leaves the process's CUDA context unusable: that test runs alone.
+fault_log=$logs/device_fault.log
+LOOM_ForceBackend=cuda LOOM_TEST_DEVICE_FAULTS=1 timeout -k 5 "$(limit 30)" loom_ze_api_tests \
+  --gtest_filter='DeviceFaultTest.*' >"$fault_log" 2>&1
+fault_rc=$?
+record device_fault "$(grep -c '^\[       OK \] ' "$fault_log") passed, $(grep -cE '^\[  FAILED  \] .*\([0-9]+ ms\)$' "$fault_log") failed, exit status $fault_rc"
+{ echo; echo "== device_fault: ${results[-1]#device_fault }"; grep -E 'Failure|Expected|Which is|FAILED' "$fault_log" | head -n 12 | sed 's/^/  /'; } >>"$summary"
 # The CUDA backend's and the NVPTX target's unit suites make their own runtimes: no forcing.
 run_gtest loom_cuda_tests 60 any
 run_gtest loom_compiler_nvptx_tests 60 any

@@ -26,8 +26,30 @@ struct CUuuid {
   char bytes[16];
 };
 
+// CUmemorytype: with unified addressing the driver tells host from device memory by the address.
+constexpr int CU_MEMORYTYPE_UNIFIED = 4;
+
+// CUDA_MEMCPY2D (v2): a copy of `Height` rows of `WidthInBytes` between pitched layouts.
+struct CudaMemcpy2d {
+  size_t srcXInBytes, srcY;
+  int srcMemoryType;
+  const void* srcHost;
+  CUdeviceptr srcDevice;
+  void* srcArray;
+  size_t srcPitch;
+  size_t dstXInBytes, dstY;
+  int dstMemoryType;
+  void* dstHost;
+  CUdeviceptr dstDevice;
+  void* dstArray;
+  size_t dstPitch;
+  size_t WidthInBytes, Height;
+};
+static_assert(sizeof(CudaMemcpy2d) == 128);
+
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
+constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
 constexpr CUresult CUDA_ERROR_NOT_READY = 600;  // cuStreamQuery: work still running
 
 // CUdevice_attribute
@@ -66,6 +88,7 @@ enum class JitOption : int {
 
 // CUfunction_attribute
 enum class FunctionAttribute : int {
+  MaxThreadsPerBlock = 0,
   MaxDynamicSharedSizeBytes = 8,
 };
 

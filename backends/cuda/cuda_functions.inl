@@ -29,6 +29,7 @@ LOOM_CUDA_FUNCTION(cuMemAllocManaged, "cuMemAllocManaged", nullptr, CUdeviceptr*
 LOOM_CUDA_FUNCTION(cuMemGetInfo, "cuMemGetInfo_v2", nullptr, size_t*, size_t*)
 LOOM_CUDA_FUNCTION(cuMemcpy, "cuMemcpy", nullptr, CUdeviceptr, CUdeviceptr, size_t)
 LOOM_CUDA_FUNCTION(cuMemcpyAsync, "cuMemcpyAsync", nullptr, CUdeviceptr, CUdeviceptr, size_t, CUstream)
+LOOM_CUDA_FUNCTION(cuMemcpy2DAsync, "cuMemcpy2DAsync_v2", nullptr, const CudaMemcpy2d*, CUstream)
 LOOM_CUDA_FUNCTION(cuMemsetD8, "cuMemsetD8_v2", nullptr, CUdeviceptr, unsigned char, size_t)
 LOOM_CUDA_FUNCTION(cuMemsetD16, "cuMemsetD16_v2", nullptr, CUdeviceptr, unsigned short, size_t)
 LOOM_CUDA_FUNCTION(cuMemsetD32, "cuMemsetD32_v2", nullptr, CUdeviceptr, unsigned int, size_t)

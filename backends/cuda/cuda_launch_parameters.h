@@ -21,8 +21,13 @@ struct ImplicitLaunchParameters {
   uint64_t globalOffset[3];
   uint64_t globalSize[3];          // may end inside the last group (OpenCL non-uniform work-groups)
   uint32_t enqueuedLocalSize[3];   // %ntid; the last group's local size is derived from globalSize
-  uint32_t workDim;
+  uint16_t workDim;
+  uint16_t flags;                  // kWholeGroups
 };
+
+// Every group is whole (the global size is a multiple of the local size in each dimension): the
+// kernel entry then skips the per-thread check that the thread is inside the global range.
+constexpr uint16_t kWholeGroups = 1;
 
 static_assert(sizeof(ImplicitLaunchParameters) == 64);
 static_assert(alignof(ImplicitLaunchParameters) == 8);
@@ -30,6 +35,7 @@ static_assert(offsetof(ImplicitLaunchParameters, globalOffset) == 0);
 static_assert(offsetof(ImplicitLaunchParameters, globalSize) == 24);
 static_assert(offsetof(ImplicitLaunchParameters, enqueuedLocalSize) == 48);
 static_assert(offsetof(ImplicitLaunchParameters, workDim) == 60);
+static_assert(offsetof(ImplicitLaunchParameters, flags) == 62);
 
 // PTX parameter size of a local pointer argument.
 constexpr uint32_t kLocalPointerParameterSize = 4;

@@ -35,7 +35,8 @@ std::unique_ptr<CudaProgram> CudaProgram::load(std::shared_ptr<const PrimaryCont
     log += errorLog.c_str();
     return nullptr;
   }
-  return std::unique_ptr<CudaProgram>(new CudaProgram(std::move(context), std::move(program), module));
+  const bool mayPrint = ptx.find(" vprintf") != std::string::npos;
+  return std::unique_ptr<CudaProgram>(new CudaProgram(std::move(context), std::move(program), module, mayPrint));
 }
 
 CudaProgram::~CudaProgram() {
@@ -52,8 +53,14 @@ core::BackendKernel* CudaProgram::kernel(const std::string& name, std::string& l
     log += context_->driver().describe("cuModuleGetFunction(" + name + ")", result) + "\n";
     return nullptr;
   }
+  int maxThreadsPerBlock = 0;
+  if (CUresult result = context_->driver().cuFuncGetAttribute(&maxThreadsPerBlock, FunctionAttribute::MaxThreadsPerBlock, function);
+      result != CUDA_SUCCESS) {
+    log += context_->driver().describe("cuFuncGetAttribute(" + name + ", MAX_THREADS_PER_BLOCK)", result) + "\n";
+    return nullptr;
+  }
   auto& slot = kernels_[name];
-  slot = std::make_unique<CudaKernel>(function);
+  slot = std::make_unique<CudaKernel>(function, static_cast<uint32_t>(maxThreadsPerBlock), mayPrint_);
   return slot.get();
 }
 

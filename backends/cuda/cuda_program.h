@@ -13,8 +13,13 @@ namespace loom::backends::cuda {
 
 class CudaKernel final : public core::BackendKernel {
  public:
-  explicit CudaKernel(CUfunction function) : function_(function) {}
+  CudaKernel(CUfunction function, uint32_t maxThreadsPerBlock, bool mayPrint)
+      : function_(function), maxThreadsPerBlock_(maxThreadsPerBlock), mayPrint_(mayPrint) {}
   CUfunction function() const { return function_; }
+  // Whether its module calls vprintf: the driver prints that output only at a synchronization.
+  bool mayPrint() const { return mayPrint_; }
+  // The driver lowers the limit below the device's for kernels that use many registers.
+  uint32_t groupSizeLimit() const override { return maxThreadsPerBlock_; }
 
   // Dynamic shared memory the function may use, as last set with cuFuncSetAttribute; launches
   // above the driver's default (48 KiB) raise it first.
@@ -22,6 +27,8 @@ class CudaKernel final : public core::BackendKernel {
 
  private:
   CUfunction function_;
+  uint32_t maxThreadsPerBlock_;
+  bool mayPrint_;
 };
 
 class CudaProgram final : public core::BackendProgram {
@@ -41,12 +48,13 @@ class CudaProgram final : public core::BackendProgram {
 
  private:
   CudaProgram(std::shared_ptr<const PrimaryContext> context, std::shared_ptr<const compiler::CompiledProgram> program,
-              CUmodule module)
-      : context_(std::move(context)), program_(std::move(program)), module_(module) {}
+              CUmodule module, bool mayPrint)
+      : context_(std::move(context)), program_(std::move(program)), module_(module), mayPrint_(mayPrint) {}
 
   std::shared_ptr<const PrimaryContext> context_;
   std::shared_ptr<const compiler::CompiledProgram> program_;
   CUmodule module_;
+  bool mayPrint_;  // the PTX declares vprintf
   std::mutex kernelsMutex_;
   std::map<std::string, std::unique_ptr<CudaKernel>> kernels_;
 };

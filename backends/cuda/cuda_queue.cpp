@@ -1,8 +1,11 @@
 #include "backends/cuda/cuda_queue.h"
 
+#include <utility>
+
 #include "backends/cuda/cuda_fill.h"
 #include "backends/cuda/cuda_kernel_parameters.h"
 #include "backends/cuda/cuda_program.h"
+#include "loom/core/event.h"
 #include "loom/core/log.h"
 
 namespace loom::backends::cuda {
@@ -37,21 +40,26 @@ CudaQueue::~CudaQueue() {
   driver().cuStreamDestroy(stream_);
 }
 
-bool CudaQueue::succeeded(CUresult result, const char* call) const {
+bool CudaQueue::succeeded(CUresult result, const char* call) {
   if (result == CUDA_SUCCESS) return true;
   core::debugMessage("%s: %s", deviceName_.c_str(), driver().describe(call, result).c_str());
+  if (failure_ == 0)
+    failure_ = result == CUDA_ERROR_OUT_OF_MEMORY ? core::kStatusAllocationFailure : core::kStatusOutOfResources;
   return false;
 }
+
+int32_t CudaQueue::takeFailure() { return std::exchange(failure_, 0); }
 
 bool CudaQueue::completed() {
   std::optional<PrimaryContext::Scope> scope;
   enter(scope);
   const CUresult result = driver().cuStreamQuery(stream_);
   if (result == CUDA_ERROR_NOT_READY) return false;
-  // The work is done (or failed, which counts as done and is said). A synchronize, which returns
-  // at once now, makes the driver print what the kernels printed: cuStreamQuery does not.
+  // The work is done (or failed, which counts as done and is said). After kernels that may print,
+  // a synchronize, which returns at once now, makes the driver print their output: cuStreamQuery
+  // does not.
   succeeded(result, "cuStreamQuery");
-  succeeded(driver().cuStreamSynchronize(stream_), "cuStreamSynchronize");
+  if (printsPending_) synchronize();
   return true;
 }
 
@@ -59,9 +67,10 @@ void CudaQueue::synchronize() {
   std::optional<PrimaryContext::Scope> scope;
   enter(scope);
   succeeded(driver().cuStreamSynchronize(stream_), "cuStreamSynchronize");
+  printsPending_ = false;
 }
 
-bool CudaQueue::raiseDynamicSharedLimit(const core::KernelLaunch& launch) const {
+bool CudaQueue::raiseDynamicSharedLimit(const core::KernelLaunch& launch) {
   auto* kernel = static_cast<CudaKernel*>(launch.kernel);
   if (launch.localMemorySize <= kernel->dynamicSharedLimit) return true;
   const CUresult result = driver().cuFuncSetAttribute(kernel->function(), FunctionAttribute::MaxDynamicSharedSizeBytes,
@@ -79,7 +88,9 @@ void CudaQueue::launch(const core::KernelLaunch& launch) {
   if (!raiseDynamicSharedLimit(launch)) return;
   // The driver copies the parameters at the call, so the packed buffer may go at once.
   PackedParameters parameters = packParameters(*launch.descriptor, launch.arguments, implicitParameters(launch));
-  succeeded(driver().cuLaunchKernel(static_cast<CudaKernel*>(launch.kernel)->function(), groups[0], groups[1], groups[2],
+  auto* kernel = static_cast<CudaKernel*>(launch.kernel);
+  printsPending_ = printsPending_ || kernel->mayPrint();
+  succeeded(driver().cuLaunchKernel(kernel->function(), groups[0], groups[1], groups[2],
                                     launch.groupSize[0], launch.groupSize[1], launch.groupSize[2], launch.localMemorySize,
                                     stream_, parameters.pointers.data(), nullptr),
             "cuLaunchKernel");
@@ -92,6 +103,38 @@ void CudaQueue::copy(void* destination, const void* source, size_t size) {
   // Unified addressing: the driver tells host from device memory by the pointers. Copies from and
   // to pageable host memory complete on the host before the call returns, as the driver stages them.
   succeeded(driver().cuMemcpyAsync(address(destination), address(source), size, stream_), "cuMemcpyAsync");
+}
+
+void CudaQueue::copyRegion(const core::CopyRegionCommand& copy) {
+  const core::Region3d& to = copy.destinationRegion;
+  const core::Region3d& from = copy.sourceRegion;
+  // The driver wants rows that do not overlap; regions that the frontends let through otherwise
+  // (a pitch below the width) go row by row.
+  if (copy.width == 0 || copy.height == 0 || to.rowPitch < copy.width || from.rowPitch < copy.width)
+    return core::BackendQueue::copyRegion(copy);
+  std::optional<PrimaryContext::Scope> scope;
+  enter(scope);
+  for (uint64_t z = 0; z < copy.depth; ++z) {
+    CudaMemcpy2d slice{};
+    slice.srcMemoryType = slice.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+    slice.srcDevice = address(static_cast<const char*>(copy.source) + (from.originZ + z) * from.slicePitch +
+                              from.originY * from.rowPitch + from.originX);
+    slice.dstDevice = address(static_cast<char*>(copy.destination) + (to.originZ + z) * to.slicePitch +
+                              to.originY * to.rowPitch + to.originX);
+    slice.srcPitch = from.rowPitch;
+    slice.dstPitch = to.rowPitch;
+    slice.WidthInBytes = copy.width;
+    slice.Height = copy.height;
+    const CUresult result = driver().cuMemcpy2DAsync(&slice, stream_);
+    if (result == CUDA_ERROR_INVALID_VALUE) {  // a pitch above the driver's limit: the rest by rows
+      core::CopyRegionCommand rest = copy;
+      rest.sourceRegion.originZ += z;
+      rest.destinationRegion.originZ += z;
+      rest.depth -= z;
+      return core::BackendQueue::copyRegion(rest);
+    }
+    if (!succeeded(result, "cuMemcpy2DAsync")) return;
+  }
 }
 
 void CudaQueue::fill(void* destination, const void* pattern, size_t patternSize, size_t size) {

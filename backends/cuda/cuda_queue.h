@@ -26,8 +26,11 @@ class CudaQueue final : public core::BackendQueue {
   void launch(const core::KernelLaunch& launch) override;
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
+  // One cuMemcpy2DAsync per slice instead of a copy per row.
+  void copyRegion(const core::CopyRegionCommand& copy) override;
   bool completed() override;
   void synchronize() override;
+  int32_t takeFailure() override;
 
  private:
   CudaQueue(std::shared_ptr<const PrimaryContext> context, CUstream stream, std::string deviceName, Caller caller)
@@ -37,9 +40,10 @@ class CudaQueue final : public core::BackendQueue {
   void enter(std::optional<PrimaryContext::Scope>& scope) const;
 
   const Driver& driver() const { return context_->driver(); }
-  // True on success; otherwise says what failed under PrintDebugMessages.
-  bool succeeded(CUresult result, const char* call) const;
-  bool raiseDynamicSharedLimit(const core::KernelLaunch& launch) const;
+  // True on success; otherwise records the failure for takeFailure and says what failed under
+  // PrintDebugMessages.
+  bool succeeded(CUresult result, const char* call);
+  bool raiseDynamicSharedLimit(const core::KernelLaunch& launch);
   // Issues the memset of a Memset plan; its result, said under PrintDebugMessages unless it is
   // CUDA_ERROR_INVALID_VALUE (host memory), which the caller handles.
   CUresult memset(const FillPlan& plan, CUdeviceptr start);
@@ -49,6 +53,8 @@ class CudaQueue final : public core::BackendQueue {
   CUstream stream_;
   std::string deviceName_;
   Caller caller_;
+  int32_t failure_ = 0;      // since the last takeFailure
+  bool printsPending_ = false;  // a kernel that may print was launched since the last synchronize
 };
 
 }  // namespace loom::backends::cuda

@@ -26,20 +26,6 @@ KernelLaunch resolveLaunch(const DecodedCommand& command) {
   return launch;
 }
 
-void copyRegion(const CopyRegionCommand& copy, BackendQueue& queue) {
-  auto* destination = static_cast<char*>(copy.destination);
-  const auto* source = static_cast<const char*>(copy.source);
-  const Region3d& to = copy.destinationRegion;
-  const Region3d& from = copy.sourceRegion;
-  for (uint64_t z = 0; z < copy.depth; ++z) {
-    for (uint64_t y = 0; y < copy.height; ++y) {
-      char* row = destination + (to.originZ + z) * to.slicePitch + (to.originY + y) * to.rowPitch + to.originX;
-      const char* sourceRow = source + (from.originZ + z) * from.slicePitch + (from.originY + y) * from.rowPitch + from.originX;
-      queue.copy(row, sourceRow, copy.width);
-    }
-  }
-}
-
 // Waits for every event; returns the first failure among them (0 when none failed).
 int32_t waitEvents(const DecodedCommand& command) {
   const auto count = command.as<WaitEventsCommand>().count;
@@ -90,10 +76,32 @@ bool CommandExecutor::retire(bool wait) {
   else if (!queue_->completed())
     return false;
   inFlight_ = false;
+  // A fault while the device ran cannot be pinned on one command: every signal that waited for
+  // the device reports it, so that no result of the failed work passes for good.
+  const int32_t failure = queue_->takeFailure();
+  recordDeviceFailure(failure);
   const uint64_t now = backend_.timestamp();
-  for (Event* event : deferredSignals_) event->signal(now);
+  for (Event* event : deferredSignals_) {
+    if (failure)
+      event->fail(failure);
+    else
+      event->signal(now);
+  }
   deferredSignals_.clear();
   return true;
+}
+
+void CommandExecutor::issued() {
+  if (queue_->asynchronous()) inFlight_ = true;
+  if (const int32_t failure = queue_->takeFailure()) {
+    recordDeviceFailure(failure);
+    failure_ = failure;
+  }
+}
+
+void CommandExecutor::recordDeviceFailure(int32_t failure) {
+  int32_t none = 0;
+  if (failure) deviceFailure_.compare_exchange_strong(none, failure, std::memory_order_acq_rel);
 }
 
 void CommandExecutor::signal(Event* event) {
@@ -120,7 +128,7 @@ void CommandExecutor::executeCommand(const DecodedCommand& command) {
       break;
     }
     case Opcode::CopyRegion:
-      copyRegion(command.as<CopyRegionCommand>(), *queue_);
+      queue_->copyRegion(command.as<CopyRegionCommand>());
       issued();
       break;
     case Opcode::Fill: {

@@ -1,5 +1,6 @@
 #include "loom/core/kernel.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace loom::core {
@@ -18,6 +19,11 @@ Kernel::Kernel(const compiler::KernelDescriptor& descriptor, BackendKernel* load
       argumentSet_(descriptor.arguments.size(), false) {
   const auto& required = descriptor.requiredWorkGroupSize;
   if (required[0] != 0) groupSize_ = required;
+}
+
+uint32_t Kernel::maxGroupSize(uint32_t deviceLimit) const {
+  const uint32_t kernelLimit = loaded_ ? loaded_->groupSizeLimit() : 0;
+  return kernelLimit ? std::min(kernelLimit, deviceLimit) : deviceLimit;
 }
 
 ArgumentError Kernel::setArgument(uint32_t index, size_t size, const void* value) {

@@ -59,10 +59,11 @@ void CommandList::endSignal(ze_event_handle_t signal) {
   if (signal) stream_.appendSignalEvent(Event::coreOf(signal));
 }
 
-void CommandList::submitImmediate() {
+ze_result_t CommandList::submitImmediate(const char* function) {
   lastTaskCount_ = engine_->submit(std::make_shared<const std::vector<uint8_t>>(stream_.bytes()));
   stream_.clear();
-  if (synchronous_) engine_->waitForTaskCount(lastTaskCount_, UINT64_MAX);
+  if (!synchronous_) return ZE_RESULT_SUCCESS;
+  return synchronizationResult(engine_->waitForTaskCount(lastTaskCount_, UINT64_MAX), engine_->deviceFailure(), function);
 }
 
 ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_command_list_desc_t* desc,

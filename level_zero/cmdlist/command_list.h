@@ -46,7 +46,8 @@ class CommandList : public _ze_command_list_handle_t {
   void encodeWaits(uint32_t numWaitEvents, ze_event_handle_t* waitEvents);
   void beginSignal(ze_event_handle_t signal);
   void endSignal(ze_event_handle_t signal);
-  void submitImmediate();
+  // Submits what an immediate list recorded; a synchronous list waits for it and reports how it went.
+  ze_result_t submitImmediate(const char* function);
 
   Device& device_;
   uint32_t ordinal_;
@@ -65,8 +66,7 @@ ze_result_t CommandList::append(const char* function, ze_event_handle_t signal, 
   beginSignal(signal);
   encode(stream_);
   endSignal(signal);
-  if (immediate()) submitImmediate();
-  return ZE_RESULT_SUCCESS;
+  return immediate() ? submitImmediate(function) : ZE_RESULT_SUCCESS;
 }
 
 ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_command_list_desc_t* desc,

@@ -72,13 +72,14 @@ ze_result_t zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommand
   uint64_t taskCount = 0;
   for (uint32_t i = 0; i < numCommandLists; ++i) taskCount = queue->submit(CommandList::fromHandle(phCommandLists[i])->recorded());
   if (fence) fence->submitted(taskCount);
-  if (queue->synchronous()) queue->synchronize(UINT64_MAX);
-  return ZE_RESULT_SUCCESS;
+  if (!queue->synchronous()) return ZE_RESULT_SUCCESS;
+  return synchronizationResult(queue->synchronize(UINT64_MAX), queue->engine().deviceFailure(), __func__);
 }
 
 ze_result_t zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue, uint64_t timeout) {
   ZE_REQUIRE_HANDLE(hCommandQueue);
-  return CommandQueue::fromHandle(hCommandQueue)->synchronize(timeout) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  CommandQueue& queue = *CommandQueue::fromHandle(hCommandQueue);
+  return synchronizationResult(queue.synchronize(timeout), queue.engine().deviceFailure(), __func__);
 }
 
 }  // namespace loom::l0

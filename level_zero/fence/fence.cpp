@@ -23,12 +23,14 @@ ze_result_t zeFenceDestroy(ze_fence_handle_t hFence) {
 
 ze_result_t zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
   ZE_REQUIRE_HANDLE(hFence);
-  return Fence::fromHandle(hFence)->hostSynchronize(timeout) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  Fence& fence = *Fence::fromHandle(hFence);
+  return synchronizationResult(fence.hostSynchronize(timeout), fence.deviceFailure(), __func__);
 }
 
 ze_result_t zeFenceQueryStatus(ze_fence_handle_t hFence) {
   ZE_REQUIRE_HANDLE(hFence);
-  return Fence::fromHandle(hFence)->isSignaled() ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  Fence& fence = *Fence::fromHandle(hFence);
+  return synchronizationResult(fence.isSignaled(), fence.deviceFailure(), __func__);
 }
 
 ze_result_t zeFenceReset(ze_fence_handle_t hFence) {

@@ -23,6 +23,7 @@ class Fence : public _ze_fence_handle_t {
   void reset() { taskCount_.store(kUnsubmitted, std::memory_order_release); }
   bool isSignaled() const { return engine_.completionTag() >= taskCount_.load(std::memory_order_acquire); }
   bool hostSynchronize(uint64_t timeoutNs) { return engine_.waitForTaskCount(taskCount_.load(std::memory_order_acquire), timeoutNs); }
+  int32_t deviceFailure() const { return engine_.deviceFailure(); }
 
  private:
   // Task counts start at 1, so 0 is always complete and UINT64_MAX never is.

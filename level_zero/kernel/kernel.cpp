@@ -56,8 +56,9 @@ ze_result_t zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t groupSizeX
   for (int d = 0; d < 3; ++d)
     ZE_REQUIRE(sizes[d] != 0 && sizes[d] <= info.maxGroupSize[d], ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION,
                "a group size is 0 or above the device's maximum");
-  ZE_REQUIRE(uint64_t(groupSizeX) * groupSizeY * groupSizeZ <= info.maxWorkGroupSize, ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION,
-             "the group has more work-items than maxTotalGroupSize");
+  ZE_REQUIRE(uint64_t(groupSizeX) * groupSizeY * groupSizeZ <= kernel.core().maxGroupSize(info.maxWorkGroupSize),
+             ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION,
+             "the group has more work-items than maxTotalGroupSize or than the kernel's registers allow");
   const auto& required = kernel.core().descriptor().requiredWorkGroupSize;
   ZE_REQUIRE(required[0] == 0 || (required[0] == groupSizeX && required[1] == groupSizeY && required[2] == groupSizeZ),
              ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION, "the kernel requires another work-group size");
@@ -79,8 +80,8 @@ ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t global
     return ZE_RESULT_SUCCESS;
   }
   // Groups of up to 256 work-items, as wide as possible in x, dividing each global size exactly.
-  constexpr uint32_t kPreferredItems = 256;
   const core::DeviceInfo& info = deviceInfo(kernel);
+  const uint32_t kPreferredItems = std::min(256u, kernel.core().maxGroupSize(info.maxWorkGroupSize));
   *groupSizeX = largestDivisor(globalSizeX, std::min(kPreferredItems, info.maxGroupSize[0]));
   *groupSizeY = largestDivisor(globalSizeY, std::min(kPreferredItems / *groupSizeX, info.maxGroupSize[1]));
   *groupSizeZ = largestDivisor(globalSizeZ, std::min(kPreferredItems / (*groupSizeX * *groupSizeY), info.maxGroupSize[2]));

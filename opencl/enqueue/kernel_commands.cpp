@@ -44,13 +44,13 @@ bool allowsNonUniformGroups(Kernel& kernel, const Device& device) {
 
 // A local size when the application gives none: the required size, or groups that divide the
 // global size, growing along dimension 0 first (the dimension the CPU vectorizes).
-void chooseLocalSize(NdRange& range, const compiler::KernelDescriptor& descriptor, const core::DeviceInfo& info,
-                     bool nonUniform) {
-  if (descriptor.requiredWorkGroupSize[0] != 0) {
-    for (int d = 0; d < 3; ++d) range.local[d] = descriptor.requiredWorkGroupSize[d];
+void chooseLocalSize(NdRange& range, const core::Kernel& kernel, const core::DeviceInfo& info, bool nonUniform) {
+  const auto& required = kernel.descriptor().requiredWorkGroupSize;
+  if (required[0] != 0) {
+    for (int d = 0; d < 3; ++d) range.local[d] = required[d];
     return;
   }
-  size_t budget = std::min<size_t>(kPreferredGroupSize, info.maxWorkGroupSize);
+  size_t budget = std::min<size_t>(kPreferredGroupSize, kernel.maxGroupSize(info.maxWorkGroupSize));
   for (cl_uint d = 0; d < range.workDim; ++d) {
     const size_t limit = std::min<size_t>(budget, info.maxGroupSize[d]);
     size_t chosen = largestDivisorUpTo(range.global[d], limit);
@@ -60,8 +60,8 @@ void chooseLocalSize(NdRange& range, const compiler::KernelDescriptor& descripto
   }
 }
 
-cl_int checkLocalSize(const NdRange& range, const compiler::KernelDescriptor& descriptor, const core::DeviceInfo& info,
-                      bool nonUniform, const char* function) {
+cl_int checkLocalSize(const NdRange& range, const core::Kernel& kernel, const core::DeviceInfo& info, bool nonUniform,
+                      const char* function) {
   size_t total = 1;
   for (cl_uint d = 0; d < 3; ++d) {
     if (range.local[d] == 0 || range.local[d] > info.maxGroupSize[d])
@@ -71,9 +71,9 @@ cl_int checkLocalSize(const NdRange& range, const compiler::KernelDescriptor& de
       return reportError(CL_INVALID_WORK_GROUP_SIZE, function,
                          "the global size is not a multiple of the local size (uniform work-groups required)");
   }
-  if (total > info.maxWorkGroupSize)
+  if (total > kernel.maxGroupSize(info.maxWorkGroupSize))
     return reportError(CL_INVALID_WORK_GROUP_SIZE, function, "the work-group is larger than CL_KERNEL_WORK_GROUP_SIZE");
-  const auto& required = descriptor.requiredWorkGroupSize;
+  const auto& required = kernel.descriptor().requiredWorkGroupSize;
   if (required[0] != 0 && (range.local[0] != required[0] || range.local[1] != required[1] || range.local[2] != required[2]))
     return reportError(CL_INVALID_WORK_GROUP_SIZE, function, "the local size differs from reqd_work_group_size");
   return CL_SUCCESS;
@@ -103,8 +103,8 @@ cl_int enqueueRange(CommandQueue& queue, Kernel& kernel, NdRange range, bool loc
   CL_REQUIRE(coreKernel->allArgumentsSet(), CL_INVALID_KERNEL_ARGS, "not every kernel argument is set");
   const core::DeviceInfo& info = device.info();
   const bool nonUniform = allowsNonUniformGroups(kernel, device);
-  if (!localGiven) chooseLocalSize(range, coreKernel->descriptor(), info, nonUniform);
-  if (cl_int error = checkLocalSize(range, coreKernel->descriptor(), info, nonUniform, function); error != CL_SUCCESS)
+  if (!localGiven) chooseLocalSize(range, *coreKernel, info, nonUniform);
+  if (cl_int error = checkLocalSize(range, *coreKernel, info, nonUniform, function); error != CL_SUCCESS)
     return error;
 
   const bool empty = range.global[0] == 0 || range.global[1] == 0 || range.global[2] == 0;

@@ -272,7 +272,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
   switch (param_name) {
     case CL_KERNEL_GLOBAL_WORK_SIZE:
       CL_FAIL(CL_INVALID_VALUE, "CL_KERNEL_GLOBAL_WORK_SIZE applies to custom devices and built-in kernels only");
-    case CL_KERNEL_WORK_GROUP_SIZE: return out.scalar<size_t>(info.maxWorkGroupSize);
+    case CL_KERNEL_WORK_GROUP_SIZE: return out.scalar<size_t>(deviceKernel.maxGroupSize(info.maxWorkGroupSize));
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
       const auto& required = descriptor.requiredWorkGroupSize;
       return out.array(std::vector<size_t>{required[0], required[1], required[2]});

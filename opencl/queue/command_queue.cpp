@@ -65,6 +65,7 @@ cl_int CommandQueue::enqueue(const EnqueueArguments& arguments, const std::funct
     record.event->retain();  // the queue's reference, dropped once the command completed
     *arguments.event = record.event;
   }
+  const int32_t failureBefore = engine_->deviceFailure();
   uint64_t taskCount;
   {
     // Submission order and in-flight order must agree for retire() to pair them.
@@ -80,6 +81,9 @@ cl_int CommandQueue::enqueue(const EnqueueArguments& arguments, const std::funct
   for (cl_uint i = 0; i < arguments.numWaitEvents; ++i)
     if (objectOf<Event>(arguments.waitEvents[i])->status() < 0)
       return reportError(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, function, "a waited-for event failed");
+  // The device refused or faulted on this command or one before it in the queue.
+  if (failureBefore == 0 && engine_->deviceFailure() != 0)
+    return reportError(CL_OUT_OF_RESOURCES, function, "the device failed to run the queue's work");
   return CL_SUCCESS;
 }
 

@@ -89,6 +89,11 @@ Entry createEntry(llvm::Module& module, llvm::Function& kernel, const KernelDesc
     arguments.push_back(parameter);
   }
   llvm::Value* implicit = entry->getArg(static_cast<unsigned>(kernel.arg_size()));
+  // Launches of whole groups (the usual case) branch past the range check: a dozen 64-bit
+  // operations per thread, uniform across the launch.
+  auto* check = llvm::BasicBlock::Create(context, "range_check", entry, body);
+  builder.CreateCondBr(hasOnlyWholeGroups(builder, implicit), body, check);
+  builder.SetInsertPoint(check);
   builder.CreateCondBr(isWorkItem(builder, implicit), body, done);
   builder.SetInsertPoint(body);
   llvm::CallInst* call = builder.CreateCall(&kernel, arguments);

@@ -39,12 +39,18 @@ class WorkItemValues {
       case WorkItemQuery::GlobalOffset: return perDimension(dimension, 0, [&](unsigned d) { return globalOffset(d); });
       case WorkItemQuery::GlobalId: return perDimension(dimension, 0, [&](unsigned d) { return globalId(d); });
       case WorkItemQuery::WorkDim:
-        return implicitField(offsetof(ImplicitLaunchParameters, workDim), builder_.getInt32Ty());
+        return builder_.CreateZExt(implicitField(offsetof(ImplicitLaunchParameters, workDim), builder_.getInt16Ty()),
+                                   builder_.getInt32Ty());
       case WorkItemQuery::LocalLinearId: return localLinearId();
       case WorkItemQuery::GlobalLinearId: return globalLinearId();
       case WorkItemQuery::None: break;
     }
     return nullptr;
+  }
+
+  llvm::Value* wholeGroups() {
+    llvm::Value* flags = implicitField(offsetof(ImplicitLaunchParameters, flags), builder_.getInt16Ty());
+    return builder_.CreateICmpNE(builder_.CreateAnd(flags, backends::cuda::kWholeGroups), builder_.getInt16(0));
   }
 
  private:
@@ -120,6 +126,10 @@ llvm::Value* isWorkItem(llvm::IRBuilder<>& builder, llvm::Value* implicit) {
     inside = builder.CreateAnd(inside, builder.CreateICmpULT(position, values.query(WorkItemQuery::GlobalSize, dimension)));
   }
   return inside;
+}
+
+llvm::Value* hasOnlyWholeGroups(llvm::IRBuilder<>& builder, llvm::Value* implicit) {
+  return WorkItemValues(builder, implicit).wholeGroups();
 }
 
 bool lowerWorkItemFunctions(llvm::Function& entry, llvm::Value* implicit) {

@@ -188,6 +188,61 @@ TEST(CommandExecutor, OnAnAsynchronousQueueSignalsWaitForTheDeviceWork) {
   EXPECT_TRUE(executor.idle());
 }
 
+// A command the device refuses abandons the rest of its stream, as a failed wait does, and the
+// failure stays on record for the API's synchronization calls.
+TEST(CommandExecutor, ACommandTheDeviceRefusesFailsTheSignalsAfterIt) {
+  testing::FakeAsynchronousBackend backend;
+  CommandExecutor executor(backend);
+  int source = 7, first = 0, second = 0;
+  EventStorage storage;
+  Event event(&storage);
+  CommandStream stream;
+  stream.appendCopy({&first, &source, sizeof(int)});
+  stream.appendCopy({&second, &source, sizeof(int)});
+  stream.appendSignalEvent(&event);
+  backend.failure = kStatusOutOfResources;
+  executor.execute(stream.bytes());
+  backend.finishWork();
+  EXPECT_TRUE(executor.retire(true));
+  EXPECT_TRUE(event.isSignaled());
+  EXPECT_EQ(event.error(), kStatusOutOfResources);
+  EXPECT_EQ(second, 0) << "the command after the refused one must not run";
+  EXPECT_EQ(executor.deviceFailure(), kStatusOutOfResources);
+}
+
+// A fault while the device ran the work reaches every signal that waited for that work.
+TEST(CommandExecutor, AFaultWhileTheDeviceRanFailsTheDeferredSignals) {
+  testing::FakeAsynchronousBackend backend;
+  CommandExecutor executor(backend);
+  int source = 7, destination = 0;
+  EventStorage firstStorage, secondStorage;
+  Event first(&firstStorage), second(&secondStorage);
+  CommandStream stream;
+  stream.appendCopy({&destination, &source, sizeof(int)});
+  stream.appendSignalEvent(&first);
+  stream.appendSignalEvent(&second);
+  executor.execute(stream.bytes());
+  EXPECT_EQ(executor.deviceFailure(), 0);
+  backend.failure = kStatusAllocationFailure;
+  backend.finishWork();
+  EXPECT_TRUE(executor.retire(false));
+  EXPECT_EQ(first.error(), kStatusAllocationFailure);
+  EXPECT_EQ(second.error(), kStatusAllocationFailure);
+  EXPECT_EQ(executor.deviceFailure(), kStatusAllocationFailure);
+
+  // Later work that succeeds signals normally; the first failure stays on record.
+  first.reset();
+  CommandStream next;
+  next.appendCopy({&destination, &source, sizeof(int)});
+  next.appendSignalEvent(&first);
+  executor.execute(next.bytes());
+  backend.finishWork();
+  EXPECT_TRUE(executor.retire(false));
+  EXPECT_TRUE(first.isSignaled());
+  EXPECT_EQ(first.error(), 0);
+  EXPECT_EQ(executor.deviceFailure(), kStatusAllocationFailure);
+}
+
 // Host-side commands see the device work issued before them: the executor waits for it first.
 TEST(CommandExecutor, OnAnAsynchronousQueueHostFunctionsRunAfterTheDeviceWork) {
   testing::FakeAsynchronousBackend backend;

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <functional>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "loom/core/backend.h"
@@ -67,6 +68,7 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
       std::unique_lock lock(device_.workMutex);
       device_.workDone.wait(lock, [&] { return device_.pending.empty(); });
     }
+    int32_t takeFailure() override { return std::exchange(device_.failure, 0); }
 
    private:
     FakeAsynchronousBackend& device_;
@@ -85,6 +87,9 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
   std::mutex workMutex;
   std::condition_variable workDone;
   std::vector<std::function<void()>> pending;
+  // What takeFailure reports next: set before execute() for a command the device refuses, after
+  // it for a fault while the device runs the work.
+  int32_t failure = 0;
 };
 
 }  // namespace loom::core::testing

@@ -90,5 +90,19 @@ TEST(Kernel, RequiredWorkGroupSizeIsTheInitialGroupSize) {
   EXPECT_EQ(kernel.groupSize(), (std::array<uint32_t, 3>{8, 4, 2}));
 }
 
+// A GPU kernel with many registers allows fewer work-items per group than its device.
+class RegisterBoundKernel final : public BackendKernel {
+ public:
+  uint32_t groupSizeLimit() const override { return 384; }
+};
+
+TEST(Kernel, MaxGroupSizeIsTheLowerOfDeviceAndKernelLimits) {
+  const auto d = descriptor();
+  EXPECT_EQ(Kernel(d, nullptr).maxGroupSize(1024), 1024u) << "no kernel limit: the device's applies";
+  RegisterBoundKernel bound;
+  EXPECT_EQ(Kernel(d, &bound).maxGroupSize(1024), 384u);
+  EXPECT_EQ(Kernel(d, &bound).maxGroupSize(256), 256u);
+}
+
 }  // namespace
 }  // namespace loom::core

@@ -91,6 +91,21 @@ TEST(CudaKernelParameters, ImplicitStructHoldsTheLaunchGeometry) {
   EXPECT_EQ(implicit.enqueuedLocalSize[1], 4u);
   EXPECT_EQ(implicit.enqueuedLocalSize[2], 1u);
   EXPECT_EQ(implicit.workDim, 2u);
+  EXPECT_EQ(implicit.flags, 0u) << "1000 is no multiple of 64: the last group is partial";
+}
+
+TEST(CudaKernelParameters, WholeGroupsAreFlagged) {
+  core::KernelLaunch launch;
+  launch.workDim = 2;
+  const uint32_t groupSize[3] = {64, 4, 1}, groupCount[3] = {16, 2, 1};
+  for (int d = 0; d < 3; ++d) {
+    launch.groupSize[d] = groupSize[d];
+    launch.groupCount[d] = groupCount[d];
+    launch.globalSize[d] = uint64_t(groupSize[d]) * groupCount[d];
+  }
+  EXPECT_EQ(implicitParameters(launch).flags, kWholeGroups);
+  launch.globalSize[1] = 7;
+  EXPECT_EQ(implicitParameters(launch).flags, 0u);
 }
 
 TEST(CudaKernelParameters, KernelWithoutArgumentsGetsOnlyTheImplicitStruct) {
@@ -104,6 +119,7 @@ TEST(CudaKernelParameters, ImplicitStructLayoutIsTheCompilersContract) {
   EXPECT_EQ(offsetof(ImplicitLaunchParameters, globalSize), 24u);
   EXPECT_EQ(offsetof(ImplicitLaunchParameters, enqueuedLocalSize), 48u);
   EXPECT_EQ(offsetof(ImplicitLaunchParameters, workDim), 60u);
+  EXPECT_EQ(offsetof(ImplicitLaunchParameters, flags), 62u);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "loom/compiler/compiler.h"
 #include "loom/compiler/kernel_descriptor.h"
+#include "loom/core/command_stream.h"
 #include "loom/core/device_info.h"
 #include "loom/core/memory_type.h"
 #include "loom/core/telemetry.h"
@@ -19,6 +20,9 @@ namespace loom::core {
 class BackendKernel {
  public:
   virtual ~BackendKernel() = default;
+  // The most work-items one group of this kernel may have when the kernel itself sets a lower
+  // limit than the device (a GPU kernel's register use does); 0 when only the device's applies.
+  virtual uint32_t groupSizeLimit() const { return 0; }
 };
 
 // A compiled program loaded on a device.
@@ -56,9 +60,15 @@ class BackendQueue {
   virtual void launch(const KernelLaunch& launch) = 0;
   virtual void copy(void* destination, const void* source, size_t size) = 0;
   virtual void fill(void* destination, const void* pattern, size_t patternSize, size_t size) = 0;
+  // A 3-D region between pitched layouts; the default issues one copy per row.
+  virtual void copyRegion(const CopyRegionCommand& copy);
   // True when every command issued so far has completed; never blocks.
   virtual bool completed() = 0;
   virtual void synchronize() = 0;
+  // The first failure among the commands issued since the last call, as a negative execution
+  // status (event.h), or 0; the call clears it. A command the device refused counts when it is
+  // issued; a failure while the device ran the work once completed() or synchronize() saw it.
+  virtual int32_t takeFailure() { return 0; }
 };
 
 class Backend {

@@ -1,5 +1,6 @@
 #pragma once
 // Runs command streams, in order, on one hardware queue of a device's backend.
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -28,20 +29,24 @@ class CommandExecutor {
   // Completes what is outstanding once the device has finished it: at once when `wait` is false
   // and the device is not done yet, returns false; with `wait`, blocks until it is. True when idle.
   bool retire(bool wait);
+  // The first failure of device work this executor saw (a negative execution status), or 0.
+  // Sticky, as a GPU context that faulted stays unusable; readable from any thread.
+  int32_t deviceFailure() const { return deviceFailure_.load(std::memory_order_acquire); }
 
  private:
   void executeCommand(const DecodedCommand& command);
   void signal(Event* event);
-  // Only an asynchronous queue leaves work in flight (and only then is inFlight_ written).
-  void issued() {
-    if (queue_->asynchronous()) inFlight_ = true;
-  }
+  // After each command issued to the device: only an asynchronous queue leaves work in flight
+  // (and only then is inFlight_ written); a command the device refused abandons the stream.
+  void issued();
+  void recordDeviceFailure(int32_t failure);
 
   Backend& backend_;
   std::unique_ptr<BackendQueue> queue_;
   bool inFlight_ = false;
   std::vector<Event*> deferredSignals_;  // in stream order
-  int32_t failure_ = 0;                  // of the stream being executed: set by a failed wait
+  int32_t failure_ = 0;                  // of the stream being executed: a failed wait or command
+  std::atomic<int32_t> deviceFailure_{0};
 };
 
 // Executes `bytes` on a queue of `backend` and waits for all of it (tests, forked children).

@@ -38,6 +38,8 @@ class Engine {
   // True when the stream with `taskCount` completed within timeoutNs (UINT64_MAX: forever).
   bool waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs);
   Backend& backend() { return backend_; }
+  // The first failure of this engine's device work (command_executor.h), or 0.
+  int32_t deviceFailure() const { return executor_.deviceFailure(); }
 
  private:
   void run();

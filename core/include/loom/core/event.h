@@ -14,6 +14,11 @@ struct EventTimestamps {
   uint64_t contextEnd = 0;
 };
 
+// Execution statuses of work that failed on the device, in OpenCL's numbering (Level Zero reports
+// any of them as a lost device).
+constexpr int32_t kStatusAllocationFailure = -4;  // CL_MEM_OBJECT_ALLOCATION_FAILURE
+constexpr int32_t kStatusOutOfResources = -5;     // CL_OUT_OF_RESOURCES
+
 struct EventStorage {
   uint32_t state = 0;  // 0: not signaled, 1: signaled
   int32_t error = 0;   // negative when the work failed or was abandoned (OpenCL execution status)

@@ -26,6 +26,8 @@ class Kernel {
 
   void setGroupSize(uint32_t x, uint32_t y, uint32_t z) { groupSize_ = {x, y, z}; }
   const std::array<uint32_t, 3>& groupSize() const { return groupSize_; }
+  // The most work-items in one group: the device's limit, or the kernel's own where lower.
+  uint32_t maxGroupSize(uint32_t deviceLimit) const;
 
   // Bytes of local memory a work-group needs: static __local variables plus the local pointer
   // arguments set so far, each at kLocalArgumentAlignment.

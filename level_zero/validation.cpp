@@ -47,8 +47,7 @@ ze_result_t reportError(ze_result_t result, const char* function, const char* me
   return result;
 }
 
-ze_result_t synchronizationResult(bool completed, int32_t failure, const char* function) {
-  if (!completed) return ZE_RESULT_NOT_READY;
+ze_result_t deviceFailureResult(int32_t failure, const char* function) {
   if (failure == 0) return ZE_RESULT_SUCCESS;
   core::debugMessage("%s: the device failed to run the work (execution status %d)", function, failure);
   return ZE_RESULT_ERROR_DEVICE_LOST;

@@ -7,10 +7,16 @@ namespace loom::l0 {
 
 ze_result_t reportError(ze_result_t result, const char* function, const char* message);
 const char* resultName(ze_result_t result);
-// The result of a host synchronization: ZE_RESULT_NOT_READY when the work is not complete, and
-// ZE_RESULT_ERROR_DEVICE_LOST when it completed with `failure`, a negative execution status
-// (the device refused or faulted on the work, and its results are not to be trusted).
-ze_result_t synchronizationResult(bool completed, int32_t failure, const char* function);
+// ZE_RESULT_ERROR_DEVICE_LOST when `failure`, a negative execution status, says the device
+// refused or faulted on the work (its results are not to be trusted); else ZE_RESULT_SUCCESS.
+ze_result_t deviceFailureResult(int32_t failure, const char* function);
+
+// The result of a host synchronization: ZE_RESULT_NOT_READY when the work is not complete, else
+// deviceFailureResult of what `failure()` reads once the work is complete.
+template <typename ReadFailure>
+ze_result_t synchronizationResult(bool completed, ReadFailure&& failure, const char* function) {
+  return completed ? deviceFailureResult(failure(), function) : ZE_RESULT_NOT_READY;
+}
 
 }  // namespace loom::l0
 

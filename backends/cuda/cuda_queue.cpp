@@ -1,5 +1,6 @@
 #include "backends/cuda/cuda_queue.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "backends/cuda/cuda_fill.h"
@@ -7,11 +8,13 @@
 #include "backends/cuda/cuda_program.h"
 #include "loom/core/event.h"
 #include "loom/core/log.h"
+#include "loom/core/futex.h"
 
 namespace loom::backends::cuda {
 
 namespace {
 constexpr size_t kFillTileBytes = 64 * 1024;
+constexpr uint64_t kAnchorLifetimeNs = 1'000'000'000;
 
 CUdeviceptr address(const void* pointer) { return reinterpret_cast<CUdeviceptr>(pointer); }
 }  // namespace
@@ -37,6 +40,9 @@ void CudaQueue::enter(std::optional<PrimaryContext::Scope>& scope) const {
 CudaQueue::~CudaQueue() {
   auto scope = context_->makeCurrent();
   driver().cuStreamSynchronize(stream_);
+  forgetMarks();
+  for (CUevent event : spareEvents_) driver().cuEventDestroy(event);
+  if (anchor_) driver().cuEventDestroy(anchor_);
   driver().cuStreamDestroy(stream_);
 }
 
@@ -49,6 +55,65 @@ bool CudaQueue::succeeded(CUresult result, const char* call) {
 }
 
 int32_t CudaQueue::takeFailure() { return std::exchange(failure_, 0); }
+
+CUevent CudaQueue::takeEvent() {
+  if (!spareEvents_.empty()) {
+    CUevent event = spareEvents_.back();
+    spareEvents_.pop_back();
+    return event;
+  }
+  CUevent event = nullptr;
+  return succeeded(driver().cuEventCreate(&event, 0), "cuEventCreate") ? event : nullptr;
+}
+
+bool CudaQueue::anchor() {
+  if (!anchor_ && !(anchor_ = takeEvent())) return false;
+  anchorTime_ = core::monotonicNanoseconds();
+  return succeeded(driver().cuEventRecord(anchor_, stream_), "cuEventRecord");
+}
+
+uint32_t CudaQueue::markTime() {
+  std::optional<PrimaryContext::Scope> scope;
+  enter(scope);
+  if (marks_.empty() && needsAnchor() && !anchor()) return kNoMark;
+  CUevent event = takeEvent();
+  if (!event) return kNoMark;
+  if (!succeeded(driver().cuEventRecord(event, stream_), "cuEventRecord")) {
+    spareEvents_.push_back(event);
+    return kNoMark;
+  }
+  marks_.push_back(event);
+  return static_cast<uint32_t>(marks_.size() - 1);
+}
+
+uint64_t CudaQueue::timeOfMark(uint32_t mark) {
+  std::optional<PrimaryContext::Scope> scope;
+  enter(scope);
+  float milliseconds = 0;
+  if (!succeeded(driver().cuEventElapsedTime(&milliseconds, anchor_, marks_.at(mark)), "cuEventElapsedTime"))
+    return core::monotonicNanoseconds();
+  return anchorTime_ + static_cast<uint64_t>(std::max(0.0, double(milliseconds) * 1e6));
+}
+
+void CudaQueue::forgetMarks() {
+  if (marks_.empty()) return;
+  spareEvents_.insert(spareEvents_.end(), marks_.begin(), marks_.end());
+  marks_.clear();
+  std::optional<PrimaryContext::Scope> scope;
+  enter(scope);
+  anchor();  // the stream is idle now
+}
+
+// Elapsed times are floats in milliseconds: an anchor older than a second loses precision, and a
+// new one is recorded when the stream is idle. The first anchor waits for the stream once.
+bool CudaQueue::needsAnchor() {
+  if (!anchor_) {
+    synchronize();
+    return true;
+  }
+  if (core::monotonicNanoseconds() - anchorTime_ < kAnchorLifetimeNs) return false;
+  return driver().cuStreamQuery(stream_) == CUDA_SUCCESS;
+}
 
 bool CudaQueue::completed() {
   std::optional<PrimaryContext::Scope> scope;

@@ -4,6 +4,7 @@
 // reports them complete.
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_fill.h"
@@ -31,6 +32,11 @@ class CudaQueue final : public core::BackendQueue {
   bool completed() override;
   void synchronize() override;
   int32_t takeFailure() override;
+  // Marks are CUDA events; their times are elapsed times from an anchor event recorded on the idle
+  // stream at a known host time (forgetMarks re-anchors, so elapsed times stay short and precise).
+  uint32_t markTime() override;
+  uint64_t timeOfMark(uint32_t mark) override;
+  void forgetMarks() override;
 
  private:
   CudaQueue(std::shared_ptr<const PrimaryContext> context, CUstream stream, std::string deviceName, Caller caller)
@@ -48,6 +54,11 @@ class CudaQueue final : public core::BackendQueue {
   // CUDA_ERROR_INVALID_VALUE (host memory), which the caller handles.
   CUresult memset(const FillPlan& plan, CUdeviceptr start);
   void fillByDoubling(void* destination, const uint8_t* pattern, size_t patternSize, size_t size);
+  // An event from the spares, or a new one; nullptr (said) when the driver has none.
+  CUevent takeEvent();
+  // Records the anchor on the stream, which must be idle, at the host's time now.
+  bool anchor();
+  bool needsAnchor();
 
   std::shared_ptr<const PrimaryContext> context_;
   CUstream stream_;
@@ -55,6 +66,10 @@ class CudaQueue final : public core::BackendQueue {
   Caller caller_;
   int32_t failure_ = 0;      // since the last takeFailure
   bool printsPending_ = false;  // a kernel that may print was launched since the last synchronize
+  std::vector<CUevent> marks_;        // recorded since the last forgetMarks, in order
+  std::vector<CUevent> spareEvents_;
+  CUevent anchor_ = nullptr;
+  uint64_t anchorTime_ = 0;
 };
 
 }  // namespace loom::backends::cuda

@@ -1,5 +1,6 @@
 #include "loom/core/command_executor.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "loom/core/command_stream.h"
@@ -81,13 +82,19 @@ bool CommandExecutor::retire(bool wait) {
   const int32_t failure = queue_->takeFailure();
   recordDeviceFailure(failure);
   const uint64_t now = backend_.timestamp();
-  for (Event* event : deferredSignals_) {
+  auto timeOf = [&](const DeferredTime& deferred) {
+    return deferred.mark == BackendQueue::kNoMark ? now : queue_->timeOfMark(deferred.mark);
+  };
+  for (const DeferredTime& start : deferredStarts_) start.event->markStart(timeOf(start));
+  for (const DeferredTime& signal : deferredSignals_) {
     if (failure)
-      event->fail(failure);
+      signal.event->fail(failure);
     else
-      event->signal(now);
+      signal.event->signal(timeOf(signal));
   }
+  deferredStarts_.clear();
   deferredSignals_.clear();
+  queue_->forgetMarks();
   return true;
 }
 
@@ -106,10 +113,25 @@ void CommandExecutor::recordDeviceFailure(int32_t failure) {
 
 void CommandExecutor::signal(Event* event) {
   if (inFlight_) {
-    deferredSignals_.push_back(event);
+    // The end is timed on the device only for events whose start was: marks cost driver calls.
+    deferredSignals_.push_back({event, startMarked(event) ? queue_->markTime() : BackendQueue::kNoMark});
     return;
   }
   event->signal(backend_.timestamp());
+}
+
+// The start of the work that follows: on a device that runs it later, the time the device gets
+// there.
+void CommandExecutor::markStart(Event* event) {
+  const uint32_t mark = queue_->markTime();
+  if (mark == BackendQueue::kNoMark) return event->markStart(backend_.timestamp());
+  inFlight_ = true;
+  deferredStarts_.push_back({event, mark});
+}
+
+bool CommandExecutor::startMarked(const Event* event) const {
+  return std::any_of(deferredStarts_.begin(), deferredStarts_.end(),
+                     [&](const DeferredTime& start) { return start.event == event; });
 }
 
 void CommandExecutor::executeCommand(const DecodedCommand& command) {
@@ -138,8 +160,7 @@ void CommandExecutor::executeCommand(const DecodedCommand& command) {
       break;
     }
     case Opcode::SignalEvent: signal(command.as<EventCommand>().event); break;
-    // The start of the work that follows: device work issued before may still be running.
-    case Opcode::MarkEventStart: command.as<EventCommand>().event->markStart(backend_.timestamp()); break;
+    case Opcode::MarkEventStart: markStart(command.as<EventCommand>().event); break;
     case Opcode::WaitEvents:
       retire(true);  // an event signaled earlier in this queue may be among the waited ones
       failure_ = waitEvents(command);

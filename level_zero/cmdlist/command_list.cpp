@@ -63,7 +63,7 @@ ze_result_t CommandList::submitImmediate(const char* function) {
   lastTaskCount_ = engine_->submit(std::make_shared<const std::vector<uint8_t>>(stream_.bytes()));
   stream_.clear();
   if (!synchronous_) return ZE_RESULT_SUCCESS;
-  return synchronizationResult(engine_->waitForTaskCount(lastTaskCount_, UINT64_MAX), engine_->deviceFailure(), function);
+  return synchronizationResult(engine_->waitForTaskCount(lastTaskCount_, UINT64_MAX), [&] { return engine_->deviceFailure(); }, function);
 }
 
 ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_command_list_desc_t* desc,

@@ -73,13 +73,13 @@ ze_result_t zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommand
   for (uint32_t i = 0; i < numCommandLists; ++i) taskCount = queue->submit(CommandList::fromHandle(phCommandLists[i])->recorded());
   if (fence) fence->submitted(taskCount);
   if (!queue->synchronous()) return ZE_RESULT_SUCCESS;
-  return synchronizationResult(queue->synchronize(UINT64_MAX), queue->engine().deviceFailure(), __func__);
+  return synchronizationResult(queue->synchronize(UINT64_MAX), [&] { return queue->engine().deviceFailure(); }, __func__);
 }
 
 ze_result_t zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue, uint64_t timeout) {
   ZE_REQUIRE_HANDLE(hCommandQueue);
   CommandQueue& queue = *CommandQueue::fromHandle(hCommandQueue);
-  return synchronizationResult(queue.synchronize(timeout), queue.engine().deviceFailure(), __func__);
+  return synchronizationResult(queue.synchronize(timeout), [&] { return queue.engine().deviceFailure(); }, __func__);
 }
 
 }  // namespace loom::l0

@@ -125,13 +125,13 @@ ze_result_t zeEventHostSignal(ze_event_handle_t hEvent) {
 ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
   ZE_REQUIRE_HANDLE(hEvent);
   const core::Event& event = Event::fromHandle(hEvent)->core();
-  return synchronizationResult(event.hostSynchronize(timeout), event.error(), __func__);
+  return synchronizationResult(event.hostSynchronize(timeout), [&] { return event.error(); }, __func__);
 }
 
 ze_result_t zeEventQueryStatus(ze_event_handle_t hEvent) {
   ZE_REQUIRE_HANDLE(hEvent);
   const core::Event& event = Event::fromHandle(hEvent)->core();
-  return synchronizationResult(event.isSignaled(), event.error(), __func__);
+  return synchronizationResult(event.isSignaled(), [&] { return event.error(); }, __func__);
 }
 
 ze_result_t zeEventHostReset(ze_event_handle_t hEvent) {

@@ -24,13 +24,13 @@ ze_result_t zeFenceDestroy(ze_fence_handle_t hFence) {
 ze_result_t zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
   ZE_REQUIRE_HANDLE(hFence);
   Fence& fence = *Fence::fromHandle(hFence);
-  return synchronizationResult(fence.hostSynchronize(timeout), fence.deviceFailure(), __func__);
+  return synchronizationResult(fence.hostSynchronize(timeout), [&] { return fence.deviceFailure(); }, __func__);
 }
 
 ze_result_t zeFenceQueryStatus(ze_fence_handle_t hFence) {
   ZE_REQUIRE_HANDLE(hFence);
   Fence& fence = *Fence::fromHandle(hFence);
-  return synchronizationResult(fence.isSignaled(), fence.deviceFailure(), __func__);
+  return synchronizationResult(fence.isSignaled(), [&] { return fence.deviceFailure(); }, __func__);
 }
 
 ze_result_t zeFenceReset(ze_fence_handle_t hFence) {

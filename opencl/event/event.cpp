@@ -1,5 +1,7 @@
 #include "opencl/event/event.h"
 
+#include <algorithm>
+
 #include "loom/core/futex.h"
 #include "opencl/context/context.h"
 #include "opencl/info.h"
@@ -77,7 +79,10 @@ cl_int Event::addCallback(cl_int callbackType, Callback callback, void* userData
 
 Event::ProfilingTimes Event::profilingTimes() const {
   const core::EventTimestamps timestamps = core_.timestamps();
-  return {queuedTime_, submittedTime_, timestamps.globalStart, timestamps.globalEnd};
+  // A GPU's times come from its own clock, anchored to the host's within microseconds: keep the
+  // order the spec promises (queued <= submitted <= started <= ended).
+  const uint64_t started = std::max(timestamps.globalStart, submittedTime_);
+  return {queuedTime_, submittedTime_, started, std::max(timestamps.globalEnd, started)};
 }
 
 void releaseEvent(Event& event) {

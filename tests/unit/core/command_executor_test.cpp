@@ -243,6 +243,29 @@ TEST(CommandExecutor, AFaultWhileTheDeviceRanFailsTheDeferredSignals) {
   EXPECT_EQ(executor.deviceFailure(), kStatusAllocationFailure);
 }
 
+// On an asynchronous queue an event's start and end are the device's times at marks placed
+// around the work, not the host's times at issue and retirement.
+TEST(CommandExecutor, OnAnAsynchronousQueueEventTimesComeFromTheDevice) {
+  testing::FakeAsynchronousBackend backend;
+  CommandExecutor executor(backend);
+  int source = 7, destination = 0;
+  EventStorage timedStorage, plainStorage;
+  Event timed(&timedStorage), plain(&plainStorage);
+  CommandStream stream;
+  stream.appendMarkEventStart(&timed);
+  stream.appendCopy({&destination, &source, sizeof(int)});
+  stream.appendSignalEvent(&timed);
+  stream.appendSignalEvent(&plain);
+  executor.execute(stream.bytes());
+  EXPECT_EQ(backend.markTimes.size(), 2u) << "an event without a start needs no device time";
+  backend.finishWork();
+  EXPECT_TRUE(executor.retire(false));
+  EXPECT_EQ(timed.timestamps().globalStart, 1000u);
+  EXPECT_EQ(timed.timestamps().globalEnd, 2000u);
+  EXPECT_TRUE(plain.isSignaled());
+  EXPECT_TRUE(backend.markTimes.empty()) << "marks are forgotten once retired";
+}
+
 // Host-side commands see the device work issued before them: the executor waits for it first.
 TEST(CommandExecutor, OnAnAsynchronousQueueHostFunctionsRunAfterTheDeviceWork) {
   testing::FakeAsynchronousBackend backend;

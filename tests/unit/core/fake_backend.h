@@ -69,6 +69,22 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
       device_.workDone.wait(lock, [&] { return device_.pending.empty(); });
     }
     int32_t takeFailure() override { return std::exchange(device_.failure, 0); }
+    // A mark takes the device clock when the device reaches it; the clock ticks 1000 per mark.
+    uint32_t markTime() override {
+      std::lock_guard lock(device_.workMutex);
+      const auto mark = static_cast<uint32_t>(device_.markTimes.size());
+      device_.markTimes.push_back(0);
+      device_.pending.push_back([this, mark] { device_.markTimes[mark] = device_.deviceClock += 1000; });
+      return mark;
+    }
+    uint64_t timeOfMark(uint32_t mark) override {
+      std::lock_guard lock(device_.workMutex);
+      return device_.markTimes.at(mark);
+    }
+    void forgetMarks() override {
+      std::lock_guard lock(device_.workMutex);
+      device_.markTimes.clear();
+    }
 
    private:
     FakeAsynchronousBackend& device_;
@@ -90,6 +106,8 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
   // What takeFailure reports next: set before execute() for a command the device refuses, after
   // it for a fault while the device runs the work.
   int32_t failure = 0;
+  std::vector<uint64_t> markTimes;  // of the marks not forgotten yet
+  uint64_t deviceClock = 0;
 };
 
 }  // namespace loom::core::testing

@@ -65,6 +65,15 @@ class BackendQueue {
   // True when every command issued so far has completed; never blocks.
   virtual bool completed() = 0;
   virtual void synchronize() = 0;
+  // Device time between commands, for the timestamps of events: markTime() records a mark after
+  // the commands issued so far and returns its number; timeOfMark() is its time in the backend's
+  // timestamp clock once completed() or synchronize() found the work before it done;
+  // forgetMarks() frees every mark (the queue is idle then). A queue whose commands complete as
+  // they are issued has no marks (kNoMark): the executor reads the clock itself.
+  static constexpr uint32_t kNoMark = UINT32_MAX;
+  virtual uint32_t markTime() { return kNoMark; }
+  virtual uint64_t timeOfMark(uint32_t mark) { return 0; }
+  virtual void forgetMarks() {}
   // The first failure among the commands issued since the last call, as a negative execution
   // status (event.h), or 0; the call clears it. A command the device refused counts when it is
   // issued; a failure while the device ran the work once completed() or synchronize() saw it.

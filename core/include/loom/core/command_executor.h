@@ -36,6 +36,14 @@ class CommandExecutor {
  private:
   void executeCommand(const DecodedCommand& command);
   void signal(Event* event);
+  void markStart(Event* event);
+  bool startMarked(const Event* event) const;
+  // Event times that complete with the device work before them: a mark of the queue (kNoMark when
+  // the time is that of retirement).
+  struct DeferredTime {
+    Event* event;
+    uint32_t mark;
+  };
   // After each command issued to the device: only an asynchronous queue leaves work in flight
   // (and only then is inFlight_ written); a command the device refused abandons the stream.
   void issued();
@@ -44,7 +52,8 @@ class CommandExecutor {
   Backend& backend_;
   std::unique_ptr<BackendQueue> queue_;
   bool inFlight_ = false;
-  std::vector<Event*> deferredSignals_;  // in stream order
+  std::vector<DeferredTime> deferredStarts_;   // in stream order
+  std::vector<DeferredTime> deferredSignals_;  // in stream order
   int32_t failure_ = 0;                  // of the stream being executed: a failed wait or command
   std::atomic<int32_t> deviceFailure_{0};
 };

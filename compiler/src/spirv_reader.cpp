@@ -138,6 +138,8 @@ void keepSubGroupBarriers(llvm::Module& module) {
     llvm::CallInst* replacement = builder.CreateCall(
         subGroupBarrier, {builder.getInt32(openClFenceFlags(semantics->getZExtValue())),
                           builder.getInt32(openClMemoryScope(scope->getZExtValue()))});
+    // The translator's convention (spir_func) on both, as for every builtin it declares.
+    if (auto* declared = llvm::dyn_cast<llvm::Function>(subGroupBarrier.getCallee())) declared->setCallingConv(call->getCallingConv());
     replacement->setCallingConv(call->getCallingConv());
     replacement->addFnAttr(llvm::Attribute::Convergent);
     call->eraseFromParent();

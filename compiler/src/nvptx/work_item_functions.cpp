@@ -173,8 +173,9 @@ namespace {
 
 // Shuffles and votes among the lanes of the sub-group; sub_group_barrier waits for them, which
 // also orders their memory accesses (bar.warp.sync), and fences wider scopes first.
-void lowerSubGroupOperation(llvm::CallInst* call, SubGroupOperation operation, WorkItemValues& values) {
+void lowerSubGroupOperation(llvm::CallInst* call, SubGroupOperation operation, llvm::Value* implicit) {
   llvm::IRBuilder<> builder(call);
+  WorkItemValues values(builder, implicit);
   llvm::Value* mask = values.subGroupMask();
   if (operation == SubGroupOperation::Barrier) {
     if (cpu::fencesBeyondGroup(*call)) builder.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
@@ -209,8 +210,7 @@ bool lowerWorkItemFunctions(llvm::Function& entry, llvm::Value* implicit) {
       continue;
     }
     if (const SubGroupOperation operation = cpu::subGroupOperation(name); operation != SubGroupOperation::None) {
-      WorkItemValues values(builder, implicit);
-      lowerSubGroupOperation(call, operation, values);
+      lowerSubGroupOperation(call, operation, implicit);
       continue;
     }
     const WorkItemQuery query = cpu::workItemQuery(name);

@@ -72,3 +72,4 @@
 #include "atomics.cl"
 #include "async_copies.cl"
 #include "shuffles.cl"
+#include "sub_groups.cl"

@@ -33,7 +33,7 @@ llvm::Error checkBuiltinsResolved(const llvm::Module& module) {
   for (const llvm::Function& function : module) {
     if (!function.isDeclaration() || function.use_empty()) continue;
     const llvm::StringRef name = function.getName();
-    if (!name.startswith("_Z") && !name.startswith("__spirv")) continue;
+    if (!name.startswith("_Z") && !name.startswith("__spirv") && !name.startswith("__loom_")) continue;
     missing += (missing.empty() ? "" : ", ") + llvm::demangle(name.str());
   }
   if (missing.empty()) return llvm::Error::success();
@@ -61,6 +61,18 @@ llvm::Expected<ProgramInfo> describeProgram(const llvm::Module& module, const st
   llvm::erase_if(info.exportedFunctions,
                  [&](const std::string& name) { return usingWorkItemState.count(module.getFunction(name)) != 0; });
   return info;
+}
+
+// intel_reqd_sub_group_size: each target has one sub-group size.
+llvm::Error checkRequiredSubGroupSizes(const ProgramInfo& info, Target target) {
+  for (const KernelDescriptor& kernel : info.kernels) {
+    if (kernel.requiredSubGroupSize == 0 || kernel.requiredSubGroupSize == subGroupSize(target)) continue;
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "kernel '%s' requires a sub-group size of %u (intel_reqd_sub_group_size); this device's "
+                                   "sub-groups have %u work-items",
+                                   kernel.name.c_str(), kernel.requiredSubGroupSize, subGroupSize(target));
+  }
+  return llvm::Error::success();
 }
 
 // The debug key works for every user of the compiler (loom-cc, the unit tests), not just the
@@ -121,6 +133,7 @@ BuildResult compileSpirv(const CompileRequest& request) {
   if (!module) return failure(Status::BuildFailure, module.takeError());
   auto info = describeProgram(**module, request.vectorTypeHints);
   if (!info) return failure(Status::BuildFailure, info.takeError());
+  if (llvm::Error error = checkRequiredSubGroupSizes(*info, request.target)) return failure(Status::BuildFailure, std::move(error));
   auto code = compileForTarget(request, **module, *info, *options);
   if (!code) return failure(Status::BuildFailure, code.takeError());
   auto program = std::make_shared<CompiledProgram>();

@@ -34,7 +34,8 @@ constexpr const char* kSupportedExtensions =
     "+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,"
     "+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store,+__opencl_c_fp64,"
     "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,+__opencl_c_program_scope_global_variables,"
-    "+__opencl_c_generic_address_space";
+    "+__opencl_c_generic_address_space,+cl_khr_subgroups,+__opencl_c_subgroups,+cl_khr_subgroup_shuffle,"
+    "+cl_khr_subgroup_shuffle_relative";
 
 // Included before the program. opencl-c-base.h and clang claim more for every SPIR target than Loom
 // has; builtins that depend on these macros disappear with them.
@@ -44,8 +45,6 @@ constexpr const char* kPrelude = R"(#include <opencl-c-base.h>
 #undef cl_khr_subgroup_non_uniform_vote
 #undef cl_khr_subgroup_ballot
 #undef cl_khr_subgroup_non_uniform_arithmetic
-#undef cl_khr_subgroup_shuffle
-#undef cl_khr_subgroup_shuffle_relative
 #undef cl_khr_subgroup_clustered_reduce
 #undef cl_khr_subgroup_rotate
 #undef cl_khr_extended_bit_ops

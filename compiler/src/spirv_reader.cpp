@@ -5,6 +5,7 @@
 #include "LLVMSPIRVLib.h"
 #include "spirv-tools/libspirv.hpp"
 #include "translator_guard.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 #include "spirv_words.h"
@@ -101,6 +102,50 @@ llvm::Error validate(const std::vector<uint8_t>& spirv) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: %s", firstError.c_str());
 }
 
+// SPIR-V scopes and memory semantics (SPIR-V 1.6 sections 3.27 and 3.25) in OpenCL C's terms
+// (clang's __OPENCL_MEMORY_SCOPE_* and CLK_*_MEM_FENCE).
+uint32_t openClMemoryScope(uint64_t scope) {
+  switch (scope) {
+    case 0: return 3;  // CrossDevice: memory_scope_all_svm_devices
+    case 1: return 2;  // Device: memory_scope_device
+    case 2: return 1;  // Workgroup: memory_scope_work_group
+    case 3: return 4;  // Subgroup: memory_scope_sub_group
+    default: return 0;  // Invocation: memory_scope_work_item
+  }
+}
+uint32_t openClFenceFlags(uint64_t semantics) {
+  return ((semantics & 0x100) ? 1 : 0) | ((semantics & 0x200) ? 2 : 0) | ((semantics & 0x800) ? 4 : 0);
+}
+
+// OpenCL 1.2 has no sub_group_barrier: the translator's lowering would turn a control barrier of
+// sub-group execution scope into barrier(), a work-group barrier. Those become sub_group_barrier
+// with OpenCL C's fence flags and memory scope first.
+void keepSubGroupBarriers(llvm::Module& module) {
+  constexpr uint64_t kScopeSubgroup = 3;
+  std::vector<llvm::CallInst*> barriers;
+  for (llvm::Function& function : module)
+    if (function.isDeclaration() && function.getName().contains("__spirv_ControlBarrier"))
+      for (llvm::User* user : function.users())
+        if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call && call->arg_size() == 3) barriers.push_back(call);
+  for (llvm::CallInst* call : barriers) {
+    auto* execution = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
+    auto* scope = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(1));
+    auto* semantics = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(2));
+    if (!execution || !scope || !semantics || execution->getZExtValue() != kScopeSubgroup) continue;
+    llvm::IRBuilder<> builder(call);
+    llvm::FunctionCallee subGroupBarrier = module.getOrInsertFunction(
+        "_Z17sub_group_barrierj12memory_scope", builder.getVoidTy(), builder.getInt32Ty(), builder.getInt32Ty());
+    llvm::CallInst* replacement = builder.CreateCall(
+        subGroupBarrier, {builder.getInt32(openClFenceFlags(semantics->getZExtValue())),
+                          builder.getInt32(openClMemoryScope(scope->getZExtValue()))});
+    // The translator's convention (spir_func) on both, as for every builtin it declares.
+    if (auto* declared = llvm::dyn_cast<llvm::Function>(subGroupBarrier.getCallee())) declared->setCallingConv(call->getCallingConv());
+    replacement->setCallingConv(call->getCallingConv());
+    replacement->addFnAttr(llvm::Attribute::Convergent);
+    call->eraseFromParent();
+  }
+}
+
 }  // namespace
 
 llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext& context, const std::vector<uint8_t>& spirv,
@@ -109,6 +154,9 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
   if (llvm::Error error = validate(spirv)) return error;
   SPIRV::TranslatorOpts options(SPIRV::VersionNumber::MaximumVersion);
   options.enableAllExtensions();
+  // SPIR-V friendly IR first, so that sub-group barriers keep their scope (keepSubGroupBarriers);
+  // then the translator's own lowering to OpenCL 1.2 names, which the builtin library defines.
+  options.setDesiredBIsRepresentation(SPIRV::BIsRepresentation::SPIRVFriendlyIR);
   options.setGenKernelArgNameMDEnabled(true);
   // Argument type names the producer kept as OpString (Loom's OpenCL C frontend does).
   options.setPreserveOCLKernelArgTypeMetadataThroughString(true);
@@ -122,6 +170,11 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: %s", message.c_str());
   }
   std::unique_ptr<llvm::Module> owned(module);
+  keepSubGroupBarriers(*owned);
+  if (!lowerToOpenCl12Guarded(*owned, aborted)) {
+    (void)owned.release();  // half lowered: left alone, a bounded leak as for an aborted read
+    return malformed("the SPIR-V translator rejected the module (it failed an internal consistency check)");
+  }
   std::string problems;
   llvm::raw_string_ostream out(problems);
   if (llvm::verifyModule(*owned, &out))

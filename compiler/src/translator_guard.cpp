@@ -5,6 +5,8 @@
 #include <mutex>
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Pass.h"
 
 namespace loom::compiler {
 
@@ -60,6 +62,17 @@ bool readSpirvGuarded(llvm::LLVMContext& context, const SPIRV::TranslatorOpts& o
   const bool translated = guarded([&] { return llvm::readSpirv(context, options, stream, module, message); }, aborted);
   if (aborted) module = nullptr;
   return translated;
+}
+
+bool lowerToOpenCl12Guarded(llvm::Module& module, bool& aborted) {
+  return guarded(
+      [&] {
+        llvm::legacy::PassManager passes;
+        passes.add(llvm::createSPIRVBIsLoweringPass(module, SPIRV::BIsRepresentation::OpenCL12));
+        passes.run(module);
+        return true;
+      },
+      aborted);
 }
 
 bool writeSpirvGuarded(llvm::Module& module, const SPIRV::TranslatorOpts& options, std::ostream& stream,

@@ -18,6 +18,9 @@ namespace loom::compiler {
 // As llvm::readSpirv and llvm::writeSpirv; `aborted` says whether the translator aborted.
 bool readSpirvGuarded(llvm::LLVMContext& context, const SPIRV::TranslatorOpts& options, std::istream& stream,
                       llvm::Module*& module, std::string& message, bool& aborted);
+// The translator's lowering of SPIR-V friendly IR (__spirv_* calls) to OpenCL 1.2 builtin names,
+// which llvm::readSpirv runs itself unless asked for SPIR-V friendly IR.
+bool lowerToOpenCl12Guarded(llvm::Module& module, bool& aborted);
 bool writeSpirvGuarded(llvm::Module& module, const SPIRV::TranslatorOpts& options, std::ostream& stream,
                        std::string& message, bool& aborted);
 

@@ -155,7 +155,8 @@ ze_result_t zeKernelGetProperties(ze_kernel_handle_t hKernel, ze_kernel_properti
   p.requiredNumSubGroups = 0;
   p.requiredSubgroupSize = descriptor.requiredSubGroupSize;
   p.maxSubgroupSize = info.subGroupSizes.empty() ? 1 : info.subGroupSizes.back();
-  p.maxNumSubgroups = info.maxWorkGroupSize / p.maxSubgroupSize;
+  // Sub-groups run along the local linear id, the last one of a group partial.
+  p.maxNumSubgroups = (info.maxWorkGroupSize + p.maxSubgroupSize - 1) / p.maxSubgroupSize;
   p.localMemSize = descriptor.staticLocalMemorySize;
   p.privateMemSize = descriptor.privateMemorySize;
   p.spillMemSize = 0;

@@ -20,6 +20,9 @@ std::vector<std::pair<std::string, cl_version>> Device::extensions() const {
       {"cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_device_uuid", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_intel_unified_shared_memory", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_subgroup_shuffle", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_subgroup_shuffle_relative", CL_MAKE_VERSION(1, 0, 0)},
   };
   if (info().supportsFp64) list.push_back({"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0)});
   if (info().supportsInt64Atomics) {
@@ -38,7 +41,13 @@ std::vector<std::pair<std::string, cl_version>> Device::openClCFeatures() {
           {"__opencl_c_atomic_scope_device", v3},
           {"__opencl_c_atomic_scope_all_devices", v3},
           {"__opencl_c_program_scope_global_variables", v3},
-          {"__opencl_c_generic_address_space", v3}};
+          {"__opencl_c_generic_address_space", v3},
+          {"__opencl_c_subgroups", v3}};
+}
+
+cl_uint Device::maxNumSubGroups() const {
+  const uint32_t size = info().subGroupSizes.empty() ? 1 : info().subGroupSizes.back();
+  return (info().maxWorkGroupSize + size - 1) / size;
 }
 
 }  // namespace loom::cl

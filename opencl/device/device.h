@@ -25,6 +25,8 @@ class Device : public _cl_device_id {
   // Extensions and OpenCL C features with their versions, as the device queries report them.
   std::vector<std::pair<std::string, cl_version>> extensions() const;
   static std::vector<std::pair<std::string, cl_version>> openClCFeatures();
+  // Sub-groups in the largest work-group (CL_DEVICE_MAX_NUM_SUB_GROUPS).
+  cl_uint maxNumSubGroups() const;
 
   cl_int getInfo(cl_device_info name, size_t size, void* value, size_t* sizeRet) const;
 

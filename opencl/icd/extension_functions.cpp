@@ -21,6 +21,7 @@ struct NamedFunction {
 
 const NamedFunction kExtensionFunctions[] = {
     LOOM_EXTENSION_FUNCTION(clIcdGetPlatformIDsKHR),
+    LOOM_EXTENSION_FUNCTION(clGetKernelSubGroupInfoKHR),  // cl_khr_subgroups
     // cl_intel_unified_shared_memory
     LOOM_EXTENSION_FUNCTION(clHostMemAllocINTEL),
     LOOM_EXTENSION_FUNCTION(clDeviceMemAllocINTEL),

@@ -140,6 +140,17 @@ Device* queryDevice(Kernel& kernel, cl_device_id device) {
   return kernel.forDevice(object) ? object : nullptr;
 }
 
+// A device's sub-groups: each of its one size, along the local linear id, the last one of a
+// group partial (compiler::subGroupSize).
+struct SubGroupShape {
+  explicit SubGroupShape(const core::DeviceInfo& info)
+      : size(info.subGroupSizes.empty() ? 1 : info.subGroupSizes.back()),
+        maxWorkGroupSize(info.maxWorkGroupSize),
+        maxGroupSizeX(info.maxGroupSize[0]) {}
+  size_t countFor(size_t workItems) const { return (workItems + size - 1) / size; }
+  size_t size, maxWorkGroupSize, maxGroupSizeX;
+};
+
 }  // namespace
 
 }  // namespace loom::cl
@@ -284,10 +295,52 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
   }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id, cl_kernel_sub_group_info, size_t,
-                                                        const void*, size_t, void*, size_t*) {
-  CL_REQUIRE(objectOf<Kernel>(kernel), CL_INVALID_KERNEL, "not a kernel");
-  CL_FAIL(CL_INVALID_OPERATION, "no Loom device supports sub-groups yet");
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+                                                        size_t input_value_size, const void* input_value, size_t param_value_size,
+                                                        void* param_value, size_t* param_value_size_ret) {
+  Kernel* object = objectOf<Kernel>(kernel);
+  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
+  Device* target = queryDevice(*object, device);
+  CL_REQUIRE(target, CL_INVALID_DEVICE, "not a device of the kernel's program (or null with several devices)");
+  const SubGroupShape shape{target->info()};
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
+  switch (param_name) {
+    case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+    case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+      CL_REQUIRE(input_value != nullptr, CL_INVALID_VALUE, "input_value is null; it must hold the local work size");
+      CL_REQUIRE(input_value_size % sizeof(size_t) == 0 && input_value_size >= sizeof(size_t) && input_value_size <= 3 * sizeof(size_t),
+                 CL_INVALID_VALUE, "input_value_size must be 1 to 3 size_t values (the local work size)");
+      size_t workItems = 1;
+      for (size_t d = 0; d < input_value_size / sizeof(size_t); ++d) workItems *= static_cast<const size_t*>(input_value)[d];
+      CL_REQUIRE(workItems != 0, CL_INVALID_VALUE, "the local work size has a 0 dimension");
+      if (param_name == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE) return out.scalar<size_t>(std::min(shape.size, workItems));
+      return out.scalar<size_t>(shape.countFor(workItems));
+    }
+    case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+      CL_REQUIRE(input_value != nullptr && input_value_size == sizeof(size_t), CL_INVALID_VALUE,
+                 "input_value must be one size_t, the number of sub-groups");
+      const size_t dimensions = param_value_size / sizeof(size_t);
+      CL_REQUIRE(param_value == nullptr || (param_value_size % sizeof(size_t) == 0 && dimensions >= 1 && dimensions <= 3),
+                 CL_INVALID_VALUE, "param_value_size must be 1 to 3 size_t values (the local work size)");
+      // Sub-groups are laid along x: count of them, all full, in one row; zeros where none fits.
+      std::vector<size_t> local(param_value ? dimensions : 3, 1);
+      const size_t count = *static_cast<const size_t*>(input_value);
+      local[0] = count * shape.size;
+      if (count == 0 || local[0] > shape.maxWorkGroupSize || local[0] > shape.maxGroupSizeX) std::fill(local.begin(), local.end(), 0);
+      return out.array(local);
+    }
+    case CL_KERNEL_MAX_NUM_SUB_GROUPS: return out.scalar<size_t>(shape.countFor(shape.maxWorkGroupSize));
+    case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return out.scalar<size_t>(0);  // OpenCL C cannot require a number of sub-groups
+    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
+  }
+}
+
+// cl_khr_subgroups: the same query before OpenCL 2.1 made it core.
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+                                                           size_t input_value_size, const void* input_value,
+                                                           size_t param_value_size, void* param_value, size_t* param_value_size_ret) {
+  return clGetKernelSubGroupInfo(kernel, device, param_name, input_value_size, input_value, param_value_size, param_value,
+                                 param_value_size_ret);
 }
 
 }  // extern "C"

@@ -191,11 +191,6 @@ TEST_F(BadInputTest, UnsupportedFeaturesFailWithTheirCodes) {
   // Pipes (CL_DEVICE_PIPE_SUPPORT is false): "CL_INVALID_OPERATION if no devices in context support pipes".
   EXPECT_EQ(clCreatePipe(context, CL_MEM_READ_WRITE, 4, 16, nullptr, &error), nullptr);
   EXPECT_CL(CL_INVALID_OPERATION, error);
-  // Sub-groups (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0).
-  size_t result = 0;
-  const size_t local = 1;
-  EXPECT_CL(CL_INVALID_OPERATION, clGetKernelSubGroupInfo(k, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(local), &local,
-                                                          sizeof(result), &result, nullptr));
   // Device-side queues.
   EXPECT_CL(CL_INVALID_OPERATION, clSetDefaultDeviceCommandQueue(context, device, queue));
   // Images.

@@ -101,6 +101,13 @@ class WorkItemQueries {
       case WorkItemQuery::WorkDim: return loadContextField(builder, context_, LOOM_CONTEXT_FIELD(workDim), builder.getInt32Ty());
       case WorkItemQuery::LocalLinearId: return localLinearId(builder);
       case WorkItemQuery::GlobalLinearId: return globalLinearId(builder);
+      // A sub-group is one work-item: the work-item loops stay as they are.
+      case WorkItemQuery::SubGroupSize:
+      case WorkItemQuery::MaxSubGroupSize: return builder.getInt64(1);
+      case WorkItemQuery::SubGroupLocalId: return builder.getInt64(0);
+      case WorkItemQuery::SubGroupId: return localLinearId(builder);
+      case WorkItemQuery::NumSubGroups: return linearSize(builder, LOOM_CONTEXT_FIELD(localSize));
+      case WorkItemQuery::EnqueuedNumSubGroups: return linearSize(builder, LOOM_CONTEXT_FIELD(enqueuedLocalSize));
       case WorkItemQuery::None: break;
     }
     return nullptr;
@@ -110,6 +117,12 @@ class WorkItemQueries {
   llvm::Value* widen(llvm::IRBuilder<>& builder, size_t offset, llvm::Value* dimension, uint64_t outOfRange) {
     return builder.CreateZExt(loadContextElement(builder, context_, offset, builder.getInt32Ty(), dimension, outOfRange),
                               builder.getInt64Ty());
+  }
+
+  llvm::Value* linearSize(llvm::IRBuilder<>& builder, size_t sizes) {
+    llvm::Value* size = builder.getInt64(1);
+    for (unsigned d = 0; d < 3; ++d) size = builder.CreateMul(size, widen(builder, sizes, builder.getInt32(d), 1));
+    return size;
   }
 
   llvm::Value* localId(llvm::IRBuilder<>& builder, llvm::Value* dimension) {
@@ -163,6 +176,28 @@ void lowerWorkItemQueries(llvm::Function& function, WorkItemQueries& queries) {
     llvm::Value* dimension = call->arg_size() > 0 ? builder.CreateZExtOrTrunc(call->getArgOperand(0), builder.getInt32Ty()) : nullptr;
     llvm::Value* value = queries.lower(builder, query, dimension);
     call->replaceAllUsesWith(builder.CreateZExtOrTrunc(value, call->getType()));
+    call->eraseFromParent();
+  }
+}
+
+// The sub-group primitives for sub-groups of one work-item: a shuffle returns the value itself, a
+// vote the predicate, and sub_group_barrier orders memory only where its scope reaches past the
+// group (program order on the group's one thread does the rest).
+void lowerSubGroupOperations(llvm::Function& function) {
+  for (llvm::CallInst* call : callsIn(function)) {
+    llvm::Function* callee = call->getCalledFunction();
+    const SubGroupOperation operation = callee ? subGroupOperation(callee->getName()) : SubGroupOperation::None;
+    if (operation == SubGroupOperation::None) continue;
+    llvm::IRBuilder<> builder(call);
+    if (operation == SubGroupOperation::Shuffle) {
+      call->replaceAllUsesWith(call->getArgOperand(0));
+    } else if (operation == SubGroupOperation::Barrier) {
+      if (fencesBeyondGroup(*call)) builder.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+    } else {
+      llvm::Value* predicate = call->getArgOperand(0);
+      llvm::Value* holds = builder.CreateICmpNE(predicate, llvm::Constant::getNullValue(predicate->getType()));
+      call->replaceAllUsesWith(builder.CreateZExt(holds, call->getType()));
+    }
     call->eraseFromParent();
   }
 }
@@ -288,6 +323,7 @@ llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDesc
     }
     WorkItemQueries queries(body.context, ids, regions.ids);
     lowerWorkItemQueries(*body.function, queries);
+    lowerSubGroupOperations(*body.function);
     markRegionLoopsParallel(regions.loops);
     lowerLocalAtomics(*body.function);
     descriptor.staticLocalMemorySize = lowerLocalVariables(*body.function, *body.entry, wrappers[i].localMemory);

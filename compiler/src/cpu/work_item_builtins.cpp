@@ -1,6 +1,7 @@
 #include "work_item_builtins.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 
 namespace loom::compiler::cpu {
@@ -18,6 +19,12 @@ WorkItemQuery workItemQuery(llvm::StringRef name) {
       .Case("_Z12get_work_dimv", WorkItemQuery::WorkDim)
       .Case("_Z20get_global_linear_idv", WorkItemQuery::GlobalLinearId)
       .Case("_Z19get_local_linear_idv", WorkItemQuery::LocalLinearId)
+      .Case("_Z18get_sub_group_sizev", WorkItemQuery::SubGroupSize)
+      .Case("_Z22get_max_sub_group_sizev", WorkItemQuery::MaxSubGroupSize)
+      .Case("_Z18get_num_sub_groupsv", WorkItemQuery::NumSubGroups)
+      .Case("_Z27get_enqueued_num_sub_groupsv", WorkItemQuery::EnqueuedNumSubGroups)
+      .Case("_Z16get_sub_group_idv", WorkItemQuery::SubGroupId)
+      .Case("_Z22get_sub_group_local_idv", WorkItemQuery::SubGroupLocalId)
       .Default(WorkItemQuery::None);
 }
 
@@ -26,10 +33,27 @@ bool isBarrier(llvm::StringRef name) {
          name.startswith("_Z22__spirv_ControlBarrier") || name == "__spirv_ControlBarrier";
 }
 
+SubGroupOperation subGroupOperation(llvm::StringRef name) {
+  return llvm::StringSwitch<SubGroupOperation>(name)
+      .Case("__loom_sub_group_shuffle", SubGroupOperation::Shuffle)
+      .Case("__loom_sub_group_all", SubGroupOperation::All)
+      .Case("__loom_sub_group_any", SubGroupOperation::Any)
+      .Cases("_Z17sub_group_barrierj", "_Z17sub_group_barrierj12memory_scope", SubGroupOperation::Barrier)
+      .Default(SubGroupOperation::None);
+}
+
+bool fencesBeyondGroup(const llvm::CallInst& subGroupBarrier) {
+  constexpr uint64_t kMemoryScopeDevice = 2, kMemoryScopeAllSvmDevices = 3;  // clang's __OPENCL_MEMORY_SCOPE_*
+  if (subGroupBarrier.arg_size() < 2) return false;  // memory_scope_sub_group
+  auto* scope = llvm::dyn_cast<llvm::ConstantInt>(subGroupBarrier.getArgOperand(1));
+  return !scope || scope->getZExtValue() == kMemoryScopeDevice || scope->getZExtValue() == kMemoryScopeAllSvmDevices;
+}
+
 llvm::DenseSet<const llvm::Function*> functionsUsingWorkItemState(const llvm::Module& module) {
   llvm::DenseSet<const llvm::Function*> using_;
   for (const llvm::Function& function : module)
-    if (function.isDeclaration() && (isBarrier(function.getName()) || workItemQuery(function.getName()) != WorkItemQuery::None))
+    if (function.isDeclaration() && (isBarrier(function.getName()) || workItemQuery(function.getName()) != WorkItemQuery::None ||
+                                     function.getName().contains("sub_group")))
       using_.insert(&function);
   // Callers of users are users: repeat until nothing changes (call graphs of kernels are small).
   for (bool grew = true; grew;) {

@@ -3,6 +3,7 @@
 // taking from the builtin library.
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 
 namespace loom::compiler::cpu {
@@ -20,12 +21,28 @@ enum class WorkItemQuery {
   WorkDim,
   GlobalLinearId,
   LocalLinearId,
+  // Sub-groups: one work-item each on the CPU, warps on NVPTX.
+  SubGroupSize,
+  MaxSubGroupSize,
+  NumSubGroups,
+  EnqueuedNumSubGroups,
+  SubGroupId,
+  SubGroupLocalId,
 };
+
+// What the builtin library's sub-group functions are made of, besides the queries: the target
+// lowers these (compiler/builtins/sub_groups.cl).
+enum class SubGroupOperation { None, Shuffle, All, Any, Barrier };
 
 WorkItemQuery workItemQuery(llvm::StringRef functionName);
 bool isBarrier(llvm::StringRef functionName);
+SubGroupOperation subGroupOperation(llvm::StringRef functionName);
+// Whether a sub_group_barrier call orders memory beyond the work-group (memory_scope_device or
+// wider, or a scope known only at run time); narrower scopes need no fence on the CPU, whose
+// work-items of a group run on one thread.
+bool fencesBeyondGroup(const llvm::CallInst& subGroupBarrier);
 
-// Functions that call work-item functions or barriers, directly or through other functions:
+// Functions that call work-item functions, barriers or sub-group functions, directly or through others:
 // they only make sense inlined into a kernel, so they are never exported.
 llvm::DenseSet<const llvm::Function*> functionsUsingWorkItemState(const llvm::Module& module);
 

@@ -13,6 +13,7 @@ namespace loom::compiler::nvptx {
 namespace {
 
 using backends::cuda::ImplicitLaunchParameters;
+using cpu::SubGroupOperation;
 using cpu::WorkItemQuery;
 using Registers = llvm::Intrinsic::ID[3];
 
@@ -43,6 +44,12 @@ class WorkItemValues {
                                    builder_.getInt32Ty());
       case WorkItemQuery::LocalLinearId: return localLinearId();
       case WorkItemQuery::GlobalLinearId: return globalLinearId();
+      case WorkItemQuery::SubGroupSize: return numbered(subGroupSize(), builder_.getInt64(1));
+      case WorkItemQuery::MaxSubGroupSize: return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, warp(), enqueuedLinearSize());
+      case WorkItemQuery::NumSubGroups: return numbered(warpsFor(linearSize()), linearSize());
+      case WorkItemQuery::EnqueuedNumSubGroups: return warpsFor(enqueuedLinearSize());
+      case WorkItemQuery::SubGroupId: return numbered(builder_.CreateLShr(localLinearId(), 5), localLinearId());
+      case WorkItemQuery::SubGroupLocalId: return numbered(builder_.CreateAnd(localLinearId(), 31), builder_.getInt64(0));
       case WorkItemQuery::None: break;
     }
     return nullptr;
@@ -53,7 +60,47 @@ class WorkItemValues {
     return builder_.CreateICmpNE(builder_.CreateAnd(flags, backends::cuda::kWholeGroups), builder_.getInt16(0));
   }
 
+  // The lanes of this work-item's sub-group, as a shfl/vote member mask.
+  llvm::Value* subGroupMask() {
+    llvm::Value* size = builder_.CreateTrunc(subGroupSize(), builder_.getInt32Ty());
+    llvm::Value* lowLanes = builder_.CreateLShr(builder_.getInt32(~0u), builder_.CreateSub(builder_.getInt32(32), size));
+    return builder_.CreateSelect(threadsNumberedAsWorkItems(), lowLanes, builder_.CreateShl(builder_.getInt32(1), laneId()));
+  }
+
+  // The lane of the work-item whose sub-group local id is `index` (i32).
+  llvm::Value* laneOf(llvm::Value* index) {
+    llvm::Value* local = builder_.CreateTrunc(query(WorkItemQuery::SubGroupLocalId, nullptr), builder_.getInt32Ty());
+    return builder_.CreateAdd(builder_.CreateSub(laneId(), local), index);
+  }
+
  private:
+  // Sub-groups are the warps, along the local linear id, when the block's threads are numbered as
+  // the group's work-items: always but in the last group of a non-uniform range whose x (or y)
+  // size is short while the block keeps the enqueued shape, so that threads of one warp sit in
+  // different rows. There each work-item is a sub-group of its own (`otherwise`).
+  llvm::Value* numbered(llvm::Value* warps, llvm::Value* otherwise) {
+    return builder_.CreateSelect(threadsNumberedAsWorkItems(), warps, otherwise);
+  }
+  llvm::Value* threadsNumberedAsWorkItems() {
+    auto same = [&](unsigned d) { return builder_.CreateICmpEQ(localSize(d), enqueuedLocalSize(d)); };
+    auto single = [&](llvm::Value* size) { return builder_.CreateICmpEQ(size, builder_.getInt64(1)); };
+    llvm::Value* rows = builder_.CreateOr(same(0), single(builder_.CreateMul(localSize(1), localSize(2))));
+    llvm::Value* planes = builder_.CreateOr(same(1), single(localSize(2)));
+    return builder_.CreateAnd(rows, planes);
+  }
+  llvm::Value* warp() { return builder_.getInt64(32); }
+  llvm::Value* warpsFor(llvm::Value* workItems) { return builder_.CreateLShr(builder_.CreateAdd(workItems, builder_.getInt64(31)), 5); }
+  // The last warp of a group whose size is not a multiple of 32 is partial.
+  llvm::Value* subGroupSize() {
+    llvm::Value* left = builder_.CreateSub(linearSize(), builder_.CreateAnd(localLinearId(), ~uint64_t(31)));
+    return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, warp(), left);
+  }
+  llvm::Value* laneId() { return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {}); }
+  llvm::Value* linearSize() { return builder_.CreateMul(builder_.CreateMul(localSize(0), localSize(1)), localSize(2)); }
+  llvm::Value* enqueuedLinearSize() {
+    return builder_.CreateMul(builder_.CreateMul(enqueuedLocalSize(0), enqueuedLocalSize(1)), enqueuedLocalSize(2));
+  }
+
   // OpenCL's answer for a dimension past 2 is `outOfRange`; the dimension need not be constant.
   llvm::Value* perDimension(llvm::Value* dimension, uint64_t outOfRange, llvm::function_ref<llvm::Value*(unsigned)> value) {
     if (auto* constant = llvm::dyn_cast<llvm::ConstantInt>(dimension)) {
@@ -132,6 +179,31 @@ llvm::Value* hasOnlyWholeGroups(llvm::IRBuilder<>& builder, llvm::Value* implici
   return WorkItemValues(builder, implicit).wholeGroups();
 }
 
+namespace {
+
+// Shuffles and votes among the lanes of the sub-group; sub_group_barrier waits for them, which
+// also orders their memory accesses (bar.warp.sync), and fences wider scopes first.
+void lowerSubGroupOperation(llvm::CallInst* call, SubGroupOperation operation, llvm::Value* implicit) {
+  llvm::IRBuilder<> builder(call);
+  WorkItemValues values(builder, implicit);
+  llvm::Value* mask = values.subGroupMask();
+  if (operation == SubGroupOperation::Barrier) {
+    if (cpu::fencesBeyondGroup(*call)) builder.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+    builder.CreateIntrinsic(llvm::Intrinsic::nvvm_bar_warp_sync, {}, {mask});
+  } else if (operation == SubGroupOperation::Shuffle) {
+    llvm::Value* lane = values.laneOf(call->getArgOperand(1));
+    call->replaceAllUsesWith(builder.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_idx_i32, {},
+                                                     {mask, call->getArgOperand(0), lane, builder.getInt32(31)}));
+  } else {
+    const auto vote = operation == SubGroupOperation::All ? llvm::Intrinsic::nvvm_vote_all_sync : llvm::Intrinsic::nvvm_vote_any_sync;
+    llvm::Value* predicate = builder.CreateICmpNE(call->getArgOperand(0), builder.getInt32(0));
+    call->replaceAllUsesWith(builder.CreateZExt(builder.CreateIntrinsic(vote, {}, {mask, predicate}), call->getType()));
+  }
+  call->eraseFromParent();
+}
+
+}  // namespace
+
 bool lowerWorkItemFunctions(llvm::Function& entry, llvm::Value* implicit) {
   std::vector<llvm::CallInst*> calls;
   for (llvm::Instruction& instruction : llvm::instructions(entry))
@@ -145,6 +217,10 @@ bool lowerWorkItemFunctions(llvm::Function& entry, llvm::Value* implicit) {
       builder.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
       call->eraseFromParent();
       barriers = true;
+      continue;
+    }
+    if (const SubGroupOperation operation = cpu::subGroupOperation(name); operation != SubGroupOperation::None) {
+      lowerSubGroupOperation(call, operation, implicit);
       continue;
     }
     const WorkItemQuery query = cpu::workItemQuery(name);

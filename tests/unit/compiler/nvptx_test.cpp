@@ -160,7 +160,7 @@ TEST_P(NvptxKernels, PtxasAcceptsThemForAmpereAndHopper) {
 }
 
 INSTANTIATE_TEST_SUITE_P(TestKernels, NvptxKernels,
-                         testing::Values("work_items", "barriers", "atomics", "math", "program_scope"));
+                         testing::Values("work_items", "barriers", "atomics", "math", "program_scope", "sub_groups"));
 
 TEST(Nvptx, BarriersBecomeBarSyncAndLocalMemoryIsDynamicShared) {
   const std::string ptx = ptxOf(nvptxKernels("barriers"));
@@ -189,6 +189,35 @@ TEST(Nvptx, WorkItemFunctionsReadSpecialRegistersAndImplicitParameters) {
 TEST(Nvptx, RequiredWorkGroupSizeBecomesReqntid) {
   const std::string fixed = entryBody(ptxOf(nvptxKernels("work_items")), "fixed_group");
   EXPECT_NE(fixed.find(".reqntid 8, 4, 1"), std::string::npos) << fixed;
+}
+
+// Warps of 32: shuffles (64-bit values as two), votes and sub_group_barrier among the lanes of
+// the sub-group, whose mask covers only the lanes that exist.
+TEST(Nvptx, SubGroupFunctionsAreWarpShufflesAndVotes) {
+  const std::string ptx = ptxOf(nvptxKernels("sub_groups"));
+  const std::string reduce = entryBody(ptx, "collectives_double");
+  EXPECT_NE(reduce.find("shfl.sync.idx.b32"), std::string::npos) << reduce;
+  EXPECT_NE(reduce.find("%laneid"), std::string::npos) << reduce;
+  const std::string votes = entryBody(ptx, "votes");
+  EXPECT_NE(votes.find("vote.sync.all.pred"), std::string::npos) << votes;
+  EXPECT_NE(votes.find("vote.sync.any.pred"), std::string::npos) << votes;
+  const std::string exchange = entryBody(ptx, "sub_group_exchange");
+  EXPECT_NE(exchange.find("bar.warp.sync"), std::string::npos) << exchange;
+  EXPECT_EQ(exchange.find("bar.sync"), std::string::npos) << "no work-group barrier\n" << exchange;
+  EXPECT_NE(entryBody(ptx, "sub_groups_around_barrier").find("bar.sync"), std::string::npos);
+}
+
+TEST(Nvptx, RequiredSubGroupSizeIsTheWarps) {
+  const auto build = [](uint32_t size) {
+    return compileSource("__attribute__((intel_reqd_sub_group_size(" + std::to_string(size) +
+                         "))) kernel void k(global int* out) { out[0] = 1; }");
+  };
+  const BuildResult warp = build(32);
+  ASSERT_EQ(warp.status, Status::Success) << warp.log;
+  EXPECT_EQ(warp.program->info.findKernel("k")->requiredSubGroupSize, 32u);
+  const BuildResult other = build(16);
+  EXPECT_EQ(other.status, Status::BuildFailure);
+  EXPECT_NE(other.log.find("sub-groups have 32 work-items"), std::string::npos) << other.log;
 }
 
 TEST(Nvptx, AtomicsAreAtomInstructions) {

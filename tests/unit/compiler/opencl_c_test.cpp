@@ -215,11 +215,15 @@ TEST(OpenClC, OpenClC30FeatureMacrosAreWhatLoomSupports) {
     #if defined(__IMAGE_SUPPORT__)
     #error no images
     #endif
-    #if defined(__opencl_c_pipes) || defined(__opencl_c_device_enqueue) || defined(__opencl_c_subgroups)
-    #error no pipes, device enqueue or sub-groups
+    #if defined(__opencl_c_pipes) || defined(__opencl_c_device_enqueue)
+    #error no pipes or device enqueue
     #endif
-    #if defined(cl_khr_fp16) || defined(cl_khr_subgroups) || defined(cl_khr_subgroup_ballot)
-    #error no fp16 or sub-groups
+    #if !defined(__opencl_c_subgroups) || !defined(cl_khr_subgroups) || !defined(cl_khr_subgroup_shuffle) || \
+        !defined(cl_khr_subgroup_shuffle_relative)
+    #error sub-groups and their shuffles are supported
+    #endif
+    #if defined(cl_khr_fp16) || defined(cl_khr_subgroup_ballot) || defined(cl_khr_subgroup_non_uniform_arithmetic)
+    #error no fp16 or non-uniform sub-group functions
     #endif
     #if defined(cl_khr_3d_image_writes) || defined(cl_ext_float_atomics)
     #error no image writes or float atomics

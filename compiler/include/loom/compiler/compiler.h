@@ -49,6 +49,10 @@ struct BuildResult {
   std::shared_ptr<const CompiledProgram> program;  // set when status == Success
 };
 
+// The one sub-group size of the code made for `target`: 1 on the CPU (a sub-group is one
+// work-item), 32 on NVPTX (a warp). A kernel that requires another fails to build.
+constexpr uint32_t subGroupSize(Target target) { return target == Target::Nvptx ? 32 : 1; }
+
 // SPIR-V (1.0 to 1.4) to target code.
 BuildResult compileSpirv(const CompileRequest& request);
 

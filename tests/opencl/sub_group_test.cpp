@@ -1,0 +1,176 @@
+// Sub-groups (cl_khr_subgroups, cl_khr_subgroup_shuffle, cl_khr_subgroup_shuffle_relative): the
+// device queries, clGetKernelSubGroupInfo (and its KHR form) with its error codes, and kernels
+// that use them. Expectations come from the sub-group size the device reports (1 on the CPU, 32
+// on NVIDIA GPUs), so the suite holds on either.
+#include <CL/cl_ext.h>
+
+#include "cl_test_helpers.h"
+
+namespace loom::test {
+namespace {
+
+using SubGroupTest = ClTest;
+
+const char* const kSubGroupKernel = R"(
+kernel void sub_groups(global const int* in, global int* out) {
+  const size_t i = get_global_id(0);
+  const uint id = get_sub_group_local_id(), size = get_sub_group_size();
+  global int* record = out + i * 8;
+  record[0] = get_max_sub_group_size();
+  record[1] = get_num_sub_groups();
+  record[2] = get_sub_group_id() * 1000 + id;
+  record[3] = sub_group_reduce_add(in[i]);
+  record[4] = sub_group_scan_exclusive_max(in[i]);
+  record[5] = sub_group_broadcast(in[i], size - 1);
+  record[6] = sub_group_shuffle(in[i], (id + 1) % size) + sub_group_shuffle_down(in[i], 0) * 0;
+  record[7] = sub_group_all(in[i] > 0) * 10 + sub_group_any(in[i] > 100);
+}
+)";
+
+class SubGroupInfoTest : public ClTest {
+ protected:
+  void SetUp() override {
+    ClTest::SetUp();
+    if (HasFatalFailure()) return;
+    k = buildKernel(kSubGroupKernel, "sub_groups");
+    ASSERT_NE(k, nullptr);
+  }
+
+  cl_int query(cl_kernel_sub_group_info name, const std::vector<size_t>& input, size_t* result) {
+    return clGetKernelSubGroupInfo(k, device, name, input.size() * sizeof(size_t), input.data(), sizeof(size_t), result, nullptr);
+  }
+  size_t sizeFor(const std::vector<size_t>& local) {
+    size_t size = 0;
+    EXPECT_CL_OK(query(CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, local, &size));
+    return size;
+  }
+  size_t countFor(const std::vector<size_t>& local) {
+    size_t count = 0;
+    EXPECT_CL_OK(query(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, local, &count));
+    return count;
+  }
+  // The device's sub-group size: what the largest work-group's sub-groups have.
+  size_t deviceSubGroupSize() { return sizeFor({deviceInfo<size_t>(CL_DEVICE_MAX_WORK_GROUP_SIZE)}); }
+
+  cl_kernel k = nullptr;
+};
+
+TEST_F(SubGroupTest, DeviceReportsSubGroupsAndTheirShuffles) {
+  const std::set<std::string> extensions = splitWords(deviceString(CL_DEVICE_EXTENSIONS));
+  for (const char* name : {"cl_khr_subgroups", "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative"})
+    EXPECT_EQ(extensions.count(name), 1u) << name;
+  const auto features = infoArray<cl_name_version>(
+      [&](size_t s, void* v, size_t* r) { return clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, s, v, r); });
+  bool subGroups = false;
+  for (const cl_name_version& feature : features) subGroups = subGroups || std::string(feature.name) == "__opencl_c_subgroups";
+  EXPECT_TRUE(subGroups);
+  EXPECT_GE(deviceInfo<cl_uint>(CL_DEVICE_MAX_NUM_SUB_GROUPS), 1u);
+  // A CPU runs a group's sub-groups (work-items) one after another; a GPU's warps progress independently.
+  const bool cpu = deviceInfo<cl_device_type>(CL_DEVICE_TYPE) == CL_DEVICE_TYPE_CPU;
+  EXPECT_EQ(deviceInfo<cl_bool>(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS), cpu ? CL_FALSE : CL_TRUE);
+}
+
+TEST_F(SubGroupInfoTest, AnswersEveryQueryFromTheSubGroupSize) {
+  const size_t size = deviceSubGroupSize(), maxGroup = deviceInfo<size_t>(CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  ASSERT_GE(size, 1u);
+  if (deviceInfo<cl_device_type>(CL_DEVICE_TYPE) == CL_DEVICE_TYPE_CPU) EXPECT_EQ(size, 1u);
+  EXPECT_EQ(deviceInfo<cl_uint>(CL_DEVICE_MAX_NUM_SUB_GROUPS), (maxGroup + size - 1) / size);
+  EXPECT_EQ(sizeFor({1}), 1u);
+  EXPECT_EQ(sizeFor({8, 8}), std::min<size_t>(size, 64));
+  EXPECT_EQ(countFor({8, 8}), (64 + size - 1) / size);
+  EXPECT_EQ(countFor({5, 3, 2}), (30 + size - 1) / size);
+  size_t maxCount = 0, compiled = ~size_t(0);
+  EXPECT_CL_OK(clGetKernelSubGroupInfo(k, device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr, sizeof(maxCount), &maxCount, nullptr));
+  EXPECT_EQ(maxCount, (maxGroup + size - 1) / size);
+  EXPECT_CL_OK(clGetKernelSubGroupInfo(k, device, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, 0, nullptr, sizeof(compiled), &compiled, nullptr));
+  EXPECT_EQ(compiled, 0u);
+
+  // The local size for a number of sub-groups, in as many dimensions as param_value_size holds.
+  const size_t two = 2;
+  size_t local[3] = {9, 9, 9};
+  EXPECT_CL_OK(clGetKernelSubGroupInfo(k, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof(two), &two, sizeof(local), local, nullptr));
+  EXPECT_EQ(local[0], 2 * size);
+  EXPECT_EQ(local[1], 1u);
+  EXPECT_EQ(local[2], 1u);
+  EXPECT_EQ(countFor({local[0], local[1], local[2]}), 2u);
+  const size_t tooMany = maxCount + 1;
+  size_t none[2] = {9, 9}, returned = 0;
+  EXPECT_CL_OK(clGetKernelSubGroupInfo(k, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof(tooMany), &tooMany, sizeof(none), none,
+                                       &returned));
+  EXPECT_EQ(returned, sizeof(none));
+  EXPECT_EQ(none[0], 0u);
+  EXPECT_EQ(none[1], 0u);
+}
+
+TEST_F(SubGroupInfoTest, RejectsBadArguments) {
+  const size_t local = 16;
+  size_t value = 0;
+  EXPECT_CL(CL_INVALID_KERNEL, clGetKernelSubGroupInfo(nullptr, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(local), &local,
+                                                       sizeof(value), &value, nullptr));
+  EXPECT_CL(CL_INVALID_DEVICE, clGetKernelSubGroupInfo(k, reinterpret_cast<cl_device_id>(context), CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                                       sizeof(local), &local, sizeof(value), &value, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE, clGetKernelSubGroupInfo(k, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(local), nullptr,
+                                                      sizeof(value), &value, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE, clGetKernelSubGroupInfo(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, 0, &local, sizeof(value), &value,
+                                                      nullptr));
+  const size_t fourDimensions[4] = {1, 1, 1, 1};
+  EXPECT_CL(CL_INVALID_VALUE, clGetKernelSubGroupInfo(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof(fourDimensions),
+                                                      fourDimensions, sizeof(value), &value, nullptr));
+  const size_t zero = 0;
+  EXPECT_CL(CL_INVALID_VALUE, clGetKernelSubGroupInfo(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof(zero), &zero,
+                                                      sizeof(value), &value, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE, clGetKernelSubGroupInfo(k, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(local), &local, 1,
+                                                      &value, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE, clGetKernelSubGroupInfo(k, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, 2 * sizeof(size_t),
+                                                      fourDimensions, sizeof(value), &value, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE, clGetKernelSubGroupInfo(k, device, 0x7fff, 0, nullptr, sizeof(value), &value, nullptr));
+  // cl_intel_required_subgroup_size is not reported, so neither is its query.
+  EXPECT_CL(CL_INVALID_VALUE, clGetKernelSubGroupInfo(k, device, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, nullptr, sizeof(value),
+                                                      &value, nullptr));
+}
+
+TEST_F(SubGroupInfoTest, KhrFormThroughTheExtensionFunctionAddress) {
+  auto khr = reinterpret_cast<clGetKernelSubGroupInfoKHR_fn>(
+      clGetExtensionFunctionAddressForPlatform(platform, "clGetKernelSubGroupInfoKHR"));
+  ASSERT_NE(khr, nullptr);
+  const size_t local[2] = {8, 8};
+  size_t count = 0;
+  EXPECT_CL_OK(khr(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof(local), local, sizeof(count), &count, nullptr));
+  EXPECT_EQ(count, countFor({8, 8}));
+  EXPECT_CL(CL_INVALID_KERNEL, khr(nullptr, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof(local), local, sizeof(count), &count,
+                                   nullptr));
+}
+
+// Two groups of 96 (three warps of 32 on a GPU, 96 sub-groups on the CPU), values known per work-item.
+TEST_F(SubGroupInfoTest, KernelAgreesWithTheQueries) {
+  constexpr size_t kItems = 192, kLocal = 96;
+  std::vector<int> in(kItems), none(kItems * 8, -1);
+  for (size_t i = 0; i < kItems; ++i) in[i] = i == 40 ? 0 : int(i * 37 % 101) + 1;
+  cl_mem input = bufferWith(in), output = bufferWith(none);
+  setArgs(k, input, output);
+  run1d(k, kItems, &kLocal);
+  const std::vector<int> out = readBack<int>(output, kItems * 8);
+  const size_t size = sizeFor({kLocal}), count = countFor({kLocal});
+  for (size_t i = 0; i < kItems; ++i) {
+    SCOPED_TRACE(i);
+    const size_t local = i % kLocal, first = i - local % size, members = std::min(size, kLocal - local / size * size);
+    const int* record = &out[i * 8];
+    EXPECT_EQ(size_t(record[0]), size);
+    EXPECT_EQ(size_t(record[1]), count);
+    EXPECT_EQ(record[2], int(local / size * 1000 + local % size));
+    int sum = 0, before = INT_MIN;
+    bool all = true, any = false;
+    for (size_t j = first; j < first + members; ++j) {
+      if (j < i) before = std::max(before, in[j]);
+      sum += in[j], all = all && in[j] > 0, any = any || in[j] > 100;
+    }
+    EXPECT_EQ(record[3], sum);
+    EXPECT_EQ(record[4], before);
+    EXPECT_EQ(record[5], in[first + members - 1]);
+    EXPECT_EQ(record[6], in[first + (i - first + 1) % members]);
+    EXPECT_EQ(record[7], (all ? 10 : 0) + (any ? 1 : 0));
+  }
+}
+
+}  // namespace
+}  // namespace loom::test

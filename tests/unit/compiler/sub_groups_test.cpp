@@ -1,0 +1,227 @@
+// Sub-group functions run on the CPU, where a sub-group is one work-item. The references below
+// hold for any sub-group size (they are what the same kernels must give on a GPU's warps).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "kernel_runner.h"
+#include "loom/compiler/opencl_c.h"
+
+namespace loom::compiler::test {
+namespace {
+
+constexpr uint32_t kSize = subGroupSize(Target::Cpu);
+
+// Where work-item `i` of a 1-D range sits: sub-groups of kSize along the local id, the last one
+// of a group partial.
+struct SubGroupOf {
+  SubGroupOf(size_t i, size_t globalSize, size_t localSize) {
+    const size_t groupStart = i / localSize * localSize, groupSize = std::min(localSize, globalSize - groupStart);
+    id = (i - groupStart) / kSize;
+    localId = (i - groupStart) % kSize;
+    first = groupStart + id * kSize;
+    size = std::min<size_t>(kSize, groupSize - id * kSize);
+    count = (groupSize + kSize - 1) / kSize;
+  }
+  size_t id, localId, first, size, count;
+};
+
+Kernel subGroupKernel(const std::string& name) { return findKernel("sub_groups", name); }
+
+TEST(SubGroups, CpuSubGroupsAreOneWorkItem) { EXPECT_EQ(kSize, 1u); }
+
+// A partial last group (10 of 4 + 4 + 2): get_num_sub_groups follows the group's own size.
+TEST(SubGroups, QueriesFollowTheLocalLinearId) {
+  const Kernel queries = subGroupKernel("sub_group_queries");
+  ASSERT_NE(queries.function, nullptr);
+  constexpr size_t kItems = 10, kLocal = 4, kRecord = 6;
+  std::vector<uint32_t> out(kItems * kRecord, ~0u);
+  Arguments(*queries.descriptor).set(0, out.data()).run(queries.function, range1d(kItems, kLocal));
+  for (size_t i = 0; i < kItems; ++i) {
+    const SubGroupOf expected(i, kItems, kLocal);
+    const uint32_t* record = &out[i * kRecord];
+    EXPECT_EQ(record[0], expected.size) << i;
+    EXPECT_EQ(record[1], std::min<size_t>(kSize, kLocal)) << i;
+    EXPECT_EQ(record[2], expected.count) << i;
+    EXPECT_EQ(record[3], (kLocal + kSize - 1) / kSize) << i;
+    EXPECT_EQ(record[4], expected.id) << i;
+    EXPECT_EQ(record[5], expected.localId) << i;
+  }
+}
+
+// The 2-D local linear id numbers sub-groups across rows.
+TEST(SubGroups, QueriesInTwoDimensions) {
+  const Kernel queries = subGroupKernel("sub_group_queries");
+  ASSERT_NE(queries.function, nullptr);
+  Range range;
+  range.globalSize = {4, 3, 1};
+  range.localSize = {4, 3, 1};
+  range.workDim = 2;
+  std::vector<uint32_t> out(12 * 6, ~0u);
+  Arguments(*queries.descriptor).set(0, out.data()).run(queries.function, range);
+  for (size_t i = 0; i < 12; ++i) {
+    EXPECT_EQ(out[i * 6 + 2], (12 + kSize - 1) / kSize) << i;
+    EXPECT_EQ(out[i * 6 + 4], i / kSize) << i;
+    EXPECT_EQ(out[i * 6 + 5], i % kSize) << i;
+  }
+}
+
+template <typename T>
+void expectCollectives(const std::string& type, std::function<T(size_t)> input) {
+  const Kernel kernel = subGroupKernel("collectives_" + type);
+  ASSERT_NE(kernel.function, nullptr);
+  constexpr size_t kItems = 70, kLocal = 35, kRecord = 10;
+  std::vector<T> in(kItems), out(kItems * kRecord);
+  for (size_t i = 0; i < kItems; ++i) in[i] = input(i);
+  Arguments(*kernel.descriptor).set(0, in.data()).set(1, out.data()).run(kernel.function, range1d(kItems, kLocal));
+  const T lowest = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+  const T highest = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+  for (size_t i = 0; i < kItems; ++i) {
+    const SubGroupOf group(i, kItems, kLocal);
+    T sum = 0, low = highest, high = lowest;
+    T expected[kRecord] = {};
+    for (size_t j = group.first; j < group.first + group.size; ++j) {
+      if (j == i) expected[6] = sum, expected[7] = low, expected[8] = high;
+      sum += in[j], low = std::min(low, in[j]), high = std::max(high, in[j]);
+      if (j == i) expected[3] = sum, expected[4] = low, expected[5] = high;
+    }
+    expected[0] = sum, expected[1] = low, expected[2] = high, expected[9] = in[group.first];
+    for (size_t k = 0; k < kRecord; ++k) EXPECT_EQ(out[i * kRecord + k], expected[k]) << type << " work-item " << i << " value " << k;
+  }
+}
+
+TEST(SubGroups, ReduceScanAndBroadcastEveryType) {
+  expectCollectives<int32_t>("int", [](size_t i) { return int32_t(i * 7 % 13) - 6; });
+  expectCollectives<uint32_t>("uint", [](size_t i) { return uint32_t(i * 5 % 11); });
+  expectCollectives<int64_t>("long", [](size_t i) { return (int64_t(i % 9) - 4) << 33; });
+  expectCollectives<uint64_t>("ulong", [](size_t i) { return uint64_t(i % 5 + 1) << 40; });
+  expectCollectives<float>("float", [](size_t i) { return float(i % 6) - 2.5f; });
+  expectCollectives<double>("double", [](size_t i) { return double(i % 4) * 0.25 - 0.5; });
+}
+
+TEST(SubGroups, VotesOverTheSubGroup) {
+  const Kernel votes = subGroupKernel("votes");
+  ASSERT_NE(votes.function, nullptr);
+  constexpr size_t kItems = 64;
+  std::vector<int> in(kItems), out(2 * kItems, -1);
+  for (size_t i = 0; i < kItems; ++i) in[i] = (i % 3 == 0) ? 0 : int(i);
+  Arguments(*votes.descriptor).set(0, in.data()).set(1, out.data()).run(votes.function, range1d(kItems, 32));
+  for (size_t i = 0; i < kItems; ++i) {
+    const SubGroupOf group(i, kItems, 32);
+    bool all = true, any = false;
+    for (size_t j = group.first; j < group.first + group.size; ++j) all = all && in[j] != 0, any = any || in[j] != 0;
+    EXPECT_EQ(out[2 * i] != 0, all) << i;
+    EXPECT_EQ(out[2 * i + 1] != 0, any) << i;
+  }
+}
+
+TEST(SubGroups, ShufflesOfKhrAndIntel) {
+  const Kernel shuffles = subGroupKernel("shuffles");
+  ASSERT_NE(shuffles.function, nullptr);
+  constexpr size_t kItems = 64, kLocal = 64, kRecord = 8;
+  std::vector<int> in(kItems), out(kItems * kRecord, -1);
+  std::vector<uint64_t> wide(kItems), wideOut(kItems);
+  std::vector<std::array<float, 4>> vectors(kItems), vectorsOut(kItems);
+  for (size_t i = 0; i < kItems; ++i) {
+    in[i] = int(i) * 3 + 1;
+    wide[i] = (uint64_t(i) << 36) | (i + 7);
+    vectors[i] = {float(i), float(i) + 0.5f, -float(i), 2.0f * float(i)};
+  }
+  Arguments(*shuffles.descriptor)
+      .set(0, in.data()).set(1, out.data()).set(2, wide.data()).set(3, wideOut.data()).set(4, vectors.data()).set(5, vectorsOut.data())
+      .run(shuffles.function, range1d(kItems, kLocal));
+  const size_t step = kSize > 1 ? 1 : 0;
+  for (size_t i = 0; i < kItems; ++i) {
+    const SubGroupOf group(i, kItems, kLocal);
+    const size_t next = group.first + (group.localId + 1) % group.size;
+    const int* record = &out[i * kRecord];
+    EXPECT_EQ(record[0], in[next]) << i;
+    if ((group.localId ^ step) < group.size) EXPECT_EQ(record[1], in[group.first + (group.localId ^ step)]) << i;
+    if (group.localId >= step) EXPECT_EQ(record[2], in[i - step]) << i;
+    if (group.localId + step < group.size) EXPECT_EQ(record[3], in[i + step]) << i;
+    EXPECT_EQ(record[4], in[next]) << i;
+    if ((group.localId ^ step) < group.size) EXPECT_EQ(record[5], in[group.first + (group.localId ^ step)]) << i;
+    // Full sub-groups here (64 is a multiple of every size): the windows are 2 * kSize wide.
+    const size_t down = group.localId + 1, up = group.localId + kSize - 1;
+    EXPECT_EQ(record[6], down < kSize ? in[group.first + down] : -in[group.first + down - kSize]) << i;
+    EXPECT_EQ(record[7], up >= kSize ? in[group.first + up - kSize] : -in[group.first + up]) << i;
+    EXPECT_EQ(wideOut[i], wide[next]) << i;
+    for (int c = 0; c < 4; ++c) {
+      const float expected = down < kSize ? vectors[group.first + down][c] : -vectors[group.first + down - kSize][c];
+      EXPECT_EQ(vectorsOut[i][c], expected) << i << " component " << c;
+    }
+  }
+}
+
+// sub_group_barrier is no work-group barrier: the kernel keeps its plain work-item loop, also where
+// only some sub-groups reach it.
+TEST(SubGroups, SubGroupBarrierExchangesThroughLocalMemory) {
+  const Kernel exchange = subGroupKernel("sub_group_exchange");
+  ASSERT_NE(exchange.function, nullptr);
+  EXPECT_FALSE(exchange.descriptor->hasBarriers);
+  constexpr size_t kItems = 96, kLocal = 48;
+  std::vector<int> in(kItems), out(kItems, -1);
+  for (size_t i = 0; i < kItems; ++i) in[i] = int(i * i);
+  Arguments(*exchange.descriptor).set(0, in.data()).set(1, out.data()).setLocal(2, kLocal * sizeof(int)).run(exchange.function,
+                                                                                                              range1d(kItems, kLocal));
+  for (size_t i = 0; i < kItems; ++i) {
+    const SubGroupOf group(i, kItems, kLocal);
+    EXPECT_EQ(out[i], in[group.first + (group.localId + 1) % group.size]) << i;
+  }
+}
+
+TEST(SubGroups, WorkInKernelsWithBarrierRegions) {
+  const Kernel kernel = subGroupKernel("sub_groups_around_barrier");
+  ASSERT_NE(kernel.function, nullptr);
+  EXPECT_TRUE(kernel.descriptor->hasBarriers);
+  constexpr size_t kItems = 64, kLocal = 32;
+  std::vector<int> in(kItems), out(kItems, -1);
+  for (size_t i = 0; i < kItems; ++i) in[i] = int(i % 10);
+  Arguments(*kernel.descriptor).set(0, in.data()).set(1, out.data()).setLocal(2, kLocal * sizeof(int)).run(kernel.function,
+                                                                                                           range1d(kItems, kLocal));
+  for (size_t i = 0; i < kItems; ++i) {
+    const size_t groupStart = i / kLocal * kLocal, mirror = groupStart + kLocal - 1 - (i - groupStart);
+    const SubGroupOf group(mirror, kItems, kLocal);
+    int sum = 0;
+    for (size_t j = group.first; j < group.first + group.size; ++j) sum += in[j];
+    EXPECT_EQ(out[i], sum * 1000 + int(SubGroupOf(i, kItems, kLocal).id)) << i;
+  }
+}
+
+// OpenCL C source reaches the sub-group functions too (the frontend enables cl_khr_subgroups).
+TEST(SubGroups, OpenClSourceUsesThem) {
+  auto executable = load(compileOpenClSource({R"(
+    kernel void k(global int* out) {
+      out[get_global_id(0)] = sub_group_reduce_max((int)get_global_id(0)) + sub_group_shuffle_down(7, 0) * 100;
+    })", "-cl-std=CL3.0", {}}));
+  ASSERT_NE(executable, nullptr);
+  std::string log;
+  WorkGroupFunction function = executable->kernel("k", log);
+  ASSERT_NE(function, nullptr) << log;
+  std::vector<int> out(8, -1);
+  Arguments(*executable->program().info.findKernel("k")).set(0, out.data()).run(function, range1d(8, 8));
+  for (size_t i = 0; i < 8; ++i) EXPECT_EQ(out[i], int(SubGroupOf(i, 8, 8).first + SubGroupOf(i, 8, 8).size - 1) + 700) << i;
+}
+
+TEST(SubGroups, RequiredSubGroupSizeMustBeTheDevicesOwn) {
+  const auto source = [](uint32_t size) {
+    return "__attribute__((intel_reqd_sub_group_size(" + std::to_string(size) + "))) kernel void k(global int* out) { out[0] = 1; }";
+  };
+  const SpirvResult matching = compileOpenClSource({source(kSize), "", {}});
+  ASSERT_EQ(matching.status, Status::Success) << matching.log;
+  const BuildResult built = compile(matching.spirv);
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  EXPECT_EQ(built.program->info.findKernel("k")->requiredSubGroupSize, kSize);
+
+  const SpirvResult other = compileOpenClSource({source(16), "", {}});
+  ASSERT_EQ(other.status, Status::Success) << other.log;
+  const BuildResult rejected = compile(other.spirv);
+  EXPECT_EQ(rejected.status, Status::BuildFailure);
+  EXPECT_NE(rejected.log.find("requires a sub-group size of 16"), std::string::npos) << rejected.log;
+}
+
+}  // namespace
+}  // namespace loom::compiler::test

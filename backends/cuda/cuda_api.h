@@ -75,6 +75,7 @@ enum class DeviceAttribute : int {
   PciDomainId = 50,
   ComputeCapabilityMajor = 75,
   ComputeCapabilityMinor = 76,
+  PageableMemoryAccess = 88,
   MaxSharedMemoryPerBlockOptin = 97,
 };
 

@@ -78,6 +78,7 @@ core::DeviceInfo translateDeviceInfo(const DeviceFacts& facts, const AttributeLo
   info.supportsInt64Atomics = true;
   info.supportsFloatAtomics = true;
   info.unifiedMemory = get(DeviceAttribute::Integrated) != 0;
+  info.accessesSystemAllocations = get(DeviceAttribute::PageableMemoryAccess) != 0;
   return info;
 }
 

@@ -165,8 +165,7 @@ ze_result_t zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
   pMemAccessProperties->deviceAllocCapabilities = full;
   pMemAccessProperties->sharedSingleDeviceAllocCapabilities = full;
   pMemAccessProperties->sharedCrossDeviceAllocCapabilities = full;
-  // Kernels on the CPU can dereference any host pointer, malloc'ed ones too.
-  pMemAccessProperties->sharedSystemAllocCapabilities = full;
+  pMemAccessProperties->sharedSystemAllocCapabilities = Device::fromHandle(hDevice)->core().info().accessesSystemAllocations ? full : 0;
   return ZE_RESULT_SUCCESS;
 }
 

@@ -175,7 +175,7 @@ cl_int Device::getInfo(cl_device_info name, size_t size, void* value, size_t* si
     case CL_DEVICE_SVM_CAPABILITIES:
       return out.scalar<cl_device_svm_capabilities>(CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
                                                     CL_DEVICE_SVM_ATOMICS |
-                                                    (device.unifiedMemory ? CL_DEVICE_SVM_FINE_GRAIN_SYSTEM : 0));
+                                                    (device.accessesSystemAllocations ? CL_DEVICE_SVM_FINE_GRAIN_SYSTEM : 0));
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
     case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return out.scalar<size_t>(kMaxGlobalVariableSize);
     case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
@@ -197,8 +197,9 @@ cl_int Device::getInfo(cl_device_info name, size_t size, void* value, size_t* si
     case CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
       return out.scalar<cl_device_unified_shared_memory_capabilities_intel>(kUsmCapabilities);
     case CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
-    case CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL:
       return out.scalar<cl_device_unified_shared_memory_capabilities_intel>(device.unifiedMemory ? kUsmCapabilities : 0);
+    case CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL:
+      return out.scalar<cl_device_unified_shared_memory_capabilities_intel>(device.accessesSystemAllocations ? kUsmCapabilities : 0);
     default: break;
   }
   return reportError(CL_INVALID_VALUE, "clGetDeviceInfo", "unknown param_name");

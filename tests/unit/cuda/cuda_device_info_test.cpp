@@ -47,6 +47,13 @@ TEST(CudaDeviceInfo, IdentityComesFromTheDriver) {
   EXPECT_EQ(info.uuid[15], 0xaf);
   EXPECT_EQ(info.subDeviceIndex, -1);
   EXPECT_FALSE(info.unifiedMemory);
+  EXPECT_FALSE(info.accessesSystemAllocations) << "no pageable memory access: malloc'ed memory is out of reach";
+}
+
+TEST(CudaDeviceInfo, PageableMemoryAccessLetsKernelsUseSystemAllocations) {
+  std::map<DeviceAttribute, int> attributes = kH100;
+  attributes[DeviceAttribute::PageableMemoryAccess] = 1;
+  EXPECT_TRUE(translateDeviceInfo(h100Facts(), lookupIn(attributes)).accessesSystemAllocations);
 }
 
 TEST(CudaDeviceInfo, ClocksMemoryAndCaches) {

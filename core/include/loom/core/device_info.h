@@ -45,6 +45,9 @@ struct DeviceInfo {
   bool supportsInt64Atomics = true;
   bool supportsFloatAtomics = true;
   bool unifiedMemory = true;  // device memory is host memory (the CPU)
+  // Kernels may dereference any host pointer, malloc'ed ones too (the CPU; GPUs with pageable
+  // memory access, e.g. through HMM).
+  bool accessesSystemAllocations = true;
   // Sub-device position: -1 for a root device.
   int32_t subDeviceIndex = -1;
 };

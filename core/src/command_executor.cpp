@@ -1,7 +1,6 @@
 #include "loom/core/command_executor.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "loom/core/command_stream.h"
 #include "loom/core/event.h"
@@ -39,7 +38,9 @@ int32_t waitEvents(const DecodedCommand& command) {
   return failure;
 }
 
-void queryKernelTimestamps(const DecodedCommand& command) {
+// Each event's timestamps go to the destination through `write`, as it may be device memory.
+template <typename Write>
+void queryKernelTimestamps(const DecodedCommand& command, Write&& write) {
   const auto& query = command.as<QueryKernelTimestampsCommand>();
   auto* const* events = reinterpret_cast<Event* const*>(trailingData(command));
   const auto* offsets = reinterpret_cast<const size_t*>(events + query.count);
@@ -47,7 +48,7 @@ void queryKernelTimestamps(const DecodedCommand& command) {
   for (uint32_t i = 0; i < query.count; ++i) {
     const EventTimestamps timestamps = events[i]->timestamps();
     const size_t offset = query.hasOffsets ? offsets[i] : i * sizeof(EventTimestamps);
-    std::memcpy(destination + offset, &timestamps, sizeof(timestamps));
+    write(destination + offset, &timestamps, sizeof(timestamps));
   }
 }
 
@@ -104,6 +105,14 @@ void CommandExecutor::issued() {
     recordDeviceFailure(failure);
     failure_ = failure;
   }
+}
+
+// Host-side results may go to device memory, which only the queue can write: a copy, completed
+// before `source` (the caller's) goes out of scope.
+void CommandExecutor::writeResult(void* destination, const void* source, size_t size) {
+  queue_->copy(destination, source, size);
+  issued();
+  retire(true);
 }
 
 void CommandExecutor::recordDeviceFailure(int32_t failure) {
@@ -175,13 +184,15 @@ void CommandExecutor::executeCommand(const DecodedCommand& command) {
       call.function(call.userData);
       break;
     }
-    case Opcode::WriteTimestamp:
+    case Opcode::WriteTimestamp: {
       retire(true);
-      *command.as<WriteTimestampCommand>().destination = backend_.timestamp();
+      const uint64_t now = backend_.timestamp();
+      writeResult(command.as<WriteTimestampCommand>().destination, &now, sizeof(now));
       break;
+    }
     case Opcode::QueryKernelTimestamps:
       retire(true);
-      queryKernelTimestamps(command);
+      queryKernelTimestamps(command, [&](void* to, const void* from, size_t size) { writeResult(to, from, size); });
       break;
     // In-order queues already order every command; memory is coherent on the CPU, and the CUDA
     // driver keeps managed memory coherent itself.

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <numeric>
 #include <thread>
 
@@ -264,6 +265,25 @@ TEST(CommandExecutor, OnAnAsynchronousQueueEventTimesComeFromTheDevice) {
   EXPECT_EQ(timed.timestamps().globalEnd, 2000u);
   EXPECT_TRUE(plain.isSignaled());
   EXPECT_TRUE(backend.markTimes.empty()) << "marks are forgotten once retired";
+}
+
+// Results the executor makes on the host (timestamps) may be due in device memory, which only the
+// device's queue can write: they go there by a copy.
+TEST(CommandExecutor, OnAnAsynchronousQueueHostResultsReachTheDestinationByACopy) {
+  testing::FakeAsynchronousBackend backend;
+  CommandExecutor executor(backend);
+  uint64_t timestamp = 0;
+  CommandStream stream;
+  stream.appendWriteTimestamp(&timestamp);
+  std::atomic<bool> done{false};
+  std::thread device([&] {
+    while (!done.load()) backend.finishWork();
+  });
+  executor.execute(stream.bytes());
+  done = true;
+  device.join();
+  EXPECT_NE(timestamp, 0u);
+  EXPECT_EQ(backend.copiesIssued, 1u);
 }
 
 // Host-side commands see the device work issued before them: the executor waits for it first.

@@ -53,6 +53,7 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
     void launch(const KernelLaunch& launch) override { device_.launch(launch); }
     void copy(void* destination, const void* source, size_t size) override {
       std::lock_guard lock(device_.workMutex);
+      ++device_.copiesIssued;
       device_.pending.push_back([=] { std::memmove(destination, source, size); });
     }
     void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override {
@@ -108,6 +109,7 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
   int32_t failure = 0;
   std::vector<uint64_t> markTimes;  // of the marks not forgotten yet
   uint64_t deviceClock = 0;
+  size_t copiesIssued = 0;
 };
 
 }  // namespace loom::core::testing

@@ -48,6 +48,7 @@ class CommandExecutor {
   // (and only then is inFlight_ written); a command the device refused abandons the stream.
   void issued();
   void recordDeviceFailure(int32_t failure);
+  void writeResult(void* destination, const void* source, size_t size);
 
   Backend& backend_;
   std::unique_ptr<BackendQueue> queue_;

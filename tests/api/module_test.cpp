@@ -183,6 +183,14 @@ TEST_F(ModuleTest, AnExportedFunctionHasAPointer) {
   EXPECT_EQ(zeModuleGetFunctionPointer(m, "no_such_function", &function), ZE_RESULT_ERROR_INVALID_FUNCTION_NAME);
 }
 
+TEST_F(ModuleTest, AFunctionPointerIsUnsupportedOnADeviceWithoutThem) {
+  if (deviceType() == ZE_DEVICE_TYPE_CPU) GTEST_SKIP() << "the CPU device has function pointers";
+  ze_module_handle_t m = module("api_kernels.spv");
+  void* function = nullptr;
+  EXPECT_EQ(zeModuleGetFunctionPointer(m, "exported_helper", &function), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+  EXPECT_EQ(zeModuleGetFunctionPointer(m, "no_such_function", &function), ZE_RESULT_ERROR_INVALID_FUNCTION_NAME);
+}
+
 TEST_F(ModuleTest, DynamicLinkingResolvesAnImportFromAnotherModule) {
   SKIP_UNLESS_CPU_DEVICE("dynamic linking is implemented (CUDA modules cannot import)");
   ze_module_handle_t importer = module("import_kernels.spv");

@@ -1,6 +1,8 @@
 // Loom's native binary: an ELF64 container with two sections besides the section names,
 // `.loom.info` (the ProgramInfo, versioned) and `.loom.code.<target>` (the target's code).
 // The reader checks every offset, size and count before it uses it.
+#include "native_binary.h"
+
 #include <cstring>
 
 #include "loom/compiler/compiler.h"
@@ -190,9 +192,14 @@ std::vector<uint8_t> writeNativeBinary(const CompiledProgram& program) {
                            Section{kNameInfo, kSectionProgramBits, infoOffset, info.out.size()},
                            Section{codeName, kSectionProgramBits, codeOffset, program.code.size()}})
     writeSectionHeader(w, s);
-  const uint64_t hash = contentHash(w.out.data(), w.out.size());
-  std::memcpy(w.out.data() + kHashOffset, &hash, sizeof(hash));
+  sealNativeBinary(w.out.data(), w.out.size());
   return w.out;
+}
+
+void sealNativeBinary(uint8_t* data, size_t size) {
+  if (size < kElfHeaderSize) return;
+  const uint64_t hash = contentHash(data, size);
+  std::memcpy(data + kHashOffset, &hash, sizeof(hash));
 }
 
 BuildResult readNativeBinary(const uint8_t* data, size_t size) {

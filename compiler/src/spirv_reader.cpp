@@ -148,11 +148,14 @@ llvm::Expected<Validity> validate(const std::vector<uint8_t>& spirv) {
   // a module that fails is validated again with names, for a readable message.
   if (runValidator(words, false).valid || validWithoutKernels(words)) return Validity::Valid;
   const Verdict verdict = runValidator(words, true);
-  const uint32_t opcode = opcodeOfInstruction(words, verdict.instruction);
   if (verdict.valid) return Validity::Valid;
+  const uint32_t opcode = opcodeOfInstruction(words, verdict.instruction);
   if (opcode >= kFirstExtensionOpcode && declares(words, OpExtension)) return Validity::Unchecked;
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: instruction %zu (Op%s): %s",
-                                 verdict.instruction, spvOpcodeString(opcode), verdict.message.c_str());
+  // Errors about the module as a whole (a missing OpMemoryModel, say) have no instruction.
+  const std::string where = verdict.instruction == 0 ? ""
+                            : "instruction " + std::to_string(verdict.instruction) + " (Op" + spvOpcodeString(opcode) + "): ";
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: %s%s", where.c_str(),
+                                 verdict.message.c_str());
 }
 
 }  // namespace

@@ -93,6 +93,25 @@ TEST(MalformedInput, ModulesWithoutKernelsAreValidatedToo) {
   EXPECT_NE(result.log.find("Invalid addressing model operand: 131074"), std::string::npos) << result.log;
 }
 
+// The validator's message names the instruction it is about.
+TEST(MalformedInput, ValidationErrorsNameTheInstruction) {
+  constexpr uint32_t kOpEntryPoint = 15, kOpTypeVoid = 19;
+  std::vector<uint32_t> words = wordsOf(readSpirv("work_items"));
+  uint32_t voidType = 0;
+  size_t entryPoint = 0;
+  for (size_t at = 5; at < words.size(); at += words[at] >> 16) {
+    if ((words[at] & 0xffff) == kOpTypeVoid) voidType = words[at + 1];
+    if ((words[at] & 0xffff) == kOpEntryPoint && entryPoint == 0) entryPoint = at;
+  }
+  ASSERT_NE(voidType, 0u);
+  ASSERT_NE(entryPoint, 0u);
+  words[entryPoint + 2] = voidType;  // the entry point's function
+  const BuildResult result = compile(bytesOf(words));
+  EXPECT_EQ(result.status, Status::BuildFailure);
+  EXPECT_NE(result.log.find("(OpEntryPoint): OpEntryPoint Entry Point <id>"), std::string::npos) << result.log;
+  EXPECT_NE(result.log.find("is not a function"), std::string::npos) << result.log;
+}
+
 // SPIR-V allows LocalSize 8 0 1; no work-group has a zero dimension, so the kernel cannot run.
 TEST(MalformedInput, RequiredWorkGroupSizeWithAZeroDimensionFailsNamingTheKernel) {
   std::vector<uint8_t> spirv = readSpirv("work_items");

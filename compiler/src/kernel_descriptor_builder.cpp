@@ -36,6 +36,13 @@ bool isOpaqueOpenClType(llvm::Type* type, llvm::StringRef prefix) {
   return structure && structure->hasName() && structure->getName().startswith(prefix);
 }
 
+// `what` takes `bytes`: the argument itself, or the arguments up to and including it.
+llvm::Error tooLarge(const llvm::Argument& argument, const char* what, uint64_t bytes) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "kernel '%s' argument %u: %s %llu bytes, more than the %u Loom supports",
+                                 argument.getParent()->getName().str().c_str(), argument.getArgNo(), what,
+                                 (unsigned long long)bytes, kMaxArgumentBufferSize);
+}
+
 llvm::Expected<KernelArgument> describeArgument(const llvm::Argument& argument, const llvm::DataLayout& layout) {
   const llvm::Function& kernel = *argument.getParent();
   const unsigned index = argument.getArgNo();
@@ -60,7 +67,9 @@ llvm::Expected<KernelArgument> describeArgument(const llvm::Argument& argument, 
   if (argument.hasByValAttr()) {
     llvm::Type* value = argument.getParamByValType();
     described.kind = ArgumentKind::Value;
-    described.size = static_cast<uint32_t>(layout.getTypeAllocSize(value));
+    const uint64_t size = layout.getTypeAllocSize(value);
+    if (size > kMaxArgumentBufferSize) return tooLarge(argument, "it takes", size);
+    described.size = static_cast<uint32_t>(size);
     described.alignment = static_cast<uint32_t>(std::max<uint64_t>(layout.getABITypeAlign(value).value(), 8));
     return described;
   }
@@ -76,7 +85,9 @@ llvm::Expected<KernelArgument> describeArgument(const llvm::Argument& argument, 
     return described;
   }
   described.kind = ArgumentKind::Value;
-  described.size = static_cast<uint32_t>(layout.getTypeAllocSize(type));
+  const uint64_t size = layout.getTypeAllocSize(type);
+  if (size > kMaxArgumentBufferSize) return tooLarge(argument, "it takes", size);
+  described.size = static_cast<uint32_t>(size);
   described.alignment = static_cast<uint32_t>(layout.getABITypeAlign(type).value());
   return described;
 }
@@ -123,12 +134,14 @@ llvm::Expected<KernelDescriptor> describeKernel(const llvm::Function& kernel, co
   const llvm::DataLayout& layout = kernel.getParent()->getDataLayout();
   KernelDescriptor descriptor;
   descriptor.name = kernel.getName().str();
-  uint32_t offset = 0;
+  uint64_t offset = 0;
   for (const llvm::Argument& argument : kernel.args()) {
     auto described = describeArgument(argument, layout);
     if (!described) return described.takeError();
-    offset = static_cast<uint32_t>(llvm::alignTo(offset, described->alignment));
-    described->offset = offset;
+    offset = llvm::alignTo(offset, described->alignment);
+    const uint64_t end = offset + described->size;
+    if (end > kMaxArgumentBufferSize) return tooLarge(argument, "the arguments up to it take", end);
+    described->offset = static_cast<uint32_t>(offset);
     offset += described->size;
     descriptor.arguments.push_back(std::move(*described));
   }
@@ -138,6 +151,8 @@ llvm::Expected<KernelDescriptor> describeKernel(const llvm::Function& kernel, co
   descriptor.requiredSubGroupSize = metadataTriple(kernel, "intel_reqd_sub_group_size")[0];
   descriptor.vectorTypeHint = sourceTypeHint.empty() ? vectorTypeHint(kernel, false) : sourceTypeHint;
   descriptor.attributes = sourceAttributes(descriptor);
+  if (const std::string problem = checkKernelDescriptor(descriptor); !problem.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", problem.c_str());
   return descriptor;
 }
 

@@ -1,6 +1,8 @@
 // Loom's native binary: an ELF64 container with two sections besides the section names,
 // `.loom.info` (the ProgramInfo, versioned) and `.loom.code.<target>` (the target's code).
 // The reader checks every offset, size and count before it uses it.
+#include "native_binary.h"
+
 #include <cstring>
 
 #include "loom/compiler/compiler.h"
@@ -111,7 +113,7 @@ bool readKernel(Reader& r, KernelDescriptor& k) {
   if (!r.get(k.name) || !r.getCount(arguments, 20)) return false;
   k.arguments.resize(arguments);
   for (KernelArgument& a : k.arguments)
-    if (!readArgument(r, a) || a.offset + uint64_t(a.size) > UINT32_MAX) return false;
+    if (!readArgument(r, a)) return false;
   uint8_t barriers = 0;
   bool ok = r.get(k.argumentBufferSize) && r.get(k.staticLocalMemorySize) && r.get(k.privateMemorySize) &&
             r.get(k.barrierFrameSize) && r.get(barriers);
@@ -119,8 +121,6 @@ bool readKernel(Reader& r, KernelDescriptor& k) {
   for (uint32_t& v : k.workGroupSizeHint) ok = ok && r.get(v);
   ok = ok && r.get(k.requiredSubGroupSize) && r.get(k.vectorTypeHint) && r.get(k.attributes);
   k.hasBarriers = barriers != 0;
-  // Every argument must lie inside the argument buffer the runtime allocates.
-  for (const KernelArgument& a : k.arguments) ok = ok && a.offset + a.size <= k.argumentBufferSize;
   return ok;
 }
 
@@ -192,9 +192,14 @@ std::vector<uint8_t> writeNativeBinary(const CompiledProgram& program) {
                            Section{kNameInfo, kSectionProgramBits, infoOffset, info.out.size()},
                            Section{codeName, kSectionProgramBits, codeOffset, program.code.size()}})
     writeSectionHeader(w, s);
-  const uint64_t hash = contentHash(w.out.data(), w.out.size());
-  std::memcpy(w.out.data() + kHashOffset, &hash, sizeof(hash));
+  sealNativeBinary(w.out.data(), w.out.size());
   return w.out;
+}
+
+void sealNativeBinary(uint8_t* data, size_t size) {
+  if (size < kElfHeaderSize) return;
+  const uint64_t hash = contentHash(data, size);
+  std::memcpy(data + kHashOffset, &hash, sizeof(hash));
 }
 
 BuildResult readNativeBinary(const uint8_t* data, size_t size) {
@@ -229,6 +234,8 @@ BuildResult readNativeBinary(const uint8_t* data, size_t size) {
   program->target = code.name == kNameCodeCpu ? Target::Cpu : Target::Nvptx;
   Reader reader(data + info.offset, info.size);
   if (!readInfo(reader, program->info)) return invalid("corrupted program information");
+  for (const KernelDescriptor& kernel : program->info.kernels)
+    if (const std::string problem = checkKernelDescriptor(kernel); !problem.empty()) return invalid(problem);
   program->code.assign(data + code.offset, data + code.offset + code.size);
   if (program->target == Target::Cpu && (program->code.size() < 4 || std::memcmp(program->code.data(), "\x7f" "ELF", 4) != 0))
     return invalid("the CPU code is not an object file");

@@ -1,5 +1,6 @@
 #include "spirv_reader.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "LLVMSPIRVLib.h"
@@ -59,6 +60,8 @@ llvm::Error checkStructure(const std::vector<uint8_t>& spirv) {
   if (words[0] != kMagic) return malformed("wrong magic number (not SPIR-V, or the other byte order)");
   const uint32_t version = words[1];
   if (version < 0x00010000 || version > 0x00010600) return malformed("unsupported SPIR-V version");
+  // The validator ignores it; the translator reads its instructions wrongly and crashes.
+  if (words[4] != 0) return malformed("the header's schema word is not 0");
   FunctionStructure functions;
   for (size_t at = kHeaderWords; at < words.size();) {
     const uint32_t wordCount = words[at] >> 16;
@@ -70,36 +73,90 @@ llvm::Error checkStructure(const std::vector<uint8_t>& spirv) {
   return functions.end();
 }
 
-bool declares(const std::vector<uint32_t>& words, uint32_t opcode) {
+bool declares(const std::vector<uint32_t>& words, uint32_t opcode, uint32_t firstOperand = kAnyOperand) {
   for (size_t at = kHeaderWords; at < words.size() && (words[at] >> 16) != 0; at += words[at] >> 16)
-    if ((words[at] & 0xffff) == opcode) return true;
+    if ((words[at] & 0xffff) == opcode && (firstOperand == kAnyOperand || (at + 1 < words.size() && words[at + 1] == firstOperand)))
+      return true;
   return false;
 }
 
-// SPIRV-Tools' validator catches the semantic damage the translator would assert on. Where its
-// rules are stricter than what drivers accept in practice, its verdict is not final: it does not
-// know every vendor extension, and it rejects modules without kernels (no OpEntryPoint) that lack
-// the Linkage capability, which Intel's driver builds as empty modules.
-llvm::Error validate(const std::vector<uint8_t>& spirv) {
-  const std::vector<uint32_t> words = spirv::words(spirv.data(), spirv.size());
-  std::string firstError;
+// The opcode of the `number`th instruction (counted from 1, as the validator counts); 0 if none.
+uint32_t opcodeOfInstruction(const std::vector<uint32_t>& words, size_t number) {
+  size_t at = kHeaderWords;
+  for (size_t count = 1; at < words.size() && count < number; ++count) at += std::max(words[at] >> 16, 1u);
+  return at < words.size() && number > 0 ? words[at] & 0xffff : 0;
+}
+
+// SPIRV-Tools' parser: every opcode, operand and enumerant known and every operand inside its
+// instruction. What it cannot parse, the translator cannot read either.
+llvm::Error parse(const std::vector<uint32_t>& words) {
+  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_5);
+  spv_diagnostic diagnostic = nullptr;
+  const bool parsed = spvBinaryParse(context, nullptr, words.data(), words.size(), nullptr, nullptr, &diagnostic) == SPV_SUCCESS;
+  std::string message = diagnostic ? "word " + std::to_string(diagnostic->position.index) + ": " + diagnostic->error : "";
+  spvDiagnosticDestroy(diagnostic);
+  spvContextDestroy(context);
+  if (parsed) return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: %s", message.c_str());
+}
+
+struct Verdict {
+  bool valid = false;
+  size_t instruction = 0;  // the first error's instruction, counted from 1
+  std::string message;     // the first error
+};
+
+Verdict runValidator(const std::vector<uint32_t>& words, bool friendlyNames) {
+  Verdict verdict;
   spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_5);
   tools.SetMessageConsumer([&](spv_message_level_t level, const char*, const spv_position_t& position, const char* message) {
-    if (level <= SPV_MSG_ERROR && firstError.empty())
-      firstError = "word " + std::to_string(position.index) + ": " + message;
+    if (level > SPV_MSG_ERROR || !verdict.message.empty()) return;
+    verdict.instruction = position.index;
+    verdict.message = message;
   });
   // OpenCL kernels may take more parameters than SPIR-V's universal limit of 255: the
   // parameter-size limit of the device is the one that applies (CL_DEVICE_MAX_PARAMETER_SIZE).
   spvtools::ValidatorOptions options;
   options.SetUniversalLimit(spv_validator_limit_max_function_args, 65535);
+  options.SetFriendlyNames(friendlyNames);
+  verdict.valid = tools.Validate(words.data(), words.size(), options);
+  return verdict;
+}
+
+// Intel's driver builds modules without kernels (no OpEntryPoint) that lack the Linkage capability
+// as empty modules; the validator requires Linkage there. Such a module is valid if it would be
+// valid with Linkage.
+bool validWithoutKernels(const std::vector<uint32_t>& words) {
+  if (declares(words, OpEntryPoint) || declares(words, OpCapability, kCapabilityLinkage)) return false;
+  std::vector<uint32_t> withLinkage(words.begin(), words.begin() + kHeaderWords);
+  withLinkage.insert(withLinkage.end(), {(2u << 16) | OpCapability, kCapabilityLinkage});
+  withLinkage.insert(withLinkage.end(), words.begin() + kHeaderWords, words.end());
+  return runValidator(withLinkage, false).valid;
+}
+
+enum class Validity { Valid, Unchecked };
+
+// SPIRV-Tools' validator catches the semantic damage the translator would assert on, or exit the
+// process on (Debian's translator calls exit() on the errors it detects). Its verdict is not final
+// where it does not know an extension's rules: an error at an instruction that an extension defines
+// (opcodes from 4096) in a module that declares extensions, e.g. SPV_INTEL_function_pointers'
+// OpConstantFunctionPointerINTEL, which names a function before its definition. Such a module is
+// Unchecked: damage elsewhere may hide behind that first error.
+llvm::Expected<Validity> validate(const std::vector<uint8_t>& spirv) {
+  const std::vector<uint32_t> words = spirv::words(spirv.data(), spirv.size());
+  if (llvm::Error error = parse(words)) return error;
   // Naming every id for messages costs about a third of the validation of a large module: only
   // a module that fails is validated again with names, for a readable message.
-  options.SetFriendlyNames(false);
-  if (tools.Validate(words.data(), words.size(), options)) return llvm::Error::success();
-  options.SetFriendlyNames(true);
-  if (tools.Validate(words.data(), words.size(), options) || declares(words, OpExtension) || !declares(words, OpEntryPoint))
-    return llvm::Error::success();
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: %s", firstError.c_str());
+  if (runValidator(words, false).valid || validWithoutKernels(words)) return Validity::Valid;
+  const Verdict verdict = runValidator(words, true);
+  if (verdict.valid) return Validity::Valid;
+  const uint32_t opcode = opcodeOfInstruction(words, verdict.instruction);
+  if (opcode >= kFirstExtensionOpcode && declares(words, OpExtension)) return Validity::Unchecked;
+  // Errors about the module as a whole (a missing OpMemoryModel, say) have no instruction.
+  const std::string where = verdict.instruction == 0 ? ""
+                            : "instruction " + std::to_string(verdict.instruction) + " (Op" + spvOpcodeString(opcode) + "): ";
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: %s%s", where.c_str(),
+                                 verdict.message.c_str());
 }
 
 // SPIR-V scopes and memory semantics (SPIR-V 1.6 sections 3.27 and 3.25) in OpenCL C's terms
@@ -151,7 +208,8 @@ void keepSubGroupBarriers(llvm::Module& module) {
 llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext& context, const std::vector<uint8_t>& spirv,
                                                               const std::map<uint32_t, uint64_t>& specializationConstants) {
   if (llvm::Error error = checkStructure(spirv)) return error;
-  if (llvm::Error error = validate(spirv)) return error;
+  auto validity = validate(spirv);
+  if (!validity) return validity.takeError();
   SPIRV::TranslatorOpts options(SPIRV::VersionNumber::MaximumVersion);
   options.enableAllExtensions();
   // SPIR-V friendly IR first, so that sub-group barriers keep their scope (keepSubGroupBarriers);
@@ -161,9 +219,13 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
   // Argument type names the producer kept as OpString (Loom's OpenCL C frontend does).
   options.setPreserveOCLKernelArgTypeMetadataThroughString(true);
   for (const auto& [id, value] : specializationConstants) options.setSpecConst(id, value);
-  std::istringstream stream(std::string(spirv.begin(), spirv.end()));
-  llvm::Module* module = nullptr;
+  const std::string bytes(spirv.begin(), spirv.end());
   std::string message;
+  if (*validity == Validity::Unchecked && !readsInChildProcess(options, bytes, message))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "invalid SPIR-V module: %s (the validator could not check its extensions)", message.c_str());
+  std::istringstream stream(bytes);
+  llvm::Module* module = nullptr;
   bool aborted = false;
   if (!readSpirvGuarded(context, options, stream, module, message, aborted) || !module) {
     if (aborted) message = "the SPIR-V translator rejected the module (it failed an internal consistency check)";

@@ -11,6 +11,7 @@ constexpr size_t kHeaderWords = 5;
 
 enum Opcode : uint32_t {
   OpExtension = 10,
+  OpCapability = 17,
   OpEntryPoint = 15,
   OpTypeBool = 20,
   OpTypeInt = 21,
@@ -26,6 +27,11 @@ enum Opcode : uint32_t {
   OpBranch = 249,
   OpUnreachable = 255,  // OpBranch .. OpUnreachable are the block terminators
 };
+
+constexpr uint32_t kFirstExtensionOpcode = 4096;  // SPIR-V leaves opcodes from here to extensions
+
+constexpr uint32_t kCapabilityLinkage = 5;
+constexpr uint32_t kAnyOperand = ~0u;
 
 constexpr uint32_t kDecorationSpecId = 1;
 

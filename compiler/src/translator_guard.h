@@ -24,4 +24,11 @@ bool lowerToOpenCl12Guarded(llvm::Module& module, bool& aborted);
 bool writeSpirvGuarded(llvm::Module& module, const SPIRV::TranslatorOpts& options, std::ostream& stream,
                        std::string& message, bool& aborted);
 
+// Reads `spirv` with the translator in a child process, for modules the validator could not
+// vouch for: on the errors it detects the translator calls exit(), and damage it does not detect
+// can crash it. True when the child read the module within 5 seconds and 1 GiB more memory;
+// otherwise `message` says how it failed. When the translator calls exit() in the child, the
+// process's exit handlers run there; stdio is flushed before the fork, so nothing is written twice.
+bool readsInChildProcess(const SPIRV::TranslatorOpts& options, const std::string& spirv, std::string& message);
+
 }  // namespace loom::compiler

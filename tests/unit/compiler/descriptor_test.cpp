@@ -39,6 +39,21 @@ TEST(KernelDescriptor, LaysOutArgumentsAlignedNaturally) {
 }
 
 // Names need -cl-kernel-arg-info when the SPIR-V is made; types and qualifiers are always there.
+// Far above any device's parameter limit: a build failure naming the kernel and the argument,
+// never an argument layout whose offsets wrap around.
+TEST(KernelDescriptor, ArgumentsLargerThanSupportedFailNamingTheArgument) {
+  const SpirvResult spirv = compileOpenClSource(
+      {"typedef struct { char bytes[70000]; } Big;\n"
+       "kernel void takes_big(global int* out, Big big) { out[0] = big.bytes[1]; }\n",
+       "", {}});
+  ASSERT_EQ(spirv.status, Status::Success) << spirv.log;
+  const BuildResult built = compile(spirv.spirv);
+  EXPECT_EQ(built.status, Status::BuildFailure);
+  EXPECT_NE(built.log.find("kernel 'takes_big' argument 1: it takes 70000 bytes, more than the 65536 Loom supports"),
+            std::string::npos)
+      << built.log;
+}
+
 TEST(KernelDescriptor, DescribesArgumentInfo) {
   const KernelDescriptor* mixed = infoOf("work_items").findKernel("mixed_arguments");
   ASSERT_NE(mixed, nullptr);

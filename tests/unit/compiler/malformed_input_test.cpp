@@ -1,6 +1,9 @@
 // Whatever the input, the compiler answers with a status and a log; it never crashes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include "kernel_runner.h"
 
 namespace loom::compiler::test {
@@ -50,6 +53,83 @@ TEST(MalformedInput, RandomlyDamagedSpirvNeverCrashesTheCompiler) {
     EXPECT_FALSE(result.log.empty());
   }
   EXPECT_GT(failures, 0);
+}
+
+std::vector<uint8_t> bytesOf(const std::vector<uint32_t>& words) {
+  std::vector<uint8_t> bytes(words.size() * 4);
+  std::memcpy(bytes.data(), words.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<uint32_t> wordsOf(const std::vector<uint8_t>& bytes) {
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  return words;
+}
+
+// The validator ignores the header's reserved schema word; the translator crashed on it.
+TEST(MalformedInput, NonzeroSchemaWordFails) {
+  std::vector<uint32_t> words = wordsOf(readSpirv("work_items"));
+  words[4] = 235;
+  const BuildResult result = compile(bytesOf(words));
+  EXPECT_EQ(result.status, Status::BuildFailure);
+  EXPECT_NE(result.log.find("the header's schema word is not 0"), std::string::npos) << result.log;
+}
+
+// A module without kernels is valid SPIR-V (Intel's driver builds one without the Linkage
+// capability too), but the validator's verdict on the rest of it still counts: a damaged
+// addressing model once went on to the translator, which ended the process.
+TEST(MalformedInput, ModulesWithoutKernelsAreValidatedToo) {
+  constexpr uint32_t kOpCapability = 17, kOpMemoryModel = 14, kAddresses = 4, kKernel = 6, kPhysical64 = 2, kOpenCl = 2;
+  const std::vector<uint32_t> empty = {0x07230203, 0x00010000, 0, 1, 0, (2u << 16) | kOpCapability, kAddresses,
+                                       (2u << 16) | kOpCapability, kKernel, (3u << 16) | kOpMemoryModel, kPhysical64, kOpenCl};
+  const BuildResult built = compile(bytesOf(empty));
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  EXPECT_TRUE(built.program->info.kernels.empty());
+  std::vector<uint32_t> damaged = empty;
+  damaged[10] = 131074;  // the addressing model
+  const BuildResult result = compile(bytesOf(damaged));
+  EXPECT_EQ(result.status, Status::BuildFailure);
+  EXPECT_NE(result.log.find("Invalid addressing model operand: 131074"), std::string::npos) << result.log;
+}
+
+// The validator's message names the instruction it is about.
+TEST(MalformedInput, ValidationErrorsNameTheInstruction) {
+  constexpr uint32_t kOpEntryPoint = 15, kOpTypeVoid = 19;
+  std::vector<uint32_t> words = wordsOf(readSpirv("work_items"));
+  uint32_t voidType = 0;
+  size_t entryPoint = 0;
+  for (size_t at = 5; at < words.size(); at += words[at] >> 16) {
+    if ((words[at] & 0xffff) == kOpTypeVoid) voidType = words[at + 1];
+    if ((words[at] & 0xffff) == kOpEntryPoint && entryPoint == 0) entryPoint = at;
+  }
+  ASSERT_NE(voidType, 0u);
+  ASSERT_NE(entryPoint, 0u);
+  words[entryPoint + 2] = voidType;  // the entry point's function
+  const BuildResult result = compile(bytesOf(words));
+  EXPECT_EQ(result.status, Status::BuildFailure);
+  EXPECT_NE(result.log.find("(OpEntryPoint): OpEntryPoint Entry Point <id>"), std::string::npos) << result.log;
+  EXPECT_NE(result.log.find("is not a function"), std::string::npos) << result.log;
+}
+
+// SPIR-V allows LocalSize 8 0 1; no work-group has a zero dimension, so the kernel cannot run.
+TEST(MalformedInput, RequiredWorkGroupSizeWithAZeroDimensionFailsNamingTheKernel) {
+  std::vector<uint8_t> spirv = readSpirv("work_items");
+  constexpr uint32_t kOpExecutionMode = 16, kLocalSize = 17;
+  bool patched = false;
+  for (size_t at = 20; at + 4 <= spirv.size();) {
+    uint32_t words[6] = {};
+    std::memcpy(words, &spirv[at], std::min<size_t>(sizeof(words), spirv.size() - at));
+    if ((words[0] & 0xffff) == kOpExecutionMode && words[2] == kLocalSize && words[3] == 8) {
+      std::memset(&spirv[at + 16], 0, 4);  // the y dimension
+      patched = true;
+    }
+    at += (words[0] >> 16) * 4;
+  }
+  ASSERT_TRUE(patched);
+  const BuildResult result = compile(spirv);
+  EXPECT_EQ(result.status, Status::BuildFailure);
+  EXPECT_NE(result.log.find("kernel 'fixed_group': reqd_work_group_size has a zero dimension"), std::string::npos) << result.log;
 }
 
 }  // namespace

@@ -84,6 +84,35 @@ TEST(NativeBinary, FlippedBytesAreDetected) {
   }
 }
 
+// Descriptors the runtime cannot use safely, in a binary whose checksum is right: the reader
+// refuses each, naming the kernel, the argument and what is wrong.
+TEST(NativeBinary, DescriptorsTheRuntimeCannotUseAreInvalid) {
+  auto pointerOf4Bytes = [](KernelDescriptor& k) { k.arguments[0].size = 4; };
+  auto outsideTheBuffer = [](KernelDescriptor& k) { k.arguments[0].offset = k.argumentBufferSize; };
+  auto hugeBuffer = [](KernelDescriptor& k) { k.argumentBufferSize = 1u << 30; };
+  auto zeroDimension = [](KernelDescriptor& k) { k.requiredWorkGroupSize = {8, 0, 1}; };
+  const struct {
+    void (*damage)(KernelDescriptor&);
+    bool aboutArgument;
+    const char* message;
+  } cases[] = {{pointerOf4Bytes, true, "is a pointer of 4 bytes, not 8"},
+               {outsideTheBuffer, true, "lies outside the argument buffer"},
+               {hugeBuffer, false, "its arguments take 1073741824 bytes, more than the 65536 Loom supports"},
+               {zeroDimension, false, "reqd_work_group_size has a zero dimension"}};
+  ASSERT_NE(loadKernels("barriers").build.program, nullptr);
+  for (const auto& c : cases) {
+    CompiledProgram program = *loadKernels("barriers").build.program;
+    KernelDescriptor& kernel = program.info.kernels.at(0);
+    ASSERT_EQ(kernel.arguments.at(0).kind, ArgumentKind::GlobalPointer);
+    c.damage(kernel);
+    const std::vector<uint8_t> binary = writeNativeBinary(program);
+    const BuildResult read = readNativeBinary(binary.data(), binary.size());
+    EXPECT_EQ(read.status, Status::InvalidBinary) << c.message;
+    EXPECT_NE(read.log.find("kernel '" + kernel.name + "': " + (c.aboutArgument ? "argument 0 " : "")), std::string::npos) << read.log;
+    EXPECT_NE(read.log.find(c.message), std::string::npos) << read.log;
+  }
+}
+
 TEST(NativeBinary, SpirvIsNotANativeBinary) {
   const std::vector<uint8_t> spirv = readSpirv("exporter");
   EXPECT_EQ(readNativeBinary(spirv.data(), spirv.size()).status, Status::InvalidBinary);

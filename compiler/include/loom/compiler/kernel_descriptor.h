@@ -55,6 +55,18 @@ struct GlobalVariableDescriptor {
   uint64_t size = 0;
 };
 
+// The most bytes of arguments a kernel may take: far more than any device accepts
+// (CL_DEVICE_MAX_PARAMETER_SIZE is 4 KiB on the CPU), few enough that no descriptor makes the
+// runtime allocate gigabytes for an argument buffer.
+constexpr uint32_t kMaxArgumentBufferSize = 64 * 1024;
+
+// What the runtime relies on when it fills a kernel's argument buffer and picks its group size:
+// the buffer is at most kMaxArgumentBufferSize bytes, every argument lies inside it, pointers take
+// 8 bytes, and a required work-group size has no zero dimension. Empty when `kernel` keeps all of
+// that, otherwise what it breaks, naming the kernel and the argument. The compiler checks what it
+// makes, the native binary's reader what it reads.
+std::string checkKernelDescriptor(const KernelDescriptor& kernel);
+
 // Everything a program exposes besides code.
 struct ProgramInfo {
   std::vector<KernelDescriptor> kernels;

@@ -163,7 +163,7 @@ for _ in 1 2 3; do
 done
 
 # --- Data files the programs read at run time ----------------------------------------------------
-data_items=(samples/sample_kernels.cl benchmarks/kernel_suite.cl benchmarks/benchmark_kernels.cl)
+data_items=(samples/sample_kernels.cl benchmarks/kernel_suite.cl benchmarks/benchmark_kernels.cl tests/kernels/collective_kernels.cl)
 if [ -n "$build_rel" ]; then
   for dir in samples/kernels benchmarks/kernels tests/api/kernels tests/opencl/kernels tests/unit/compiler/kernels; do
     data_items+=("$build_rel/$dir")

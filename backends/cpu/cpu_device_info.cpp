@@ -7,6 +7,7 @@
 #include <string>
 
 #include "backends/cpu/cpu_backend.h"
+#include "loom/compiler/work_group_context.h"
 
 namespace loom::backends::cpu {
 
@@ -75,8 +76,8 @@ core::DeviceInfo describeHostCpu() {
   info.globalMemorySize = uint64_t(system.totalram) * system.mem_unit;
   info.maxAllocationSize = info.globalMemorySize / 2;
   info.memoryBusWidth = 64;  // the data width of one DDR channel; the channel count is not visible to user space
-  info.maxWorkGroupSize = 4096;
-  info.maxGroupSize = {4096, 4096, 4096};
+  info.maxWorkGroupSize = compiler::kMaxWorkGroupSize;
+  info.maxGroupSize = {compiler::kMaxWorkGroupSize, compiler::kMaxWorkGroupSize, compiler::kMaxWorkGroupSize};
   info.maxGroupCount = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
   info.maxSharedLocalMemory = 64 * 1024;
   info.subGroupSizes = {1};

@@ -37,6 +37,10 @@ static_assert(offsetof(ImplicitLaunchParameters, enqueuedLocalSize) == 48);
 static_assert(offsetof(ImplicitLaunchParameters, workDim) == 60);
 static_assert(offsetof(ImplicitLaunchParameters, flags) == 62);
 
+// The most threads a block may have on every CUDA GPU (compute capability 2.0 and later); the
+// compiler sizes per-group scratch areas in shared memory by it.
+constexpr uint32_t kMaxThreadsPerBlock = 1024;
+
 // PTX parameter size of a local pointer argument.
 constexpr uint32_t kLocalPointerParameterSize = 4;
 

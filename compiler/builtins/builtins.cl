@@ -73,3 +73,4 @@
 #include "async_copies.cl"
 #include "shuffles.cl"
 #include "sub_groups.cl"
+#include "work_group_collectives.cl"

@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "backends/cuda/cuda_launch_parameters.h"
 #include "build_options.h"
 #include "builtin_library.h"
 #include "cpu/cpu_code_generator.h"
@@ -13,12 +14,14 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 #include "loom/compiler/compiler.h"
+#include "loom/compiler/work_group_context.h"
 #include "nvptx/kernel_entries.h"
 #include "nvptx/libdevice.h"
 #include "nvptx/memory_ordering.h"
 #include "nvptx/ptx_code_generator.h"
 #include "printf_vectors.h"
 #include "spirv_reader.h"
+#include "work_group_scratch.h"
 
 namespace loom::compiler {
 
@@ -94,6 +97,7 @@ std::vector<std::string> visibleSymbols(const ProgramInfo& info, Target target) 
 llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, ProgramInfo& info, const BuildOptions& options,
                                                    bool dumpIr) {
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
+  materializeWorkGroupScratch(module, kMaxWorkGroupSize);
   expandPrintfVectors(module);  // the host's printf formats the output
   if (llvm::Error error = cpu::retargetToHost(module)) return error;
   if (llvm::Error error = cpu::buildWorkGroupFunctions(module, info.kernels)) return error;
@@ -105,6 +109,7 @@ llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, Program
 
 llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, ProgramInfo& info, bool dumpIr) {
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
+  materializeWorkGroupScratch(module, backends::cuda::kMaxThreadsPerBlock);
   if (llvm::Error error = nvptx::retargetToNvptx(module)) return error;
   if (llvm::Error error = nvptx::buildKernelEntries(module, info.kernels)) return error;
   if (llvm::Error error = verify(module, "building the kernel entries")) return error;

@@ -35,7 +35,7 @@ constexpr const char* kSupportedExtensions =
     "+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store,+__opencl_c_fp64,"
     "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,+__opencl_c_program_scope_global_variables,"
     "+__opencl_c_generic_address_space,+cl_khr_subgroups,+__opencl_c_subgroups,+cl_khr_subgroup_shuffle,"
-    "+cl_khr_subgroup_shuffle_relative";
+    "+cl_khr_subgroup_shuffle_relative,+__opencl_c_work_group_collective_functions";
 
 // Included before the program. opencl-c-base.h and clang claim more for every SPIR target than Loom
 // has; builtins that depend on these macros disappear with them.
@@ -64,7 +64,6 @@ constexpr const char* kPrelude = R"(#include <opencl-c-base.h>
 #define __OPENCL_VERSION__ 300
 #if __OPENCL_C_VERSION__ >= 300
 #undef __opencl_c_read_write_images
-#undef __opencl_c_work_group_collective_functions
 #endif
 )";
 

@@ -42,7 +42,8 @@ std::vector<std::pair<std::string, cl_version>> Device::openClCFeatures() {
           {"__opencl_c_atomic_scope_all_devices", v3},
           {"__opencl_c_program_scope_global_variables", v3},
           {"__opencl_c_generic_address_space", v3},
-          {"__opencl_c_subgroups", v3}};
+          {"__opencl_c_subgroups", v3},
+          {"__opencl_c_work_group_collective_functions", v3}};
 }
 
 cl_uint Device::maxNumSubGroups() const {

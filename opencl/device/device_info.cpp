@@ -141,8 +141,8 @@ cl_int Device::getInfo(cl_device_info name, size_t size, void* value, size_t* si
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: return out.scalar<cl_uint>(0);
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES: return out.scalar<cl_device_device_enqueue_capabilities>(0);
-    case CL_DEVICE_PIPE_SUPPORT:
-    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: return out.scalar<cl_bool>(CL_FALSE);
+    case CL_DEVICE_PIPE_SUPPORT: return out.scalar<cl_bool>(CL_FALSE);
+    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: return out.scalar<cl_bool>(CL_TRUE);
     case CL_DEVICE_MAX_NUM_SUB_GROUPS: return out.scalar<cl_uint>(maxNumSubGroups());
     // The warps of a block are all resident and scheduled independently; the CPU runs a group's
     // work-items (its sub-groups) one after another, so one cannot wait for a later one.

@@ -32,16 +32,21 @@ void expandOperand(llvm::Instruction* user, unsigned index, llvm::Constant* targ
   for (unsigned operand = 0; operand < materialized->getNumOperands(); ++operand) expandOperand(materialized, operand, target);
 }
 
+// Whether an instruction of `function` uses `value`, directly or through constant expressions
+// (the inliner folds the library's address computations into them).
+bool usedIn(const llvm::Value* value, const llvm::Function& function) {
+  for (const llvm::User* user : value->users()) {
+    if (auto* instruction = llvm::dyn_cast<llvm::Instruction>(user); instruction && instruction->getFunction() == &function)
+      return true;
+    if (llvm::isa<llvm::ConstantExpr>(user) && usedIn(user, function)) return true;
+  }
+  return false;
+}
+
 llvm::SetVector<llvm::GlobalVariable*> localVariablesUsedBy(llvm::Function& function) {
   llvm::SetVector<llvm::GlobalVariable*> used;
-  for (llvm::GlobalVariable& global : function.getParent()->globals()) {
-    if (global.getAddressSpace() != kLocalAddressSpace) continue;
-    for (llvm::User* user : global.users()) {
-      auto* instruction = llvm::dyn_cast<llvm::Instruction>(user);
-      const bool direct = instruction && instruction->getFunction() == &function;
-      if (direct || llvm::isa<llvm::ConstantExpr>(user)) used.insert(&global);
-    }
-  }
+  for (llvm::GlobalVariable& global : function.getParent()->globals())
+    if (global.getAddressSpace() == kLocalAddressSpace && usedIn(&global, function)) used.insert(&global);
   return used;
 }
 

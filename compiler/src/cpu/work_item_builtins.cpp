@@ -49,10 +49,17 @@ bool fencesBeyondGroup(const llvm::CallInst& subGroupBarrier) {
   return !scope || scope->getZExtValue() == kMemoryScopeDevice || scope->getZExtValue() == kMemoryScopeAllSvmDevices;
 }
 
+bool isGroupFunction(llvm::StringRef name) {
+  if (!name.consume_front("_Z")) return false;
+  name = name.drop_while([](char c) { return c >= '0' && c <= '9'; });  // the mangled name's length
+  return name.startswith("work_group_") || name.startswith("async_work_group_") || name.startswith("wait_group_events");
+}
+
 llvm::DenseSet<const llvm::Function*> functionsUsingWorkItemState(const llvm::Module& module) {
   llvm::DenseSet<const llvm::Function*> using_;
   for (const llvm::Function& function : module)
-    if (function.isDeclaration() && (isBarrier(function.getName()) || workItemQuery(function.getName()) != WorkItemQuery::None ||
+    if (function.isDeclaration() && (isBarrier(function.getName()) || isGroupFunction(function.getName()) ||
+                                     workItemQuery(function.getName()) != WorkItemQuery::None ||
                                      function.getName().contains("sub_group")))
       using_.insert(&function);
   // Callers of users are users: repeat until nothing changes (call graphs of kernels are small).

@@ -42,7 +42,10 @@ SubGroupOperation subGroupOperation(llvm::StringRef functionName);
 // work-items of a group run on one thread.
 bool fencesBeyondGroup(const llvm::CallInst& subGroupBarrier);
 
-// Functions that call work-item functions, barriers or sub-group functions, directly or through others:
+// Builtins of the library that wait for the whole group: work-group collectives, async copies.
+bool isGroupFunction(llvm::StringRef functionName);
+
+// Functions that call work-item functions, barriers, sub-group or group functions, directly or through others:
 // they only make sense inlined into a kernel, so they are never exported.
 llvm::DenseSet<const llvm::Function*> functionsUsingWorkItemState(const llvm::Module& module);
 

@@ -180,6 +180,26 @@ TEST(Nvptx, StaticLocalVariablesComeFirstInSharedMemory) {
   EXPECT_NE(entryBody(ptxOf(built), "reverse_in_groups").find("st.shared"), std::string::npos);
 }
 
+// Work-group collectives (kernels/collectives.cl, and OpGroup* of every width in
+// kernels/spirv_groups.cl) keep their scratch area in shared memory, one 64-bit slot per thread
+// of the largest CUDA block, and wait for the block with bar.sync.
+TEST(Nvptx, WorkGroupCollectivesUseSharedScratchAndBarSync) {
+  constexpr uint32_t kScratchBytes = 1024 * sizeof(uint64_t);
+  for (const char* name : {"collectives", "spirv_groups"}) {
+    const BuildResult& built = nvptxKernels(name);
+    ASSERT_EQ(built.status, Status::Success) << name << ": " << built.log;
+    const std::string ptx = ptxOf(built);
+    EXPECT_EQ(ptx.find(".extern .func"), std::string::npos) << ptx;
+    for (const KernelDescriptor& kernel : built.program->info.kernels) {
+      const bool uses = kernel.name != "no_collectives";
+      EXPECT_EQ(kernel.staticLocalMemorySize, uses ? kScratchBytes : 0u) << kernel.name;
+      EXPECT_EQ(entryBody(ptx, kernel.name).find("bar.sync") != std::string::npos, uses) << kernel.name;
+    }
+    if (!std::filesystem::exists(kPtxas)) continue;
+    for (const char* arch : {"sm_80", "sm_90"}) expectPtxasAccepts(ptx, name, arch);
+  }
+}
+
 TEST(Nvptx, WorkItemFunctionsReadSpecialRegistersAndImplicitParameters) {
   const std::string ids = entryBody(ptxOf(nvptxKernels("work_items")), "work_item_ids");
   for (const char* text : {"%tid.x", "%tid.z", "%ctaid.y", "%nctaid.z", "work_item_ids_param_1"})

@@ -228,8 +228,8 @@ TEST(OpenClC, OpenClC30FeatureMacrosAreWhatLoomSupports) {
     #if defined(cl_khr_3d_image_writes) || defined(cl_ext_float_atomics)
     #error no image writes or float atomics
     #endif
-    #if defined(__opencl_c_work_group_collective_functions)
-    #error no work-group collectives
+    #if !defined(__opencl_c_work_group_collective_functions)
+    #error work-group collectives are supported
     #endif
     #if !defined(cl_khr_int64_base_atomics) || !defined(cl_khr_int64_extended_atomics)
     #error 64-bit atomics are supported

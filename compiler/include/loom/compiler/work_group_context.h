@@ -5,6 +5,9 @@
 
 namespace loom::compiler {
 
+// The CPU device's largest work-group; the compiler sizes per-group scratch areas by it.
+constexpr uint32_t kMaxWorkGroupSize = 4096;
+
 struct WorkGroupContext {
   uint32_t groupId[3];
   uint32_t localSize[3];          // this group's size: smaller for the last group of a non-uniform range

@@ -83,6 +83,7 @@ llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, Program
                                                    bool dumpIr) {
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
   expandPrintfVectors(module);  // the host's printf formats the output
+  keepPrintfCalls(module);
   if (llvm::Error error = cpu::retargetToHost(module)) return error;
   if (llvm::Error error = cpu::buildWorkGroupFunctions(module, info.kernels)) return error;
   if (llvm::Error error = verify(module, "the work-group transformation")) return error;

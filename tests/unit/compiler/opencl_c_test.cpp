@@ -184,6 +184,21 @@ TEST(OpenClC, PrintfFormatsVectorsComponentByComponent) {
             "0,1,2,3,250,5,6,255;-128,1,2,3,4,5,6,7,8,9,10,11,12,13,14,127;AB ,FFFFFFFF;1.0e+00,-2.5e-01,1.0e+10\n");
 }
 
+// printf("%s\n", s) is what LLVM turns into puts(s), which must not take a constant-space string.
+TEST(OpenClC, PrintfOfConstantStringsStaysPrintf) {
+  const char* source = R"(
+    kernel void k(global int* out) {
+      printf("%s\n", "%%");
+      printf("%s\n", "text");
+      printf("%c", 'x');
+      printf("line\n");
+      out[get_global_id(0)] = 0;
+    })";
+  auto executable = load(compileSource(source));
+  ASSERT_NE(executable, nullptr);
+  EXPECT_EQ(capturedStdout([&] { runOnInts(*executable, "k", 1); }), "%%\ntext\nxline\n");
+}
+
 TEST(OpenClC, DefaultsToOpenClC12) {
   EXPECT_EQ(compileSource("#if __OPENCL_C_VERSION__ != 120\n#error wrong version\n#endif\nkernel void k() {}").status,
             Status::Success);

@@ -6,6 +6,7 @@
 #include "build_options.h"
 #include "builtin_library.h"
 #include "cpu/cpu_code_generator.h"
+#include "cpu/integer_division.h"
 #include "cpu/work_group_function_builder.h"
 #include "cpu/work_item_builtins.h"
 #include "kernel_descriptor_builder.h"
@@ -99,6 +100,8 @@ llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, Program
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
   materializeWorkGroupScratch(module, kMaxWorkGroupSize);
   expandPrintfVectors(module);  // the host's printf formats the output
+  keepPrintfCalls(module);
+  cpu::guardIntegerDivision(module);
   if (llvm::Error error = cpu::retargetToHost(module)) return error;
   if (llvm::Error error = cpu::buildWorkGroupFunctions(module, info.kernels)) return error;
   if (llvm::Error error = verify(module, "the work-group transformation")) return error;

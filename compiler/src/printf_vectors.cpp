@@ -133,4 +133,12 @@ void expandPrintfVectors(llvm::Module& module) {
   }
 }
 
+void keepPrintfCalls(llvm::Module& module) {
+  llvm::Function* printf = module.getFunction("printf");
+  if (!printf) return;
+  for (llvm::User* user : printf->users())
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getCalledFunction() == printf)
+      call->addFnAttr(llvm::Attribute::NoBuiltin);
+}
+
 }  // namespace loom::compiler

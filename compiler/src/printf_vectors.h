@@ -9,4 +9,8 @@ namespace loom::compiler {
 // promoted as C's printf expects them.
 void expandPrintfVectors(llvm::Module& module);
 
+// Marks every printf call nobuiltin: LLVM's library-call simplifier would turn printf("%s\n", s)
+// into puts(s), keeping s in its OpenCL address space against puts's generic pointer (invalid IR).
+void keepPrintfCalls(llvm::Module& module);
+
 }  // namespace loom::compiler

@@ -184,6 +184,36 @@ TEST(OpenClC, PrintfFormatsVectorsComponentByComponent) {
             "0,1,2,3,250,5,6,255;-128,1,2,3,4,5,6,7,8,9,10,11,12,13,14,127;AB ,FFFFFFFF;1.0e+00,-2.5e-01,1.0e+10\n");
 }
 
+// printf("%s\n", s) is what LLVM turns into puts(s), which must not take a constant-space string.
+TEST(OpenClC, PrintfOfConstantStringsStaysPrintf) {
+  const char* source = R"(
+    kernel void k(global int* out) {
+      printf("%s\n", "%%");
+      printf("%s\n", "text");
+      printf("%c", 'x');
+      printf("line\n");
+      out[get_global_id(0)] = 0;
+    })";
+  auto executable = load(compileSource(source));
+  ASSERT_NE(executable, nullptr);
+  EXPECT_EQ(capturedStdout([&] { runOnInts(*executable, "k", 1); }), "%%\ntext\nxline\n");
+}
+
+// x / 0 and INT_MIN / -1 are unspecified values without an exception (OpenCL C 6.3); x86 traps on
+// both (SIGFPE would end this process). Loom divides by 1 instead: x / 0 is x, x % 0 is 0.
+TEST(OpenClC, IntegerDivisionByZeroDoesNotTrap) {
+  const char* source = R"(
+    kernel void k(global int* out) {
+      const size_t i = get_global_id(0);
+      const int minusOne = out[i], zero = minusOne + 1;  // run-time values
+      int sum = 7 / zero + 7 % zero + (int)(7u / (uint)zero) + (int)(7L / (long)zero + 9UL % (ulong)zero);
+      sum += (INT_MIN / minusOne == INT_MIN) + (INT_MIN % minusOne == 0) + (LONG_MIN / (long)minusOne == LONG_MIN);
+      sum += ((int4)(5) / (int4)(zero)).s2 + ((uint8)(3) % (uint8)(zero)).s7;
+      out[i] = sum;
+    })";
+  EXPECT_EQ(buildAndRun(source), std::vector<int>(4, 7 + 0 + 7 + 7 + 0 + 1 + 1 + 1 + 5 + 0));
+}
+
 TEST(OpenClC, DefaultsToOpenClC12) {
   EXPECT_EQ(compileSource("#if __OPENCL_C_VERSION__ != 120\n#error wrong version\n#endif\nkernel void k() {}").status,
             Status::Success);

@@ -1,6 +1,8 @@
 #include "loom/core/command_executor.h"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "loom/core/command_stream.h"
 #include "loom/core/event.h"
@@ -38,18 +40,18 @@ int32_t waitEvents(const DecodedCommand& command) {
   return failure;
 }
 
-// Each event's timestamps go to the destination through `write`, as it may be device memory.
-template <typename Write>
-void queryKernelTimestamps(const DecodedCommand& command, Write&& write) {
+// Each queried event's timestamps and where they go.
+std::vector<std::pair<char*, EventTimestamps>> queriedTimestamps(const DecodedCommand& command) {
   const auto& query = command.as<QueryKernelTimestampsCommand>();
   auto* const* events = reinterpret_cast<Event* const*>(trailingData(command));
   const auto* offsets = reinterpret_cast<const size_t*>(events + query.count);
   auto* destination = static_cast<char*>(query.destination);
+  std::vector<std::pair<char*, EventTimestamps>> results;
   for (uint32_t i = 0; i < query.count; ++i) {
-    const EventTimestamps timestamps = events[i]->timestamps();
     const size_t offset = query.hasOffsets ? offsets[i] : i * sizeof(EventTimestamps);
-    write(destination + offset, &timestamps, sizeof(timestamps));
+    results.emplace_back(destination + offset, events[i]->timestamps());
   }
+  return results;
 }
 
 }  // namespace
@@ -107,10 +109,11 @@ void CommandExecutor::issued() {
   }
 }
 
-// Host-side results may go to device memory, which only the queue can write: a copy, completed
-// before `source` (the caller's) goes out of scope.
-void CommandExecutor::writeResult(void* destination, const void* source, size_t size) {
-  queue_->copy(destination, source, size);
+// Host-side results may go to device memory, which only the queue can write: copies, all
+// completed before `results` (the caller's) go out of scope.
+template <typename Value>
+void CommandExecutor::writeResults(const std::vector<std::pair<char*, Value>>& results) {
+  for (const auto& [destination, value] : results) queue_->copy(destination, &value, sizeof(value));
   issued();
   retire(true);
 }
@@ -184,15 +187,14 @@ void CommandExecutor::executeCommand(const DecodedCommand& command) {
       call.function(call.userData);
       break;
     }
-    case Opcode::WriteTimestamp: {
+    case Opcode::WriteTimestamp:
       retire(true);
-      const uint64_t now = backend_.timestamp();
-      writeResult(command.as<WriteTimestampCommand>().destination, &now, sizeof(now));
+      writeResults(std::vector<std::pair<char*, uint64_t>>{
+          {reinterpret_cast<char*>(command.as<WriteTimestampCommand>().destination), backend_.timestamp()}});
       break;
-    }
     case Opcode::QueryKernelTimestamps:
       retire(true);
-      queryKernelTimestamps(command, [&](void* to, const void* from, size_t size) { writeResult(to, from, size); });
+      writeResults(queriedTimestamps(command));
       break;
     // In-order queues already order every command; memory is coherent on the CPU, and the CUDA
     // driver keeps managed memory coherent itself.

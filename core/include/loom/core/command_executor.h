@@ -2,6 +2,7 @@
 // Runs command streams, in order, on one hardware queue of a device's backend.
 #include <atomic>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "loom/core/backend.h"
@@ -48,7 +49,8 @@ class CommandExecutor {
   // (and only then is inFlight_ written); a command the device refused abandons the stream.
   void issued();
   void recordDeviceFailure(int32_t failure);
-  void writeResult(void* destination, const void* source, size_t size);
+  template <typename Value>
+  void writeResults(const std::vector<std::pair<char*, Value>>& results);
 
   Backend& backend_;
   std::unique_ptr<BackendQueue> queue_;

@@ -81,10 +81,10 @@ ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t global
   }
   // Groups of up to 256 work-items, as wide as possible in x, dividing each global size exactly.
   const core::DeviceInfo& info = deviceInfo(kernel);
-  const uint32_t kPreferredItems = std::min(256u, kernel.core().maxGroupSize(info.maxWorkGroupSize));
-  *groupSizeX = largestDivisor(globalSizeX, std::min(kPreferredItems, info.maxGroupSize[0]));
-  *groupSizeY = largestDivisor(globalSizeY, std::min(kPreferredItems / *groupSizeX, info.maxGroupSize[1]));
-  *groupSizeZ = largestDivisor(globalSizeZ, std::min(kPreferredItems / (*groupSizeX * *groupSizeY), info.maxGroupSize[2]));
+  const uint32_t preferredItems = std::min(256u, kernel.core().maxGroupSize(info.maxWorkGroupSize));
+  *groupSizeX = largestDivisor(globalSizeX, std::min(preferredItems, info.maxGroupSize[0]));
+  *groupSizeY = largestDivisor(globalSizeY, std::min(preferredItems / *groupSizeX, info.maxGroupSize[1]));
+  *groupSizeZ = largestDivisor(globalSizeZ, std::min(preferredItems / (*groupSizeX * *groupSizeY), info.maxGroupSize[2]));
   return ZE_RESULT_SUCCESS;
 }
 

@@ -92,7 +92,11 @@ uint64_t Engine::runLocked(const std::vector<uint8_t>& stream) {
 bool Engine::waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs) {
   auto done = [&] { return completionTag() >= taskCount; };
   const uint64_t deadline = timeoutNs == UINT64_MAX ? UINT64_MAX : monotonicNanoseconds() + timeoutNs;
-  if (spinUntil(done, deadline)) return true;
+  // Work on a GPU keeps no core of this machine busy, so its waiters may spin (politely) for as long
+  // as a wake-up would still cost a noticeable share of the wait; the CPU's waiters would take a
+  // core from the work they wait for.
+  const uint64_t spin = executor_.asynchronous() ? kDeviceWaitSpinNanoseconds : kSpinWaitNanoseconds;
+  if (spinUntil(done, deadline, spin)) return true;
   std::unique_lock lock(mutex_);
   if (timeoutNs == UINT64_MAX) {
     completed_.wait(lock, done);
@@ -117,10 +121,12 @@ void Engine::run() {
 
 std::shared_ptr<const std::vector<uint8_t>> Engine::nextStream() {
   // Back-to-back submissions are common: poll briefly before sleeping, so that the next one is
-  // issued without a wake-up (and, on a GPU, before the device runs dry).
-  for (int spin = 0; spin < 20000 && nothingSubmitted(); ++spin)
-    if (!executor_.idle() && spin % 64 == 0 && executor_.retire(false)) retireIssued();
-  if (nothingSubmitted() && !executor_.idle()) {
+  // issued without a wake-up (and, on a GPU, before the device runs dry). Once the device is done,
+  // poll again: a waiter that has just been told tends to submit more at once.
+  for (;;) {
+    for (int spin = 0; spin < 20000 && nothingSubmitted(); ++spin)
+      if (!executor_.idle() && spin % 64 == 0 && executor_.retire(false)) retireIssued();
+    if (!nothingSubmitted() || executor_.idle()) break;
     executor_.retire(true);
     retireIssued();
   }

@@ -1,6 +1,8 @@
 #pragma once
 // Waiting for work that usually completes within microseconds (a CPU kernel, a GPU's round trip):
 // spin first, so that the waiter sees it without a system call and the wake-up after it.
+#include <sched.h>
+
 #include <cstdint>
 
 #include "loom/core/futex.h"
@@ -9,6 +11,8 @@ namespace loom::core {
 
 // How long waiters spin before they block.
 constexpr uint64_t kSpinWaitNanoseconds = 50'000;
+// How long waiters for a GPU spin: a wake-up (tens of microseconds) is under 1% of a longer wait.
+constexpr uint64_t kDeviceWaitSpinNanoseconds = 5'000'000;
 
 // True as soon as `done()` is; false once `nanoseconds` have passed (or `deadline`, a
 // monotonicNanoseconds() time, if sooner) without it.
@@ -18,7 +22,11 @@ bool spinUntil(Done&& done, uint64_t deadline = UINT64_MAX, uint64_t nanoseconds
   const uint64_t until = deadline - start < nanoseconds ? deadline : start + nanoseconds;
   for (uint32_t spin = 1;; ++spin) {
     if (done()) return true;
-    if (spin % 64 == 0 && monotonicNanoseconds() >= until) return false;
+    if (spin % 64 != 0) continue;
+    const uint64_t now = monotonicNanoseconds();
+    if (now >= until) return false;
+    // Past the first stretch, let other threads of this core run between polls.
+    if (now - start >= kSpinWaitNanoseconds) sched_yield();
   }
 }
 

@@ -11,8 +11,10 @@ namespace loom::core {
 
 // How long waiters spin before they block.
 constexpr uint64_t kSpinWaitNanoseconds = 50'000;
-// How long waiters for a GPU spin: a wake-up (tens of microseconds) is under 1% of a longer wait.
-constexpr uint64_t kDeviceWaitSpinNanoseconds = 5'000'000;
+// How long waiters for a GPU spin, yielding: the driver's own waits spin too, since waking a
+// sleeping thread costs tens of microseconds (an idle core's wake-up among them), which is still
+// a percent of a few milliseconds of GPU work.
+constexpr uint64_t kDeviceWaitSpinNanoseconds = 20'000'000;
 
 // True as soon as `done()` is; false once `nanoseconds` have passed (or `deadline`, a
 // monotonicNanoseconds() time, if sooner) without it.

@@ -28,16 +28,18 @@ uint32_t localOffset(const compiler::KernelArgument& argument, const uint8_t* ar
 
 ImplicitLaunchParameters implicitParameters(const core::KernelLaunch& launch) {
   ImplicitLaunchParameters implicit{};
-  bool wholeGroups = true;
   for (int d = 0; d < 3; ++d) {
     implicit.globalOffset[d] = launch.globalOffset[d];
     implicit.globalSize[d] = launch.globalSize[d];
-    implicit.enqueuedLocalSize[d] = launch.groupSize[d];
-    wholeGroups = wholeGroups && uint64_t(launch.groupCount[d]) * launch.groupSize[d] == launch.globalSize[d];
   }
-  implicit.workDim = static_cast<uint16_t>(launch.workDim);
-  implicit.flags = wholeGroups ? kWholeGroups : 0;
+  implicit.workDim = launch.workDim;
   return implicit;
+}
+
+bool hasOnlyWholeGroups(const core::KernelLaunch& launch) {
+  for (int d = 0; d < 3; ++d)
+    if (uint64_t(launch.groupCount[d]) * launch.groupSize[d] != launch.globalSize[d]) return false;
+  return true;
 }
 
 PackedParameters packParameters(const compiler::KernelDescriptor& descriptor, const uint8_t* arguments,

@@ -27,6 +27,10 @@ struct PackedParameters {
 
 ImplicitLaunchParameters implicitParameters(const core::KernelLaunch& launch);
 
+// Whether every group of the launch is whole, so that the kernel's entry without the range check
+// may run it.
+bool hasOnlyWholeGroups(const core::KernelLaunch& launch);
+
 // `arguments` is the argument buffer laid out by `descriptor` (local pointer arguments already
 // hold their offsets in the local arena).
 PackedParameters packParameters(const compiler::KernelDescriptor& descriptor, const uint8_t* arguments,

@@ -1,5 +1,9 @@
 #include "backends/cuda/cuda_program.h"
 
+#include <algorithm>
+
+#include "backends/cuda/cuda_launch_parameters.h"
+
 namespace loom::backends::cuda {
 
 namespace {
@@ -48,20 +52,28 @@ core::BackendKernel* CudaProgram::kernel(const std::string& name, std::string& l
   std::lock_guard lock(kernelsMutex_);
   if (auto found = kernels_.find(name); found != kernels_.end()) return found->second.get();
   auto scope = context_->makeCurrent();
+  uint32_t anyLaunchLimit = 0, wholeGroupsLimit = 0;
+  const KernelEntries entries{entry(name, anyLaunchLimit, log), entry(name + kWholeGroupsEntrySuffix, wholeGroupsLimit, log)};
+  if (!entries.anyLaunch || !entries.wholeGroups) return nullptr;
+  auto& slot = kernels_[name];
+  slot = std::make_unique<CudaKernel>(entries, std::min(anyLaunchLimit, wholeGroupsLimit), mayPrint_);
+  return slot.get();
+}
+
+CUfunction CudaProgram::entry(const std::string& name, uint32_t& maxThreadsPerBlock, std::string& log) {
   CUfunction function = nullptr;
   if (CUresult result = context_->driver().cuModuleGetFunction(&function, module_, name.c_str()); result != CUDA_SUCCESS) {
     log += context_->driver().describe("cuModuleGetFunction(" + name + ")", result) + "\n";
     return nullptr;
   }
-  int maxThreadsPerBlock = 0;
-  if (CUresult result = context_->driver().cuFuncGetAttribute(&maxThreadsPerBlock, FunctionAttribute::MaxThreadsPerBlock, function);
+  int limit = 0;
+  if (CUresult result = context_->driver().cuFuncGetAttribute(&limit, FunctionAttribute::MaxThreadsPerBlock, function);
       result != CUDA_SUCCESS) {
     log += context_->driver().describe("cuFuncGetAttribute(" + name + ", MAX_THREADS_PER_BLOCK)", result) + "\n";
     return nullptr;
   }
-  auto& slot = kernels_[name];
-  slot = std::make_unique<CudaKernel>(function, static_cast<uint32_t>(maxThreadsPerBlock), mayPrint_);
-  return slot.get();
+  maxThreadsPerBlock = static_cast<uint32_t>(limit);
+  return function;
 }
 
 void* CudaProgram::globalVariable(const std::string& name) {

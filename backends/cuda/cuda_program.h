@@ -11,11 +11,18 @@
 
 namespace loom::backends::cuda {
 
+// A kernel's two entries (cuda_launch_parameters.h): one for any launch, one for launches of whole
+// groups only.
+struct KernelEntries {
+  CUfunction anyLaunch = nullptr;
+  CUfunction wholeGroups = nullptr;
+};
+
 class CudaKernel final : public core::BackendKernel {
  public:
-  CudaKernel(CUfunction function, uint32_t maxThreadsPerBlock, bool mayPrint)
-      : function_(function), maxThreadsPerBlock_(maxThreadsPerBlock), mayPrint_(mayPrint) {}
-  CUfunction function() const { return function_; }
+  CudaKernel(KernelEntries entries, uint32_t maxThreadsPerBlock, bool mayPrint)
+      : entries_(entries), maxThreadsPerBlock_(maxThreadsPerBlock), mayPrint_(mayPrint) {}
+  const KernelEntries& entries() const { return entries_; }
   // Whether its module calls vprintf: the driver prints that output only at a synchronization.
   bool mayPrint() const { return mayPrint_; }
   // The driver lowers the limit below the device's for kernels that use many registers.
@@ -26,7 +33,7 @@ class CudaKernel final : public core::BackendKernel {
   std::atomic<uint32_t> dynamicSharedLimit{48 * 1024};
 
  private:
-  CUfunction function_;
+  KernelEntries entries_;
   uint32_t maxThreadsPerBlock_;
   bool mayPrint_;
 };
@@ -47,6 +54,10 @@ class CudaProgram final : public core::BackendProgram {
   bool link(const std::vector<core::BackendProgram*>& others, std::string& log) override;
 
  private:
+  // The function `name` of the module, and its MAX_THREADS_PER_BLOCK; nullptr, said in `log`, if
+  // the module lacks it.
+  CUfunction entry(const std::string& name, uint32_t& maxThreadsPerBlock, std::string& log);
+
   CudaProgram(std::shared_ptr<const PrimaryContext> context, std::shared_ptr<const compiler::CompiledProgram> program,
               CUmodule module, bool mayPrint)
       : context_(std::move(context)), program_(std::move(program)), module_(module), mayPrint_(mayPrint) {}

@@ -138,9 +138,11 @@ void CudaQueue::synchronize() {
 bool CudaQueue::raiseDynamicSharedLimit(const core::KernelLaunch& launch) {
   auto* kernel = static_cast<CudaKernel*>(launch.kernel);
   if (launch.localMemorySize <= kernel->dynamicSharedLimit) return true;
-  const CUresult result = driver().cuFuncSetAttribute(kernel->function(), FunctionAttribute::MaxDynamicSharedSizeBytes,
-                                                      static_cast<int>(launch.localMemorySize));
-  if (!succeeded(result, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")) return false;
+  for (CUfunction function : {kernel->entries().anyLaunch, kernel->entries().wholeGroups}) {
+    const CUresult result = driver().cuFuncSetAttribute(function, FunctionAttribute::MaxDynamicSharedSizeBytes,
+                                                        static_cast<int>(launch.localMemorySize));
+    if (!succeeded(result, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")) return false;
+  }
   kernel->dynamicSharedLimit = launch.localMemorySize;
   return true;
 }
@@ -155,7 +157,8 @@ void CudaQueue::launch(const core::KernelLaunch& launch) {
   PackedParameters parameters = packParameters(*launch.descriptor, launch.arguments, implicitParameters(launch));
   auto* kernel = static_cast<CudaKernel*>(launch.kernel);
   printsPending_ = printsPending_ || kernel->mayPrint();
-  succeeded(driver().cuLaunchKernel(kernel->function(), groups[0], groups[1], groups[2],
+  CUfunction entry = hasOnlyWholeGroups(launch) ? kernel->entries().wholeGroups : kernel->entries().anyLaunch;
+  succeeded(driver().cuLaunchKernel(entry, groups[0], groups[1], groups[2],
                                     launch.groupSize[0], launch.groupSize[1], launch.groupSize[2], launch.localMemorySize,
                                     stream_, parameters.pointers.data(), nullptr),
             "cuLaunchKernel");

@@ -89,8 +89,14 @@ bool dumpKernelIr(const CompileRequest& request) {
 // What the runtime looks up by name: on the CPU a kernel's work-group function, on NVPTX its entry.
 std::vector<std::string> visibleSymbols(const ProgramInfo& info, Target target) {
   std::vector<std::string> names = info.exportedFunctions;
-  for (const auto& kernel : info.kernels)
-    names.push_back(target == Target::Cpu ? cpu::workGroupFunctionName(kernel.name) : kernel.name);
+  for (const auto& kernel : info.kernels) {
+    if (target == Target::Cpu) {
+      names.push_back(cpu::workGroupFunctionName(kernel.name));
+      continue;
+    }
+    names.push_back(kernel.name);
+    names.push_back(kernel.name + backends::cuda::kWholeGroupsEntrySuffix);
+  }
   for (const auto& global : info.globals) names.push_back(global.name);
   return names;
 }

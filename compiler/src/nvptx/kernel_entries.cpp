@@ -14,6 +14,7 @@ namespace {
 
 using backends::cuda::ImplicitLaunchParameters;
 using backends::cuda::kLocalPointerParameterSize;
+using backends::cuda::kWholeGroupsEntrySuffix;
 
 constexpr unsigned kSharedAddressSpace = 3;
 constexpr unsigned kSharedAlignment = 128;
@@ -43,7 +44,8 @@ llvm::Type* parameterType(const llvm::Argument& argument, const KernelArgument& 
   return argument.getType();
 }
 
-llvm::Function* declareEntry(llvm::Module& module, llvm::Function& kernel, const KernelDescriptor& descriptor) {
+llvm::Function* declareEntry(llvm::Module& module, llvm::Function& kernel, const KernelDescriptor& descriptor,
+                             const std::string& name) {
   llvm::LLVMContext& context = module.getContext();
   auto* implicitType = llvm::ArrayType::get(llvm::Type::getInt8Ty(context), sizeof(ImplicitLaunchParameters));
   std::vector<llvm::Type*> parameters;
@@ -51,7 +53,7 @@ llvm::Function* declareEntry(llvm::Module& module, llvm::Function& kernel, const
     parameters.push_back(parameterType(argument, descriptor.arguments[argument.getArgNo()]));
   parameters.push_back(implicitType->getPointerTo());
   auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), parameters, false);
-  auto* entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, descriptor.name, module);
+  auto* entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, name, module);
   entry->addFnAttr(llvm::Attribute::NoUnwind);
   // Structs by value arrive as .param byte arrays, as byval pointers do for the NVPTX backend.
   for (const llvm::Argument& argument : kernel.args()) {
@@ -68,10 +70,11 @@ llvm::Function* declareEntry(llvm::Module& module, llvm::Function& kernel, const
 }
 
 // The entry converts its parameters in block "entry", then calls the kernel if the thread is a
-// work-item: the static __local variables' addresses go at the end of "entry", which dominates
-// all the kernel's code.
-Entry createEntry(llvm::Module& module, llvm::Function& kernel, const KernelDescriptor& descriptor) {
-  llvm::Function* entry = declareEntry(module, kernel, descriptor);
+// work-item (always, in the entry for whole groups): the static __local variables' addresses go
+// at the end of "entry", which dominates all the kernel's code.
+Entry createEntry(llvm::Module& module, llvm::Function& kernel, const KernelDescriptor& descriptor, bool wholeGroups) {
+  llvm::Function* entry = declareEntry(module, kernel, descriptor,
+                                       wholeGroups ? descriptor.name + kWholeGroupsEntrySuffix : descriptor.name);
   llvm::LLVMContext& context = module.getContext();
   auto* setup = llvm::BasicBlock::Create(context, "entry", entry);
   auto* body = llvm::BasicBlock::Create(context, "kernel", entry);
@@ -89,12 +92,10 @@ Entry createEntry(llvm::Module& module, llvm::Function& kernel, const KernelDesc
     arguments.push_back(parameter);
   }
   llvm::Value* implicit = entry->getArg(static_cast<unsigned>(kernel.arg_size()));
-  // Launches of whole groups (the usual case) branch past the range check: a dozen 64-bit
-  // operations per thread, uniform across the launch.
-  auto* check = llvm::BasicBlock::Create(context, "range_check", entry, body);
-  builder.CreateCondBr(hasOnlyWholeGroups(builder, implicit), body, check);
-  builder.SetInsertPoint(check);
-  builder.CreateCondBr(isWorkItem(builder, implicit), body, done);
+  if (wholeGroups)
+    builder.CreateBr(body);
+  else
+    builder.CreateCondBr(isWorkItem(builder, implicit), body, done);
   builder.SetInsertPoint(body);
   llvm::CallInst* call = builder.CreateCall(&kernel, arguments);
   call->setAttributes(kernel.getAttributes());
@@ -145,14 +146,15 @@ llvm::Error buildKernelEntries(llvm::Module& module, std::vector<KernelDescripto
     if (!kernel) return llvm::createStringError(llvm::inconvertibleErrorCode(), "kernel '%s' vanished", descriptor.name.c_str());
     kernel->setName(descriptor.name + ".kernel");
     kernel->setLinkage(llvm::GlobalValue::InternalLinkage);
-    entries.push_back(createEntry(module, *kernel, descriptor));
+    for (bool wholeGroups : {false, true}) entries.push_back(createEntry(module, *kernel, descriptor, wholeGroups));
   }
   inlineIntoEntries(module, entries);
   for (size_t i = 0; i < entries.size(); ++i) {
     llvm::Function& entry = *entries[i].function;
-    kernels[i].hasBarriers = lowerWorkItemFunctions(entry, entries[i].implicit);
-    kernels[i].staticLocalMemorySize = cpu::lowerLocalVariables(entry, entry.getEntryBlock(), entries[i].shared);
-    annotate(module, entry, kernels[i]);
+    KernelDescriptor& descriptor = kernels[i / 2];  // both entries of a kernel compute the same
+    descriptor.hasBarriers = lowerWorkItemFunctions(entry, entries[i].implicit);
+    descriptor.staticLocalMemorySize = cpu::lowerLocalVariables(entry, entry.getEntryBlock(), entries[i].shared);
+    annotate(module, entry, descriptor);
   }
   llvm::Constant* shared = dynamicSharedMemory(module);
   for (const Entry& entry : entries) {

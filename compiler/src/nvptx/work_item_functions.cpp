@@ -23,6 +23,8 @@ constexpr Registers kGroupId = {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, llv
                                 llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
 constexpr Registers kNumGroups = {llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
                                   llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z};
+constexpr Registers kBlockSize = {llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+                                  llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z};
 
 // The values of the work-item functions, as 64-bit integers, per dimension.
 class WorkItemValues {
@@ -39,9 +41,7 @@ class WorkItemValues {
       case WorkItemQuery::GlobalSize: return perDimension(dimension, 1, [&](unsigned d) { return globalSize(d); });
       case WorkItemQuery::GlobalOffset: return perDimension(dimension, 0, [&](unsigned d) { return globalOffset(d); });
       case WorkItemQuery::GlobalId: return perDimension(dimension, 0, [&](unsigned d) { return globalId(d); });
-      case WorkItemQuery::WorkDim:
-        return builder_.CreateZExt(implicitField(offsetof(ImplicitLaunchParameters, workDim), builder_.getInt16Ty()),
-                                   builder_.getInt32Ty());
+      case WorkItemQuery::WorkDim: return implicitField(offsetof(ImplicitLaunchParameters, workDim), builder_.getInt32Ty());
       case WorkItemQuery::LocalLinearId: return localLinearId();
       case WorkItemQuery::GlobalLinearId: return globalLinearId();
       case WorkItemQuery::SubGroupSize: return numbered(subGroupSize(), builder_.getInt64(1));
@@ -53,11 +53,6 @@ class WorkItemValues {
       case WorkItemQuery::None: break;
     }
     return nullptr;
-  }
-
-  llvm::Value* wholeGroups() {
-    llvm::Value* flags = implicitField(offsetof(ImplicitLaunchParameters, flags), builder_.getInt16Ty());
-    return builder_.CreateICmpNE(builder_.CreateAnd(flags, backends::cuda::kWholeGroups), builder_.getInt16(0));
   }
 
   // The lanes of this work-item's sub-group, as a shfl/vote member mask.
@@ -132,11 +127,8 @@ class WorkItemValues {
   llvm::Value* globalOffset(unsigned d) {
     return implicitField(offsetof(ImplicitLaunchParameters, globalOffset) + d * sizeof(uint64_t), builder_.getInt64Ty());
   }
-  llvm::Value* enqueuedLocalSize(unsigned d) {
-    llvm::Value* size =
-        implicitField(offsetof(ImplicitLaunchParameters, enqueuedLocalSize) + d * sizeof(uint32_t), builder_.getInt32Ty());
-    return builder_.CreateZExt(size, builder_.getInt64Ty());
-  }
+  // Every block has the enqueued shape; the last group of a non-uniform range leaves threads idle.
+  llvm::Value* enqueuedLocalSize(unsigned d) { return special(kBlockSize, d); }
   // The last group of a non-uniform range is smaller than the enqueued size.
   llvm::Value* localSize(unsigned d) {
     llvm::Value* enqueued = enqueuedLocalSize(d);
@@ -173,10 +165,6 @@ llvm::Value* isWorkItem(llvm::IRBuilder<>& builder, llvm::Value* implicit) {
     inside = builder.CreateAnd(inside, builder.CreateICmpULT(position, values.query(WorkItemQuery::GlobalSize, dimension)));
   }
   return inside;
-}
-
-llvm::Value* hasOnlyWholeGroups(llvm::IRBuilder<>& builder, llvm::Value* implicit) {
-  return WorkItemValues(builder, implicit).wholeGroups();
 }
 
 namespace {

@@ -15,7 +15,4 @@ bool lowerWorkItemFunctions(llvm::Function& entry, llvm::Value* implicit);
 // They exit, and an exited thread no longer holds up bar.sync.
 llvm::Value* isWorkItem(llvm::IRBuilder<>& builder, llvm::Value* implicit);
 
-// Whether the launch has only whole groups (kWholeGroups): then every thread is a work-item.
-llvm::Value* hasOnlyWholeGroups(llvm::IRBuilder<>& builder, llvm::Value* implicit);
-
 }  // namespace loom::compiler::nvptx

@@ -17,8 +17,9 @@ namespace loom::compiler::test {
 namespace {
 
 constexpr const char* kPtxas = "/usr/local/cuda/bin/ptxas";
-constexpr uint32_t kImplicitParameterSize = 64;  // sizeof(ImplicitLaunchParameters)
+constexpr uint32_t kImplicitParameterSize = 56;  // sizeof(ImplicitLaunchParameters)
 constexpr uint32_t kLocalPointerParameterSize = 4;
+constexpr char kWholeGroupsEntrySuffix[] = "__loom_whole_groups";
 
 BuildResult compileForNvptx(std::vector<uint8_t> spirv) {
   CompileRequest request;
@@ -120,8 +121,11 @@ TEST_P(NvptxKernels, EntriesFollowTheLaunchContract) {
   EXPECT_EQ(built.program->target, Target::Nvptx);
   const std::string ptx = ptxOf(built);
   EXPECT_NE(ptx.find(".target sm_80"), std::string::npos);
-  for (const KernelDescriptor& kernel : built.program->info.kernels)
+  for (const KernelDescriptor& kernel : built.program->info.kernels) {
     EXPECT_EQ(entryParameterSizes(ptx, kernel.name), contractSizes(kernel)) << kernel.name << "\n" << ptx;
+    EXPECT_EQ(entryParameterSizes(ptx, kernel.name + kWholeGroupsEntrySuffix), contractSizes(kernel))
+        << kernel.name << "\n" << ptx;
+  }
 }
 
 TEST_P(NvptxKernels, ResolveEveryCall) {
@@ -206,6 +210,23 @@ TEST(Nvptx, WorkItemFunctionsReadSpecialRegistersAndImplicitParameters) {
     EXPECT_NE(ids.find(text), std::string::npos) << text << "\n" << ids;
 }
 
+// The entry for launches of whole groups reads no global size: no thread can be outside the range.
+TEST(Nvptx, OnlyTheEntryForAnyLaunchChecksTheGlobalRange) {
+  const BuildResult built = compileSource(R"(kernel void triad(global float* a, global const float* b, global const float* c, float s) {
+    size_t i = get_global_id(0);
+    a[i] = b[i] + s * c[i];
+  })");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  const std::string anyLaunch = entryBody(ptx, "triad");
+  const std::string wholeGroups = entryBody(ptx, std::string("triad") + kWholeGroupsEntrySuffix);
+  const std::string globalSize = "param_4+24]";  // ImplicitLaunchParameters::globalSize[0]
+  EXPECT_NE(anyLaunch.find(globalSize), std::string::npos) << anyLaunch;
+  ASSERT_FALSE(wholeGroups.empty()) << ptx;
+  EXPECT_EQ(wholeGroups.find(globalSize), std::string::npos) << wholeGroups;
+  EXPECT_NE(wholeGroups.find("%ntid.x"), std::string::npos) << "the enqueued local size is the block's\n" << wholeGroups;
+}
+
 TEST(Nvptx, RequiredWorkGroupSizeBecomesReqntid) {
   const std::string fixed = entryBody(ptxOf(nvptxKernels("work_items")), "fixed_group");
   EXPECT_NE(fixed.find(".reqntid 8, 4, 1"), std::string::npos) << fixed;
@@ -270,7 +291,7 @@ TEST(Nvptx, ValuesVectorsAndFencesFromOpenClSource) {
   const std::string ptx = ptxOf(built);
   const KernelDescriptor* kernel = built.program->info.findKernel("by_value");
   ASSERT_NE(kernel, nullptr);
-  EXPECT_EQ(entryParameterSizes(ptx, "by_value"), (std::vector<uint32_t>{8, 16, 24, 1, 4, 64})) << ptx;
+  EXPECT_EQ(entryParameterSizes(ptx, "by_value"), (std::vector<uint32_t>{8, 16, 24, 1, 4, kImplicitParameterSize})) << ptx;
   EXPECT_EQ(entryParameterSizes(ptx, "by_value"), contractSizes(*kernel));
   EXPECT_NE(ptx.find("membar.gl"), std::string::npos) << ptx;
   EXPECT_NE(ptx.find("bar.sync"), std::string::npos) << ptx;

@@ -60,9 +60,9 @@ TEST(CudaKernelParameters, OneParameterPerArgumentThenTheImplicitStruct) {
   MixedKernel kernel;
   const PackedParameters packed = packParameters(kernel.descriptor, kernel.arguments, someImplicit());
   ASSERT_EQ(packed.pointers.size(), 7u);
-  EXPECT_EQ(packed.sizes, (std::vector<uint32_t>{8, 4, 4, 16, 8, 1, 64}));
+  EXPECT_EQ(packed.sizes, (std::vector<uint32_t>{8, 4, 4, 16, 8, 1, 56}));
   EXPECT_EQ(packed.offsets, (std::vector<uint32_t>{0, 8, 12, 16, 32, 40, 48}));
-  EXPECT_EQ(packed.buffer.size(), 112u);
+  EXPECT_EQ(packed.buffer.size(), 104u);
   for (size_t i = 0; i < packed.pointers.size(); ++i) EXPECT_EQ(packed.pointers[i], packed.buffer.data() + packed.offsets[i]);
 }
 
@@ -87,14 +87,10 @@ TEST(CudaKernelParameters, ImplicitStructHoldsTheLaunchGeometry) {
   EXPECT_EQ(implicit.globalSize[0], 1000u);
   EXPECT_EQ(implicit.globalSize[1], 8u);
   EXPECT_EQ(implicit.globalSize[2], 1u);
-  EXPECT_EQ(implicit.enqueuedLocalSize[0], 64u);
-  EXPECT_EQ(implicit.enqueuedLocalSize[1], 4u);
-  EXPECT_EQ(implicit.enqueuedLocalSize[2], 1u);
   EXPECT_EQ(implicit.workDim, 2u);
-  EXPECT_EQ(implicit.flags, 0u) << "1000 is no multiple of 64: the last group is partial";
 }
 
-TEST(CudaKernelParameters, WholeGroupsAreFlagged) {
+TEST(CudaKernelParameters, LaunchesOfWholeGroupsAreTold) {
   core::KernelLaunch launch;
   launch.workDim = 2;
   const uint32_t groupSize[3] = {64, 4, 1}, groupCount[3] = {16, 2, 1};
@@ -103,23 +99,21 @@ TEST(CudaKernelParameters, WholeGroupsAreFlagged) {
     launch.groupCount[d] = groupCount[d];
     launch.globalSize[d] = uint64_t(groupSize[d]) * groupCount[d];
   }
-  EXPECT_EQ(implicitParameters(launch).flags, kWholeGroups);
+  EXPECT_TRUE(hasOnlyWholeGroups(launch));
   launch.globalSize[1] = 7;
-  EXPECT_EQ(implicitParameters(launch).flags, 0u);
+  EXPECT_FALSE(hasOnlyWholeGroups(launch)) << "7 is no multiple of 4: the last row of groups is partial";
 }
 
 TEST(CudaKernelParameters, KernelWithoutArgumentsGetsOnlyTheImplicitStruct) {
   const PackedParameters packed = packParameters(compiler::KernelDescriptor{}, nullptr, someImplicit());
   EXPECT_EQ(packed.offsets, std::vector<uint32_t>{0});
-  EXPECT_EQ(packed.sizes, std::vector<uint32_t>{64});
+  EXPECT_EQ(packed.sizes, std::vector<uint32_t>{56});
 }
 
 TEST(CudaKernelParameters, ImplicitStructLayoutIsTheCompilersContract) {
-  EXPECT_EQ(sizeof(ImplicitLaunchParameters), 64u);
+  EXPECT_EQ(sizeof(ImplicitLaunchParameters), 56u);
   EXPECT_EQ(offsetof(ImplicitLaunchParameters, globalSize), 24u);
-  EXPECT_EQ(offsetof(ImplicitLaunchParameters, enqueuedLocalSize), 48u);
-  EXPECT_EQ(offsetof(ImplicitLaunchParameters, workDim), 60u);
-  EXPECT_EQ(offsetof(ImplicitLaunchParameters, flags), 62u);
+  EXPECT_EQ(offsetof(ImplicitLaunchParameters, workDim), 48u);
 }
 
 }  // namespace

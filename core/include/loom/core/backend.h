@@ -39,6 +39,12 @@ class BackendProgram {
 
 // One kernel launch, fully resolved: the argument buffer already holds the local-arena offsets
 // of local pointer arguments.
+// How a device reaches the memory of another root device.
+struct PeerAccess {
+  bool access = false;   // its kernels and copies read and write the peer's memory directly
+  bool atomics = false;  // atomics on the peer's memory included
+};
+
 struct KernelLaunch {
   BackendKernel* kernel = nullptr;
   const compiler::KernelDescriptor* descriptor = nullptr;
@@ -112,6 +118,8 @@ class Backend {
   // defaults are the host's (host_address_space.h). nullptr for a device without virtual memory.
   virtual AddressSpace* addressSpace();
   virtual std::unique_ptr<PhysicalMemory> createPhysicalMemory(size_t size);
+  // How this device reaches the memory of `peer`, another root device; the default: not at all.
+  virtual PeerAccess peerAccess(const Backend& peer) const { return {}; }
 
   // What the device reports for system management; the default reports nothing. Called once,
   // on first use, since opening the system's sources (NVML) takes time.

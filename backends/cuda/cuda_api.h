@@ -51,6 +51,8 @@ constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
 constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
 constexpr CUresult CUDA_ERROR_NOT_READY = 600;  // cuStreamQuery: work still running
+constexpr CUresult CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
+constexpr CUresult CUDA_ERROR_NOT_SUPPORTED = 801;
 
 // CUdevice_attribute
 enum class DeviceAttribute : int {
@@ -77,6 +79,7 @@ enum class DeviceAttribute : int {
   ComputeCapabilityMinor = 76,
   PageableMemoryAccess = 88,
   MaxSharedMemoryPerBlockOptin = 97,
+  VirtualMemoryManagementSupported = 102,
 };
 
 // CUjit_option
@@ -91,6 +94,45 @@ enum class JitOption : int {
 enum class FunctionAttribute : int {
   MaxThreadsPerBlock = 0,
   MaxDynamicSharedSizeBytes = 8,
+};
+
+// CUdevice_P2PAttribute
+enum class P2PAttribute : int {
+  NativeAtomicSupported = 3,
+};
+
+// Virtual memory management (cuMemCreate, cuMemMap and their kin).
+using CUmemGenericAllocationHandle = unsigned long long;
+
+constexpr int CU_MEM_LOCATION_TYPE_DEVICE = 1;
+constexpr int CU_MEM_ALLOCATION_TYPE_PINNED = 1;
+constexpr int CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0;
+constexpr int CU_MEM_ACCESS_FLAGS_PROT_NONE = 0;
+constexpr int CU_MEM_ACCESS_FLAGS_PROT_READ = 1;
+constexpr int CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3;
+
+struct CUmemLocation {
+  int type;  // CU_MEM_LOCATION_TYPE_*
+  int id;    // the device ordinal for a device location
+};
+
+struct CUmemAllocationProp {
+  int type;  // CU_MEM_ALLOCATION_TYPE_*
+  int requestedHandleTypes;
+  CUmemLocation location;
+  void* win32HandleMetaData;
+  struct {
+    unsigned char compressionType;
+    unsigned char gpuDirectRDMACapable;
+    unsigned short usage;
+    unsigned char reserved[4];
+  } allocFlags;
+};
+static_assert(sizeof(CUmemAllocationProp) == 32);
+
+struct CUmemAccessDesc {
+  CUmemLocation location;
+  int flags;  // CU_MEM_ACCESS_FLAGS_PROT_*
 };
 
 constexpr unsigned CU_MEM_ATTACH_GLOBAL = 0x1;

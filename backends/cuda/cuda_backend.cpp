@@ -111,6 +111,36 @@ void CudaBackend::release(void* pointer, core::MemoryType type) {
   succeeded(driver().cuMemFree(address(pointer)), "cuMemFree");
 }
 
+std::unique_ptr<core::PhysicalMemory> CudaBackend::createPhysicalMemory(size_t size) {
+  return addressSpace_ ? addressSpace_->createPhysicalMemory(index_, size) : nullptr;
+}
+
+core::PeerAccess CudaBackend::peerAccess(const core::Backend& peer) const {
+  const auto* gpu = dynamic_cast<const CudaBackend*>(&peer);
+  if (!gpu || &gpu->driver() != &driver() || gpu->index_ >= peers_.size()) return {};
+  return peers_[gpu->index_];
+}
+
+void CudaBackend::joinGroup(size_t index, std::vector<core::PeerAccess> peers, std::shared_ptr<CudaAddressSpace> space) {
+  index_ = index;
+  peers_ = std::move(peers);
+  addressSpace_ = std::move(space);
+}
+
+namespace {
+// Peer access and one address space for the GPUs of one driver.
+void joinGpus(const std::vector<CudaBackend*>& gpus) {
+  if (gpus.empty()) return;
+  std::vector<std::shared_ptr<const PrimaryContext>> contexts;
+  for (CudaBackend* gpu : gpus) contexts.push_back(gpu->context());
+  PeerMatrix peers = enablePeerAccess(contexts);
+  std::string error;
+  std::shared_ptr<CudaAddressSpace> space = CudaAddressSpace::create(contexts, peers, error);
+  if (!space) core::debugMessage("no virtual memory on the GPUs: %s", error.c_str());
+  for (size_t i = 0; i < gpus.size(); ++i) gpus[i]->joinGroup(i, peers[i], space);
+}
+}  // namespace
+
 std::vector<core::DiscoveredDevice> discoverCudaDevices(const std::string& library, std::string& whyNone) {
   std::shared_ptr<const Driver> driver = Driver::load(library, whyNone);
   if (!driver) return {};
@@ -127,6 +157,7 @@ std::vector<core::DiscoveredDevice> discoverCudaDevices(const std::string& libra
   driver->cuDriverGetVersion(&version);
   core::debugMessage("CUDA driver %d.%d: %d GPU(s)", version / 1000, version % 1000 / 10, count);
   std::vector<core::DiscoveredDevice> devices;
+  std::vector<CudaBackend*> gpus;
   for (int ordinal = 0; ordinal < count; ++ordinal) {
     CUdevice device = 0;
     std::string error;
@@ -139,8 +170,10 @@ std::vector<core::DiscoveredDevice> discoverCudaDevices(const std::string& libra
       core::debugMessage("CUDA device %d skipped: %s", ordinal, error.c_str());
       continue;
     }
+    gpus.push_back(backend.get());
     devices.push_back(core::DiscoveredDevice{std::move(backend), {}});
   }
+  joinGpus(gpus);
   if (devices.empty()) whyNone = count == 0 ? "the CUDA driver reports no GPU" : "no CUDA GPU could be opened";
   return devices;
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/cuda/cuda_address_space.h"
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_queue.h"
 #include "loom/core/backend.h"
@@ -43,6 +44,17 @@ class CudaBackend final : public core::Backend {
   void* allocateShared(size_t size);
   void release(void* pointer, core::MemoryType type);
 
+  // Virtual memory in the driver's address space, shared by the GPUs (nullptr when they lack it).
+  core::AddressSpace* addressSpace() override { return addressSpace_.get(); }
+  std::unique_ptr<core::PhysicalMemory> createPhysicalMemory(size_t size) override;
+  // What the GPUs of one discovery found about each other; none for any other device.
+  core::PeerAccess peerAccess(const core::Backend& peer) const override;
+
+  // Joins the GPUs of one driver, once they are all created: this is GPU `index` of them, `peers`
+  // says how it reaches each of the others, and `space` is their shared address space.
+  void joinGroup(size_t index, std::vector<core::PeerAccess> peers, std::shared_ptr<CudaAddressSpace> space);
+  const std::shared_ptr<const PrimaryContext>& context() const { return context_; }
+
   // NVML's view of this GPU (backends/cuda/nvml_telemetry.h); the PCI address alone without NVML.
   std::unique_ptr<core::Telemetry> createTelemetry() override;
 
@@ -58,6 +70,9 @@ class CudaBackend final : public core::Backend {
   std::mutex synchronousMutex_;  // the synchronous calls may come from any thread
   std::unique_ptr<CudaQueue> synchronous_;
   core::DeviceInfo info_;
+  size_t index_ = 0;                   // among the GPUs of its group
+  std::vector<core::PeerAccess> peers_;  // by index in the group
+  std::shared_ptr<CudaAddressSpace> addressSpace_;
 };
 
 // One root device per GPU the driver at `library` finds. None when the library, the driver or a

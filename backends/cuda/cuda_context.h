@@ -18,6 +18,7 @@ class PrimaryContext {
 
   const Driver& driver() const { return *driver_; }
   CUdevice device() const { return device_; }
+  CUcontext handle() const { return context_; }
 
   // Pushes the context on this thread and pops it when destroyed, so that the caller's own current
   // context (an application's CUDA runtime, another backend's) is left as it was.

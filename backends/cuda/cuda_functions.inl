@@ -14,6 +14,9 @@ LOOM_CUDA_FUNCTION(cuDeviceTotalMem, "cuDeviceTotalMem_v2", nullptr, size_t*, CU
 LOOM_CUDA_FUNCTION(cuDeviceGetUuid, "cuDeviceGetUuid_v2", "cuDeviceGetUuid", CUuuid*, CUdevice)
 LOOM_CUDA_FUNCTION(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", nullptr, CUcontext*, CUdevice)
 LOOM_CUDA_FUNCTION(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", nullptr, CUdevice)
+LOOM_CUDA_FUNCTION(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer", nullptr, int*, CUdevice, CUdevice)
+LOOM_CUDA_FUNCTION(cuDeviceGetP2PAttribute, "cuDeviceGetP2PAttribute", nullptr, int*, P2PAttribute, CUdevice, CUdevice)
+LOOM_CUDA_FUNCTION(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess", nullptr, CUcontext, unsigned int)
 LOOM_CUDA_FUNCTION(cuCtxSetCurrent, "cuCtxSetCurrent", nullptr, CUcontext)
 LOOM_CUDA_FUNCTION(cuCtxPushCurrent, "cuCtxPushCurrent_v2", nullptr, CUcontext)
 LOOM_CUDA_FUNCTION(cuCtxPopCurrent, "cuCtxPopCurrent_v2", nullptr, CUcontext*)
@@ -27,6 +30,19 @@ LOOM_CUDA_FUNCTION(cuMemHostAlloc, "cuMemHostAlloc", nullptr, void**, size_t, un
 LOOM_CUDA_FUNCTION(cuMemFreeHost, "cuMemFreeHost", nullptr, void*)
 LOOM_CUDA_FUNCTION(cuMemAllocManaged, "cuMemAllocManaged", nullptr, CUdeviceptr*, size_t, unsigned int)
 LOOM_CUDA_FUNCTION(cuMemGetInfo, "cuMemGetInfo_v2", nullptr, size_t*, size_t*)
+LOOM_CUDA_FUNCTION(cuMemGetAllocationGranularity, "cuMemGetAllocationGranularity", nullptr, size_t*,
+                   const CUmemAllocationProp*, int)
+LOOM_CUDA_FUNCTION(cuMemAddressReserve, "cuMemAddressReserve", nullptr, CUdeviceptr*, size_t, size_t, CUdeviceptr,
+                   unsigned long long)
+LOOM_CUDA_FUNCTION(cuMemAddressFree, "cuMemAddressFree", nullptr, CUdeviceptr, size_t)
+LOOM_CUDA_FUNCTION(cuMemCreate, "cuMemCreate", nullptr, CUmemGenericAllocationHandle*, size_t, const CUmemAllocationProp*,
+                   unsigned long long)
+LOOM_CUDA_FUNCTION(cuMemRelease, "cuMemRelease", nullptr, CUmemGenericAllocationHandle)
+LOOM_CUDA_FUNCTION(cuMemRetainAllocationHandle, "cuMemRetainAllocationHandle", nullptr, CUmemGenericAllocationHandle*, void*)
+LOOM_CUDA_FUNCTION(cuMemMap, "cuMemMap", nullptr, CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle,
+                   unsigned long long)
+LOOM_CUDA_FUNCTION(cuMemUnmap, "cuMemUnmap", nullptr, CUdeviceptr, size_t)
+LOOM_CUDA_FUNCTION(cuMemSetAccess, "cuMemSetAccess", nullptr, CUdeviceptr, size_t, const CUmemAccessDesc*, size_t)
 LOOM_CUDA_FUNCTION(cuMemcpy, "cuMemcpy", nullptr, CUdeviceptr, CUdeviceptr, size_t)
 LOOM_CUDA_FUNCTION(cuMemcpyAsync, "cuMemcpyAsync", nullptr, CUdeviceptr, CUdeviceptr, size_t, CUstream)
 LOOM_CUDA_FUNCTION(cuMemcpy2DAsync, "cuMemcpy2DAsync_v2", nullptr, const CudaMemcpy2d*, CUstream)

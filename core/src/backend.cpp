@@ -1,5 +1,7 @@
 #include "loom/core/backend.h"
 
+#include "loom/core/host_address_space.h"
+
 namespace loom::core {
 namespace {
 
@@ -38,6 +40,12 @@ void BackendQueue::copyRegion(const CopyRegionCommand& copy) {
 }
 
 std::unique_ptr<BackendQueue> Backend::createQueue() { return std::make_unique<SynchronousQueue>(*this); }
+
+AddressSpace* Backend::addressSpace() { return &HostAddressSpace::get(); }
+
+std::unique_ptr<PhysicalMemory> Backend::createPhysicalMemory(size_t size) {
+  return HostAddressSpace::get().createPhysicalMemory(size);
+}
 
 std::unique_ptr<Telemetry> Backend::createTelemetry() { return std::make_unique<Telemetry>(); }
 

@@ -1,7 +1,6 @@
 #include "level_zero/context/context.h"
 
 #include <algorithm>
-#include <sys/mman.h>
 
 #include "level_zero/device/device.h"
 #include "level_zero/driver/driver.h"
@@ -10,9 +9,10 @@
 
 namespace loom::l0 {
 
-Context::~Context() {
-  core::Runtime::get().memory().freeAllOf(this);
-  for (const auto& [base, size] : reservations) munmap(reinterpret_cast<void*>(base), size);
+Context::~Context() { core::Runtime::get().memory().freeAllOf(this); }
+
+core::AddressSpace* Context::addressSpace() const {
+  return devices_.empty() ? nullptr : devices_.front()->core().backend().addressSpace();
 }
 
 bool Context::contains(const Device& device) const {

@@ -2,11 +2,9 @@
 // A Level Zero context: the owner of allocations, and the scope of modules, queues and lists.
 #include <level_zero/ze_api.h>
 
-#include <map>
-#include <mutex>
 #include <vector>
 
-#include "loom/core/shared_memory.h"
+#include "loom/core/virtual_memory_map.h"
 
 struct _ze_context_handle_t {};
 
@@ -25,11 +23,12 @@ class Context : public _ze_context_handle_t {
   // Devices the context was created for (with their sub-devices).
   bool contains(const Device& device) const;
 
-  // Virtual memory of this context (memory/virtual_memory.cpp), guarded by virtualMutex:
-  // reservations (base -> size) and the access attribute of each mapped page.
-  std::mutex virtualMutex;
-  std::map<uintptr_t, size_t> reservations;
-  std::map<uintptr_t, ze_memory_access_attribute_t> pageAccess;
+  // Where the context reserves virtual memory: the address space of its first device (GPUs come
+  // first), whose physical memory, and that of devices sharing the space, maps into it. nullptr
+  // when that device has no virtual memory.
+  core::AddressSpace* addressSpace() const;
+  // Its reservations and mappings (memory/virtual_memory.cpp).
+  core::VirtualMemoryMap virtualMemory;
 
  private:
   Driver& driver_;

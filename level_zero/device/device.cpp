@@ -31,6 +31,12 @@ bool Device::isRelated(const Device& other) const {
   return mine == theirs;
 }
 
+core::PeerAccess Device::peerAccess(const Device& peer) const {
+  // Tiles of one device share its memory: access and atomics work between them.
+  if (isRelated(peer)) return {true, true};
+  return device_.backend().peerAccess(peer.device_.backend());
+}
+
 // A sub-device reports its root device's telemetry: core keeps one per root device.
 SysmanDevice& Device::sysman() {
   std::call_once(sysmanOnce_, [this] {
@@ -216,9 +222,9 @@ ze_result_t zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handl
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_HANDLE(hPeerDevice);
   ZE_REQUIRE_POINTER(pP2PProperties);
-  // Tiles of one CPU share its memory: access and atomics work between them.
-  const bool related = Device::fromHandle(hDevice)->isRelated(*Device::fromHandle(hPeerDevice));
-  pP2PProperties->flags = related ? (ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS | ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS) : 0;
+  const core::PeerAccess peer = Device::fromHandle(hDevice)->peerAccess(*Device::fromHandle(hPeerDevice));
+  pP2PProperties->flags =
+      (peer.access ? ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS : 0) | (peer.atomics ? ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS : 0);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -226,7 +232,7 @@ ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_HANDLE(hPeerDevice);
   ZE_REQUIRE_POINTER(value);
-  *value = Device::fromHandle(hDevice)->isRelated(*Device::fromHandle(hPeerDevice));
+  *value = Device::fromHandle(hDevice)->peerAccess(*Device::fromHandle(hPeerDevice)).access;
   return ZE_RESULT_SUCCESS;
 }
 

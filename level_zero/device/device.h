@@ -26,6 +26,8 @@ class Device : public _ze_device_handle_t {
   void addSubDevice(Device* subDevice) { subDevices_.push_back(subDevice); }
   // True when `other` is this device or one of its sub-devices (or their parent).
   bool isRelated(const Device& other) const;
+  // How this device reaches `peer`'s memory: fully when they are related, else as the backend says.
+  core::PeerAccess peerAccess(const Device& peer) const;
   // The device's sysman view (sysman/sysman_device.h), made on first use.
   SysmanDevice& sysman();
 

@@ -1,9 +1,12 @@
 #pragma once
-// Virtual memory: address reservations, physical memory objects and mappings between them.
-// On the CPU a reservation is an inaccessible mapping and a physical object is an anonymous file.
+// Virtual memory: address reservations, physical memory objects and mappings between them, in
+// the address space of the context's devices (core::AddressSpace: the host's on the CPU, the
+// CUDA driver's on NVIDIA GPUs). The context's core::VirtualMemoryMap keeps track of them.
 #include <level_zero/ze_api.h>
 
-#include <cstddef>
+#include <memory>
+
+#include "loom/core/address_space.h"
 
 struct _ze_physical_mem_handle_t {};
 
@@ -11,15 +14,12 @@ namespace loom::l0 {
 
 class PhysicalMemory : public _ze_physical_mem_handle_t {
  public:
-  PhysicalMemory(int fd, size_t size) : fd_(fd), size_(size) {}
-  ~PhysicalMemory();
+  explicit PhysicalMemory(std::unique_ptr<core::PhysicalMemory> memory) : memory_(std::move(memory)) {}
   static PhysicalMemory* fromHandle(ze_physical_mem_handle_t handle) { return static_cast<PhysicalMemory*>(handle); }
-  int fd() const { return fd_; }
-  size_t size() const { return size_; }
+  const core::PhysicalMemory& core() const { return *memory_; }
 
  private:
-  int fd_;
-  size_t size_;
+  std::unique_ptr<core::PhysicalMemory> memory_;
 };
 
 ze_result_t zeVirtualMemQueryPageSize(ze_context_handle_t hContext, ze_device_handle_t hDevice, size_t size, size_t* pagesize);

@@ -155,6 +155,7 @@ class CudaGpu : public testing::Test {
     static auto* devices = new std::vector<core::DiscoveredDevice>(discoverCudaDevices(kDriverLibrary, whyNone));
     if (devices->empty()) GTEST_SKIP() << "no NVIDIA GPU: " << whyNone;
     gpu = static_cast<CudaBackend*>((*devices)[0].backend.get());
+    gpus = devices;
   }
 
   std::unique_ptr<core::BackendProgram> load() {
@@ -172,6 +173,7 @@ class CudaGpu : public testing::Test {
   }
 
   CudaBackend* gpu = nullptr;
+  const std::vector<core::DiscoveredDevice>* gpus = nullptr;
 };
 
 TEST_F(CudaGpu, DescribesTheDevice) {
@@ -361,6 +363,60 @@ TEST_F(CudaGpu, TimestampsAreMonotonicNanoseconds) {
   gpu->fill(device, zero, 1, 1 << 20);
   EXPECT_GT(gpu->timestamp(), first);
   gpu->release(device, core::MemoryType::Device);
+}
+
+// Virtual memory in the driver's address space: pages of the true granularity, one physical
+// memory mapped at two addresses with an offset, read-only and inaccessible pages, copies.
+TEST_F(CudaGpu, VirtualMemoryMapsPhysicalPagesWithAccess) {
+  core::AddressSpace* space = gpu->addressSpace();
+  ASSERT_NE(space, nullptr) << "the GPU has no virtual memory management";
+  const size_t page = space->pageSize();
+  std::printf("virtual memory page: %zu KiB\n", page >> 10);
+  EXPECT_GE(page, 64u * 1024);
+  EXPECT_EQ(page & (page - 1), 0u);
+  auto physical = gpu->createPhysicalMemory(2 * page);
+  ASSERT_NE(physical, nullptr);
+  void* first = space->reserve(nullptr, 2 * page);
+  void* second = space->reserve(nullptr, page);
+  ASSERT_TRUE(first && second);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(first) % page, 0u);
+  ASSERT_EQ(space->map(first, 2 * page, *physical, 0, core::MemoryAccess::ReadWrite), core::VirtualMemoryStatus::Success);
+  ASSERT_EQ(space->map(second, page, *physical, page, core::MemoryAccess::ReadWrite), core::VirtualMemoryStatus::Success);
+  physical.reset();  // the mappings keep the pages
+  const uint8_t seven[1] = {7};
+  gpu->fill(static_cast<char*>(first) + page, seven, 1, page);
+  EXPECT_EQ(download<uint8_t>(second, 16), std::vector<uint8_t>(16, 7)) << "the second mapping shows the first's second page";
+
+  const core::VirtualMemoryStatus readOnly = space->protect(second, page, core::MemoryAccess::ReadOnly);
+  std::printf("read-only pages: %s\n", readOnly == core::VirtualMemoryStatus::Success ? "supported" : "refused by the driver");
+  EXPECT_TRUE(readOnly == core::VirtualMemoryStatus::Success || readOnly == core::VirtualMemoryStatus::Unsupported);
+  ASSERT_EQ(space->protect(second, page, core::MemoryAccess::None), core::VirtualMemoryStatus::Success);
+  ASSERT_EQ(space->protect(second, page, core::MemoryAccess::ReadWrite), core::VirtualMemoryStatus::Success);
+  EXPECT_EQ(download<uint8_t>(second, 16), std::vector<uint8_t>(16, 7)) << "access comes back with the same pages";
+
+  space->unmap(first, 2 * page);
+  space->unmap(second, page);
+  space->release(first, 2 * page);
+  space->release(second, page);
+}
+
+// Two GPUs that can reach each other copy between their memories and map each other's pages.
+TEST_F(CudaGpu, PeersReachEachOthersMemory) {
+  if (gpus->size() < 2) GTEST_SKIP() << "one GPU only";
+  auto* other = static_cast<CudaBackend*>((*gpus)[1].backend.get());
+  const core::PeerAccess access = gpu->peerAccess(*other);
+  std::printf("GPU 0 -> GPU 1: access %d, atomics %d\n", access.access, access.atomics);
+  if (!access.access) GTEST_SKIP() << "the GPUs cannot reach each other";
+  std::vector<uint32_t> data(4096);
+  std::iota(data.begin(), data.end(), 3u);
+  void* mine = gpu->allocateDevice(data.size() * 4);
+  void* theirs = other->allocateDevice(data.size() * 4);
+  ASSERT_TRUE(mine && theirs);
+  gpu->copy(mine, data.data(), data.size() * 4);
+  gpu->copy(theirs, mine, data.size() * 4);
+  EXPECT_EQ(download<uint32_t>(theirs, data.size()), data);
+  gpu->release(mine, core::MemoryType::Device);
+  other->release(theirs, core::MemoryType::Device);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "loom/compiler/compiler.h"
 #include "loom/compiler/kernel_descriptor.h"
+#include "loom/core/address_space.h"
 #include "loom/core/command_stream.h"
 #include "loom/core/device_info.h"
 #include "loom/core/memory_type.h"
@@ -38,6 +39,12 @@ class BackendProgram {
 
 // One kernel launch, fully resolved: the argument buffer already holds the local-arena offsets
 // of local pointer arguments.
+// How a device reaches the memory of another root device.
+struct PeerAccess {
+  bool access = false;   // its kernels and copies read and write the peer's memory directly
+  bool atomics = false;  // atomics on the peer's memory included
+};
+
 struct KernelLaunch {
   BackendKernel* kernel = nullptr;
   const compiler::KernelDescriptor* descriptor = nullptr;
@@ -105,6 +112,14 @@ class Backend {
   // allocator: pinned memory that a GPU reads directly and copies from at full speed.
   virtual bool providesHostMemory() const { return false; }
   virtual void releaseMemory(void* address, MemoryType type) {}
+
+  // Virtual memory: the address space this device's reservations live in, and physical memory
+  // of `size` bytes (whole pages of that space) on the device, nullptr when out of memory. The
+  // defaults are the host's (host_address_space.h). nullptr for a device without virtual memory.
+  virtual AddressSpace* addressSpace();
+  virtual std::unique_ptr<PhysicalMemory> createPhysicalMemory(size_t size);
+  // How this device reaches the memory of `peer`, another root device; the default: not at all.
+  virtual PeerAccess peerAccess(const Backend& peer) const { return {}; }
 
   // What the device reports for system management; the default reports nothing. Called once,
   // on first use, since opening the system's sources (NVML) takes time.

@@ -1,0 +1,59 @@
+#pragma once
+// The virtual memory of one API context: its reservations, which of their pages are mapped and
+// with which access. It checks every range against them and drives the address spaces the
+// reservations live in, so that the calls reaching an address space are always whole pages of
+// one of its reservations, and only mapped pages are unmapped or protected. Thread-safe.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "loom/core/address_space.h"
+
+namespace loom::core {
+
+class VirtualMemoryMap {
+ public:
+  VirtualMemoryMap() = default;
+  VirtualMemoryMap(const VirtualMemoryMap&) = delete;
+  VirtualMemoryMap& operator=(const VirtualMemoryMap&) = delete;
+  // Unmaps and releases every reservation left (the context is being destroyed).
+  ~VirtualMemoryMap();
+
+  // `hint` is only a wish: a hint that is not on a page boundary is ignored.
+  VirtualMemoryStatus reserve(AddressSpace& space, const void* hint, size_t size, void** address);
+  // `address` and `size` must be a reservation's own; what is still mapped in it is unmapped.
+  VirtualMemoryStatus free(const void* address, size_t size);
+  // Pages of the range that were mapped already are unmapped first, as mmap replaces mappings.
+  VirtualMemoryStatus map(const void* address, size_t size, const PhysicalMemory& memory, size_t offset,
+                          MemoryAccess access);
+  // Pages of the range that are not mapped are left as they are.
+  VirtualMemoryStatus unmap(const void* address, size_t size);
+  // Every page of the range must be mapped.
+  VirtualMemoryStatus setAccess(const void* address, size_t size, MemoryAccess access);
+  // The access of the range's first page (None when unmapped) and the length of the run of pages
+  // from there on that share it, up to `size`.
+  VirtualMemoryStatus access(const void* address, size_t size, MemoryAccess& access, size_t& sameAccessSize) const;
+
+ private:
+  struct Reservation {
+    size_t size;
+    AddressSpace* space;
+  };
+  using Range = std::pair<uintptr_t, size_t>;  // start and size
+
+  // The reservation that holds the whole range, after checking that it is whole pages of it.
+  VirtualMemoryStatus find(uintptr_t start, size_t size, const Reservation*& reservation) const;
+  // The maximal runs of mapped pages inside [start, start + size).
+  std::vector<Range> mappedRuns(uintptr_t start, size_t size, size_t pageSize) const;
+  void unmapPages(AddressSpace& space, uintptr_t start, size_t size);
+  void recordAccess(uintptr_t start, size_t size, size_t pageSize, MemoryAccess access);
+
+  mutable std::mutex mutex_;
+  std::map<uintptr_t, Reservation> reservations_;  // by start address
+  std::map<uintptr_t, MemoryAccess> mappedPages_;  // by page address; absent pages are unmapped
+};
+
+}  // namespace loom::core

@@ -1,5 +1,6 @@
 #include "loom/core/engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -13,6 +14,10 @@ namespace loom::core {
 
 namespace {
 constexpr uint64_t kPollEvery = 16;  // streams issued between polls of a busy device
+// How often an idle engine polls work that waits in the queue for a signal: from the first pause,
+// doubling up to the longest.
+constexpr auto kFirstPause = std::chrono::microseconds(50);
+constexpr auto kLongestPause = std::chrono::milliseconds(2);
 }  // namespace
 
 Engine::Engine(Backend& backend, std::function<void()> onCompletion, EngineRegistry* registry)
@@ -120,16 +125,28 @@ std::shared_ptr<const std::vector<uint8_t>> Engine::nextStream() {
   // issued without a wake-up (and, on a GPU, before the device runs dry).
   for (int spin = 0; spin < 20000 && nothingSubmitted(); ++spin)
     if (!executor_.idle() && spin % 64 == 0 && executor_.retire(false)) retireIssued();
-  if (nothingSubmitted() && !executor_.idle()) {
-    executor_.retire(true);
-    retireIssued();
-  }
+  if (nothingSubmitted() && !executor_.idle()) retireWhileIdle();
   std::unique_lock lock(mutex_);
   workArrived_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
   if (pending_.empty()) return nullptr;
   std::shared_ptr<const std::vector<uint8_t>> stream = std::move(pending_.front());
   pending_.pop_front();
   return stream;
+}
+
+void Engine::retireWhileIdle() {
+  if (!executor_.waitsInQueue()) {
+    executor_.retire(true);
+    retireIssued();
+    return;
+  }
+  auto pause = std::chrono::duration_cast<std::chrono::microseconds>(kFirstPause);
+  while (!executor_.retire(false)) {
+    std::unique_lock lock(mutex_);
+    if (workArrived_.wait_for(lock, pause, [&] { return stopping_ || !pending_.empty(); })) return;
+    pause = std::min<std::chrono::microseconds>(pause * 2, kLongestPause);
+  }
+  retireIssued();
 }
 
 void Engine::retireIssued() {

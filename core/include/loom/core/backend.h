@@ -78,6 +78,18 @@ class BackendQueue {
   // status (event.h), or 0; the call clears it. A command the device refused counts when it is
   // issued; a failure while the device ran the work once completed() or synchronize() saw it.
   virtual int32_t takeFailure() { return 0; }
+  // Synchronization in the queue itself, on a 32-bit word of host memory the device can address
+  // (MemoryManager::allocateDeviceVisible): waitValue holds the commands issued after it until
+  // the word is at least `value`; writeValue stores `value` once the commands before it have
+  // completed. False when the queue cannot (a synchronous queue; a driver without the
+  // operations): the caller then waits, or writes, on the host.
+  virtual bool waitValue(const uint32_t* address, uint32_t value) { return false; }
+  virtual bool writeValue(uint32_t* address, uint32_t value) { return false; }
+};
+
+// A driver's own handle for sharing one allocation with another process (a CUDA IPC handle).
+struct DriverIpcHandle {
+  uint8_t bytes[64];
 };
 
 class Backend {

@@ -113,10 +113,25 @@ class Backend {
   // nullptr when the backend leaves allocations of `type` to core's host memory (the CPU does:
   // its memory must be shareable across processes). releaseMemory frees what allocateMemory gave.
   virtual void* allocateMemory(MemoryType type, size_t size) { return nullptr; }
-  // True when host allocations, which belong to no device, should come from this backend's
-  // allocator: pinned memory that a GPU reads directly and copies from at full speed.
+  // True when host allocations, which belong to no device, should be pinned by this backend,
+  // which a GPU then reads directly and copies from at full speed: core's host memory registered
+  // with registerHostMemory, else (when that fails) memory of the backend's own allocator.
   virtual bool providesHostMemory() const { return false; }
   virtual void releaseMemory(void* address, MemoryType type) {}
+  // Makes core's host memory (shared_memory.h) addressable by the device at the same address,
+  // for kernels, copies and queue waits: pinned and mapped for every device of the driver. False
+  // when the backend cannot, or has no need to (the CPU). unregisterHostMemory undoes it before
+  // the memory is unmapped.
+  virtual bool registerHostMemory(void* address, size_t size) { return false; }
+  virtual void unregisterHostMemory(void* address) {}
+
+  // IPC of memory from this backend's allocator. exportMemory writes the driver's handle of the
+  // allocation at `address` (its base); false when the driver cannot share memory of `type`.
+  // importMemory maps a handle another process exported, nullptr when it names nothing this
+  // device can open; closeImportedMemory unmaps it.
+  virtual bool exportMemory(void* address, MemoryType type, DriverIpcHandle& handle) { return false; }
+  virtual void* importMemory(const DriverIpcHandle& handle) { return nullptr; }
+  virtual void closeImportedMemory(void* address) {}
 
   // What the device reports for system management; the default reports nothing. Called once,
   // on first use, since opening the system's sources (NVML) takes time.

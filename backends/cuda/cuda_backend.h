@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/cuda/cuda_capabilities.h"
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_queue.h"
 #include "loom/core/backend.h"
@@ -36,6 +37,14 @@ class CudaBackend final : public core::Backend {
   void releaseMemory(void* address, core::MemoryType type) override { release(address, type); }
   // Pinned, mapped host memory: kernels on the GPU read it, copies from it run at full speed.
   bool providesHostMemory() const override { return true; }
+  // cuMemHostRegister, portable and mapped, where the GPU addresses it in place.
+  bool registerHostMemory(void* address, size_t size) override;
+  void unregisterHostMemory(void* address) override;
+  // CUDA IPC (cuIpcGetMemHandle) shares device memory; managed and pinned memory have no handle.
+  bool exportMemory(void* address, core::MemoryType type, core::DriverIpcHandle& handle) override;
+  // Opens on this GPU, with peer access enabled as needed when another GPU exported it.
+  void* importMemory(const core::DriverIpcHandle& handle) override;
+  void closeImportedMemory(void* address) override;
 
   void* allocateDevice(size_t size);
   void* allocateHost(size_t size);  // pinned and mapped into every context
@@ -47,8 +56,9 @@ class CudaBackend final : public core::Backend {
   std::unique_ptr<core::Telemetry> createTelemetry() override;
 
  private:
-  CudaBackend(std::shared_ptr<const PrimaryContext> context, std::unique_ptr<CudaQueue> synchronous, core::DeviceInfo info)
-      : context_(std::move(context)), synchronous_(std::move(synchronous)), info_(std::move(info)) {}
+  CudaBackend(std::shared_ptr<const PrimaryContext> context, std::unique_ptr<CudaQueue> synchronous, core::DeviceInfo info,
+              CudaCapabilities capabilities)
+      : context_(std::move(context)), synchronous_(std::move(synchronous)), info_(std::move(info)), capabilities_(capabilities) {}
 
   const Driver& driver() const { return context_->driver(); }
   // True on success; otherwise says what failed under PrintDebugMessages.
@@ -58,6 +68,7 @@ class CudaBackend final : public core::Backend {
   std::mutex synchronousMutex_;  // the synchronous calls may come from any thread
   std::unique_ptr<CudaQueue> synchronous_;
   core::DeviceInfo info_;
+  CudaCapabilities capabilities_;
 };
 
 // One root device per GPU the driver at `library` finds. None when the library, the driver or a

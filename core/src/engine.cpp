@@ -17,7 +17,7 @@ constexpr uint64_t kPollEvery = 16;  // streams issued between polls of a busy d
 // How often an idle engine polls work that waits in the queue for a signal: from the first pause,
 // doubling up to the longest.
 constexpr auto kFirstPause = std::chrono::microseconds(50);
-constexpr auto kLongestPause = std::chrono::milliseconds(2);
+constexpr auto kLongestPause = std::chrono::milliseconds(1);
 }  // namespace
 
 Engine::Engine(Backend& backend, std::function<void()> onCompletion, EngineRegistry* registry)

@@ -140,3 +140,24 @@ constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x1;
 constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 
 }  // namespace loom::backends::cuda
+
+// --- IPC, host-memory registration and stream memory operations -------------------------------
+namespace loom::backends::cuda {
+
+// CUipcMemHandle: an allocation's handle for other processes, passed by value.
+struct CUipcMemHandle {
+  char reserved[64];
+};
+
+// CUdevice_attribute values these features check.
+constexpr DeviceAttribute kCanUseHostPointerForRegisteredMem = DeviceAttribute(91);
+constexpr DeviceAttribute kCanUseStreamMemOpsV1 = DeviceAttribute(92);  // before the v2 operations (driver 11.7)
+constexpr int kStreamMemOpsV2DriverVersion = 11070;  // v2 stream memory operations need no opt-in
+
+constexpr unsigned CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 0x1;
+constexpr unsigned CU_MEMHOSTREGISTER_PORTABLE = 0x1;
+constexpr unsigned CU_MEMHOSTREGISTER_DEVICEMAP = 0x2;
+constexpr unsigned CU_STREAM_WAIT_VALUE_GEQ = 0x0;
+constexpr unsigned CU_STREAM_WRITE_VALUE_DEFAULT = 0x0;  // with a memory barrier after the work before
+
+}  // namespace loom::backends::cuda

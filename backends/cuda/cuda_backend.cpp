@@ -1,5 +1,7 @@
 #include "backends/cuda/cuda_backend.h"
 
+#include <cstring>
+
 #include "backends/cuda/cuda_device_info.h"
 #include "backends/cuda/cuda_program.h"
 #include "backends/cuda/nvml_telemetry.h"
@@ -16,9 +18,12 @@ std::unique_ptr<CudaBackend> CudaBackend::create(std::shared_ptr<const Driver> d
   std::shared_ptr<const PrimaryContext> context = PrimaryContext::retain(driver, device, error);
   if (!context) return nullptr;
   core::DeviceInfo info = describeDevice(*driver, device);
-  std::unique_ptr<CudaQueue> queue = CudaQueue::create(context, info.name, CudaQueue::Caller::AnyThread, error);
+  int version = 0;
+  driver->cuDriverGetVersion(&version);
+  const CudaCapabilities capabilities = readCapabilities(version, driverAttributes(*driver, device));
+  std::unique_ptr<CudaQueue> queue = CudaQueue::create(context, info.name, CudaQueue::Caller::AnyThread, false, error);
   if (!queue) return nullptr;
-  return std::unique_ptr<CudaBackend>(new CudaBackend(std::move(context), std::move(queue), std::move(info)));
+  return std::unique_ptr<CudaBackend>(new CudaBackend(std::move(context), std::move(queue), std::move(info), capabilities));
 }
 
 std::unique_ptr<core::Telemetry> CudaBackend::createTelemetry() {
@@ -38,7 +43,8 @@ std::unique_ptr<core::BackendProgram> CudaBackend::loadProgram(std::shared_ptr<c
 
 std::unique_ptr<core::BackendQueue> CudaBackend::createQueue() {
   std::string error;
-  std::unique_ptr<CudaQueue> queue = CudaQueue::create(context_, info_.name, CudaQueue::Caller::EngineThread, error);
+  std::unique_ptr<CudaQueue> queue = CudaQueue::create(context_, info_.name, CudaQueue::Caller::EngineThread,
+                                                       capabilities_.streamValueOperations, error);
   if (queue) return queue;
   // Out of streams: the engine still works, synchronously, on the backend's own stream.
   core::debugMessage("%s: %s; this engine runs its commands synchronously", info_.name.c_str(), error.c_str());
@@ -109,6 +115,47 @@ void CudaBackend::release(void* pointer, core::MemoryType type) {
     return;
   }
   succeeded(driver().cuMemFree(address(pointer)), "cuMemFree");
+}
+
+bool CudaBackend::registerHostMemory(void* address, size_t size) {
+  if (!capabilities_.registersHostMemoryInPlace) return false;
+  auto scope = context_->makeCurrent();
+  return succeeded(driver().cuMemHostRegister(address, size, CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP),
+                   "cuMemHostRegister");
+}
+
+void CudaBackend::unregisterHostMemory(void* address) {
+  auto scope = context_->makeCurrent();
+  succeeded(driver().cuMemHostUnregister(address), "cuMemHostUnregister");
+}
+
+bool CudaBackend::exportMemory(void* pointer, core::MemoryType type, core::DriverIpcHandle& handle) {
+  if (type != core::MemoryType::Device) {
+    core::debugMessage("%s: CUDA IPC shares device memory only, not %s memory", info_.name.c_str(),
+                       type == core::MemoryType::Host ? "pinned host" : "managed (shared)");
+    return false;
+  }
+  auto scope = context_->makeCurrent();
+  CUipcMemHandle ipc{};
+  if (!succeeded(driver().cuIpcGetMemHandle(&ipc, address(pointer)), "cuIpcGetMemHandle")) return false;
+  static_assert(sizeof(ipc) == sizeof(handle.bytes));
+  std::memcpy(handle.bytes, &ipc, sizeof(ipc));
+  return true;
+}
+
+void* CudaBackend::importMemory(const core::DriverIpcHandle& handle) {
+  auto scope = context_->makeCurrent();
+  CUipcMemHandle ipc;
+  std::memcpy(&ipc, handle.bytes, sizeof(ipc));
+  CUdeviceptr pointer = 0;
+  if (!succeeded(driver().cuIpcOpenMemHandle(&pointer, ipc, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS), "cuIpcOpenMemHandle"))
+    return nullptr;
+  return reinterpret_cast<void*>(pointer);
+}
+
+void CudaBackend::closeImportedMemory(void* pointer) {
+  auto scope = context_->makeCurrent();
+  succeeded(driver().cuIpcCloseMemHandle(address(pointer)), "cuIpcCloseMemHandle");
 }
 
 std::unique_ptr<core::PhysicalMemory> CudaBackend::createPhysicalMemory(size_t size) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backends/cuda/cuda_address_space.h"
+#include "backends/cuda/cuda_capabilities.h"
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_queue.h"
 #include "loom/core/backend.h"
@@ -37,6 +38,14 @@ class CudaBackend final : public core::Backend {
   void releaseMemory(void* address, core::MemoryType type) override { release(address, type); }
   // Pinned, mapped host memory: kernels on the GPU read it, copies from it run at full speed.
   bool providesHostMemory() const override { return true; }
+  // cuMemHostRegister, portable and mapped, where the GPU addresses it in place.
+  bool registerHostMemory(void* address, size_t size) override;
+  void unregisterHostMemory(void* address) override;
+  // CUDA IPC (cuIpcGetMemHandle) shares device memory; managed and pinned memory have no handle.
+  bool exportMemory(void* address, core::MemoryType type, core::DriverIpcHandle& handle) override;
+  // Opens on this GPU, with peer access enabled as needed when another GPU exported it.
+  void* importMemory(const core::DriverIpcHandle& handle) override;
+  void closeImportedMemory(void* address) override;
 
   void* allocateDevice(size_t size);
   void* allocateHost(size_t size);  // pinned and mapped into every context
@@ -59,8 +68,9 @@ class CudaBackend final : public core::Backend {
   std::unique_ptr<core::Telemetry> createTelemetry() override;
 
  private:
-  CudaBackend(std::shared_ptr<const PrimaryContext> context, std::unique_ptr<CudaQueue> synchronous, core::DeviceInfo info)
-      : context_(std::move(context)), synchronous_(std::move(synchronous)), info_(std::move(info)) {}
+  CudaBackend(std::shared_ptr<const PrimaryContext> context, std::unique_ptr<CudaQueue> synchronous, core::DeviceInfo info,
+              CudaCapabilities capabilities)
+      : context_(std::move(context)), synchronous_(std::move(synchronous)), info_(std::move(info)), capabilities_(capabilities) {}
 
   const Driver& driver() const { return context_->driver(); }
   // True on success; otherwise says what failed under PrintDebugMessages.
@@ -73,6 +83,7 @@ class CudaBackend final : public core::Backend {
   size_t index_ = 0;                   // among the GPUs of its group
   std::vector<core::PeerAccess> peers_;  // by index in the group
   std::shared_ptr<CudaAddressSpace> addressSpace_;
+  CudaCapabilities capabilities_;
 };
 
 // One root device per GPU the driver at `library` finds. None when the library, the driver or a

@@ -20,14 +20,14 @@ CUdeviceptr address(const void* pointer) { return reinterpret_cast<CUdeviceptr>(
 }  // namespace
 
 std::unique_ptr<CudaQueue> CudaQueue::create(std::shared_ptr<const PrimaryContext> context, std::string deviceName,
-                                             Caller caller, std::string& error) {
+                                             Caller caller, bool valueOperations, std::string& error) {
   auto scope = context->makeCurrent();
   CUstream stream = nullptr;
   if (CUresult result = context->driver().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING); result != CUDA_SUCCESS) {
     error = context->driver().describe("cuStreamCreate", result);
     return nullptr;
   }
-  return std::unique_ptr<CudaQueue>(new CudaQueue(std::move(context), stream, std::move(deviceName), caller));
+  return std::unique_ptr<CudaQueue>(new CudaQueue(std::move(context), stream, std::move(deviceName), caller, valueOperations));
 }
 
 void CudaQueue::enter(std::optional<PrimaryContext::Scope>& scope) const {
@@ -237,6 +237,31 @@ void CudaQueue::fillByDoubling(void* destination, const uint8_t* pattern, size_t
   for (const FillCopy& copy : doublingCopies(tile.size(), size))
     if (!succeeded(driver().cuMemcpyAsync(start + copy.offset, start, copy.size, stream_), "cuMemcpyAsync")) break;
   synchronize();  // keeps `tile` alive until the upload is done
+}
+
+bool CudaQueue::valueOperationIssued(CUresult result, const char* call) {
+  if (result == CUDA_SUCCESS) return true;
+  core::debugMessage("%s: %s; events are waited for and signaled on the host from now on", deviceName_.c_str(),
+                     driver().describe(call, result).c_str());
+  valueOperations_ = false;
+  return false;
+}
+
+bool CudaQueue::waitValue(const uint32_t* word, uint32_t value) {
+  if (!valueOperations_) return false;
+  std::optional<PrimaryContext::Scope> scope;
+  enter(scope);
+  return valueOperationIssued(
+      driver().cuStreamWaitValue32(stream_, address(word), value, CU_STREAM_WAIT_VALUE_GEQ), "cuStreamWaitValue32");
+}
+
+bool CudaQueue::writeValue(uint32_t* word, uint32_t value) {
+  if (!valueOperations_) return false;
+  std::optional<PrimaryContext::Scope> scope;
+  enter(scope);
+  return valueOperationIssued(
+      driver().cuStreamWriteValue32(stream_, address(word), value, CU_STREAM_WRITE_VALUE_DEFAULT),
+      "cuStreamWriteValue32");
 }
 
 }  // namespace loom::backends::cuda

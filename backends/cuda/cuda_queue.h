@@ -18,9 +18,10 @@ class CudaQueue final : public core::BackendQueue {
   // other thread gets it pushed and popped around each call.
   enum class Caller : uint8_t { AnyThread, EngineThread };
 
-  // nullptr and `error` when the stream cannot be created.
+  // nullptr and `error` when the stream cannot be created. `valueOperations`: the driver has
+  // stream memory operations (CudaCapabilities), which waitValue and writeValue use.
   static std::unique_ptr<CudaQueue> create(std::shared_ptr<const PrimaryContext> context, std::string deviceName,
-                                           Caller caller, std::string& error);
+                                           Caller caller, bool valueOperations, std::string& error);
   ~CudaQueue() override;
 
   bool asynchronous() const override { return true; }
@@ -37,10 +38,20 @@ class CudaQueue final : public core::BackendQueue {
   uint32_t markTime() override;
   uint64_t timeOfMark(uint32_t mark) override;
   void forgetMarks() override;
+  // cuStreamWaitValue32 (GEQ) and cuStreamWriteValue32 on registered host memory, which the GPU
+  // addresses in place. A driver that refuses one is not asked again: the executor then waits
+  // and signals on the host.
+  bool waitValue(const uint32_t* address, uint32_t value) override;
+  bool writeValue(uint32_t* address, uint32_t value) override;
 
  private:
-  CudaQueue(std::shared_ptr<const PrimaryContext> context, CUstream stream, std::string deviceName, Caller caller)
-      : context_(std::move(context)), stream_(stream), deviceName_(std::move(deviceName)), caller_(caller) {}
+  CudaQueue(std::shared_ptr<const PrimaryContext> context, CUstream stream, std::string deviceName, Caller caller,
+            bool valueOperations)
+      : context_(std::move(context)),
+        stream_(stream),
+        deviceName_(std::move(deviceName)),
+        caller_(caller),
+        valueOperations_(valueOperations) {}
 
   // Makes the context current for one call (see Caller); `scope` pops it again where it was pushed.
   void enter(std::optional<PrimaryContext::Scope>& scope) const;
@@ -56,6 +67,8 @@ class CudaQueue final : public core::BackendQueue {
   void fillByDoubling(void* destination, const uint8_t* pattern, size_t patternSize, size_t size);
   // An event from the spares, or a new one; nullptr (said) when the driver has none.
   CUevent takeEvent();
+  // True when a stream memory operation was issued; otherwise says why and turns them off.
+  bool valueOperationIssued(CUresult result, const char* call);
   // Records the anchor on the stream, which must be idle, at the host's time now.
   bool anchor();
   bool needsAnchor();
@@ -64,6 +77,7 @@ class CudaQueue final : public core::BackendQueue {
   CUstream stream_;
   std::string deviceName_;
   Caller caller_;
+  bool valueOperations_;
   int32_t failure_ = 0;      // since the last takeFailure
   bool printsPending_ = false;  // a kernel that may print was launched since the last synchronize
   std::vector<CUevent> marks_;        // recorded since the last forgetMarks, in order

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "loom/core/command_stream.h"
+#include "loom/core/debug_keys.h"
 #include "loom/core/event.h"
 
 namespace loom::core {
@@ -28,18 +29,6 @@ KernelLaunch resolveLaunch(const DecodedCommand& command) {
   return launch;
 }
 
-// Waits for every event; returns the first failure among them (0 when none failed).
-int32_t waitEvents(const DecodedCommand& command) {
-  const auto count = command.as<WaitEventsCommand>().count;
-  auto* const* events = reinterpret_cast<Event* const*>(trailingData(command));
-  int32_t failure = 0;
-  for (uint64_t i = 0; i < count; ++i) {
-    events[i]->hostSynchronize(UINT64_MAX);
-    if (failure == 0) failure = events[i]->error();
-  }
-  return failure;
-}
-
 // Each queried event's timestamps and where they go.
 std::vector<std::pair<char*, EventTimestamps>> queriedTimestamps(const DecodedCommand& command) {
   const auto& query = command.as<QueryKernelTimestampsCommand>();
@@ -56,7 +45,8 @@ std::vector<std::pair<char*, EventTimestamps>> queriedTimestamps(const DecodedCo
 
 }  // namespace
 
-CommandExecutor::CommandExecutor(Backend& backend) : backend_(backend), queue_(backend.createQueue()) {}
+CommandExecutor::CommandExecutor(Backend& backend)
+    : backend_(backend), queue_(backend.createQueue()), deviceEventWaits_(debugKeys().EnableDeviceEventWaits) {}
 
 CommandExecutor::~CommandExecutor() { retire(true); }
 
@@ -88,15 +78,21 @@ bool CommandExecutor::retire(bool wait) {
   auto timeOf = [&](const DeferredTime& deferred) {
     return deferred.mark == BackendQueue::kNoMark ? now : queue_->timeOfMark(deferred.mark);
   };
+  int32_t waitedFailure = 0;
+  const size_t firstFailed = firstSignalAfterAFailedWait(waitedFailure);
   for (const DeferredTime& start : deferredStarts_) start.event->markStart(timeOf(start));
-  for (const DeferredTime& signal : deferredSignals_) {
+  for (size_t i = 0; i < deferredSignals_.size(); ++i) {
+    const DeferredTime& signal = deferredSignals_[i];
     if (failure)
       signal.event->fail(failure);
+    else if (i >= firstFailed)
+      signal.event->fail(waitedFailure);
     else
       signal.event->signal(timeOf(signal));
   }
   deferredStarts_.clear();
   deferredSignals_.clear();
+  queueWaits_.clear();
   queue_->forgetMarks();
   return true;
 }
@@ -118,6 +114,55 @@ void CommandExecutor::writeResults(const std::vector<std::pair<char*, Value>>& r
   retire(true);
 }
 
+size_t CommandExecutor::firstSignalAfterAFailedWait(int32_t& error) const {
+  size_t first = deferredSignals_.size();
+  for (const QueueWait& wait : queueWaits_) {
+    const int32_t waitedError = wait.event->error();
+    if (waitedError == 0 || wait.signalsBefore >= first) continue;
+    first = wait.signalsBefore;
+    error = waitedError;
+  }
+  return first;
+}
+
+// Waits for every event: in the queue where it can, else on the host once the work issued before
+// is done (its signals may be what the events wait for). A failed event abandons the rest of the
+// stream.
+void CommandExecutor::waitEvents(const DecodedCommand& command) {
+  const auto count = command.as<WaitEventsCommand>().count;
+  auto* const* events = reinterpret_cast<Event* const*>(trailingData(command));
+  int32_t failure = 0;
+  std::vector<Event*> onHost;
+  for (uint64_t i = 0; i < count; ++i) {
+    Event* event = events[i];
+    // A signal deferred earlier in this in-order queue comes before the work that waits.
+    if (signaledEarlierHere(event)) continue;
+    if (event->isSignaled()) {
+      if (failure == 0) failure = event->error();
+      continue;
+    }
+    if (!waitInQueue(event)) onHost.push_back(event);
+  }
+  if (!onHost.empty()) retire(true);
+  for (Event* event : onHost) {
+    event->hostSynchronize(UINT64_MAX);
+    if (failure == 0) failure = event->error();
+  }
+  if (failure_ == 0) failure_ = failure;
+}
+
+bool CommandExecutor::waitInQueue(Event* event) {
+  if (!deviceEventWaits_ || !event->deviceVisible() || !queue_->waitValue(event->deviceWord(), 1)) return false;
+  queueWaits_.push_back({event, deferredSignals_.size()});
+  issued();
+  return true;
+}
+
+bool CommandExecutor::signaledEarlierHere(const Event* event) const {
+  return std::any_of(deferredSignals_.begin(), deferredSignals_.end(),
+                     [&](const DeferredTime& signal) { return signal.event == event; });
+}
+
 void CommandExecutor::recordDeviceFailure(int32_t failure) {
   int32_t none = 0;
   if (failure) deviceFailure_.compare_exchange_strong(none, failure, std::memory_order_acq_rel);
@@ -127,6 +172,8 @@ void CommandExecutor::signal(Event* event) {
   if (inFlight_) {
     // The end is timed on the device only for events whose start was: marks cost driver calls.
     deferredSignals_.push_back({event, startMarked(event) ? queue_->markTime() : BackendQueue::kNoMark});
+    // Queues that wait for the event go on as soon as the device gets here, not at retirement.
+    if (deviceEventWaits_ && event->deviceVisible()) queue_->writeValue(event->deviceWord(), 1);
     return;
   }
   event->signal(backend_.timestamp());
@@ -173,10 +220,7 @@ void CommandExecutor::executeCommand(const DecodedCommand& command) {
     }
     case Opcode::SignalEvent: signal(command.as<EventCommand>().event); break;
     case Opcode::MarkEventStart: markStart(command.as<EventCommand>().event); break;
-    case Opcode::WaitEvents:
-      retire(true);  // an event signaled earlier in this queue may be among the waited ones
-      failure_ = waitEvents(command);
-      break;
+    case Opcode::WaitEvents: waitEvents(command); break;
     case Opcode::ResetEvent:
       retire(true);
       command.as<EventCommand>().event->reset();

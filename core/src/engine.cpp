@@ -1,5 +1,6 @@
 #include "loom/core/engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -13,6 +14,10 @@ namespace loom::core {
 
 namespace {
 constexpr uint64_t kPollEvery = 16;  // streams issued between polls of a busy device
+// How often an idle engine polls work that waits in the queue for a signal: from the first pause,
+// doubling up to the longest.
+constexpr auto kFirstPause = std::chrono::microseconds(50);
+constexpr auto kLongestPause = std::chrono::milliseconds(1);
 }  // namespace
 
 Engine::Engine(Backend& backend, std::function<void()> onCompletion, EngineRegistry* registry)
@@ -126,9 +131,7 @@ std::shared_ptr<const std::vector<uint8_t>> Engine::nextStream() {
   for (;;) {
     for (int spin = 0; spin < 20000 && nothingSubmitted(); ++spin)
       if (!executor_.idle() && spin % 64 == 0 && executor_.retire(false)) retireIssued();
-    if (!nothingSubmitted() || executor_.idle()) break;
-    executor_.retire(true);
-    retireIssued();
+    if (!nothingSubmitted() || executor_.idle() || !retireWhileIdle()) break;
   }
   std::unique_lock lock(mutex_);
   workArrived_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
@@ -136,6 +139,22 @@ std::shared_ptr<const std::vector<uint8_t>> Engine::nextStream() {
   std::shared_ptr<const std::vector<uint8_t>> stream = std::move(pending_.front());
   pending_.pop_front();
   return stream;
+}
+
+bool Engine::retireWhileIdle() {
+  if (!executor_.waitsInQueue()) {
+    executor_.retire(true);
+    retireIssued();
+    return true;
+  }
+  auto pause = std::chrono::duration_cast<std::chrono::microseconds>(kFirstPause);
+  while (!executor_.retire(false)) {
+    std::unique_lock lock(mutex_);
+    if (workArrived_.wait_for(lock, pause, [&] { return stopping_ || !pending_.empty(); })) return false;
+    pause = std::min<std::chrono::microseconds>(pause * 2, kLongestPause);
+  }
+  retireIssued();
+  return true;
 }
 
 void Engine::retireIssued() {

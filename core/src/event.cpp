@@ -17,6 +17,7 @@ void Event::signal(uint64_t timestamp) {
 }
 
 void Event::hostSignal() {
+  deviceState().store(1, std::memory_order_release);
   state().store(1, std::memory_order_release);
   futexWakeAll(&storage_->state);
 }
@@ -29,6 +30,7 @@ void Event::fail(int32_t error) {
 void Event::reset() {
   storage_->timestamps = EventTimestamps{};
   std::atomic_ref<int32_t>(storage_->error).store(0, std::memory_order_relaxed);
+  deviceState().store(0, std::memory_order_relaxed);
   state().store(0, std::memory_order_release);
 }
 

@@ -2,58 +2,159 @@
 
 #include <unistd.h>
 
+#include <cstring>
 #include <mutex>
 #include <vector>
 
 #include "loom/core/device.h"
+#include "loom/core/log.h"
 
 namespace loom::core {
+
+namespace {
+
+// The contents of the file an IPC handle of driver memory names: the handle is as large as a
+// Level Zero IPC handle, so it travels beside it.
+struct IpcDriverRecord {
+  uint32_t magic;
+  uint32_t reserved;
+  DriverIpcHandle handle;
+};
+constexpr uint32_t kIpcDriverRecordMagic = 0x4c445248;  // "LDRH"
+
+std::optional<IpcDriverRecord> readDriverRecord(int32_t pid, int32_t fd) {
+  SharedMemoryBlock file = mapForeignSharedMemory(pid, fd, sizeof(IpcDriverRecord));
+  if (!file.address) return std::nullopt;
+  IpcDriverRecord record;
+  std::memcpy(&record, file.address, sizeof(record));
+  freeSharedMemory(file);
+  if (record.magic != kIpcDriverRecordMagic) return std::nullopt;
+  return record;
+}
+
+}  // namespace
 
 MemoryManager::~MemoryManager() {
   for (auto& [address, allocation] : byAddress_) release(allocation);
 }
 
 void MemoryManager::release(const Allocation& allocation) {
-  if (allocation.allocator)
+  if (allocation.ipcRecord.address) freeSharedMemory(allocation.ipcRecord);
+  if (allocation.allocator && allocation.imported)
+    allocation.allocator->closeImportedMemory(allocation.address);
+  else if (allocation.allocator)
     allocation.allocator->releaseMemory(allocation.address, allocation.type);
   else
-    freeSharedMemory(allocation.block);
+    freeDeviceVisible(allocation.block);
 }
 
-std::optional<Allocation> MemoryManager::allocate(MemoryType type, size_t size, size_t alignment, Device* device,
-                                                  const void* owner) {
-  Allocation allocation{nullptr, size, alignment, type, device, owner, 0, false, {}, nullptr};
-  Backend* allocator = device ? &device->backend() : type == MemoryType::Host ? hostAllocator_ : nullptr;
-  if (allocator) {
-    allocation.address = allocator->allocateMemory(type, size);
-    if (allocation.address) allocation.allocator = allocator;
-  }
-  if (!allocation.address) {
-    allocation.block = allocateSharedMemory(size, alignment);
-    allocation.address = allocation.block.address;
-  }
-  if (!allocation.address) return std::nullopt;
+Allocation MemoryManager::insert(Allocation allocation) {
   std::unique_lock lock(mutex_);
   allocation.id = nextId_++;
   byAddress_.emplace(reinterpret_cast<uintptr_t>(allocation.address), allocation);
   return allocation;
 }
 
-IpcMemoryHandle MemoryManager::exportIpc(const Allocation& allocation, const void* pointer) const {
+void MemoryManager::makeDeviceVisible(SharedMemoryBlock& block) {
+  if (block.address && hostAllocator_) block.deviceVisible = hostAllocator_->registerHostMemory(block.address, block.mappedSize);
+}
+
+SharedMemoryBlock MemoryManager::allocateDeviceVisible(size_t size, size_t alignment) {
+  SharedMemoryBlock block = allocateSharedMemory(size, alignment);
+  makeDeviceVisible(block);
+  return block;
+}
+
+SharedMemoryBlock MemoryManager::mapForeignDeviceVisible(int32_t pid, int32_t fd, size_t size) {
+  SharedMemoryBlock block = mapForeignSharedMemory(pid, fd, size);
+  makeDeviceVisible(block);
+  return block;
+}
+
+void MemoryManager::freeDeviceVisible(const SharedMemoryBlock& block) {
+  if (block.deviceVisible) hostAllocator_->unregisterHostMemory(block.address);
+  freeSharedMemory(block);
+}
+
+// Host memory that the host allocator's devices reach: core's memory registered with it, which
+// other processes can map too; where registration fails, the allocator's own pinned memory.
+void* MemoryManager::allocateHost(size_t size, size_t alignment, Allocation& allocation) {
+  allocation.block = allocateDeviceVisible(size, alignment);
+  if (!hostAllocator_ || allocation.block.deviceVisible || !allocation.block.address) return allocation.block.address;
+  freeSharedMemory(allocation.block);
+  allocation.block = {};
+  debugMessage("host memory cannot be registered with %s: its own pinned memory is used, without IPC",
+               hostAllocator_->info().name.c_str());
+  allocation.allocator = hostAllocator_;
+  return hostAllocator_->allocateMemory(MemoryType::Host, size);
+}
+
+std::optional<Allocation> MemoryManager::allocate(MemoryType type, size_t size, size_t alignment, Device* device,
+                                                  const void* owner) {
+  Allocation allocation{nullptr, size, alignment, type, device, owner, 0, false, {}, nullptr, {}};
+  if (!device && type == MemoryType::Host) {
+    allocation.address = allocateHost(size, alignment, allocation);
+    if (!allocation.address) return std::nullopt;
+    return insert(allocation);
+  }
+  if (device) {
+    allocation.address = device->backend().allocateMemory(type, size);
+    if (allocation.address) allocation.allocator = &device->backend();
+  }
+  if (!allocation.address) {
+    allocation.block = allocateSharedMemory(size, alignment);
+    allocation.address = allocation.block.address;
+  }
+  if (!allocation.address) return std::nullopt;
+  return insert(allocation);
+}
+
+std::optional<SharedMemoryBlock> MemoryManager::ipcRecord(const Allocation& allocation) {
+  std::unique_lock lock(mutex_);
+  auto it = byAddress_.find(reinterpret_cast<uintptr_t>(allocation.address));
+  if (it == byAddress_.end() || it->second.id != allocation.id) return std::nullopt;
+  Allocation& entry = it->second;
+  if (entry.ipcRecord.address) return entry.ipcRecord;
+  IpcDriverRecord record{kIpcDriverRecordMagic, 0, {}};
+  if (entry.imported || !entry.allocator->exportMemory(entry.address, entry.type, record.handle)) return std::nullopt;
+  SharedMemoryBlock file = allocateSharedMemory(sizeof(record), 0);
+  if (!file.address) return std::nullopt;
+  std::memcpy(file.address, &record, sizeof(record));
+  entry.ipcRecord = file;
+  return file;
+}
+
+std::optional<IpcMemoryHandle> MemoryManager::exportIpc(const Allocation& allocation, const void* pointer) {
   const uint64_t offset = static_cast<const char*>(pointer) - static_cast<const char*>(allocation.address);
-  return {kIpcMemoryMagic, static_cast<int32_t>(getpid()), allocation.block.fd, 0, allocation.size, offset};
+  IpcMemoryHandle handle{kIpcMemoryMagic, static_cast<int32_t>(getpid()), allocation.block.fd, allocation.type,
+                         IpcMemoryKind::MemoryFile, 0, allocation.size, offset};
+  if (!allocation.allocator) return handle;
+  std::optional<SharedMemoryBlock> record = ipcRecord(allocation);
+  if (!record) return std::nullopt;
+  handle.fd = record->fd;
+  handle.kind = IpcMemoryKind::DriverHandle;
+  return handle;
 }
 
 std::optional<Allocation> MemoryManager::importIpc(const IpcMemoryHandle& handle, Device* device, const void* owner) {
   if (handle.magic != kIpcMemoryMagic || handle.offset > handle.size) return std::nullopt;
-  SharedMemoryBlock block = mapForeignSharedMemory(handle.pid, handle.fd, handle.size);
+  if (handle.kind == IpcMemoryKind::DriverHandle) return importDriverHandle(handle, device, owner);
+  if (handle.kind != IpcMemoryKind::MemoryFile) return std::nullopt;
+  SharedMemoryBlock block = mapForeignDeviceVisible(handle.pid, handle.fd, handle.size);
   if (!block.address) return std::nullopt;
-  Allocation allocation{block.address, static_cast<size_t>(handle.size), pageSize(), MemoryType::Device, device, owner, 0, true, block,
-                        nullptr};
-  std::unique_lock lock(mutex_);
-  allocation.id = nextId_++;
-  byAddress_.emplace(reinterpret_cast<uintptr_t>(block.address), allocation);
-  return allocation;
+  Device* owningDevice = handle.type == MemoryType::Host ? nullptr : device;
+  return insert({block.address, static_cast<size_t>(handle.size), pageSize(), handle.type, owningDevice, owner, 0, true,
+                 block, nullptr, {}});
+}
+
+std::optional<Allocation> MemoryManager::importDriverHandle(const IpcMemoryHandle& handle, Device* device,
+                                                            const void* owner) {
+  if (!device) return std::nullopt;
+  std::optional<IpcDriverRecord> record = readDriverRecord(handle.pid, handle.fd);
+  if (!record) return std::nullopt;
+  void* address = device->backend().importMemory(record->handle);
+  if (!address) return std::nullopt;
+  return insert({address, static_cast<size_t>(handle.size), 0, handle.type, device, owner, 0, true, {}, &device->backend(), {}});
 }
 
 bool MemoryManager::free(const void* address, uint64_t id) {

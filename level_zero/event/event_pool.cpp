@@ -30,7 +30,7 @@ static_assert(sizeof(IpcEventPoolHandle) <= ZE_MAX_IPC_HANDLE_SIZE);
 
 }  // namespace
 
-EventPool::~EventPool() { core::freeSharedMemory(storage_); }
+EventPool::~EventPool() { core::Runtime::get().memory().freeDeviceVisible(storage_); }
 
 ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_desc_t* desc, uint32_t numDevices,
                               ze_device_handle_t* phDevices, ze_event_pool_handle_t* phEventPool) {
@@ -40,7 +40,9 @@ ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_
   ZE_REQUIRE(numDevices == 0 || phDevices != nullptr, ZE_RESULT_ERROR_INVALID_SIZE, "numDevices > 0 but phDevices is null");
   ZE_REQUIRE_FLAGS(desc->flags, kPoolFlags);
   ZE_REQUIRE(desc->count != 0, ZE_RESULT_ERROR_INVALID_SIZE, "count is 0");
-  core::SharedMemoryBlock storage = core::allocateSharedMemory(sizeof(core::EventStorage) * desc->count, alignof(core::EventStorage));
+  // Devices wait on the events and signal them in their own queues where the storage is visible to them.
+  core::SharedMemoryBlock storage =
+      core::Runtime::get().memory().allocateDeviceVisible(sizeof(core::EventStorage) * desc->count, alignof(core::EventStorage));
   ZE_REQUIRE(storage.address != nullptr, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, "cannot allocate event storage");
   *phEventPool = new EventPool(desc->flags, desc->count, storage, false);
   return ZE_RESULT_SUCCESS;
@@ -74,7 +76,8 @@ ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_
   IpcEventPoolHandle handle;
   std::memcpy(&handle, hIpc.data, sizeof(handle));
   ZE_REQUIRE(handle.magic == kIpcEventPoolMagic && handle.count != 0, ZE_RESULT_ERROR_INVALID_ARGUMENT, "not an IPC event pool handle");
-  core::SharedMemoryBlock storage = core::mapForeignSharedMemory(handle.pid, handle.fd, sizeof(core::EventStorage) * handle.count);
+  core::SharedMemoryBlock storage =
+      core::Runtime::get().memory().mapForeignDeviceVisible(handle.pid, handle.fd, sizeof(core::EventStorage) * handle.count);
   ZE_REQUIRE(storage.address != nullptr, ZE_RESULT_ERROR_INVALID_ARGUMENT, "the exporting process's pool cannot be opened");
   *phEventPool = new EventPool(handle.flags, handle.count, storage, true);
   return ZE_RESULT_SUCCESS;

@@ -137,12 +137,13 @@ ze_result_t zeMemGetIpcHandle(ze_context_handle_t hContext, const void* ptr, ze_
   auto allocation = memory.find(ptr);
   ZE_REQUIRE(allocation && allocation->owner == Context::fromHandle(hContext), ZE_RESULT_ERROR_INVALID_ARGUMENT,
              "ptr is not inside an allocation of this context");
-  ZE_REQUIRE(allocation->allocator == nullptr, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-             "IPC handles for memory of this device's own allocator are not supported yet");
   static_assert(sizeof(core::IpcMemoryHandle) <= ZE_MAX_IPC_HANDLE_SIZE);
-  const core::IpcMemoryHandle handle = memory.exportIpc(*allocation, ptr);
+  const std::optional<core::IpcMemoryHandle> handle = memory.exportIpc(*allocation, ptr);
+  ZE_REQUIRE(handle.has_value(), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+             "the device's driver cannot share this allocation with other processes (a GPU shares device and host "
+             "allocations, not shared ones)");
   std::memset(pIpcHandle->data, 0, sizeof(pIpcHandle->data));
-  std::memcpy(pIpcHandle->data, &handle, sizeof(handle));
+  std::memcpy(pIpcHandle->data, &*handle, sizeof(*handle));
   return ZE_RESULT_SUCCESS;
 }
 
@@ -155,7 +156,9 @@ ze_result_t zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_device_handle_t 
   core::IpcMemoryHandle ipc;
   std::memcpy(&ipc, handle.data, sizeof(ipc));
   auto allocation = core::Runtime::get().memory().importIpc(ipc, &Device::fromHandle(hDevice)->core(), Context::fromHandle(hContext));
-  ZE_REQUIRE(allocation.has_value(), ZE_RESULT_ERROR_INVALID_ARGUMENT, "the IPC handle does not name a live allocation");
+  ZE_REQUIRE(allocation.has_value(), ZE_RESULT_ERROR_INVALID_ARGUMENT,
+             "the IPC handle does not name a live allocation that this device can open (a GPU's memory opens only "
+             "in other processes than the exporting one)");
   *pptr = static_cast<char*>(allocation->address) + ipc.offset;
   return ZE_RESULT_SUCCESS;
 }

@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -92,13 +95,9 @@ inline std::string takeBuildLog(ze_module_build_log_handle_t log) {
   return text.c_str();  // without the terminating zero
 }
 
-// Runs `child` in a forked process and returns its exit code: 0 when it returned true, 1 when
-// false, 128 + the signal's number when a signal ended it, -1 when it did not finish within
-// kChildTimeout (it is killed then).
-inline int runInChildProcess(const std::function<bool()>& child) {
-  const pid_t pid = fork();
-  if (pid == 0) _exit(child() ? 0 : 1);
-  if (pid < 0) return -1;
+// Waits for a child process: its exit code, 128 + the signal's number when a signal ended it, -1
+// when it did not finish within kChildTimeout (it is killed then).
+inline int waitForChild(pid_t pid) {
   const auto deadline = std::chrono::steady_clock::now() + kChildTimeout;
   int status = 0;
   while (waitpid(pid, &status, WNOHANG) == 0) {
@@ -111,6 +110,65 @@ inline int runInChildProcess(const std::function<bool()>& child) {
   }
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Runs `child` in a forked process and returns its exit code (waitForChild): 0 when it returned
+// true, 1 when false.
+inline int runInChildProcess(const std::function<bool()>& child) {
+  const pid_t pid = fork();
+  if (pid == 0) _exit(child() ? 0 : 1);
+  if (pid < 0) return -1;
+  return waitForChild(pid);
+}
+
+constexpr const char* kChildInputVariable = "LOOM_TEST_CHILD_INPUT";
+
+// Runs one test of this binary (a DISABLED_ one, which runs only so) in a new process: fork and
+// exec, since CUDA cannot be used in a forked child. The test reads `input` with childInput().
+// Returns its exit code (waitForChild): 0 when the test passed.
+inline int runTestInNewProcess(const std::string& test, const std::vector<uint8_t>& input) {
+  std::string hex;
+  for (uint8_t byte : input) hex += "0123456789abcdef"[byte >> 4], hex += "0123456789abcdef"[byte & 15];
+  std::vector<std::string> environment{std::string(kChildInputVariable) + "=" + hex};
+  for (char** variable = environ; *variable; ++variable)
+    if (std::string(*variable).rfind(std::string(kChildInputVariable) + "=", 0) != 0) environment.emplace_back(*variable);
+  const std::string executable = std::filesystem::read_symlink("/proc/self/exe");
+  std::vector<std::string> arguments{executable, "--gtest_filter=" + test, "--gtest_also_run_disabled_tests"};
+  auto pointers = [](std::vector<std::string>& strings) {
+    std::vector<char*> result;
+    for (std::string& text : strings) result.push_back(text.data());
+    result.push_back(nullptr);
+    return result;
+  };
+  std::vector<char*> argv = pointers(arguments), envp = pointers(environment);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execve(executable.c_str(), argv.data(), envp.data());
+    _exit(127);
+  }
+  if (pid < 0) return -1;
+  return waitForChild(pid);
+}
+
+// What runTestInNewProcess gave this process's test; empty when the test runs on its own.
+inline std::vector<uint8_t> childInput() {
+  const char* hex = std::getenv(kChildInputVariable);
+  std::vector<uint8_t> bytes;
+  for (size_t i = 0; hex && hex[i] && hex[i + 1]; i += 2) bytes.push_back(uint8_t(std::stoi(std::string(hex + i, 2), nullptr, 16)));
+  return bytes;
+}
+
+// The input as a `T`, as the parent wrote it with bytesOf; skips the test when it runs on its own.
+#define CHILD_INPUT(T, name)                                                                 \
+  const std::vector<uint8_t> name##Bytes = childInput();                                     \
+  if (name##Bytes.size() != sizeof(T)) GTEST_SKIP() << "runs only as another test's child"; \
+  T name;                                                                                    \
+  std::memcpy(&name, name##Bytes.data(), sizeof(T))
+
+template <typename T>
+std::vector<uint8_t> bytesOf(const T& value) {
+  const auto* bytes = reinterpret_cast<const uint8_t*>(&value);
+  return {bytes, bytes + sizeof(T)};
 }
 
 // Skips a test of a capability that only the CPU device has, saying which.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <numeric>
 #include <thread>
 
@@ -309,8 +310,8 @@ TEST(CommandExecutor, OnAnAsynchronousQueueHostFunctionsRunAfterTheDeviceWork) {
   EXPECT_TRUE(executor.idle());
 }
 
-// A wait on an event signaled earlier on the same queue does not deadlock: the deferred signal
-// lands before the wait.
+// A wait on an event signaled earlier on the same queue does not deadlock: the in-order queue
+// reaches the deferred signal before the work after the wait, so nothing waits at all.
 TEST(CommandExecutor, OnAnAsynchronousQueueAWaitOnAnEarlierSignalOfTheSameQueueCompletes) {
   testing::FakeAsynchronousBackend backend;
   CommandExecutor executor(backend);
@@ -328,8 +329,138 @@ TEST(CommandExecutor, OnAnAsynchronousQueueAWaitOnAnEarlierSignalOfTheSameQueueC
   });
   executor.execute(stream.bytes());
   device.join();
+  EXPECT_TRUE(executor.retire(true));
   EXPECT_TRUE(event.isSignaled());
   EXPECT_EQ(destination, 3);
+}
+
+// A wait for an event the device can address goes into the queue: execute() returns before the
+// host signals, the device holds the copy until the signal, and the engine's thread never blocks.
+TEST(CommandExecutor, OnAnAsynchronousQueueAWaitForAHostSignalGoesIntoTheQueue) {
+  testing::FakeAsynchronousBackend backend;
+  CommandExecutor executor(backend);
+  int source = 5, destination = 0;
+  EventStorage gateStorage, doneStorage;
+  Event gate(&gateStorage, true), done(&doneStorage, true);
+  Event* waited[] = {&gate};
+  CommandStream stream;
+  stream.appendWaitEvents(waited, 1);
+  stream.appendCopy({&destination, &source, sizeof(int)});
+  stream.appendSignalEvent(&done);
+  // Were execute() to block on the gate, this signal after a generous delay would release it,
+  // and the checks below would fail instead of the test hanging.
+  std::atomic<bool> executed{false};
+  std::thread watchdog([&] {
+    for (int i = 0; i < 500 && !executed; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!executed) gate.hostSignal();
+  });
+  executor.execute(stream.bytes());
+  const bool signaledBeforeReturn = gate.isSignaled();
+  executed = true;
+  watchdog.join();
+  ASSERT_FALSE(signaledBeforeReturn) << "execute() blocked until the host signaled";
+  EXPECT_EQ(backend.waitsIssued, (std::vector<const uint32_t*>{gate.deviceWord()}));
+  EXPECT_TRUE(executor.waitsInQueue());
+  backend.finishWork();
+  EXPECT_FALSE(executor.retire(false)) << "the device waits for the host's signal";
+  EXPECT_EQ(destination, 0);
+
+  gate.hostSignal();
+  backend.finishWork();
+  EXPECT_EQ(destination, 5);
+  EXPECT_EQ(*done.deviceWord(), 1u) << "the device wrote the signal for waiters in other queues";
+  EXPECT_FALSE(done.isSignaled()) << "the host sees the signal at retirement, with its times";
+  EXPECT_TRUE(executor.retire(false));
+  EXPECT_TRUE(done.isSignaled());
+  EXPECT_FALSE(executor.waitsInQueue());
+}
+
+// Events whose storage no device can address (OpenCL's), and queues without value operations,
+// keep the host's wait.
+TEST(CommandExecutor, OnAnAsynchronousQueueEventsTheDeviceCannotReachAreWaitedForOnTheHost) {
+  for (bool deviceVisible : {false, true}) {
+    testing::FakeAsynchronousBackend backend;
+    backend.valueOperations = !deviceVisible;
+    CommandExecutor executor(backend);
+    EventStorage storage;
+    Event event(&storage, deviceVisible);
+    Event* waited[] = {&event};
+    uint64_t timestamp = 0;
+    CommandStream stream;
+    stream.appendWaitEvents(waited, 1);
+    stream.appendWriteTimestamp(&timestamp);
+    std::atomic<bool> stop{false};
+    std::thread device([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      event.hostSignal();
+      while (!stop) backend.finishWork();
+    });
+    executor.execute(stream.bytes());
+    EXPECT_TRUE(event.isSignaled()) << "execute() returned before the wait was over";
+    stop = true;
+    device.join();
+    EXPECT_TRUE(backend.waitsIssued.empty());
+    EXPECT_NE(timestamp, 0u);
+  }
+}
+
+// Work that waited in the queue for an event that then failed ran anyway; the signals after the
+// wait report the failure, those before it do not.
+TEST(CommandExecutor, OnAnAsynchronousQueueAFailedEventWaitedForInTheQueueFailsTheSignalsAfterIt) {
+  testing::FakeAsynchronousBackend backend;
+  CommandExecutor executor(backend);
+  int source = 1, destination = 0;
+  EventStorage gateStorage, beforeStorage, afterStorage;
+  Event gate(&gateStorage, true), before(&beforeStorage, true), after(&afterStorage, true);
+  Event* waited[] = {&gate};
+  CommandStream stream;
+  stream.appendCopy({&destination, &source, sizeof(int)});
+  stream.appendSignalEvent(&before);
+  stream.appendWaitEvents(waited, 1);
+  stream.appendCopy({&destination, &source, sizeof(int)});
+  stream.appendSignalEvent(&after);
+  executor.execute(stream.bytes());
+  gate.fail(kStatusOutOfResources);
+  backend.finishWork();
+  EXPECT_TRUE(executor.retire(false));
+  EXPECT_TRUE(before.isSignaled());
+  EXPECT_EQ(before.error(), 0);
+  EXPECT_TRUE(after.isSignaled());
+  EXPECT_EQ(after.error(), kStatusOutOfResources);
+  EXPECT_EQ(executor.deviceFailure(), 0) << "the device itself did not fail";
+}
+
+// An event this queue signals earlier needs no wait at all: the in-order queue reaches the signal
+// first. A failed event already signaled abandons the rest of the stream at once.
+TEST(CommandExecutor, OnAnAsynchronousQueueWaitsForEarlierSignalsAndFailedEventsNeedNoDevice) {
+  testing::FakeAsynchronousBackend backend;
+  CommandExecutor executor(backend);
+  int source = 9, destination = 0;
+  EventStorage ownStorage, failedStorage, afterStorage;
+  Event own(&ownStorage, true), failed(&failedStorage, true), after(&afterStorage, true);
+  CommandStream first;
+  first.appendCopy({&destination, &source, sizeof(int)});
+  first.appendSignalEvent(&own);
+  Event* waitedOwn[] = {&own};
+  first.appendWaitEvents(waitedOwn, 1);
+  executor.execute(first.bytes());
+  EXPECT_TRUE(backend.waitsIssued.empty());
+  EXPECT_FALSE(own.isSignaled()) << "execute() did not wait for the device";
+
+  failed.fail(kStatusAllocationFailure);
+  Event* waitedFailed[] = {&failed};
+  CommandStream second;
+  second.appendWaitEvents(waitedFailed, 1);
+  second.appendCopy({&destination, &destination, sizeof(int)});
+  second.appendSignalEvent(&after);
+  executor.execute(second.bytes());
+  EXPECT_TRUE(after.isSignaled());
+  EXPECT_EQ(after.error(), kStatusAllocationFailure);
+  EXPECT_TRUE(backend.waitsIssued.empty());
+  backend.finishWork();
+  EXPECT_TRUE(executor.retire(false));
+  EXPECT_TRUE(own.isSignaled());
+  EXPECT_EQ(destination, 9);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "loom/core/runtime.h"
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 namespace loom::core {
@@ -147,6 +148,38 @@ TEST(Engine, RunHereOrSubmitSubmitsOnAnAsynchronousDevice) {
   backend.finishWork();
   ASSERT_TRUE(engine.waitForTaskCount(taskCount, 10'000'000'000ull));
   EXPECT_EQ(destination, 9);
+}
+
+// Work that waits in the device's queue for a host signal keeps neither the engine's thread nor
+// later submissions waiting: they are issued to the device meanwhile, and all completes once the
+// host signals.
+TEST(Engine, WorkWaitingInTheQueueForAHostSignalDoesNotHoldUpLaterSubmissions) {
+  testing::FakeAsynchronousBackend backend;
+  Engine engine(backend, nullptr);
+  EventStorage gateStorage;
+  Event gate(&gateStorage, true);
+  Event* waited[] = {&gate};
+  int source = 3, first = 0, second = 0;
+  CommandStream waiting;
+  waiting.appendWaitEvents(waited, 1);
+  waiting.appendCopy({&first, &source, sizeof(int)});
+  engine.submit(share(waiting));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the engine goes idle meanwhile
+  CommandStream later;
+  later.appendCopy({&second, &source, sizeof(int)});
+  const uint64_t laterTask = engine.submit(share(later));
+  auto issued = [&] {
+    std::lock_guard lock(backend.workMutex);
+    return backend.copiesIssued;
+  };
+  for (int i = 0; i < 500 && issued() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(issued(), 2u) << "the later copy was not issued before the signal";
+  EXPECT_EQ(engine.completionTag(), 0u);
+  gate.hostSignal();
+  backend.finishWork();
+  ASSERT_TRUE(engine.waitForTaskCount(laterTask, 10'000'000'000ull));
+  EXPECT_EQ(first, 3);
+  EXPECT_EQ(second, 3);
 }
 
 }  // namespace

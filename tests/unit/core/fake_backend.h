@@ -1,5 +1,6 @@
 #pragma once
 // A backend that records what core asks of it, for tests of submission and execution.
+#include <atomic>
 #include <condition_variable>
 #include <cstring>
 #include <functional>
@@ -43,7 +44,8 @@ class FakeBackendBase : public Backend {
 class FakeBackend final : public FakeBackendBase {};
 
 // A device whose queues run copies only when the test lets the device work (`finishWork`), as a
-// GPU runs them after launch returns: for the asynchronous paths of executors and engines.
+// GPU runs them after launch returns: for the asynchronous paths of executors and engines. Its
+// queues wait and write values in the queue, as a GPU's stream memory operations do.
 class FakeAsynchronousBackend final : public FakeBackendBase {
  public:
   class Queue final : public BackendQueue {
@@ -54,12 +56,12 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
     void copy(void* destination, const void* source, size_t size) override {
       std::lock_guard lock(device_.workMutex);
       ++device_.copiesIssued;
-      device_.pending.push_back([=] { std::memmove(destination, source, size); });
+      device_.pending.push_back([=] { return std::memmove(destination, source, size), true; });
     }
     void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override {
       std::vector<char> copy(static_cast<const char*>(pattern), static_cast<const char*>(pattern) + patternSize);
       std::lock_guard lock(device_.workMutex);
-      device_.pending.push_back([=] { device_.FakeBackendBase::fill(destination, copy.data(), copy.size(), size); });
+      device_.pending.push_back([=, this] { return device_.FakeBackendBase::fill(destination, copy.data(), copy.size(), size), true; });
     }
     bool completed() override {
       std::lock_guard lock(device_.workMutex);
@@ -75,7 +77,7 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
       std::lock_guard lock(device_.workMutex);
       const auto mark = static_cast<uint32_t>(device_.markTimes.size());
       device_.markTimes.push_back(0);
-      device_.pending.push_back([this, mark] { device_.markTimes[mark] = device_.deviceClock += 1000; });
+      device_.pending.push_back([this, mark] { return device_.markTimes[mark] = device_.deviceClock += 1000, true; });
       return mark;
     }
     uint64_t timeOfMark(uint32_t mark) override {
@@ -86,6 +88,21 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
       std::lock_guard lock(device_.workMutex);
       device_.markTimes.clear();
     }
+    // The work after a wait runs only once the word has reached the value.
+    bool waitValue(const uint32_t* address, uint32_t value) override {
+      if (!device_.valueOperations) return false;
+      std::lock_guard lock(device_.workMutex);
+      device_.waitsIssued.push_back(address);
+      device_.pending.push_back([=] { return std::atomic_ref<const uint32_t>(*address).load() >= value; });
+      return true;
+    }
+    bool writeValue(uint32_t* address, uint32_t value) override {
+      if (!device_.valueOperations) return false;
+      std::lock_guard lock(device_.workMutex);
+      device_.writesIssued.push_back(address);
+      device_.pending.push_back([=] { return std::atomic_ref<uint32_t>(*address).store(value), true; });
+      return true;
+    }
 
    private:
     FakeAsynchronousBackend& device_;
@@ -93,17 +110,23 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
 
   std::unique_ptr<BackendQueue> createQueue() override { return std::make_unique<Queue>(*this); }
 
-  // Runs every command issued so far, as the device would.
+  // Runs the commands issued so far, in order, as the device would: up to a wait whose value has
+  // not been written yet.
   void finishWork() {
     std::lock_guard lock(workMutex);
-    for (auto& work : pending) work();
-    pending.clear();
+    size_t done = 0;
+    while (done < pending.size() && pending[done]()) ++done;
+    pending.erase(pending.begin(), pending.begin() + done);
     workDone.notify_all();
   }
 
   std::mutex workMutex;
   std::condition_variable workDone;
-  std::vector<std::function<void()>> pending;
+  // Each returns false, and runs again later, while it cannot complete (a wait).
+  std::vector<std::function<bool()>> pending;
+  bool valueOperations = true;
+  std::vector<const uint32_t*> waitsIssued;
+  std::vector<const uint32_t*> writesIssued;
   // What takeFailure reports next: set before execute() for a command the device refuses, after
   // it for a fault while the device runs the work.
   int32_t failure = 0;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstring>
 #include <vector>
 
@@ -62,10 +64,12 @@ TEST(MemoryManager, IpcImportSeesTheExportersData) {
   ASSERT_TRUE(exported);
   char* interior = static_cast<char*>(exported->address) + 100;
   std::strcpy(interior, "shared pages");
-  const IpcMemoryHandle handle = memory.exportIpc(*exported, interior);
+  const IpcMemoryHandle handle = *memory.exportIpc(*exported, interior);
+  EXPECT_EQ(handle.kind, IpcMemoryKind::MemoryFile);
   auto imported = memory.importIpc(handle, nullptr, &kOwner);
   ASSERT_TRUE(imported);
   EXPECT_TRUE(imported->imported);
+  EXPECT_EQ(imported->type, MemoryType::Device);
   EXPECT_NE(imported->address, exported->address);
   EXPECT_STREQ(static_cast<char*>(imported->address) + handle.offset, "shared pages");
   IpcMemoryHandle corrupted = handle;
@@ -107,23 +111,139 @@ TEST(MemoryManager, UsesTheDeviceBackendsOwnAllocatorWhereItHasOne) {
   EXPECT_EQ(allocator->released.size(), 1u);
 }
 
-// Host allocations belong to no device: they come from the host allocator when one is set (a
-// GPU's pinned memory), else from core's host memory.
-TEST(MemoryManager, HostAllocationsComeFromTheHostAllocatorWhenSet) {
-  AllocatingBackend allocator;
-  allocator.blocks.reserve(4);
+// A backend that pins core's host memory and shares its own device memory through a driver's
+// handle, as the CUDA backend does (cuMemHostRegister, cuIpcGetMemHandle).
+class SharingBackend final : public testing::FakeBackendBase {
+ public:
+  SharingBackend() { blocks.reserve(8); }
+  void* allocateMemory(MemoryType type, size_t size) override {
+    blocks.emplace_back(size);
+    return blocks.back().data();
+  }
+  void releaseMemory(void* address, MemoryType) override { released.push_back(address); }
+  bool registerHostMemory(void* address, size_t) override {
+    if (registers) registered.push_back(address);
+    return registers;
+  }
+  void unregisterHostMemory(void* address) override { unregistered.push_back(address); }
+  bool exportMemory(void* address, MemoryType type, DriverIpcHandle& handle) override {
+    if (type != MemoryType::Device) return false;
+    ++exports;
+    std::memset(handle.bytes, 0x11, sizeof(handle.bytes));
+    std::memcpy(handle.bytes, &address, sizeof(address));
+    return true;
+  }
+  // "Maps" the exported block by pointing into a block of its own, noting which was named.
+  void* importMemory(const DriverIpcHandle& handle) override {
+    void* exported = nullptr;
+    std::memcpy(&exported, handle.bytes, sizeof(exported));
+    importedFrom.push_back(exported);
+    blocks.emplace_back(64);
+    return blocks.back().data();
+  }
+  void closeImportedMemory(void* address) override { closed.push_back(address); }
+
+  bool registers = true;
+  int exports = 0;
+  std::vector<std::vector<char>> blocks;
+  std::vector<void*> released, registered, unregistered, importedFrom, closed;
+};
+
+// Memory of a device's allocator travels as the driver's handle, in a file that the Level Zero
+// handle names: made once per allocation, opened on the importing device, closed through it.
+TEST(MemoryManager, DriverMemoryIsSharedThroughTheDriversHandle) {
+  auto owned = std::make_unique<SharingBackend>();
+  SharingBackend& backend = *owned;
+  Device device(std::move(owned), nullptr);
   MemoryManager memory;
-  auto before = memory.allocate(MemoryType::Host, 256, 0, nullptr, &kOwner);
-  ASSERT_TRUE(before);
-  EXPECT_EQ(before->allocator, nullptr);
-  memory.setHostAllocator(&allocator);
-  auto pinned = memory.allocate(MemoryType::Host, 256, 0, nullptr, &kOwner);
-  ASSERT_TRUE(pinned);
-  EXPECT_EQ(pinned->allocator, &allocator);
-  EXPECT_EQ(pinned->address, allocator.blocks.front().data());
-  EXPECT_EQ(pinned->device, nullptr);
+  auto exported = memory.allocate(MemoryType::Device, 4096, 0, &device, &kOwner);
+  ASSERT_TRUE(exported);
+  const std::optional<IpcMemoryHandle> handle = memory.exportIpc(*exported, static_cast<char*>(exported->address) + 64);
+  ASSERT_TRUE(handle);
+  EXPECT_EQ(handle->kind, IpcMemoryKind::DriverHandle);
+  EXPECT_EQ(handle->offset, 64u);
+  EXPECT_EQ(handle->type, MemoryType::Device);
+  EXPECT_EQ(memory.exportIpc(*exported, exported->address)->fd, handle->fd) << "one record per allocation";
+  EXPECT_EQ(backend.exports, 1);
+
+  EXPECT_FALSE(memory.importIpc(*handle, nullptr, &kOwner)) << "driver memory opens on a device";
+  auto imported = memory.importIpc(*handle, &device, &kOtherOwner);
+  ASSERT_TRUE(imported);
+  EXPECT_TRUE(imported->imported);
+  EXPECT_EQ(imported->allocator, &backend);
+  EXPECT_EQ(backend.importedFrom, (std::vector<void*>{exported->address}));
+  EXPECT_TRUE(memory.free(imported->address));
+  EXPECT_EQ(backend.closed, (std::vector<void*>{imported->address}));
+  EXPECT_TRUE(backend.released.empty()) << "an imported mapping is closed, not freed";
+
+  auto shared = memory.allocate(MemoryType::Shared, 256, 0, &device, &kOwner);
+  ASSERT_TRUE(shared);
+  EXPECT_FALSE(memory.exportIpc(*shared, shared->address)) << "the driver cannot share it";
   memory.freeAllOf(&kOwner);
-  EXPECT_EQ(allocator.released, (std::vector<void*>{pinned->address}));
+  EXPECT_EQ(backend.released.size(), 2u);
+}
+
+// With a host allocator, host memory is core's shareable memory pinned by it: IPC works as on the
+// CPU, and the importing side pins its mapping too.
+TEST(MemoryManager, HostMemoryIsRegisteredWithTheHostAllocatorAndShareable) {
+  SharingBackend backend;
+  MemoryManager memory;
+  memory.setHostAllocator(&backend);
+  auto host = memory.allocate(MemoryType::Host, 1000, 4096, nullptr, &kOwner);
+  ASSERT_TRUE(host);
+  EXPECT_EQ(host->allocator, nullptr);
+  EXPECT_TRUE(host->block.deviceVisible);
+  EXPECT_EQ(backend.registered, (std::vector<void*>{host->address}));
+  std::strcpy(static_cast<char*>(host->address), "pinned");
+  const std::optional<IpcMemoryHandle> handle = memory.exportIpc(*host, host->address);
+  ASSERT_TRUE(handle);
+  EXPECT_EQ(handle->kind, IpcMemoryKind::MemoryFile);
+  auto imported = memory.importIpc(*handle, nullptr, &kOwner);
+  ASSERT_TRUE(imported);
+  EXPECT_EQ(imported->type, MemoryType::Host);
+  EXPECT_EQ(imported->device, nullptr);
+  EXPECT_STREQ(static_cast<char*>(imported->address), "pinned");
+  EXPECT_EQ(backend.registered.size(), 2u);
+  memory.freeAllOf(&kOwner);
+  EXPECT_EQ(backend.unregistered.size(), 2u);
+  EXPECT_TRUE(backend.released.empty());
+}
+
+// Where the host allocator cannot pin core's memory, host allocations come from its own
+// allocator, which cannot be shared with other processes.
+TEST(MemoryManager, HostMemoryFallsBackToTheAllocatorsOwnWhereRegistrationFails) {
+  SharingBackend backend;
+  backend.registers = false;
+  MemoryManager memory;
+  memory.setHostAllocator(&backend);
+  auto host = memory.allocate(MemoryType::Host, 256, 0, nullptr, &kOwner);
+  ASSERT_TRUE(host);
+  EXPECT_EQ(host->allocator, &backend);
+  EXPECT_EQ(host->address, backend.blocks.front().data());
+  EXPECT_FALSE(memory.exportIpc(*host, host->address));
+  memory.freeAllOf(&kOwner);
+  EXPECT_EQ(backend.released, (std::vector<void*>{host->address}));
+  EXPECT_TRUE(backend.unregistered.empty());
+}
+
+// Event storage and other internal memory that devices wait on: registered where a host
+// allocator is set, plain shared memory otherwise.
+TEST(MemoryManager, DeviceVisibleBlocksAreRegisteredOnlyWithAHostAllocator) {
+  MemoryManager memory;
+  SharedMemoryBlock plain = memory.allocateDeviceVisible(100, 8);
+  ASSERT_NE(plain.address, nullptr);
+  EXPECT_FALSE(plain.deviceVisible);
+  memory.freeDeviceVisible(plain);
+  SharingBackend backend;
+  memory.setHostAllocator(&backend);
+  SharedMemoryBlock pinned = memory.allocateDeviceVisible(100, 8);
+  EXPECT_TRUE(pinned.deviceVisible);
+  SharedMemoryBlock mapped = memory.mapForeignDeviceVisible(getpid(), pinned.fd, 100);
+  ASSERT_NE(mapped.address, nullptr);
+  EXPECT_TRUE(mapped.deviceVisible);
+  memory.freeDeviceVisible(mapped);
+  memory.freeDeviceVisible(pinned);
+  EXPECT_EQ(backend.unregistered, (std::vector<void*>{mapped.address, pinned.address}));
 }
 
 }  // namespace

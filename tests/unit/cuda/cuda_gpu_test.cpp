@@ -2,11 +2,15 @@
 // Skipped where the driver finds no NVIDIA GPU.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <numeric>
+#include <thread>
 
 #include "backends/cuda/cuda_backend.h"
 #include "backends/cuda/cuda_launch_parameters.h"
+#include "loom/core/shared_memory.h"
 
 namespace loom::backends::cuda {
 namespace {
@@ -417,6 +421,51 @@ TEST_F(CudaGpu, PeersReachEachOthersMemory) {
   EXPECT_EQ(download<uint32_t>(theirs, data.size()), data);
   gpu->release(mine, core::MemoryType::Device);
   other->release(theirs, core::MemoryType::Device);
+}
+
+// Core's shareable host memory, registered in place: the GPU's copies reach it at its address.
+TEST_F(CudaGpu, RegisteredSharedMemoryIsReachedAtItsHostAddress) {
+  core::SharedMemoryBlock block = core::allocateSharedMemory(8192, 0);
+  ASSERT_TRUE(block.address);
+  ASSERT_TRUE(gpu->registerHostMemory(block.address, block.mappedSize)) << "CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM?";
+  const uint8_t sevens[4] = {7, 7, 7, 7};
+  void* device = gpu->allocateDevice(8192);
+  ASSERT_TRUE(device);
+  gpu->fill(device, sevens, 4, 8192);
+  gpu->copy(block.address, device, 8192);
+  EXPECT_EQ(static_cast<uint8_t*>(block.address)[8191], 7);
+  gpu->release(device, core::MemoryType::Device);
+  gpu->unregisterHostMemory(block.address);
+  core::freeSharedMemory(block);
+}
+
+// A wait in the stream holds the work after it until the host writes the word; the write after
+// the work lands once it is done.
+TEST_F(CudaGpu, AQueueWaitsInTheStreamForAWordTheHostWrites) {
+  core::SharedMemoryBlock block = core::allocateSharedMemory(4096, 0);
+  ASSERT_TRUE(block.address && gpu->registerHostMemory(block.address, block.mappedSize));
+  auto* words = static_cast<uint32_t*>(block.address);
+  uint32_t& gate = words[0];
+  uint32_t& done = words[1];
+  void* device = gpu->allocateDevice(4096);
+  ASSERT_TRUE(device);
+  const uint8_t nines[4] = {9, 9, 9, 9};
+  std::unique_ptr<core::BackendQueue> queue = gpu->createQueue();
+  ASSERT_TRUE(queue->waitValue(&gate, 1)) << "the driver has no stream memory operations";
+  queue->fill(device, nines, 4, 4096);
+  ASSERT_TRUE(queue->writeValue(&done, 1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(queue->completed());
+  EXPECT_EQ(std::atomic_ref<uint32_t>(done).load(), 0u);
+  std::atomic_ref<uint32_t>(gate).store(1);
+  queue->synchronize();
+  EXPECT_EQ(queue->takeFailure(), 0);
+  EXPECT_EQ(std::atomic_ref<uint32_t>(done).load(), 1u);
+  EXPECT_EQ(download<uint8_t>(device, 4096)[4095], 9);
+  queue.reset();
+  gpu->release(device, core::MemoryType::Device);
+  gpu->unregisterHostMemory(block.address);
+  core::freeSharedMemory(block);
 }
 
 }  // namespace

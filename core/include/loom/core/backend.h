@@ -85,6 +85,18 @@ class BackendQueue {
   // status (event.h), or 0; the call clears it. A command the device refused counts when it is
   // issued; a failure while the device ran the work once completed() or synchronize() saw it.
   virtual int32_t takeFailure() { return 0; }
+  // Synchronization in the queue itself, on a 32-bit word of host memory the device can address
+  // (MemoryManager::allocateDeviceVisible): waitValue holds the commands issued after it until
+  // the word is at least `value`; writeValue stores `value` once the commands before it have
+  // completed. False when the queue cannot (a synchronous queue; a driver without the
+  // operations): the caller then waits, or writes, on the host.
+  virtual bool waitValue(const uint32_t* address, uint32_t value) { return false; }
+  virtual bool writeValue(uint32_t* address, uint32_t value) { return false; }
+};
+
+// A driver's own handle for sharing one allocation with another process (a CUDA IPC handle).
+struct DriverIpcHandle {
+  uint8_t bytes[64];
 };
 
 class Backend {
@@ -108,10 +120,25 @@ class Backend {
   // nullptr when the backend leaves allocations of `type` to core's host memory (the CPU does:
   // its memory must be shareable across processes). releaseMemory frees what allocateMemory gave.
   virtual void* allocateMemory(MemoryType type, size_t size) { return nullptr; }
-  // True when host allocations, which belong to no device, should come from this backend's
-  // allocator: pinned memory that a GPU reads directly and copies from at full speed.
+  // True when host allocations, which belong to no device, should be pinned by this backend,
+  // which a GPU then reads directly and copies from at full speed: core's host memory registered
+  // with registerHostMemory, else (when that fails) memory of the backend's own allocator.
   virtual bool providesHostMemory() const { return false; }
   virtual void releaseMemory(void* address, MemoryType type) {}
+  // Makes core's host memory (shared_memory.h) addressable by the device at the same address,
+  // for kernels, copies and queue waits: pinned and mapped for every device of the driver. False
+  // when the backend cannot, or has no need to (the CPU). unregisterHostMemory undoes it before
+  // the memory is unmapped.
+  virtual bool registerHostMemory(void* address, size_t size) { return false; }
+  virtual void unregisterHostMemory(void* address) {}
+
+  // IPC of memory from this backend's allocator. exportMemory writes the driver's handle of the
+  // allocation at `address` (its base); false when the driver cannot share memory of `type`.
+  // importMemory maps a handle another process exported, nullptr when it names nothing this
+  // device can open; closeImportedMemory unmaps it.
+  virtual bool exportMemory(void* address, MemoryType type, DriverIpcHandle& handle) { return false; }
+  virtual void* importMemory(const DriverIpcHandle& handle) { return nullptr; }
+  virtual void closeImportedMemory(void* address) {}
 
   // Virtual memory: the address space this device's reservations live in, and physical memory
   // of `size` bytes (whole pages of that space) on the device, nullptr when out of memory. The

@@ -14,8 +14,10 @@ struct DecodedCommand;
 
 // Issues commands to a BackendQueue. On an asynchronous queue (a GPU) device work may still be in
 // flight when execute() returns: event signals that follow it wait until retire() finds the work
-// complete, and every other host-side command (waits, resets, host functions, timestamps) first
-// waits for it. On a synchronous queue (the CPU) everything completes inside execute().
+// complete, and every other host-side command (resets, host functions, timestamps) first waits
+// for it. A wait for events the device can address goes into the queue itself (waitValue), and
+// their signals are also written by the device (writeValue); other waits block the calling
+// thread. On a synchronous queue (the CPU) everything completes inside execute().
 class CommandExecutor {
  public:
   explicit CommandExecutor(Backend& backend);
@@ -26,6 +28,9 @@ class CommandExecutor {
   void execute(const std::vector<uint8_t>& bytes);
   // True when no device work or deferred signal is outstanding.
   bool idle() const { return !inFlight_; }
+  // True when the issued work waits in the queue for events that something else signals: its
+  // completion may take any time (Engine polls rather than blocks then).
+  bool waitsInQueue() const { return !queueWaits_.empty(); }
   bool asynchronous() const { return queue_->asynchronous(); }
   // Completes what is outstanding once the device has finished it: at once when `wait` is false
   // and the device is not done yet, returns false; with `wait`, blocks until it is. True when idle.
@@ -48,6 +53,13 @@ class CommandExecutor {
   // After each command issued to the device: only an asynchronous queue leaves work in flight
   // (and only then is inFlight_ written); a command the device refused abandons the stream.
   void issued();
+  void waitEvents(const DecodedCommand& command);
+  // Makes the queue wait for `event`; false when it cannot (the caller waits on the host).
+  bool waitInQueue(Event* event);
+  bool signaledEarlierHere(const Event* event) const;
+  // The signals deferred after a wait in the queue whose event failed (the work between ran
+  // anyway) fail with its error: from that signal's index on, or deferredSignals_.size().
+  size_t firstSignalAfterAFailedWait(int32_t& error) const;
   void recordDeviceFailure(int32_t failure);
   template <typename Value>
   void writeResults(const std::vector<std::pair<char*, Value>>& results);
@@ -57,6 +69,14 @@ class CommandExecutor {
   bool inFlight_ = false;
   std::vector<DeferredTime> deferredStarts_;   // in stream order
   std::vector<DeferredTime> deferredSignals_;  // in stream order
+  // Waits issued to the queue since the last retirement, with how many signals were deferred
+  // before each.
+  struct QueueWait {
+    Event* event;
+    size_t signalsBefore;
+  };
+  std::vector<QueueWait> queueWaits_;
+  const bool deviceEventWaits_;  // the EnableDeviceEventWaits debug key
   int32_t failure_ = 0;                  // of the stream being executed: a failed wait or command
   std::atomic<int32_t> deviceFailure_{0};
 };

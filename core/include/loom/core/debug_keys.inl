@@ -9,3 +9,4 @@ LOOM_DEBUG_KEY(bool, EnableCudaDevices, false, "List NVIDIA GPUs (experimental: 
 LOOM_DEBUG_KEY(bool, EnableCompilerCache, true, "Keep compiled programs on disk and reuse them across processes")
 LOOM_DEBUG_KEY(std::string, CompilerCacheDir, "", "Where the compiler cache lives; empty means $XDG_CACHE_HOME/loom, else ~/.cache/loom")
 LOOM_DEBUG_KEY(bool, DumpKernelIr, false, "Print the final LLVM IR of every module the compiler builds to stderr")
+LOOM_DEBUG_KEY(bool, EnableDeviceEventWaits, true, "GPU queues wait for events in the device's own queue; 0 makes the engine's thread wait on the host")

@@ -51,6 +51,10 @@ class Engine {
   }
   // Completes the streams issued so far (their work is done): advances the completion tag.
   void retireIssued();
+  // With nothing submitted: waits until the issued work is done, then retires it. Work that
+  // waits in the queue for a signal may take any time: then the engine polls it and returns
+  // early, returning false, when a submission arrives (which it issues then) or the engine stops.
+  bool retireWhileIdle();
   void trace(const std::vector<uint8_t>& stream) const;
   // Runs the stream to completion on the calling thread, which holds mutex_; returns its task count.
   uint64_t runLocked(const std::vector<uint8_t>& stream);

@@ -23,11 +23,17 @@ struct EventStorage {
   uint32_t state = 0;  // 0: not signaled, 1: signaled
   int32_t error = 0;   // negative when the work failed or was abandoned (OpenCL execution status)
   EventTimestamps timestamps;
+  // 1 once the work before the signal is done, which a device learns before the host does: a
+  // device writes it after the work and waits on it in its queue (BackendQueue::waitValue); the
+  // host writes it along with `state`, which alone says that timestamps and error are final.
+  uint32_t deviceState = 0;
 };
 
 class Event {
  public:
-  explicit Event(EventStorage* storage) : storage_(storage) {}
+  // `deviceVisible`: the storage lies in memory the devices can address
+  // (MemoryManager::allocateDeviceVisible), so that their queues can wait on it and signal it.
+  explicit Event(EventStorage* storage, bool deviceVisible = false) : storage_(storage), deviceVisible_(deviceVisible) {}
 
   void markStart(uint64_t timestamp);
   void signal(uint64_t timestamp);  // records the end timestamp, then wakes every waiter
@@ -40,10 +46,15 @@ class Event {
   // Returns true when signaled within timeoutNs (UINT64_MAX waits forever; 0 only queries).
   bool hostSynchronize(uint64_t timeoutNs) const;
   EventTimestamps timestamps() const { return storage_->timestamps; }
+  bool deviceVisible() const { return deviceVisible_; }
+  // The word device queues wait on and write (EventStorage::deviceState).
+  uint32_t* deviceWord() const { return &storage_->deviceState; }
 
  private:
   std::atomic_ref<uint32_t> state() const { return std::atomic_ref<uint32_t>(storage_->state); }
+  std::atomic_ref<uint32_t> deviceState() const { return std::atomic_ref<uint32_t>(storage_->deviceState); }
   EventStorage* storage_;
+  bool deviceVisible_;
 };
 
 }  // namespace loom::core

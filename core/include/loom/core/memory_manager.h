@@ -26,15 +26,24 @@ struct Allocation {
   uint64_t id = 0;              // unique, never reused
   bool imported = false;        // mapped from another process through IPC
   SharedMemoryBlock block;      // core's host memory, when `allocator` is null
-  Backend* allocator = nullptr;  // the backend whose allocator provided the memory
+  Backend* allocator = nullptr;  // the backend whose allocator provided (or imported) the memory
+  // The file that holds the driver's IPC handle, once exportIpc made one (memory of `allocator`).
+  SharedMemoryBlock ipcRecord;
 };
 
-// What another process needs to map an allocation: its pid, descriptor and size.
+// How an IPC handle reaches the memory: the allocation's own file (core's host memory), or a
+// file holding the driver's handle of memory from a device's allocator (a GPU's).
+enum class IpcMemoryKind : uint8_t { MemoryFile, DriverHandle };
+
+// What another process needs to map an allocation: the exporter's pid and descriptor, the kind,
+// type and size.
 struct IpcMemoryHandle {
   uint32_t magic;
   int32_t pid;
   int32_t fd;
-  uint32_t reserved;
+  MemoryType type;
+  IpcMemoryKind kind;
+  uint16_t reserved;
   uint64_t size;
   uint64_t offset;  // of the exported pointer inside the allocation
 };
@@ -51,8 +60,11 @@ class MemoryManager {
   // which have no device: from the host allocator, when set), else core's host memory. nullopt
   // when out of memory.
   std::optional<Allocation> allocate(MemoryType type, size_t size, size_t alignment, Device* device, const void* owner);
+  // Maps what another process exported; memory of a device's allocator opens on `device`.
+  // nullopt when the handle names nothing live (or nothing `device` can open).
   std::optional<Allocation> importIpc(const IpcMemoryHandle& handle, Device* device, const void* owner);
-  IpcMemoryHandle exportIpc(const Allocation& allocation, const void* pointer) const;
+  // nullopt when the memory cannot be shared (its driver cannot export it).
+  std::optional<IpcMemoryHandle> exportIpc(const Allocation& allocation, const void* pointer);
   // `address` must be an allocation's base (and, when `id` is given, that allocation's id);
   // false when it is not.
   bool free(const void* address, uint64_t id = 0);
@@ -64,8 +76,21 @@ class MemoryManager {
   // outlive this manager's allocations.
   void setHostAllocator(Backend* backend) { hostAllocator_ = backend; }
 
+  // Core's shared memory (shared_memory.h) that the devices can address too: registered with the
+  // host allocator when there is one (a GPU's driver pins and maps it for every GPU), which
+  // block.deviceVisible says. Release it with freeDeviceVisible.
+  SharedMemoryBlock allocateDeviceVisible(size_t size, size_t alignment);
+  SharedMemoryBlock mapForeignDeviceVisible(int32_t pid, int32_t fd, size_t size);
+  void freeDeviceVisible(const SharedMemoryBlock& block);
+
  private:
-  static void release(const Allocation& allocation);
+  void makeDeviceVisible(SharedMemoryBlock& block);
+  void* allocateHost(size_t size, size_t alignment, Allocation& allocation);
+  std::optional<Allocation> importDriverHandle(const IpcMemoryHandle& handle, Device* device, const void* owner);
+  // The file holding the driver's IPC handle of `allocation`, made on first use.
+  std::optional<SharedMemoryBlock> ipcRecord(const Allocation& allocation);
+  Allocation insert(Allocation allocation);  // gives it an id and indexes it
+  void release(const Allocation& allocation);
 
   mutable std::shared_mutex mutex_;
   std::map<uintptr_t, Allocation> byAddress_;

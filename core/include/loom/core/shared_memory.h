@@ -10,6 +10,7 @@ struct SharedMemoryBlock {
   void* address = nullptr;
   size_t mappedSize = 0;  // whole pages
   int fd = -1;
+  bool deviceVisible = false;  // registered with a device's driver (MemoryManager::allocateDeviceVisible)
 };
 
 // Maps `size` bytes (rounded up to pages) at an address aligned to `alignment` (a power of two).

@@ -1,0 +1,33 @@
+#include "backends/cuda/cuda_capabilities.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace loom::backends::cuda {
+namespace {
+
+AttributeLookup lookupIn(const std::map<DeviceAttribute, int>& attributes) {
+  return [attributes](DeviceAttribute which) {
+    auto found = attributes.find(which);
+    return found == attributes.end() ? 0 : found->second;
+  };
+}
+
+TEST(CudaCapabilities, AnH100WithACurrentDriverHasBoth) {
+  const CudaCapabilities capabilities = readCapabilities(12080, lookupIn({{kCanUseHostPointerForRegisteredMem, 1}}));
+  EXPECT_TRUE(capabilities.registersHostMemoryInPlace);
+  EXPECT_TRUE(capabilities.streamValueOperations) << "the v2 stream memory operations need no opt-in";
+}
+
+TEST(CudaCapabilities, OlderDriversHaveStreamOperationsOnlyWhenEnabled) {
+  EXPECT_FALSE(readCapabilities(11040, lookupIn({})).streamValueOperations);
+  EXPECT_TRUE(readCapabilities(11040, lookupIn({{kCanUseStreamMemOpsV1, 1}})).streamValueOperations);
+}
+
+TEST(CudaCapabilities, RegisteredMemoryAtAnotherAddressIsNotUsed) {
+  EXPECT_FALSE(readCapabilities(12080, lookupIn({})).registersHostMemoryInPlace);
+}
+
+}  // namespace
+}  // namespace loom::backends::cuda

@@ -1,33 +1,86 @@
-// Sub-group functions: cl_khr_subgroups, cl_khr_subgroup_shuffle, cl_khr_subgroup_shuffle_relative
-// and the shuffles of cl_intel_subgroups (SPV_INTEL_subgroups). All are built on what each target
-// lowers itself: the sub-group queries (get_sub_group_size...), sub_group_barrier and the three
-// primitives below. On the CPU a sub-group is one work-item, so the loops fold away; on NVPTX the
-// primitives are warp shuffles and votes.
+// Sub-group functions: cl_khr_subgroups, cl_khr_subgroup_extended_types, cl_khr_subgroup_shuffle,
+// cl_khr_subgroup_shuffle_relative and the shuffles of cl_intel_subgroups (SPV_INTEL_subgroups).
+// All are built on what each target lowers itself: the sub-group queries (get_sub_group_size...),
+// sub_group_barrier and the three primitives below, which name work-items of the sub-group by
+// `members` masks (bit i: the work-item whose sub-group local id is i; sub-groups have at most 32).
+// On the CPU a sub-group is one work-item, so the loops fold away; on NVPTX the primitives are
+// warp shuffles and votes.
 
-// The value `value` of the work-item whose sub-group local id is `index` (undefined if none is).
-uint __loom_sub_group_shuffle(uint value, uint index);
-int __loom_sub_group_all(int predicate);
-int __loom_sub_group_any(int predicate);
+// The value `value` of the work-item whose sub-group local id is `index` (undefined if that is no
+// member). Every member calls it.
+uint __loom_sub_group_shuffle(uint value, uint index, uint members);
+// The members whose `predicate` is not 0. Every member calls it.
+uint __loom_sub_group_ballot(int predicate, uint members);
+// The work-items of the sub-group that reach this call together (the non-uniform functions' active set).
+uint __loom_sub_group_active(void);
 
-int OVL sub_group_all(int predicate) { return __loom_sub_group_all(predicate); }
-int OVL sub_group_any(int predicate) { return __loom_sub_group_any(predicate); }
+// Every work-item of the sub-group: what the uniform functions take part in.
+static uint __loom_sub_group_members(void) { return ~0u >> (32 - get_sub_group_size()); }
 
-// Every type as 32-bit shuffles: narrower ones widened, 64-bit ones by halves.
-#define SHUFFLE_WIDENED(T) \
-  static T OVL __loom_shuffle(T x, uint index) { return (T)__loom_sub_group_shuffle((uint)x, index); }
+int OVL sub_group_all(int predicate) {
+  const uint members = __loom_sub_group_members();
+  return __loom_sub_group_ballot(predicate, members) == members;
+}
+int OVL sub_group_any(int predicate) { return __loom_sub_group_ballot(predicate, __loom_sub_group_members()) != 0; }
+
+// Every type as 32-bit shuffles: narrower ones widened, 64-bit ones by halves, vectors by components.
+#define SHUFFLE_WIDENED(T)                                                            \
+  static T OVL __loom_shuffle_among(T x, uint index, uint members) {                  \
+    return (T)__loom_sub_group_shuffle((uint)x, index, members);                      \
+  }
 SHUFFLE_WIDENED(char)
 SHUFFLE_WIDENED(uchar)
 SHUFFLE_WIDENED(short)
 SHUFFLE_WIDENED(ushort)
 SHUFFLE_WIDENED(int)
 SHUFFLE_WIDENED(uint)
-static float OVL __loom_shuffle(float x, uint index) { return as_float(__loom_sub_group_shuffle(as_uint(x), index)); }
-static ulong OVL __loom_shuffle(ulong x, uint index) {
-  const uint2 halves = as_uint2(x);
-  return as_ulong((uint2)(__loom_sub_group_shuffle(halves.x, index), __loom_sub_group_shuffle(halves.y, index)));
+static float OVL __loom_shuffle_among(float x, uint index, uint members) {
+  return as_float(__loom_sub_group_shuffle(as_uint(x), index, members));
 }
-static long OVL __loom_shuffle(long x, uint index) { return as_long(__loom_shuffle(as_ulong(x), index)); }
-static double OVL __loom_shuffle(double x, uint index) { return as_double(__loom_shuffle(as_ulong(x), index)); }
+static ulong OVL __loom_shuffle_among(ulong x, uint index, uint members) {
+  const uint2 halves = as_uint2(x);
+  return as_ulong((uint2)(__loom_sub_group_shuffle(halves.x, index, members), __loom_sub_group_shuffle(halves.y, index, members)));
+}
+static long OVL __loom_shuffle_among(long x, uint index, uint members) { return as_long(__loom_shuffle_among(as_ulong(x), index, members)); }
+static double OVL __loom_shuffle_among(double x, uint index, uint members) {
+  return as_double(__loom_shuffle_among(as_ulong(x), index, members));
+}
+#define SHUFFLE_VECTOR(T, N)                                                                \
+  static T##N OVL __loom_shuffle_among(T##N x, uint index, uint members) {                  \
+    T##N r;                                                                                 \
+    for (int i = 0; i < N; ++i) ((T*)&r)[i] = __loom_shuffle_among(((T*)&x)[i], index, members); \
+    return r;                                                                               \
+  }
+// sub_group_broadcast of every type and width (cl_khr_subgroup_extended_types for vectors).
+#define SG_BROADCAST(T) \
+  T OVL sub_group_broadcast(T x, uint id) { return __loom_shuffle_among(x, id, __loom_sub_group_members()); }
+#define SG_VECTORS(T)                                                                           \
+  SHUFFLE_VECTOR(T, 2) SHUFFLE_VECTOR(T, 3) SHUFFLE_VECTOR(T, 4) SHUFFLE_VECTOR(T, 8) SHUFFLE_VECTOR(T, 16) \
+  SG_BROADCAST(T) SG_BROADCAST(T##2) SG_BROADCAST(T##3) SG_BROADCAST(T##4) SG_BROADCAST(T##8) SG_BROADCAST(T##16)
+SG_VECTORS(char)
+SG_VECTORS(uchar)
+SG_VECTORS(short)
+SG_VECTORS(ushort)
+SG_VECTORS(int)
+SG_VECTORS(uint)
+SG_VECTORS(long)
+SG_VECTORS(ulong)
+SG_VECTORS(float)
+SG_VECTORS(double)
+
+// Among the whole sub-group.
+#define SHUFFLE_WHOLE(T) \
+  static T OVL __loom_shuffle(T x, uint index) { return __loom_shuffle_among(x, index, __loom_sub_group_members()); }
+SHUFFLE_WHOLE(char)
+SHUFFLE_WHOLE(uchar)
+SHUFFLE_WHOLE(short)
+SHUFFLE_WHOLE(ushort)
+SHUFFLE_WHOLE(int)
+SHUFFLE_WHOLE(uint)
+SHUFFLE_WHOLE(long)
+SHUFFLE_WHOLE(ulong)
+SHUFFLE_WHOLE(float)
+SHUFFLE_WHOLE(double)
 
 // Reductions and scans by shuffles within the sub-group, whose last one may be partial: a
 // reduction folds each work-item's upper neighbours into it (ids past the size take no part), a
@@ -58,8 +111,11 @@ static double OVL __loom_shuffle(double x, uint index) { return as_double(__loom
 #define SG_COLLECTIVES(T, minimum, maximum, lowest, highest) \
   SG_COLLECTIVE(T, add, SG_ADD, 0)                           \
   SG_COLLECTIVE(T, min, minimum, highest)                    \
-  SG_COLLECTIVE(T, max, maximum, lowest)                     \
-  T OVL sub_group_broadcast(T x, uint id) { return __loom_shuffle(x, id); }
+  SG_COLLECTIVE(T, max, maximum, lowest)
+SG_COLLECTIVES(char, min, max, CHAR_MIN, CHAR_MAX)
+SG_COLLECTIVES(uchar, min, max, 0, UCHAR_MAX)
+SG_COLLECTIVES(short, min, max, SHRT_MIN, SHRT_MAX)
+SG_COLLECTIVES(ushort, min, max, 0, USHRT_MAX)
 SG_COLLECTIVES(int, min, max, INT_MIN, INT_MAX)
 SG_COLLECTIVES(uint, min, max, 0, UINT_MAX)
 SG_COLLECTIVES(long, min, max, LONG_MIN, LONG_MAX)
@@ -134,3 +190,21 @@ SG_INTEL_VECTORS(long)
 SG_INTEL_VECTORS(ulong)
 SG_INTEL_VECTORS(float)
 SG_INTEL_VECTORS(double)
+
+// Intel's names for broadcast, reductions and scans of 8- and 16-bit integers
+// (cl_intel_subgroups_char and _short), which SPIR-V leaves as calls by name.
+#define SG_INTEL_NARROW(T)                                                                  \
+  T OVL intel_sub_group_broadcast(T x, uint id) { return sub_group_broadcast(x, id); }      \
+  T##2 OVL intel_sub_group_broadcast(T##2 x, uint id) { return sub_group_broadcast(x, id); } \
+  T##3 OVL intel_sub_group_broadcast(T##3 x, uint id) { return sub_group_broadcast(x, id); } \
+  T##4 OVL intel_sub_group_broadcast(T##4 x, uint id) { return sub_group_broadcast(x, id); } \
+  T##8 OVL intel_sub_group_broadcast(T##8 x, uint id) { return sub_group_broadcast(x, id); } \
+  SG_INTEL_NARROW_OP(T, add) SG_INTEL_NARROW_OP(T, min) SG_INTEL_NARROW_OP(T, max)
+#define SG_INTEL_NARROW_OP(T, op)                                                                      \
+  T OVL intel_sub_group_reduce_##op(T x) { return sub_group_reduce_##op(x); }                         \
+  T OVL intel_sub_group_scan_inclusive_##op(T x) { return sub_group_scan_inclusive_##op(x); }         \
+  T OVL intel_sub_group_scan_exclusive_##op(T x) { return sub_group_scan_exclusive_##op(x); }
+SG_INTEL_NARROW(char)
+SG_INTEL_NARROW(uchar)
+SG_INTEL_NARROW(short)
+SG_INTEL_NARROW(ushort)

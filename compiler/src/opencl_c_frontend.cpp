@@ -17,6 +17,8 @@ namespace loom::compiler {
 
 extern const uint8_t kOpenClBaseHeader[];
 extern const size_t kOpenClBaseHeaderSize;
+extern const uint8_t kIntelSubgroupsHeader[];
+extern const size_t kIntelSubgroupsHeaderSize;
 
 namespace {
 
@@ -25,6 +27,7 @@ constexpr const char* kMainFile = "<source>";
 // In-memory directories: clang's header and Loom's prelude; the request's headers.
 constexpr const char* kClangHeaderDir = "/loom/clang";
 constexpr const char* kPreludePath = "/loom/clang/loom-opencl-c.h";
+constexpr const char* kIntelSubgroupsPath = "/loom/clang/loom-intel-subgroups.h";
 constexpr const char* kInputHeaderDir = "/loom/input";
 
 // What Loom's CPU device supports, as clang's target options: clang defines the macros and checks
@@ -35,17 +38,16 @@ constexpr const char* kSupportedExtensions =
     "+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store,+__opencl_c_fp64,"
     "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,+__opencl_c_program_scope_global_variables,"
     "+__opencl_c_generic_address_space,+cl_khr_subgroups,+__opencl_c_subgroups,+cl_khr_subgroup_shuffle,"
-    "+cl_khr_subgroup_shuffle_relative,+__opencl_c_work_group_collective_functions";
+    "+cl_khr_subgroup_shuffle_relative,+cl_khr_subgroup_extended_types,+cl_khr_subgroup_non_uniform_vote,"
+    "+cl_khr_subgroup_ballot,+cl_khr_subgroup_non_uniform_arithmetic,+cl_khr_subgroup_clustered_reduce,"
+    "+cl_intel_subgroups,+cl_intel_subgroups_short,+__opencl_c_work_group_collective_functions";
 
 // Included before the program. opencl-c-base.h and clang claim more for every SPIR target than Loom
-// has; builtins that depend on these macros disappear with them.
+// has; builtins that depend on these macros disappear with them. Clang declares none of Intel's
+// sub-group functions: Loom's header does.
 constexpr const char* kPrelude = R"(#include <opencl-c-base.h>
+#include <loom-intel-subgroups.h>
 #undef __IMAGE_SUPPORT__
-#undef cl_khr_subgroup_extended_types
-#undef cl_khr_subgroup_non_uniform_vote
-#undef cl_khr_subgroup_ballot
-#undef cl_khr_subgroup_non_uniform_arithmetic
-#undef cl_khr_subgroup_clustered_reduce
 #undef cl_khr_subgroup_rotate
 #undef cl_khr_extended_bit_ops
 #undef cl_khr_integer_dot_product
@@ -93,6 +95,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem(const SourceRequest& 
   const llvm::StringRef baseHeader(reinterpret_cast<const char*>(kOpenClBaseHeader), kOpenClBaseHeaderSize);
   memory->addFile(std::string(kClangHeaderDir) + "/opencl-c-base.h", 0, llvm::MemoryBuffer::getMemBuffer(baseHeader));
   memory->addFile(kPreludePath, 0, llvm::MemoryBuffer::getMemBuffer(kPrelude));
+  const llvm::StringRef intelSubgroups(reinterpret_cast<const char*>(kIntelSubgroupsHeader), kIntelSubgroupsHeaderSize);
+  memory->addFile(kIntelSubgroupsPath, 0, llvm::MemoryBuffer::getMemBuffer(intelSubgroups));
   for (const auto& [name, content] : request.headers)
     memory->addFile(std::string(kInputHeaderDir) + "/" + name, 0, llvm::MemoryBuffer::getMemBufferCopy(content, name));
   // A physical file system of its own: clang may change its working directory.

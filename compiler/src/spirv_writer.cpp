@@ -7,10 +7,11 @@
 namespace loom::compiler {
 
 llvm::Expected<std::vector<uint8_t>> writeSpirvModule(llvm::Module& module) {
-  // The translator's defaults, as llvm-spirv uses them (no extensions, so any consumer reads
-  // it), plus the source's argument type names (OpenCL's clGetKernelArgInfo reports `uint*`,
-  // which SPIR-V types alone cannot tell from `int*`).
-  SPIRV::TranslatorOpts options;
+  // The translator's defaults, as llvm-spirv uses them, with one extension: SPV_INTEL_subgroups,
+  // which only programs calling Intel's sub-group shuffles and block reads and writes need (it is
+  // the only way to express those); plus the source's argument type names (OpenCL's
+  // clGetKernelArgInfo reports `uint*`, which SPIR-V types alone cannot tell from `int*`).
+  SPIRV::TranslatorOpts options(SPIRV::VersionNumber::MaximumVersion, {{SPIRV::ExtensionID::SPV_INTEL_subgroups, true}});
   options.setPreserveOCLKernelArgTypeMetadataThroughString(true);
   std::ostringstream stream;
   std::string message;

@@ -23,6 +23,18 @@ std::vector<std::pair<std::string, cl_version>> Device::extensions() const {
       {"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_subgroup_shuffle", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_subgroup_shuffle_relative", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_subgroup_extended_types", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_subgroup_non_uniform_vote", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_subgroup_ballot", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_subgroup_non_uniform_arithmetic", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0)},
+      // Buffers only: images are not supported.
+      {"cl_intel_subgroups", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_intel_subgroups_char", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_intel_subgroups_short", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_intel_subgroups_long", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_intel_subgroup_local_block_io", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_intel_spirv_subgroups", CL_MAKE_VERSION(1, 0, 0)},
   };
   if (info().supportsFp64) list.push_back({"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0)});
   if (info().supportsInt64Atomics) {

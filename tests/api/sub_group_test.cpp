@@ -1,7 +1,9 @@
 // Sub-groups through Level Zero: the sizes the device and kernels report, a SPIR-V kernel using
-// sub-group functions and Intel's shuffles, and a required sub-group size the device lacks.
+// sub-group functions, Intel's shuffles and block reads and non-uniform instructions, and a
+// required sub-group size the device lacks.
 // Expectations follow the reported size (1 on the CPU, 32 on NVIDIA GPUs).
 #include <algorithm>
+#include <climits>
 
 #include "ze_test_helpers.h"
 
@@ -64,6 +66,59 @@ TEST_F(SubGroupTest, SpirvKernelUsesSubGroupFunctionsAndIntelShuffles) {
     EXPECT_EQ(record[7], in[first + (id + 1) % size]);
     EXPECT_EQ(record[8], id + 1 < size ? in[i + 1] : -in[first]);
     EXPECT_EQ(record[9], in[first + (id ^ step)]);
+  }
+}
+
+// SPIR-V's non-uniform group instructions act among the work-items that reach them (those with
+// odd input here); Intel's block reads and writes copy each sub-group's block unchanged.
+TEST_F(SubGroupTest, SpirvNonUniformInstructionsAndIntelBlockIo) {
+  const uint32_t size = deviceSubGroupSize(device);
+  ASSERT_GE(size, 1u);
+  ze_kernel_handle_t k = kernel(module("sub_group_kernels.spv"), "non_uniform_and_blocks");
+  ASSERT_NE(k, nullptr);
+  constexpr uint32_t kLocal = 96, kGroups = 2, kItems = kLocal * kGroups, kRecord = 6;
+  ASSERT_EQ(kLocal % size, 0u) << "block reads need full sub-groups";
+  std::vector<int> in(kItems), none(kItems * kRecord, -1);
+  std::vector<uint32_t> words(kItems * 2), zeros(kItems * 2, 0);
+  for (uint32_t i = 0; i < kItems; ++i) in[i] = int(i * 31 % 47);
+  for (uint32_t e = 0; e < kItems * 2; ++e) words[e] = e * 2654435761u;
+  int* input = deviceMemory<int>(kItems);
+  int* output = deviceMemory<int>(kItems * kRecord);
+  uint32_t* wordsIn = deviceMemory<uint32_t>(kItems * 2);
+  uint32_t* copy = deviceMemory<uint32_t>(kItems * 2);
+  upload(input, in);
+  upload(output, none);
+  upload(wordsIn, words);
+  upload(copy, zeros);
+  setArguments(k, input, output, wordsIn, copy);
+  launch(k, kGroups, kLocal);
+  EXPECT_EQ(download(copy, kItems * 2), words);
+  const std::vector<int> out = download(output, kItems * kRecord);
+  for (uint32_t i = 0; i < kItems; ++i) {
+    SCOPED_TRACE(i);
+    const int* record = &out[i * kRecord];
+    if (in[i] % 2 == 0) {
+      for (uint32_t r = 0; r < kRecord; ++r) EXPECT_EQ(record[r], -1);
+      continue;
+    }
+    const uint32_t first = i - i % kLocal % size;
+    std::vector<uint32_t> active;
+    for (uint32_t j = first; j < first + size; ++j)
+      if (in[j] % 2 != 0) active.push_back(j);
+    uint32_t ballot = 0;
+    int sum = 0, lowest = INT_MAX;
+    bool equal = true, any = false;
+    for (uint32_t j : active) {
+      if (in[j] > 10) ballot |= 1u << (j - first);
+      sum += in[j], equal = equal && in[j] == in[active.front()], any = any || in[j] > 40;
+      if (j < i) lowest = std::min(lowest, in[j]);
+    }
+    EXPECT_EQ(record[0], active.front() == i ? 1 : 0);
+    EXPECT_EQ(uint32_t(record[1]), ballot);
+    EXPECT_EQ(record[2], in[active.front()]);
+    EXPECT_EQ(record[3], sum);
+    EXPECT_EQ(record[4], lowest);
+    EXPECT_EQ(record[5], (equal ? 10 : 0) + (any ? 1 : 0));
   }
 }
 

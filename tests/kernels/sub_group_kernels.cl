@@ -23,3 +23,23 @@ kernel void sub_groups(global const int* in, global int* out) {
   record[8] = intel_sub_group_shuffle_down(x, -x, 1);
   record[9] = intel_sub_group_shuffle_xor(x, get_max_sub_group_size() > 1 ? 1 : 0);
 }
+
+// OpGroupNonUniform* among the work-items with odd input, and OpSubgroupBlockReadINTEL /
+// OpSubgroupBlockWriteINTEL of the sub-group's block (one element per work-item).
+uint2 OVL intel_sub_group_block_read2(const global uint*);
+void OVL intel_sub_group_block_write2(global uint*, uint2);
+#define kNonUniformRecord 6
+kernel void non_uniform_and_blocks(global const int* in, global int* out, global const uint* words, global uint* copy) {
+  const size_t i = get_global_id(0);
+  const size_t first = get_group_id(0) * get_local_size(0) + get_sub_group_id() * get_max_sub_group_size();
+  intel_sub_group_block_write2(copy + first * 2, intel_sub_group_block_read2(words + first * 2));
+  const int x = in[i];
+  if (x % 2 == 0) return;
+  global int* record = out + i * kNonUniformRecord;
+  record[0] = sub_group_elect();
+  record[1] = sub_group_ballot(x > 10).x;
+  record[2] = sub_group_broadcast_first(x);
+  record[3] = sub_group_non_uniform_reduce_add(x);
+  record[4] = sub_group_non_uniform_scan_exclusive_min(x);
+  record[5] = sub_group_non_uniform_all_equal(x) * 10 + sub_group_non_uniform_any(x > 40);
+}

@@ -1,6 +1,6 @@
-// Sub-groups (cl_khr_subgroups, cl_khr_subgroup_shuffle, cl_khr_subgroup_shuffle_relative): the
-// device queries, clGetKernelSubGroupInfo (and its KHR form) with its error codes, and kernels
-// that use them. Expectations come from the sub-group size the device reports (1 on the CPU, 32
+// Sub-groups (cl_khr_subgroups and the cl_khr_subgroup_* extensions, cl_intel_subgroups and its
+// variants): the device queries, clGetKernelSubGroupInfo (and its KHR form) with its error codes,
+// and kernels that use them. Expectations come from the sub-group size the device reports (1 on the CPU, 32
 // on NVIDIA GPUs), so the suite holds on either.
 #include <CL/cl_ext.h>
 
@@ -57,7 +57,11 @@ class SubGroupInfoTest : public ClTest {
 
 TEST_F(SubGroupTest, DeviceReportsSubGroupsAndTheirShuffles) {
   const std::set<std::string> extensions = splitWords(deviceString(CL_DEVICE_EXTENSIONS));
-  for (const char* name : {"cl_khr_subgroups", "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative"})
+  for (const char* name : {"cl_khr_subgroups", "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+                           "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
+                           "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_clustered_reduce", "cl_intel_subgroups",
+                           "cl_intel_subgroups_char", "cl_intel_subgroups_short", "cl_intel_subgroups_long",
+                           "cl_intel_subgroup_local_block_io", "cl_intel_spirv_subgroups"})
     EXPECT_EQ(extensions.count(name), 1u) << name;
   const auto features = infoArray<cl_name_version>(
       [&](size_t s, void* v, size_t* r) { return clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, s, v, r); });
@@ -169,6 +173,111 @@ TEST_F(SubGroupInfoTest, KernelAgreesWithTheQueries) {
     EXPECT_EQ(record[5], in[first + members - 1]);
     EXPECT_EQ(record[6], in[first + (i - first + 1) % members]);
     EXPECT_EQ(record[7], (all ? 10 : 0) + (any ? 1 : 0));
+  }
+}
+
+// OpenCL C sees the extension macros of what the device reports.
+TEST_F(SubGroupTest, OpenClCDefinesTheExtensionMacros) {
+  const char* source = R"(
+#if !defined(cl_khr_subgroup_ballot) || !defined(cl_khr_subgroup_non_uniform_vote) || \
+    !defined(cl_khr_subgroup_non_uniform_arithmetic) || !defined(cl_khr_subgroup_clustered_reduce) || \
+    !defined(cl_khr_subgroup_extended_types) || !defined(cl_intel_subgroups) || !defined(cl_intel_subgroups_short) || \
+    !defined(cl_intel_subgroups_char) || !defined(cl_intel_subgroups_long) || !defined(cl_intel_subgroup_local_block_io)
+#error a sub-group extension is missing
+#endif
+kernel void k(global int* out) { out[0] = 1; })";
+  EXPECT_NE(buildKernel(source, "k", "-cl-std=CL3.0"), nullptr);
+}
+
+// Non-uniform functions among the work-items whose input is odd, in groups of 80 (two full warps
+// and a partial one on a GPU).
+TEST_F(SubGroupInfoTest, NonUniformFunctionsAmongTheActiveWorkItems) {
+  const char* source = R"(
+kernel void non_uniform(global const int* in, global int* out) {
+  const size_t i = get_global_id(0);
+  const int x = in[i];
+  global int* record = out + i * 8;
+  if (x % 2 == 0) return;
+  record[0] = sub_group_elect();
+  record[1] = sub_group_non_uniform_all(x > 3) * 10 + sub_group_non_uniform_any(x > 90);
+  record[2] = sub_group_ballot(x > 50).x;
+  record[3] = sub_group_non_uniform_broadcast(x, sub_group_ballot_find_lsb(sub_group_ballot(1)));
+  record[4] = sub_group_non_uniform_reduce_max(x);
+  record[5] = sub_group_non_uniform_scan_inclusive_add(x);
+  record[6] = sub_group_non_uniform_scan_exclusive_logical_or(x > 60);
+  record[7] = sub_group_clustered_reduce_min(x, 4);
+})";
+  cl_kernel kernel = buildKernel(source, "non_uniform", "-cl-std=CL3.0");
+  ASSERT_NE(kernel, nullptr);
+  constexpr size_t kItems = 160, kLocal = 80, kRecord = 8;
+  std::vector<int> in(kItems), none(kItems * kRecord, -1);
+  for (size_t i = 0; i < kItems; ++i) in[i] = int(i * 53 % 101);
+  cl_mem input = bufferWith(in), output = bufferWith(none);
+  setArgs(kernel, input, output);
+  run1d(kernel, kItems, &kLocal);
+  const std::vector<int> out = readBack<int>(output, kItems * kRecord);
+  const size_t size = sizeFor({kLocal});
+  for (size_t i = 0; i < kItems; ++i) {
+    SCOPED_TRACE(i);
+    const int* record = &out[i * kRecord];
+    if (in[i] % 2 == 0) {
+      for (size_t k = 0; k < kRecord; ++k) EXPECT_EQ(record[k], -1);
+      continue;
+    }
+    const size_t local = i % kLocal, first = i - local % size, members = std::min(size, kLocal - local / size * size);
+    std::vector<size_t> active;
+    for (size_t j = first; j < first + members; ++j)
+      if (in[j] % 2 != 0) active.push_back(j);
+    bool all = true, any = false, orBefore = false;
+    uint32_t ballot = 0;
+    int high = INT_MIN, sum = 0, clusterLow = INT_MAX;
+    for (size_t j : active) {
+      all = all && in[j] > 3, any = any || in[j] > 90, high = std::max(high, in[j]);
+      if (in[j] > 50) ballot |= 1u << (j - first);
+      if (j <= i) sum += in[j];
+      if (j < i) orBefore = orBefore || in[j] > 60;
+      if ((j - first) / 4 == (i - first) / 4) clusterLow = std::min(clusterLow, in[j]);
+    }
+    EXPECT_EQ(record[0], active.front() == i ? 1 : 0);
+    EXPECT_EQ(record[1], (all ? 10 : 0) + (any ? 1 : 0));
+    EXPECT_EQ(uint32_t(record[2]), ballot);
+    EXPECT_EQ(record[3], in[active.front()]);
+    EXPECT_EQ(record[4], high);
+    EXPECT_EQ(record[5], sum);
+    EXPECT_EQ(record[6], orBefore ? 1 : 0);
+    EXPECT_EQ(record[7], clusterLow);
+  }
+}
+
+// Intel's block reads and writes from OpenCL C: each sub-group copies its blocks of ushort4 and
+// reads uints through local memory; a block is one element per work-item, as wide as the sub-group.
+TEST_F(SubGroupInfoTest, IntelBlockReadsAndWrites) {
+  const char* source = R"(
+kernel void blocks(global const ushort* in, global ushort* copy, global const uint* words, global uint* out, local uint* scratch) {
+  const size_t first = get_group_id(0) * get_local_size(0) + get_sub_group_id() * get_max_sub_group_size();
+  intel_sub_group_block_write_us4(copy + first * 4, intel_sub_group_block_read_us4(in + first * 4));
+  local uint* block = scratch + get_sub_group_id() * get_max_sub_group_size();
+  intel_sub_group_block_write_ui(block, intel_sub_group_block_read_ui(words + first));
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = intel_sub_group_block_read(block) + (uint)intel_sub_group_block_read_us2(in + first * 2).y * 1000000;
+})";
+  cl_kernel kernel = buildKernel(source, "blocks", "-cl-std=CL3.0");
+  ASSERT_NE(kernel, nullptr);
+  constexpr size_t kItems = 256, kLocal = 128;
+  std::vector<uint16_t> in(kItems * 4), zeros(kItems * 4, 0);
+  std::vector<uint32_t> words(kItems), none(kItems, 0);
+  for (size_t e = 0; e < in.size(); ++e) in[e] = uint16_t(e * 3 + 1);
+  for (size_t i = 0; i < kItems; ++i) words[i] = uint32_t(i * 7 + 2);
+  cl_mem input = bufferWith(in), copy = bufferWith(zeros), wordBuffer = bufferWith(words), output = bufferWith(none);
+  setArgs(kernel, input, copy, wordBuffer, output);
+  EXPECT_CL_OK(clSetKernelArg(kernel, 4, kLocal * sizeof(uint32_t), nullptr));
+  run1d(kernel, kItems, &kLocal);
+  EXPECT_EQ(readBack<uint16_t>(copy, kItems * 4), in);
+  const std::vector<uint32_t> out = readBack<uint32_t>(output, kItems);
+  const size_t size = sizeFor({kLocal});
+  for (size_t i = 0; i < kItems; ++i) {
+    const size_t first = i - i % kLocal % size, id = i - first;
+    EXPECT_EQ(out[i], words[i] + uint32_t(in[first * 2 + id + size]) * 1000000) << i;
   }
 }
 

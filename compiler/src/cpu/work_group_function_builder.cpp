@@ -180,9 +180,9 @@ void lowerWorkItemQueries(llvm::Function& function, WorkItemQueries& queries) {
   }
 }
 
-// The sub-group primitives for sub-groups of one work-item: a shuffle returns the value itself, a
-// vote the predicate, and sub_group_barrier orders memory only where its scope reaches past the
-// group (program order on the group's one thread does the rest).
+// The sub-group primitives for sub-groups of one work-item, always active: a shuffle returns the
+// value itself, a ballot bit 0 where the predicate holds, and sub_group_barrier orders memory only
+// where its scope reaches past the group (program order on the group's one thread does the rest).
 void lowerSubGroupOperations(llvm::Function& function) {
   for (llvm::CallInst* call : callsIn(function)) {
     llvm::Function* callee = call->getCalledFunction();
@@ -193,6 +193,8 @@ void lowerSubGroupOperations(llvm::Function& function) {
       call->replaceAllUsesWith(call->getArgOperand(0));
     } else if (operation == SubGroupOperation::Barrier) {
       if (fencesBeyondGroup(*call)) builder.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+    } else if (operation == SubGroupOperation::Active) {
+      call->replaceAllUsesWith(llvm::ConstantInt::get(call->getType(), 1));
     } else {
       llvm::Value* predicate = call->getArgOperand(0);
       llvm::Value* holds = builder.CreateICmpNE(predicate, llvm::Constant::getNullValue(predicate->getType()));

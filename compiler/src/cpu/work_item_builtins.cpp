@@ -36,8 +36,8 @@ bool isBarrier(llvm::StringRef name) {
 SubGroupOperation subGroupOperation(llvm::StringRef name) {
   return llvm::StringSwitch<SubGroupOperation>(name)
       .Case("__loom_sub_group_shuffle", SubGroupOperation::Shuffle)
-      .Case("__loom_sub_group_all", SubGroupOperation::All)
-      .Case("__loom_sub_group_any", SubGroupOperation::Any)
+      .Case("__loom_sub_group_ballot", SubGroupOperation::Ballot)
+      .Case("__loom_sub_group_active", SubGroupOperation::Active)
       .Cases("_Z17sub_group_barrierj", "_Z17sub_group_barrierj12memory_scope", SubGroupOperation::Barrier)
       .Default(SubGroupOperation::None);
 }

@@ -31,8 +31,9 @@ enum class WorkItemQuery {
 };
 
 // What the builtin library's sub-group functions are made of, besides the queries: the target
-// lowers these (compiler/builtins/sub_groups.cl).
-enum class SubGroupOperation { None, Shuffle, All, Any, Barrier };
+// lowers these (compiler/builtins/sub_groups.cl). Shuffle and Ballot act among the members their
+// last operand names (bits by sub-group local id); Active is the set of work-items calling together.
+enum class SubGroupOperation { None, Shuffle, Ballot, Active, Barrier };
 
 WorkItemQuery workItemQuery(llvm::StringRef functionName);
 bool isBarrier(llvm::StringRef functionName);

@@ -5,6 +5,7 @@
 #include "backends/cuda/cuda_launch_parameters.h"
 #include "cpu/work_item_builtins.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 
@@ -63,9 +64,18 @@ class WorkItemValues {
   }
 
   // The lane of the work-item whose sub-group local id is `index` (i32).
-  llvm::Value* laneOf(llvm::Value* index) {
-    llvm::Value* local = builder_.CreateTrunc(query(WorkItemQuery::SubGroupLocalId, nullptr), builder_.getInt32Ty());
-    return builder_.CreateAdd(builder_.CreateSub(laneId(), local), index);
+  llvm::Value* laneOf(llvm::Value* index) { return builder_.CreateAdd(firstLane(), index); }
+  // Members of the sub-group (bits by sub-group local id) as lanes, and back.
+  llvm::Value* lanesOf(llvm::Value* members) { return builder_.CreateShl(members, firstLane()); }
+  llvm::Value* membersOf(llvm::Value* lanes) { return builder_.CreateLShr(lanes, firstLane()); }
+
+  // The lanes of the sub-group that run this instruction together (activemask.b32, which LLVM 15
+  // has no intrinsic for).
+  llvm::Value* activeLanes() {
+    auto* type = llvm::FunctionType::get(builder_.getInt32Ty(), false);
+    llvm::CallInst* active = builder_.CreateCall(llvm::InlineAsm::get(type, "activemask.b32 $0;", "=r", true));
+    active->addFnAttr(llvm::Attribute::Convergent);
+    return builder_.CreateAnd(active, subGroupMask());
   }
 
  private:
@@ -91,6 +101,10 @@ class WorkItemValues {
     return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, warp(), left);
   }
   llvm::Value* laneId() { return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {}); }
+  // The lane of sub-group local id 0.
+  llvm::Value* firstLane() {
+    return builder_.CreateSub(laneId(), builder_.CreateTrunc(query(WorkItemQuery::SubGroupLocalId, nullptr), builder_.getInt32Ty()));
+  }
   llvm::Value* linearSize() { return builder_.CreateMul(builder_.CreateMul(localSize(0), localSize(1)), localSize(2)); }
   llvm::Value* enqueuedLinearSize() {
     return builder_.CreateMul(builder_.CreateMul(enqueuedLocalSize(0), enqueuedLocalSize(1)), enqueuedLocalSize(2));
@@ -169,23 +183,26 @@ llvm::Value* isWorkItem(llvm::IRBuilder<>& builder, llvm::Value* implicit) {
 
 namespace {
 
-// Shuffles and votes among the lanes of the sub-group; sub_group_barrier waits for them, which
-// also orders their memory accesses (bar.warp.sync), and fences wider scopes first.
+// Shuffles and ballots among the lanes of the members they name, the active lanes, and
+// sub_group_barrier, which waits for the sub-group's lanes and so also orders their memory
+// accesses (bar.warp.sync), fencing wider scopes first.
 void lowerSubGroupOperation(llvm::CallInst* call, SubGroupOperation operation, llvm::Value* implicit) {
   llvm::IRBuilder<> builder(call);
   WorkItemValues values(builder, implicit);
-  llvm::Value* mask = values.subGroupMask();
   if (operation == SubGroupOperation::Barrier) {
     if (cpu::fencesBeyondGroup(*call)) builder.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
-    builder.CreateIntrinsic(llvm::Intrinsic::nvvm_bar_warp_sync, {}, {mask});
+    builder.CreateIntrinsic(llvm::Intrinsic::nvvm_bar_warp_sync, {}, {values.subGroupMask()});
   } else if (operation == SubGroupOperation::Shuffle) {
+    llvm::Value* lanes = values.lanesOf(call->getArgOperand(2));
     llvm::Value* lane = values.laneOf(call->getArgOperand(1));
     call->replaceAllUsesWith(builder.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_idx_i32, {},
-                                                     {mask, call->getArgOperand(0), lane, builder.getInt32(31)}));
-  } else {
-    const auto vote = operation == SubGroupOperation::All ? llvm::Intrinsic::nvvm_vote_all_sync : llvm::Intrinsic::nvvm_vote_any_sync;
+                                                     {lanes, call->getArgOperand(0), lane, builder.getInt32(31)}));
+  } else if (operation == SubGroupOperation::Ballot) {
+    llvm::Value* lanes = values.lanesOf(call->getArgOperand(1));
     llvm::Value* predicate = builder.CreateICmpNE(call->getArgOperand(0), builder.getInt32(0));
-    call->replaceAllUsesWith(builder.CreateZExt(builder.CreateIntrinsic(vote, {}, {mask, predicate}), call->getType()));
+    call->replaceAllUsesWith(values.membersOf(builder.CreateIntrinsic(llvm::Intrinsic::nvvm_vote_ballot_sync, {}, {lanes, predicate})));
+  } else {
+    call->replaceAllUsesWith(values.membersOf(values.activeLanes()));
   }
   call->eraseFromParent();
 }

@@ -232,16 +232,23 @@ TEST(Nvptx, RequiredWorkGroupSizeBecomesReqntid) {
   EXPECT_NE(fixed.find(".reqntid 8, 4, 1"), std::string::npos) << fixed;
 }
 
-// Warps of 32: shuffles (64-bit values as two), votes and sub_group_barrier among the lanes of
-// the sub-group, whose mask covers only the lanes that exist.
+// Warps of 32: shuffles (64-bit values as two), ballots and sub_group_barrier among the lanes of
+// the sub-group, whose mask covers only the lanes that exist; the non-uniform functions among the
+// lanes that activemask finds, Intel's block reads as loads of one element per lane.
 TEST(Nvptx, SubGroupFunctionsAreWarpShufflesAndVotes) {
   const std::string ptx = ptxOf(nvptxKernels("sub_groups"));
   const std::string reduce = entryBody(ptx, "collectives_double");
   EXPECT_NE(reduce.find("shfl.sync.idx.b32"), std::string::npos) << reduce;
   EXPECT_NE(reduce.find("%laneid"), std::string::npos) << reduce;
   const std::string votes = entryBody(ptx, "votes");
-  EXPECT_NE(votes.find("vote.sync.all.pred"), std::string::npos) << votes;
-  EXPECT_NE(votes.find("vote.sync.any.pred"), std::string::npos) << votes;
+  EXPECT_NE(votes.find("vote.sync.ballot.b32"), std::string::npos) << votes;
+  EXPECT_EQ(votes.find("activemask"), std::string::npos) << "uniform votes take the whole sub-group\n" << votes;
+  const std::string nonUniform = entryBody(ptx, "non_uniform");
+  for (const char* text : {"activemask.b32", "vote.sync.ballot.b32", "shfl.sync.idx.b32"})
+    EXPECT_NE(nonUniform.find(text), std::string::npos) << text << "\n" << nonUniform;
+  const std::string blocks = entryBody(ptx, "block_reads");
+  EXPECT_NE(blocks.find("ld.global"), std::string::npos) << blocks;
+  EXPECT_EQ(blocks.find("shfl"), std::string::npos) << blocks;
   const std::string exchange = entryBody(ptx, "sub_group_exchange");
   EXPECT_NE(exchange.find("bar.warp.sync"), std::string::npos) << exchange;
   EXPECT_EQ(exchange.find("bar.sync"), std::string::npos) << "no work-group barrier\n" << exchange;

@@ -252,8 +252,13 @@ TEST(OpenClC, OpenClC30FeatureMacrosAreWhatLoomSupports) {
         !defined(cl_khr_subgroup_shuffle_relative)
     #error sub-groups and their shuffles are supported
     #endif
-    #if defined(cl_khr_fp16) || defined(cl_khr_subgroup_ballot) || defined(cl_khr_subgroup_non_uniform_arithmetic)
-    #error no fp16 or non-uniform sub-group functions
+    #if !defined(cl_khr_subgroup_extended_types) || !defined(cl_khr_subgroup_non_uniform_vote) || \
+        !defined(cl_khr_subgroup_ballot) || !defined(cl_khr_subgroup_non_uniform_arithmetic) || \
+        !defined(cl_khr_subgroup_clustered_reduce) || !defined(cl_intel_subgroups)
+    #error the non-uniform sub-group functions and Intel's sub-group functions are supported
+    #endif
+    #if defined(cl_khr_fp16) || defined(cl_khr_subgroup_rotate)
+    #error no fp16 or sub-group rotates
     #endif
     #if defined(cl_khr_3d_image_writes) || defined(cl_ext_float_atomics)
     #error no image writes or float atomics

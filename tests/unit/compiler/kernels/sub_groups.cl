@@ -96,3 +96,104 @@ kernel void sub_groups_around_barrier(global const int* in, global int* out, loc
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = scratch[size - 1 - lid] * 1000 + (int)get_sub_group_id();
 }
+
+// Non-uniform functions among the work-items whose input is not 0; the others skip them.
+#define kNonUniformRecord 12
+kernel void non_uniform(global const int* in, global int* out) {
+  const size_t i = get_global_id(0);
+  const int x = in[i];
+  if (x == 0) return;
+  global int* record = out + i * kNonUniformRecord;
+  record[0] = sub_group_elect();
+  record[1] = sub_group_non_uniform_all(x > 0);
+  record[2] = sub_group_non_uniform_any(x > 5);
+  record[3] = sub_group_non_uniform_all_equal(x);
+  record[4] = sub_group_ballot(x > 2).x;
+  record[5] = sub_group_broadcast_first(x);
+  record[6] = sub_group_non_uniform_reduce_add(x);
+  record[7] = sub_group_non_uniform_scan_inclusive_max(x);
+  record[8] = sub_group_non_uniform_scan_exclusive_add(x);
+  record[9] = sub_group_non_uniform_reduce_xor(x);
+  record[10] = sub_group_non_uniform_scan_inclusive_logical_and(x > 2);
+  record[11] = sub_group_clustered_reduce_add(x, 2);
+}
+
+// The ballot functions on given ballots (every work-item takes part), and the masks.
+#define kBallotRecord 13
+kernel void ballots(global const uint4* in, global uint* out) {
+  const size_t i = get_global_id(0);
+  const uint4 value = in[i];
+  global uint* record = out + i * kBallotRecord;
+  record[0] = sub_group_inverse_ballot(value);
+  record[1] = sub_group_ballot_bit_extract(value, i % 37);
+  record[2] = sub_group_ballot_bit_count(value);
+  record[3] = sub_group_ballot_inclusive_scan(value);
+  record[4] = sub_group_ballot_exclusive_scan(value);
+  record[5] = sub_group_ballot_find_lsb(value | (uint4)(1, 0, 0, 0));
+  record[6] = sub_group_ballot_find_msb(value | (uint4)(1, 0, 0, 0));
+  const uint4 eq = get_sub_group_eq_mask(), ge = get_sub_group_ge_mask(), gt = get_sub_group_gt_mask();
+  const uint4 le = get_sub_group_le_mask(), lt = get_sub_group_lt_mask();
+  record[7] = eq.x, record[8] = ge.x, record[9] = gt.x, record[10] = le.x, record[11] = lt.x;
+  const uint4 upper = eq | ge | gt | le | lt;
+  record[12] = upper.y | upper.z | upper.w;
+}
+
+// cl_khr_subgroup_extended_types: 8- and 16-bit collectives and vector broadcasts. Intel's names
+// for the narrow ones (cl_intel_subgroups_char and _short) stay calls by name in SPIR-V.
+short OVL intel_sub_group_reduce_max(short);
+uchar2 OVL intel_sub_group_broadcast(uchar2, uint);
+#define kExtendedRecord 4
+kernel void extended_types(global const char* c, global char* cOut, global const ushort* s, global ushort* sOut,
+                           global const float4* f, global float4* fOut) {
+  const size_t i = get_global_id(0);
+  const uint last = get_sub_group_size() - 1;
+  cOut[i * kExtendedRecord] = sub_group_reduce_add(c[i]);
+  cOut[i * kExtendedRecord + 1] = sub_group_scan_inclusive_max(c[i]);
+  cOut[i * kExtendedRecord + 2] = intel_sub_group_reduce_max((short)c[i]);
+  cOut[i * kExtendedRecord + 3] = intel_sub_group_broadcast((uchar2)(c[i], 0), last).x;
+  sOut[i * kExtendedRecord] = sub_group_reduce_min(s[i]);
+  sOut[i * kExtendedRecord + 1] = sub_group_scan_exclusive_add(s[i]);
+  sOut[i * kExtendedRecord + 2] = sub_group_non_uniform_reduce_mul(s[i]);
+  sOut[i * kExtendedRecord + 3] = sub_group_broadcast(s[i], last);
+  fOut[i] = sub_group_broadcast(f[i], last);
+}
+
+// Intel's block reads and writes (SPV_INTEL_subgroups' OpSubgroupBlockRead/WriteINTEL), of every
+// element type, from the block of this work-item's sub-group: the groups are made of full sub-groups.
+uint4 OVL intel_sub_group_block_read4(const global uint*);
+ushort8 OVL intel_sub_group_block_read_us8(const global ushort*);
+uchar16 OVL intel_sub_group_block_read_uc16(const global uchar*);
+ulong2 OVL intel_sub_group_block_read_ul2(const global ulong*);
+uint2 OVL intel_sub_group_block_read2(const local uint*);
+void OVL intel_sub_group_block_write4(global uint*, uint4);
+void OVL intel_sub_group_block_write_us8(global ushort*, ushort8);
+void OVL intel_sub_group_block_write_uc16(global uchar*, uchar16);
+void OVL intel_sub_group_block_write_ul2(global ulong*, ulong2);
+void OVL intel_sub_group_block_write2(local uint*, uint2);
+uint OVL intel_sub_group_block_read(const local uint*);
+size_t firstOfSubGroup(void) { return get_group_id(0) * get_local_size(0) + get_sub_group_id() * get_max_sub_group_size(); }
+kernel void block_reads(global const uint* ui, global uint4* uiOut, global const ushort* us, global ushort8* usOut,
+                        global const uchar* uc, global uchar16* ucOut, global const ulong* ul, global ulong2* ulOut) {
+  const size_t i = get_global_id(0), first = firstOfSubGroup();
+  uiOut[i] = intel_sub_group_block_read4(ui + first * 4);
+  usOut[i] = intel_sub_group_block_read_us8(us + first * 8);
+  ucOut[i] = intel_sub_group_block_read_uc16(uc + first * 16);
+  ulOut[i] = intel_sub_group_block_read_ul2(ul + first * 2);
+}
+kernel void block_writes(global uint* ui, global ushort* us, global uchar* uc, global ulong* ul) {
+  const size_t i = get_global_id(0), first = firstOfSubGroup();
+  intel_sub_group_block_write4(ui + first * 4, (uint)i * 4 + (uint4)(0, 1, 2, 3));
+  intel_sub_group_block_write_us8(us + first * 8, (ushort)(i * 8) + (ushort8)(0, 1, 2, 3, 4, 5, 6, 7));
+  intel_sub_group_block_write_uc16(uc + first * 16, (uchar)(i * 16) + (uchar16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+  intel_sub_group_block_write_ul2(ul + first * 2, (ulong)i * 2 + (ulong2)(0, 1));
+}
+// Through local memory: each sub-group writes its block of pairs there and reads it back, one
+// element per work-item.
+kernel void local_block_io(global const uint2* in, global uint* out, local uint* scratch) {
+  const size_t i = get_global_id(0);
+  local uint* block = scratch + get_sub_group_id() * get_max_sub_group_size() * 2;
+  intel_sub_group_block_write2(block, in[i]);
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+  out[2 * i] = intel_sub_group_block_read(block);
+  out[2 * i + 1] = intel_sub_group_block_read(block + get_max_sub_group_size());
+}

@@ -20,15 +20,8 @@ using compiler::ArgumentKind;
 // scale(global float* data, float factor, local float* scratch): data[gid] *= factor through
 // shared memory, for the work-items inside the global size. probe(global ulong* out, char tag,
 // constant int* c, int n, local int* l): work-item 0 writes what it received.
-constexpr char kPtx[] = R"(
-.version 7.0
-.target sm_52
-.address_size 64
-
-.extern .shared .align 16 .b8 loom_local[];
-.visible .global .align 4 .u32 counter = 42;
-
-.visible .entry scale(.param .u64 data, .param .f32 factor, .param .u32 scratch, .param .align 8 .b8 implicit[64])
+// The test kernels' bodies: each becomes both entries of the launch contract.
+constexpr char kScaleBody[] = R"((.param .u64 data, .param .f32 factor, .param .u32 scratch, .param .align 8 .b8 implicit[56])
 {
   .reg .pred %p<2>;
   .reg .b32 %r<8>;
@@ -67,9 +60,12 @@ SKIP:
 DONE:
   ret;
 }
+)";
 
-.visible .entry probe(.param .u64 out, .param .u8 tag, .param .u64 c, .param .u32 n, .param .u32 l,
-                      .param .align 8 .b8 implicit[64])
+// Stores its arguments, then the implicit struct's offsets 0 and 2, global sizes 0 and 2 and work
+// dimension, between them the block's x and z sizes (the enqueued local size).
+constexpr char kProbeBody[] = R"((.param .u64 out, .param .u8 tag, .param .u64 c, .param .u32 n, .param .u32 l,
+      .param .align 8 .b8 implicit[56])
 {
   .reg .pred %p<2>;
   .reg .b16 %h<2>;
@@ -104,19 +100,33 @@ DONE:
   st.global.u64 [%rd1+48], %rd2;
   ld.param.u64 %rd2, [implicit+40];
   st.global.u64 [%rd1+56], %rd2;
-  ld.param.u32 %r3, [implicit+48];
+  mov.u32 %r3, %ntid.x;
   cvt.u64.u32 %rd2, %r3;
   st.global.u64 [%rd1+64], %rd2;
-  ld.param.u32 %r3, [implicit+56];
+  mov.u32 %r3, %ntid.z;
   cvt.u64.u32 %rd2, %r3;
   st.global.u64 [%rd1+72], %rd2;
-  ld.param.u32 %r3, [implicit+60];
+  ld.param.u32 %r3, [implicit+48];
   cvt.u64.u32 %rd2, %r3;
   st.global.u64 [%rd1+80], %rd2;
 DONE:
   ret;
 }
 )";
+
+std::string bothEntries(const std::string& name, const char* body) {
+  return ".visible .entry " + name + body + ".visible .entry " + name + kWholeGroupsEntrySuffix + body;
+}
+
+const std::string kPtx = std::string(R"(
+.version 7.0
+.target sm_52
+.address_size 64
+
+.extern .shared .align 16 .b8 loom_local[];
+.visible .global .align 4 .u32 counter = 42;
+
+)") + bothEntries("scale", kScaleBody) + bothEntries("probe", kProbeBody);
 
 compiler::KernelArgument argument(ArgumentKind kind, uint32_t offset, uint32_t size) {
   compiler::KernelArgument described;
@@ -164,7 +174,7 @@ class CudaGpu : public testing::Test {
 
   std::unique_ptr<core::BackendProgram> load() {
     std::string log;
-    auto program = gpu->loadProgram(ptxProgram(kPtx, sizeof(kPtx) - 1), log);
+    auto program = gpu->loadProgram(ptxProgram(kPtx.c_str(), kPtx.size()), log);
     EXPECT_TRUE(program) << log;
     return program;
   }
@@ -266,7 +276,7 @@ TEST_F(CudaGpu, FillsEveryPatternSize) {
 TEST_F(CudaGpu, LaunchesWithLocalMemoryAndANonUniformLastGroup) {
   auto program = load();
   ASSERT_TRUE(program);
-  const auto compiled = ptxProgram(kPtx, sizeof(kPtx));
+  const auto compiled = ptxProgram(kPtx.c_str(), kPtx.size() + 1);
   std::string log;
   core::BackendKernel* kernel = program->kernel("scale", log);
   ASSERT_TRUE(kernel) << log;
@@ -312,7 +322,7 @@ TEST_F(CudaGpu, KernelReceivesMixedArgumentsAndTheImplicitStruct) {
   put<uint64_t>(arguments, 16, reinterpret_cast<uint64_t>(constant));
   put<int32_t>(arguments, 24, 123456);
   put<uint64_t>(arguments, 32, 48);
-  const auto compiled = ptxProgram(kPtx, sizeof(kPtx));
+  const auto compiled = ptxProgram(kPtx.c_str(), kPtx.size() + 1);
   core::KernelLaunch launch;
   launch.kernel = kernel;
   launch.descriptor = &compiled->info.kernels[1];

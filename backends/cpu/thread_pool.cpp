@@ -32,7 +32,7 @@ void ThreadPool::runErased(uint64_t count, void* task, Trampoline trampoline) {
   if (count == 0) return;
   std::lock_guard lock(runMutex_);
   if (workers_.empty() || count == 1 || core::processGeneration() != ownerProcess_) {
-    for (uint64_t index = 0; index < count; ++index) trampoline(task, index, 0);
+    trampoline(task, 0, count, 0);
     return;
   }
   task_ = task;
@@ -65,8 +65,7 @@ void ThreadPool::work(unsigned thread) {
   for (;;) {
     const uint64_t first = next_.fetch_add(chunk_, std::memory_order_relaxed);
     if (first >= count_) return;
-    const uint64_t last = std::min(count_, first + chunk_);
-    for (uint64_t index = first; index < last; ++index) trampoline_(task_, index, thread);
+    trampoline_(task_, first, std::min(count_, first + chunk_), thread);
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// A persistent pool of worker threads that runs indexed work (the work-groups of a launch).
-// The calling thread takes part, so a pool of N threads has N-1 workers.
+// A persistent pool of worker threads that runs indexed work (the work-groups of a launch) in
+// runs of consecutive indices. The calling thread takes part, so a pool of N threads has N-1
+// workers.
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -19,17 +20,19 @@ class ThreadPool {
 
   unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
 
-  // Calls task(index, thread) for every index in [0, count), spread over the threads; returns when
-  // all are done. `thread` in [0, threads()) identifies per-thread scratch. One run at a time.
+  // Calls task(first, last, thread) for consecutive runs [first, last) that together cover
+  // [0, count) once, spread over the threads; returns when all are done. Runs let the task carry
+  // state from one index to the next (a group id, instead of dividing it out of the index).
+  // `thread` in [0, threads()) identifies per-thread scratch. One run at a time.
   template <typename Task>
   void run(uint64_t count, Task&& task) {
-    runErased(count, &task, [](void* erased, uint64_t index, unsigned thread) {
-      (*static_cast<Task*>(erased))(index, thread);
+    runErased(count, &task, [](void* erased, uint64_t first, uint64_t last, unsigned thread) {
+      (*static_cast<Task*>(erased))(first, last, thread);
     });
   }
 
  private:
-  using Trampoline = void (*)(void*, uint64_t, unsigned);
+  using Trampoline = void (*)(void*, uint64_t, uint64_t, unsigned);
   void runErased(uint64_t count, void* task, Trampoline trampoline);
   void work(unsigned thread);
   void waitForWorkers();

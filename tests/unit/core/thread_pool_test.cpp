@@ -15,9 +15,10 @@ TEST(ThreadPool, RunsEveryIndexExactlyOnce) {
   ThreadPool pool(4);
   for (uint64_t count : {0ull, 1ull, 3ull, 1000ull, 100003ull}) {
     std::vector<std::atomic<int>> hits(count);
-    pool.run(count, [&](uint64_t index, unsigned thread) {
+    pool.run(count, [&](uint64_t first, uint64_t last, unsigned thread) {
       EXPECT_LT(thread, pool.threads());
-      hits[index].fetch_add(1);
+      EXPECT_LT(first, last);
+      for (uint64_t index = first; index < last; ++index) hits[index].fetch_add(1);
     });
     for (uint64_t i = 0; i < count; ++i) ASSERT_EQ(hits[i].load(), 1) << "index " << i << " of " << count;
   }
@@ -26,9 +27,11 @@ TEST(ThreadPool, RunsEveryIndexExactlyOnce) {
 TEST(ThreadPool, UsesSeveralThreadsForManyIndices) {
   ThreadPool pool(3);
   std::vector<std::atomic<int>> byThread(pool.threads());
-  pool.run(30000, [&](uint64_t, unsigned thread) {
-    byThread[thread].fetch_add(1);
-    for (int spin = 0; spin < 200; ++spin) asm volatile("");
+  pool.run(30000, [&](uint64_t first, uint64_t last, unsigned thread) {
+    for (uint64_t index = first; index < last; ++index) {
+      byThread[thread].fetch_add(1);
+      for (int spin = 0; spin < 200; ++spin) asm volatile("");
+    }
   });
   int total = 0;
   for (auto& count : byThread) total += count.load();
@@ -37,11 +40,13 @@ TEST(ThreadPool, UsesSeveralThreadsForManyIndices) {
 
 TEST(ThreadPool, AForkedChildRunsWorkOnItsOwnThread) {
   ThreadPool pool(3);
-  pool.run(100, [](uint64_t, unsigned) {});  // the workers exist and have run
+  pool.run(100, [](uint64_t, uint64_t, unsigned) {});  // the workers exist and have run
   const pid_t child = fork();
   if (child == 0) {
     std::atomic<uint64_t> sum{0};
-    pool.run(1000, [&](uint64_t index, unsigned) { sum += index; });
+    pool.run(1000, [&](uint64_t first, uint64_t last, unsigned) {
+      for (uint64_t index = first; index < last; ++index) sum += index;
+    });
     _exit(sum == 499500 ? 0 : 1);
   }
   int status = 0;
@@ -52,9 +57,9 @@ TEST(ThreadPool, AForkedChildRunsWorkOnItsOwnThread) {
 TEST(ThreadPool, ASingleThreadPoolRunsOnTheCaller) {
   ThreadPool pool(1);
   uint64_t sum = 0;
-  pool.run(100, [&](uint64_t index, unsigned thread) {
+  pool.run(100, [&](uint64_t first, uint64_t last, unsigned thread) {
     EXPECT_EQ(thread, 0u);
-    sum += index;
+    for (uint64_t index = first; index < last; ++index) sum += index;
   });
   EXPECT_EQ(sum, 4950u);
 }

@@ -69,7 +69,8 @@ void applyFastMath(llvm::Module& module, const BuildOptions& options) {
 // suite ran faster at 256 bits in all but one kernel (SGEMM 1.5x, n-body 1.2x, the triad 1.3x;
 // the reduction 0.8x).
 void preferVectorsOf256Bits(llvm::Module& module) {
-  for (llvm::Function& function : module) function.addFnAttr("prefer-vector-width", "256");
+  const std::string width = std::to_string(kPreferredVectorBits);
+  for (llvm::Function& function : module) function.addFnAttr("prefer-vector-width", width);
 }
 
 void optimize(llvm::Module& module, llvm::TargetMachine& machine, bool aggressive) {

@@ -8,6 +8,9 @@
 
 namespace loom::compiler::cpu {
 
+// The widest vectors the optimizer makes (see preferVectorsOf256Bits).
+constexpr unsigned kPreferredVectorBits = 256;
+
 // Moves a SPIR module (spir64 triple, SPIR calling conventions) onto the host target.
 llvm::Error retargetToHost(llvm::Module& module);
 

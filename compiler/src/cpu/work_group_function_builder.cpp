@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "context_access.h"
+#include "cpu_code_generator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -247,14 +248,12 @@ void inlineEverything(llvm::Module& module) {
 // better widened across work-items: vectors narrower than a register leave most of it empty, and
 // the vectorizer leaves loops with vector types alone. clpeak's float2 bandwidth kernel went from
 // 18 to 29 GB/s scalarized; float8 and float16 kernels, which fill a register, lost a third.
-constexpr unsigned kVectorRegisterBits = 256;  // the compiler prefers 256-bit vectors
-
 bool narrowerThanARegister(const llvm::Function& function) {
   unsigned widest = 0;
   for (const llvm::Instruction& instruction : llvm::instructions(function))
     if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(instruction.getType()))
       widest = std::max(widest, static_cast<unsigned>(vector->getPrimitiveSizeInBits().getFixedSize()));
-  return widest != 0 && widest < kVectorRegisterBits;
+  return widest != 0 && widest < kPreferredVectorBits;
 }
 
 // Vector operations of kernels run as barrier regions become scalar ones, which the vectorizer

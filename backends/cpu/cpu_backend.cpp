@@ -28,15 +28,29 @@ compiler::WorkGroupContext launchContext(const core::KernelLaunch& launch) {
   return context;
 }
 
-// Makes `context` that of the group with ids `ids`.
-void enterGroup(compiler::WorkGroupContext& context, const core::KernelLaunch& launch, const uint32_t ids[3]) {
+// The size along `d` of the group with id `id`: the last group of a non-uniform range is smaller.
+uint32_t groupSizeAt(const core::KernelLaunch& launch, int d, uint32_t id) {
+  const uint64_t start = uint64_t(id) * launch.groupSize[d];
+  const uint64_t remaining = launch.globalSize[d] > start ? launch.globalSize[d] - start : 0;
+  return static_cast<uint32_t>(std::min<uint64_t>(launch.groupSize[d], remaining));
+}
+
+// Makes `context` that of the run of groups from `ids` on along x, as many of the next `available`
+// groups as have the same y and z ids and the same size, and returns its length. Work-group
+// functions take runs so that a kernel's set-up is paid once per run, not once per group.
+uint32_t enterGroupRun(compiler::WorkGroupContext& context, const core::KernelLaunch& launch, const uint32_t ids[3],
+                       uint64_t available) {
   for (int d = 0; d < 3; ++d) {
     context.groupId[d] = ids[d];
-    // The last group of a non-uniform range is smaller.
-    const uint64_t start = uint64_t(ids[d]) * launch.groupSize[d];
-    const uint64_t remaining = launch.globalSize[d] > start ? launch.globalSize[d] - start : 0;
-    context.localSize[d] = static_cast<uint32_t>(std::min<uint64_t>(launch.groupSize[d], remaining));
+    context.localSize[d] = groupSizeAt(launch, d, ids[d]);
   }
+  // Runs stay countable in 32 bits of work-items (the generated loops' counters).
+  const uint64_t longest = std::max<uint64_t>(1, (uint64_t(1) << 31) / launch.groupSize[0]);
+  uint64_t run = std::min<uint64_t>({available, launch.groupCount[0] - ids[0], longest});
+  // A smaller last group runs on its own.
+  if (run > 1 && groupSizeAt(launch, 0, ids[0] + uint32_t(run) - 1) != context.localSize[0]) --run;
+  context.groupRun = static_cast<uint32_t>(run);
+  return context.groupRun;
 }
 
 // Group ids in the order of linear group indices: x fastest, then y, then z.
@@ -46,8 +60,9 @@ void firstGroup(uint32_t ids[3], const uint32_t counts[3], uint64_t index) {
   ids[2] = static_cast<uint32_t>(index / (uint64_t(counts[0]) * counts[1]));
 }
 
-void nextGroup(uint32_t ids[3], const uint32_t counts[3]) {
-  if (++ids[0] < counts[0]) return;
+// Advances `ids` by `run` groups along x, of which there are that many left in the row.
+void nextGroups(uint32_t ids[3], const uint32_t counts[3], uint32_t run) {
+  if ((ids[0] += run) < counts[0]) return;
   ids[0] = 0;
   if (++ids[1] < counts[1]) return;
   ids[1] = 0;
@@ -87,9 +102,11 @@ void CpuBackend::launch(const core::KernelLaunch& launch) {
     // kernel of small groups a seventh of its time.
     uint32_t ids[3];
     firstGroup(ids, launch.groupCount, first);
-    for (uint64_t index = first; index < last; ++index, nextGroup(ids, launch.groupCount)) {
-      enterGroup(context, launch, ids);
+    for (uint64_t index = first; index < last;) {
+      const uint32_t run = enterGroupRun(context, launch, ids, last - index);
       function(launch.arguments, &context);
+      index += run;
+      nextGroups(ids, launch.groupCount, run);
     }
   });
 }

@@ -11,7 +11,7 @@ namespace loom::compiler {
 
 namespace {
 
-constexpr uint32_t kInfoVersion = 3;  // 3: NVPTX kernels have an entry for whole groups
+constexpr uint32_t kInfoVersion = 4;  // 4: CPU work-group functions run runs of groups
 constexpr uint16_t kElfMachineNone = 0;
 constexpr uint32_t kSectionProgramBits = 1, kSectionStringTable = 3;
 constexpr size_t kElfHeaderSize = 64, kSectionHeaderSize = 64;

@@ -80,12 +80,39 @@ bool hasBarrier(llvm::Function& function) {
   return false;
 }
 
+bool isConstantOtherThanX(llvm::Value* dimension) {
+  auto* constant = llvm::dyn_cast<llvm::ConstantInt>(dimension);
+  return constant && !constant->isZero();
+}
+
+// Whether the kernel can tell the groups of a run along x apart (other than by global id): then
+// each group of the run gets its own pass over its work-items.
+bool tellsGroupsApartAlongX(llvm::Function& function) {
+  for (llvm::CallInst* call : callsIn(function)) {
+    llvm::Function* callee = call->getCalledFunction();
+    if (!callee) continue;
+    if (isGroupFunction(callee->getName())) return true;
+    switch (workItemQuery(callee->getName())) {
+      case WorkItemQuery::LocalId:
+      case WorkItemQuery::GroupId:
+        if (!isConstantOtherThanX(call->getArgOperand(0))) return true;
+        break;
+      case WorkItemQuery::LocalLinearId:
+      case WorkItemQuery::SubGroupId: return true;
+      default: break;
+    }
+  }
+  return false;
+}
+
 // The work-item functions become reads of the context and of the loops' local ids.
 class WorkItemQueries {
  public:
-  // `ids` where `idsByBlock` has no entry for the query's block.
-  WorkItemQueries(llvm::Value* context, const LocalIds& ids, const llvm::DenseMap<llvm::BasicBlock*, LocalIds>& idsByBlock)
-      : context_(context), defaultIds_(ids), idsByBlock_(idsByBlock) {}
+  // `ids` where `idsByBlock` has no entry for the query's block; `groupInRun` (i32) is the group's
+  // place in the call's run of groups along x, or null where the x ids run across the run.
+  WorkItemQueries(llvm::Value* context, const LocalIds& ids, const llvm::DenseMap<llvm::BasicBlock*, LocalIds>& idsByBlock,
+                  llvm::Value* groupInRun)
+      : context_(context), defaultIds_(ids), idsByBlock_(idsByBlock), groupInRun_(groupInRun) {}
 
   llvm::Value* lower(llvm::IRBuilder<>& builder, WorkItemQuery query, llvm::Value* dimension) {
     auto found = idsByBlock_.find(builder.GetInsertBlock());
@@ -93,7 +120,7 @@ class WorkItemQueries {
     llvm::Type* i64 = builder.getInt64Ty();
     switch (query) {
       case WorkItemQuery::LocalId: return builder.CreateZExt(localId(builder, dimension), i64);
-      case WorkItemQuery::GroupId: return widen(builder, LOOM_CONTEXT_FIELD(groupId), dimension, 0);
+      case WorkItemQuery::GroupId: return groupId(builder, dimension);
       case WorkItemQuery::LocalSize: return widen(builder, LOOM_CONTEXT_FIELD(localSize), dimension, 1);
       case WorkItemQuery::EnqueuedLocalSize: return widen(builder, LOOM_CONTEXT_FIELD(enqueuedLocalSize), dimension, 1);
       case WorkItemQuery::NumGroups: return widen(builder, LOOM_CONTEXT_FIELD(numGroups), dimension, 1);
@@ -135,8 +162,16 @@ class WorkItemQueries {
     return builder.CreateSelect(builder.CreateICmpULT(dimension, builder.getInt32(3)), id, builder.getInt32(0));
   }
 
+  // The run's first group id, plus the group's place in the run along x.
+  llvm::Value* groupId(llvm::IRBuilder<>& builder, llvm::Value* dimension) {
+    llvm::Value* first = widen(builder, LOOM_CONTEXT_FIELD(groupId), dimension, 0);
+    if (!groupInRun_) return first;
+    llvm::Value* step = builder.CreateSelect(builder.CreateICmpEQ(dimension, builder.getInt32(0)), groupInRun_, builder.getInt32(0));
+    return builder.CreateAdd(first, builder.CreateZExt(step, builder.getInt64Ty()));
+  }
+
   llvm::Value* globalId(llvm::IRBuilder<>& builder, llvm::Value* dimension) {
-    llvm::Value* group = widen(builder, LOOM_CONTEXT_FIELD(groupId), dimension, 0);
+    llvm::Value* group = groupId(builder, dimension);
     llvm::Value* size = widen(builder, LOOM_CONTEXT_FIELD(enqueuedLocalSize), dimension, 0);
     llvm::Value* offset = loadContextElement(builder, context_, LOOM_CONTEXT_FIELD(globalOffset), builder.getInt64Ty(), dimension, 0);
     llvm::Value* local = builder.CreateZExt(localId(builder, dimension), builder.getInt64Ty());
@@ -167,6 +202,7 @@ class WorkItemQueries {
   llvm::Value* context_;
   LocalIds defaultIds_;
   const llvm::DenseMap<llvm::BasicBlock*, LocalIds>& idsByBlock_;
+  llvm::Value* groupInRun_;
   LocalIds ids_;
 };
 
@@ -337,13 +373,19 @@ llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDesc
     KernelDescriptor& descriptor = kernels[i];
     LocalIds ids;
     BarrierRegions regions;
+    llvm::Value* groupInRun = nullptr;
     if (llvm::is_contained(regionKernels, body.function)) {
       regions = buildBarrierRegions(body);
       descriptor.barrierFrameSize = regions.frameSize;
+      groupInRun = addGroupRunLoop(body);
     } else {
-      ids = buildWorkItemLoops(body);
+      // Most kernels without barriers see only global ids: their x loop runs across the whole run
+      // of groups, which a memory-bound kernel of small groups needs (no per-group set-up).
+      const bool acrossGroupRun = !tellsGroupsApartAlongX(*body.function);
+      ids = buildWorkItemLoops(body, acrossGroupRun);
+      if (!acrossGroupRun) groupInRun = addGroupRunLoop(body);
     }
-    WorkItemQueries queries(body.context, ids, regions.ids);
+    WorkItemQueries queries(body.context, ids, regions.ids, groupInRun);
     lowerWorkItemQueries(*body.function, queries);
     lowerSubGroupOperations(*body.function);
     markRegionLoopsParallel(regions.loops);

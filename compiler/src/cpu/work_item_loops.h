@@ -37,8 +37,15 @@ struct WorkItemLoop {
 WorkItemLoop makeWorkItemLoop(llvm::Function* function, llvm::BasicBlock* preheader, llvm::Value* bound, llvm::BasicBlock* exit,
                               const char* name);
 
-// x innermost, so consecutive work-items are consecutive iterations for the vectorizer.
-LocalIds buildWorkItemLoops(const WorkGroupBody& wg);
+// x innermost, so consecutive work-items are consecutive iterations for the vectorizer. With
+// `acrossGroupRun`, the x loop runs over all context->groupRun groups of the call, as if they were
+// one group as wide as all of them: for kernels that never tell those groups apart (the local id
+// x counts on from group to group).
+LocalIds buildWorkItemLoops(const WorkGroupBody& wg, bool acrossGroupRun);
+
+// Runs the whole function (after its entry block) once for each of context->groupRun groups;
+// returns that loop's index, the group's place in the run (i32).
+llvm::Value* addGroupRunLoop(const WorkGroupBody& wg);
 
 // The innermost loop over work-items of a barrier region: its blocks, latch included.
 struct RegionLoop {

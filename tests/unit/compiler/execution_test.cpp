@@ -20,41 +20,81 @@ TEST(Execution, AddsVectors) {
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(sum[i], 1.5f * float(i)) << i;
 }
 
-// A 3-D range with a global offset and partial last groups in x and y.
-TEST(Execution, AnswersEveryWorkItemQuery) {
+// Runs work_item_ids on `range` and checks every work-item's record.
+void expectEveryWorkItemQueryAnswered(const Range& range) {
   const Kernel ids = kernel("work_items", "work_item_ids");
   ASSERT_NE(ids.function, nullptr);
+  constexpr size_t kRecord = 27;
+  const uint64_t* global = range.globalSize.data();
+  std::vector<uint64_t> out(global[0] * global[1] * global[2] * kRecord, ~0ull);
+  Arguments(*ids.descriptor).set(0, out.data()).run(ids.function, range);
+  for (uint64_t z = 0; z < global[2]; ++z)
+    for (uint64_t y = 0; y < global[1]; ++y)
+      for (uint64_t x = 0; x < global[0]; ++x) {
+        const uint64_t item[3] = {x, y, z};
+        const uint64_t* record = &out[((z * global[1] + y) * global[0] + x) * kRecord];
+        uint64_t groupSize[3];
+        for (int d = 0; d < 3; ++d) {
+          const uint64_t local = range.localSize[d], group = item[d] / local;
+          groupSize[d] = std::min<uint64_t>(local, global[d] - group * local);
+          EXPECT_EQ(record[d], item[d] + range.globalOffset[d]) << "global id " << d;
+          EXPECT_EQ(record[3 + d], item[d] % local) << "local id " << d;
+          EXPECT_EQ(record[6 + d], group) << "group id " << d;
+          EXPECT_EQ(record[9 + d], groupSize[d]) << "local size " << d;
+          EXPECT_EQ(record[12 + d], local) << "enqueued local size " << d;
+          EXPECT_EQ(record[15 + d], global[d]) << "global size " << d;
+          EXPECT_EQ(record[18 + d], (global[d] + local - 1) / local) << "num groups " << d;
+          EXPECT_EQ(record[21 + d], range.globalOffset[d]) << "global offset " << d;
+        }
+        EXPECT_EQ(record[24], range.workDim);
+        const uint64_t localId[3] = {x % range.localSize[0], y % range.localSize[1], z % range.localSize[2]};
+        EXPECT_EQ(record[25], (localId[2] * groupSize[1] + localId[1]) * groupSize[0] + localId[0]) << "local linear id";
+        EXPECT_EQ(record[26], (z * global[1] + y) * global[0] + x) << "global linear id";
+      }
+}
+
+// A 3-D range with a global offset and partial last groups in x and y.
+TEST(Execution, AnswersEveryWorkItemQuery) {
   Range range;
   range.globalSize = {6, 5, 3};
   range.localSize = {4, 2, 3};
   range.globalOffset = {10, 20, 30};
   range.workDim = 3;
-  constexpr size_t kRecord = 27;
-  std::vector<uint64_t> out(6 * 5 * 3 * kRecord, ~0ull);
+  expectEveryWorkItemQueryAnswered(range);
+}
+
+// Work-group functions run several groups along x per call (the runtime's runs): each group of
+// a run still sees its own local and group ids.
+TEST(Execution, AnswersEveryWorkItemQueryInARunOfGroups) {
+  Range range;
+  range.globalSize = {14, 3, 2};
+  range.localSize = {4, 3, 1};
+  range.globalOffset = {7, 0, 5};
+  range.workDim = 3;
+  expectEveryWorkItemQueryAnswered(range);
+}
+
+// A kernel that sees only global ids, sizes and the y and z group ids runs a whole run of groups
+// as one loop along x.
+TEST(Execution, RunsAKernelOfGlobalIdsAcrossARunOfGroups) {
+  const Kernel ids = kernel("work_items", "global_ids");
+  ASSERT_NE(ids.function, nullptr);
+  Range range;
+  range.globalSize = {38, 3, 1};
+  range.localSize = {8, 1, 1};
+  range.globalOffset = {100, 0, 0};
+  range.workDim = 2;
+  constexpr size_t kRecord = 4;
+  std::vector<uint64_t> out(38 * 3 * kRecord, ~0ull);
   Arguments(*ids.descriptor).set(0, out.data()).run(ids.function, range);
-  const uint64_t numGroups[3] = {2, 3, 1};
-  for (uint64_t z = 0; z < 3; ++z)
-    for (uint64_t y = 0; y < 5; ++y)
-      for (uint64_t x = 0; x < 6; ++x) {
-        const uint64_t global[3] = {x, y, z};
-        const uint64_t* record = &out[((z * 5 + y) * 6 + x) * kRecord];
-        for (int d = 0; d < 3; ++d) {
-          const uint64_t group = global[d] / range.localSize[d];
-          const uint64_t groupSize = std::min<uint64_t>(range.localSize[d], range.globalSize[d] - group * range.localSize[d]);
-          EXPECT_EQ(record[d], global[d] + range.globalOffset[d]) << "global id " << d;
-          EXPECT_EQ(record[3 + d], global[d] % range.localSize[d]) << "local id " << d;
-          EXPECT_EQ(record[6 + d], group) << "group id " << d;
-          EXPECT_EQ(record[9 + d], groupSize) << "local size " << d;
-          EXPECT_EQ(record[12 + d], range.localSize[d]) << "enqueued local size " << d;
-          EXPECT_EQ(record[15 + d], range.globalSize[d]) << "global size " << d;
-          EXPECT_EQ(record[18 + d], numGroups[d]) << "num groups " << d;
-          EXPECT_EQ(record[21 + d], range.globalOffset[d]) << "global offset " << d;
-        }
-        EXPECT_EQ(record[24], 3u);
-        const uint64_t localSizeX = std::min<uint64_t>(4, 6 - x / 4 * 4), localSizeY = std::min<uint64_t>(2, 5 - y / 2 * 2);
-        EXPECT_EQ(record[25], ((z % 3) * localSizeY + y % 2) * localSizeX + x % 4) << "local linear id";
-        EXPECT_EQ(record[26], (z * 5 + y) * 6 + x) << "global linear id";
-      }
+  for (uint64_t y = 0; y < 3; ++y)
+    for (uint64_t x = 0; x < 38; ++x) {
+      const uint64_t* record = &out[(y * 38 + x) * kRecord];
+      EXPECT_EQ(record[0], x + 100) << x << "," << y;
+      EXPECT_EQ(record[1], y) << x << "," << y;
+      EXPECT_EQ(record[2], x < 32 ? 8u : 6u) << "local size, " << x << "," << y;
+      EXPECT_EQ(record[3], y) << "group id 1, " << x << "," << y;
+    }
 }
 
 struct Mixed {

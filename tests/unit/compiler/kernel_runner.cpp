@@ -110,16 +110,19 @@ void Arguments::run(WorkGroupFunction function, const Range& range) {
   context.workDim = range.workDim;
   context.localMemory = local.get();
   context.barrierFrame = frames.get();
+  // Each row of groups along x in one call (as many as the runtime's runs can be), the smaller last
+  // group of a non-uniform range in a call of its own.
+  const uint32_t wholeGroupsX = uint32_t(range.globalSize[0] / range.localSize[0]);
   for (uint32_t z = 0; z < context.numGroups[2]; ++z)
     for (uint32_t y = 0; y < context.numGroups[1]; ++y)
-      for (uint32_t x = 0; x < context.numGroups[0]; ++x) {
+      for (uint32_t x = 0; x < context.numGroups[0]; x += context.groupRun) {
         const uint32_t group[3] = {x, y, z};
         for (int d = 0; d < 3; ++d) {
           context.groupId[d] = group[d];
-          // The last group of a non-uniform range is smaller.
           const uint64_t left = range.globalSize[d] - uint64_t(group[d]) * range.localSize[d];
           context.localSize[d] = uint32_t(std::min<uint64_t>(range.localSize[d], left));
         }
+        context.groupRun = x < wholeGroupsX ? wholeGroupsX - x : 1;
         function(buffer_.data(), &context);
       }
 }

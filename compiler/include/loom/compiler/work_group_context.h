@@ -16,12 +16,14 @@ struct WorkGroupContext {
   uint64_t globalSize[3];
   uint64_t globalOffset[3];
   uint32_t workDim;
-  uint32_t reserved;
+  // Consecutive groups along x, from groupId[0] on, that one call runs: all of localSize, with the
+  // same y and z ids. At least 1.
+  uint32_t groupRun;
   char* localMemory;   // static __local variables first, then local pointer arguments (their offsets)
   char* barrierFrame;  // KernelDescriptor::barrierFrameSize bytes per work-item of the group
 };
 
-// A kernel compiled for the CPU: runs every work-item of one work-group.
+// A kernel compiled for the CPU: runs every work-item of context->groupRun work-groups.
 using WorkGroupFunction = void (*)(const void* argumentBuffer, const WorkGroupContext* context);
 
 }  // namespace loom::compiler

@@ -24,6 +24,15 @@ kernel void work_item_ids(global ulong* out) {
   record[26] = get_global_linear_id();
 }
 
+// Only what is the same for every group of a run along x, but the global id.
+kernel void global_ids(global ulong* out) {
+  global ulong* record = out + (get_global_id(1) * get_global_size(0) + get_global_id(0) - get_global_offset(0)) * 4;
+  record[0] = get_global_id(0);
+  record[1] = get_global_id(1);
+  record[2] = get_local_size(0);
+  record[3] = get_group_id(1);
+}
+
 typedef struct {
   char c;
   int i;

@@ -1,9 +1,11 @@
 // The kernel suite of issue "CPU kernel compiler": the same OpenCL C kernels, built from source,
 // on Loom and on PoCL in one run, through the OpenCL ICD loader. Prints the time per run of each
-// kernel on both, PoCL's time over Loom's (above 1: Loom is faster), the geometric mean, and
-// whether both computed the same results. Nothing here asserts on time.
+// kernel on both (the median of alternating rounds), PoCL's time over Loom's (above 1: Loom is
+// faster), the geometric mean, and whether both computed the same results. Nothing here asserts
+// on time.
 #include <CL/cl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -223,6 +225,23 @@ struct Benchmark {
   std::function<Result(Platform&)> run;
 };
 
+// The platforms take turns, round after round, and each one's median time counts: whichever ran
+// first in a single round was up to a fifth slower on the project's VM (memory bandwidth drifts
+// from minute to minute), so one round each said more about the order than about the runtimes.
+constexpr int kRounds = 5;
+
+std::vector<Result> medianOfAlternatingRounds(const Benchmark& benchmark, std::vector<Platform>& platforms) {
+  std::vector<std::vector<Result>> rounds(platforms.size());
+  for (int round = 0; round < kRounds; ++round)
+    for (size_t p = 0; p < platforms.size(); ++p) rounds[p].push_back(benchmark.run(platforms[p]));
+  std::vector<Result> medians;
+  for (std::vector<Result>& results : rounds) {
+    std::sort(results.begin(), results.end(), [](const Result& a, const Result& b) { return a.seconds < b.seconds; });
+    medians.push_back(results[results.size() / 2]);
+  }
+  return medians;
+}
+
 }  // namespace
 
 int main() {
@@ -244,11 +263,8 @@ int main() {
   int compared = 0;
   for (const Benchmark& benchmark : benchmarks) {
     std::printf("%-28s", benchmark.name);
-    std::vector<Result> results;
-    for (Platform& p : platforms) {
-      results.push_back(benchmark.run(p));
-      std::printf("%11.3f ms", results.back().seconds * 1e3);
-    }
+    const std::vector<Result> results = medianOfAlternatingRounds(benchmark, platforms);
+    for (const Result& result : results) std::printf("%11.3f ms", result.seconds * 1e3);
     if (results.size() == 2) {
       const double ratio = results[1].seconds / results[0].seconds;
       logSum += std::log(ratio), ++compared;

@@ -105,7 +105,7 @@ llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, Program
                                                    bool dumpIr) {
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
   materializeWorkGroupScratch(module, kMaxWorkGroupSize);
-  expandPrintfVectors(module);  // the host's printf formats the output
+  expandPrintfVectors(module);  // the host's printf formats the output, which has no vector conversions
   keepPrintfCalls(module);
   cpu::guardIntegerDivision(module);
   if (llvm::Error error = cpu::retargetToHost(module)) return error;
@@ -119,6 +119,7 @@ llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, Program
 llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, ProgramInfo& info, bool dumpIr) {
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
   materializeWorkGroupScratch(module, backends::cuda::kMaxThreadsPerBlock);
+  expandPrintfVectors(module);  // as for the CPU: the driver's vprintf has no vector conversions either
   if (llvm::Error error = nvptx::retargetToNvptx(module)) return error;
   if (llvm::Error error = nvptx::buildKernelEntries(module, info.kernels)) return error;
   if (llvm::Error error = verify(module, "building the kernel entries")) return error;

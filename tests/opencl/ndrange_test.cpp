@@ -353,10 +353,15 @@ TEST_F(NdRangeTest, AtomicsOnGlobalAndLocalMemory) {
   EXPECT_EQ(readBack<int>(maxima, 2), (std::vector<int>{int(n) - 1, int(n / group * (group * (group - 1) / 2))}));
 }
 
-// printf output appears on the process's stdout once the command completed.
+// printf output appears on the process's stdout once the command completed; vector conversions
+// print each component.
 TEST_F(NdRangeTest, PrintfWritesToStdout) {
   cl_kernel k = buildKernel(R"(
-    kernel void say(int v) { if (get_global_id(0) == 2) printf("loom-printf %d %s %.2f %lu\n", v, "text", 1.5f, get_global_id(0)); })",
+    kernel void say(int v) {
+      if (get_global_id(0) != 2) return;
+      printf("loom-printf %d %s %.2f %lu\n", v, "text", 1.5f, get_global_id(0));
+      printf("%v4hlf %v2hld\n", (float4)(1.0f, 2.0f, 3.0f, 4.5f), (int2)(v, -v));
+    })",
                             "say");
   ASSERT_NE(k, nullptr);
   setArgs(k, 42);
@@ -378,7 +383,7 @@ TEST_F(NdRangeTest, PrintfWritesToStdout) {
   unlink(path);
   EXPECT_CL_OK(launched);
   EXPECT_CL_OK(finished);
-  EXPECT_EQ(printed, "loom-printf 42 text 1.50 2\n");
+  EXPECT_EQ(printed, "loom-printf 42 text 1.50 2\n1.000000,2.000000,3.000000,4.500000 42,-42\n");
 }
 
 // Independent queues driven from two host threads at once.

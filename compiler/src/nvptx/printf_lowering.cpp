@@ -30,7 +30,7 @@ llvm::Error lowerCall(llvm::CallInst& call, llvm::FunctionCallee vprintf) {
     llvm::Value* argument = call.getArgOperand(i);
     if (argument->getType()->isVectorTy())
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "printf with vector arguments (%%v formats) is not supported on NVPTX devices yet");
+                                     "printf with vector arguments needs a constant format string with %%v conversions for them");
     arguments.push_back(vprintfArgument(builder, argument));
   }
   llvm::Value* buffer = llvm::ConstantPointerNull::get(builder.getInt8PtrTy());

@@ -51,6 +51,21 @@ llvm::Error verify(const llvm::Module& module, const char* after) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "internal compiler error after %s: %s", after, problems.c_str());
 }
 
+// Work-item functions, barriers and sub-group functions reach the work-item's state through the
+// calls that lead to them from a kernel (both targets inline or extend those): a function called
+// through a pointer has no such path.
+llvm::Error checkIndirectCallees(const llvm::Module& module, const llvm::DenseSet<const llvm::Function*>& usingWorkItemState) {
+  for (const llvm::Function& function : module) {
+    if (function.isDeclaration() || isKernel(function) || !function.hasAddressTaken() || !usingWorkItemState.count(&function))
+      continue;
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "function '%s' is called through a pointer but uses work-item, barrier or sub-group "
+                                   "functions, which only functions called directly may use",
+                                   function.getName().str().c_str());
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<ProgramInfo> describeProgram(const llvm::Module& module, const std::map<std::string, std::string>& typeHints) {
   ProgramInfo info;
   for (const llvm::Function& function : module) {
@@ -62,6 +77,7 @@ llvm::Expected<ProgramInfo> describeProgram(const llvm::Module& module, const st
   }
   describeProgramSymbols(module, info);
   const auto usingWorkItemState = cpu::functionsUsingWorkItemState(module);
+  if (llvm::Error error = checkIndirectCallees(module, usingWorkItemState)) return error;
   llvm::erase_if(info.exportedFunctions,
                  [&](const std::string& name) { return usingWorkItemState.count(module.getFunction(name)) != 0; });
   return info;

@@ -16,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "loom/compiler/compiler.h"
 #include "loom/compiler/work_group_context.h"
+#include "nvptx/function_addresses.h"
 #include "nvptx/kernel_entries.h"
 #include "nvptx/libdevice.h"
 #include "nvptx/memory_ordering.h"
@@ -102,18 +103,20 @@ bool dumpKernelIr(const CompileRequest& request) {
   return request.dumpKernelIr || (key && *key && std::string_view(key) != "0");
 }
 
-// What the runtime looks up by name: on the CPU a kernel's work-group function, on NVPTX its entry.
+// What the runtime looks up by name: on the CPU a kernel's work-group function, on NVPTX its
+// entries and the variables holding the exported functions' addresses.
 std::vector<std::string> visibleSymbols(const ProgramInfo& info, Target target) {
   std::vector<std::string> names = info.exportedFunctions;
+  for (const auto& global : info.globals) names.push_back(global.name);
+  if (target == Target::Cpu) {
+    for (const auto& kernel : info.kernels) names.push_back(cpu::workGroupFunctionName(kernel.name));
+    return names;
+  }
   for (const auto& kernel : info.kernels) {
-    if (target == Target::Cpu) {
-      names.push_back(cpu::workGroupFunctionName(kernel.name));
-      continue;
-    }
     names.push_back(kernel.name);
     names.push_back(kernel.name + backends::cuda::kWholeGroupsEntrySuffix);
   }
-  for (const auto& global : info.globals) names.push_back(global.name);
+  for (const auto& function : info.exportedFunctions) names.push_back(backends::cuda::kFunctionAddressPrefix + function);
   return names;
 }
 
@@ -137,12 +140,13 @@ llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, Progr
   materializeWorkGroupScratch(module, backends::cuda::kMaxThreadsPerBlock);
   if (llvm::Error error = nvptx::retargetToNvptx(module)) return error;
   if (llvm::Error error = nvptx::buildKernelEntries(module, info.kernels)) return error;
+  nvptx::addFunctionAddresses(module, info.exportedFunctions);
   if (llvm::Error error = verify(module, "building the kernel entries")) return error;
   cpu::keepOnly(module, visibleSymbols(info, Target::Nvptx));
   if (llvm::Error error = checkBuiltinsResolved(module)) return error;
   nvptx::lowerFences(module);
   if (llvm::Error error = nvptx::linkLibdevice(module)) return error;
-  return nvptx::generatePtx(module, dumpIr);
+  return nvptx::generatePtx(module, info.importedFunctions, dumpIr);
 }
 
 llvm::Expected<std::vector<uint8_t>> compileForTarget(const CompileRequest& request, llvm::Module& module, ProgramInfo& info,

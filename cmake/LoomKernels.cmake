@@ -2,7 +2,8 @@
 # Compiles OpenCL C test kernels to SPIR-V at build time (clang-15 + llvm-spirv-15) and makes
 # <target> depend on them. With clang 15 the translator needs typed pointers (-no-opaque-pointers).
 # OPTIMIZE (default -O2) is for sources whose -O2 IR the translator rejects (it has no `freeze`).
-# Intel's sub-group shuffles become SPV_INTEL_subgroups instructions.
+# Intel's sub-group shuffles become SPV_INTEL_subgroups instructions; calls through function
+# pointers (clang's __cl_clang_function_pointers) SPV_INTEL_function_pointers ones.
 function(loom_spirv_kernels target output_dir)
   cmake_parse_arguments(PARSE_ARGV 2 SPIRV "" "OPTIMIZE" "")
   if(NOT SPIRV_OPTIMIZE)
@@ -19,7 +20,7 @@ function(loom_spirv_kernels target output_dir)
       COMMAND ${CMAKE_COMMAND} -E make_directory ${output_dir}
       COMMAND ${CLANG15} -cl-std=CL2.0 -target spir64-unknown-unknown ${SPIRV_OPTIMIZE} -emit-llvm -c
               -Xclang -no-opaque-pointers -o ${bitcode} ${source_path}
-      COMMAND ${LLVM_SPIRV15} --spirv-ext=+SPV_INTEL_subgroups ${bitcode} -o ${spirv}
+      COMMAND ${LLVM_SPIRV15} --spirv-ext=+SPV_INTEL_subgroups,+SPV_INTEL_function_pointers ${bitcode} -o ${spirv}
       DEPENDS ${source_path}
       COMMENT "SPIR-V ${name}.spv"
       VERBATIM)

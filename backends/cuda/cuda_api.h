@@ -12,11 +12,13 @@ using CUdevice = int;
 using CUdeviceptr = unsigned long long;
 
 struct CUctx_st;
+struct CUlinkState_st;
 struct CUmod_st;
 struct CUfunc_st;
 struct CUstream_st;
 struct CUevent_st;
 using CUcontext = CUctx_st*;
+using CUlinkState = CUlinkState_st*;
 using CUmodule = CUmod_st*;
 using CUfunction = CUfunc_st*;
 using CUstream = CUstream_st*;
@@ -88,6 +90,11 @@ enum class JitOption : int {
   InfoLogBufferSizeBytes = 4,
   ErrorLogBuffer = 5,
   ErrorLogBufferSizeBytes = 6,
+};
+
+// CUjitInputType: what cuLinkAddData reads.
+enum class JitInputType : int {
+  Ptx = 1,
 };
 
 // CUfunction_attribute

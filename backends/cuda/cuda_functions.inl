@@ -56,6 +56,11 @@ LOOM_CUDA_FUNCTION(cuModuleLoadDataEx, "cuModuleLoadDataEx", nullptr, CUmodule*,
 LOOM_CUDA_FUNCTION(cuModuleGetFunction, "cuModuleGetFunction", nullptr, CUfunction*, CUmodule, const char*)
 LOOM_CUDA_FUNCTION(cuModuleGetGlobal, "cuModuleGetGlobal_v2", nullptr, CUdeviceptr*, size_t*, CUmodule, const char*)
 LOOM_CUDA_FUNCTION(cuModuleUnload, "cuModuleUnload", nullptr, CUmodule)
+LOOM_CUDA_FUNCTION(cuLinkCreate, "cuLinkCreate_v2", nullptr, unsigned int, JitOption*, void**, CUlinkState*)
+LOOM_CUDA_FUNCTION(cuLinkAddData, "cuLinkAddData_v2", nullptr, CUlinkState, JitInputType, void*, size_t, const char*,
+                   unsigned int, JitOption*, void**)
+LOOM_CUDA_FUNCTION(cuLinkComplete, "cuLinkComplete", nullptr, CUlinkState, void**, size_t*)
+LOOM_CUDA_FUNCTION(cuLinkDestroy, "cuLinkDestroy", nullptr, CUlinkState)
 LOOM_CUDA_FUNCTION(cuLaunchKernel, "cuLaunchKernel", nullptr, CUfunction, unsigned int, unsigned int, unsigned int,
                    unsigned int, unsigned int, unsigned int, unsigned int, CUstream, void**, void**)
 LOOM_CUDA_FUNCTION(cuFuncGetAttribute, "cuFuncGetAttribute", nullptr, int*, FunctionAttribute, CUfunction)

@@ -44,4 +44,9 @@ constexpr uint32_t kMaxThreadsPerBlock = 1024;
 // PTX parameter size of a local pointer argument.
 constexpr uint32_t kLocalPointerParameterSize = 4;
 
+// Each function a program exports is a `.visible .func` (what another program's `.extern .func`
+// links to), and has a `.visible .global .u64` named kFunctionAddressPrefix + its name that holds
+// its device address: the host reads it for a function pointer (zeModuleGetFunctionPointer).
+constexpr char kFunctionAddressPrefix[] = "__loom_address_of_";
+
 }  // namespace loom::backends::cuda

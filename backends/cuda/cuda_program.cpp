@@ -3,20 +3,16 @@
 #include <algorithm>
 
 #include "backends/cuda/cuda_launch_parameters.h"
+#include "backends/cuda/cuda_linker.h"
 
 namespace loom::backends::cuda {
 
 namespace {
-constexpr size_t kJitLogBytes = 16 * 1024;
-
-// PTX is text the driver reads up to its NUL; the compiler's code may or may not end with one.
-std::string ptxText(const std::vector<uint8_t>& code) {
-  std::string text(code.begin(), code.end());
-  if (const size_t end = text.find('\0'); end != std::string::npos) text.resize(end);
-  return text;
+// Whether the PTX of a module calls vprintf: the driver prints that output only at a synchronization.
+bool callsVprintf(const std::vector<const compiler::CompiledProgram*>& sources) {
+  return std::any_of(sources.begin(), sources.end(),
+                     [](const auto* source) { return ptxText(source->code).find(" vprintf") != std::string::npos; });
 }
-
-void* optionValue(size_t value) { return reinterpret_cast<void*>(static_cast<uintptr_t>(value)); }
 }  // namespace
 
 std::unique_ptr<CudaProgram> CudaProgram::load(std::shared_ptr<const PrimaryContext> context,
@@ -25,32 +21,42 @@ std::unique_ptr<CudaProgram> CudaProgram::load(std::shared_ptr<const PrimaryCont
     log += "the program was not compiled for NVPTX\n";
     return nullptr;
   }
+  std::unique_ptr<CudaProgram> loaded(new CudaProgram(context, program));
+  if (!program->info.importedFunctions.empty()) return loaded;  // compiled when linked
   const std::string ptx = ptxText(program->code);
-  std::string infoLog(kJitLogBytes, '\0'), errorLog(kJitLogBytes, '\0');
-  JitOption options[] = {JitOption::InfoLogBuffer, JitOption::InfoLogBufferSizeBytes, JitOption::ErrorLogBuffer,
-                         JitOption::ErrorLogBufferSizeBytes};
-  void* values[] = {infoLog.data(), optionValue(infoLog.size()), errorLog.data(), optionValue(errorLog.size())};
+  JitLogs logs;
   const Driver& driver = context->driver();
   auto scope = context->makeCurrent();
   CUmodule module = nullptr;
-  const CUresult result = driver.cuModuleLoadDataEx(&module, ptx.c_str(), 4, options, values);
+  const CUresult result = driver.cuModuleLoadDataEx(&module, ptx.c_str(), JitLogs::kCount, logs.options(), logs.values());
   if (result != CUDA_SUCCESS) {
     log += driver.describe("cuModuleLoadDataEx", result) + "\n";
-    log += errorLog.c_str();
+    log += logs.errors();
     return nullptr;
   }
-  const bool mayPrint = ptx.find(" vprintf") != std::string::npos;
-  return std::unique_ptr<CudaProgram>(new CudaProgram(std::move(context), std::move(program), module, mayPrint));
+  loaded->module_ = module;
+  loaded->mayPrint_ = callsVprintf({program.get()});
+  return loaded;
 }
 
 CudaProgram::~CudaProgram() {
+  if (!module_) return;
   auto scope = context_->makeCurrent();
   context_->driver().cuModuleUnload(module_);
 }
 
+CUmodule CudaProgram::module() {
+  std::lock_guard lock(mutex_);
+  return module_;
+}
+
 core::BackendKernel* CudaProgram::kernel(const std::string& name, std::string& log) {
-  std::lock_guard lock(kernelsMutex_);
+  std::lock_guard lock(mutex_);
   if (auto found = kernels_.find(name); found != kernels_.end()) return found->second.get();
+  if (!module_) {
+    log += "the program's imports are unresolved: link it first\n";
+    return nullptr;
+  }
   auto scope = context_->makeCurrent();
   uint32_t anyLaunchLimit = 0, wholeGroupsLimit = 0;
   const KernelEntries entries{entry(name, anyLaunchLimit, log), entry(name + kWholeGroupsEntrySuffix, wholeGroupsLimit, log)};
@@ -77,20 +83,38 @@ CUfunction CudaProgram::entry(const std::string& name, uint32_t& maxThreadsPerBl
 }
 
 void* CudaProgram::globalVariable(const std::string& name) {
+  CUmodule module = this->module();
+  if (!module) return nullptr;
   auto scope = context_->makeCurrent();
   CUdeviceptr address = 0;
   size_t size = 0;
-  if (context_->driver().cuModuleGetGlobal(&address, &size, module_, name.c_str()) != CUDA_SUCCESS) return nullptr;
+  if (context_->driver().cuModuleGetGlobal(&address, &size, module, name.c_str()) != CUDA_SUCCESS) return nullptr;
   return reinterpret_cast<void*>(address);
 }
 
-bool CudaProgram::link(const std::vector<core::BackendProgram*>&, std::string& log) {
-  const auto& imports = program_->info.importedFunctions;
-  if (imports.empty()) return true;
-  log += "dynamic linking is unsupported on CUDA devices; unresolved:";
-  for (const auto& name : imports) log += " " + name;
-  log += "\n";
-  return false;
+void* CudaProgram::function(const std::string& name) {
+  const auto* holder = static_cast<const void*>(globalVariable(kFunctionAddressPrefix + name));
+  if (!holder) return nullptr;
+  auto scope = context_->makeCurrent();
+  void* address = nullptr;
+  // With unified addressing the driver tells the host destination from the device source.
+  if (context_->driver().cuMemcpy(reinterpret_cast<CUdeviceptr>(&address), reinterpret_cast<CUdeviceptr>(holder),
+                                  sizeof(address)) != CUDA_SUCCESS)
+    return nullptr;
+  return address;
+}
+
+bool CudaProgram::link(const std::vector<core::BackendProgram*>& others, std::string& log) {
+  std::lock_guard lock(mutex_);
+  if (module_) return true;  // no imports, or resolved already
+  std::vector<const compiler::CompiledProgram*> candidates;
+  for (core::BackendProgram* other : others) candidates.push_back(static_cast<CudaProgram*>(other)->program_.get());
+  const std::vector<const compiler::CompiledProgram*> inputs = linkInputs(*program_, candidates, log);
+  if (inputs.empty()) return false;
+  auto scope = context_->makeCurrent();
+  module_ = linkModule(context_->driver(), inputs, log);
+  mayPrint_ = callsVprintf(inputs);
+  return module_ != nullptr;
 }
 
 }  // namespace loom::backends::cuda

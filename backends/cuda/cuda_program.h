@@ -41,32 +41,34 @@ class CudaKernel final : public core::BackendKernel {
 class CudaProgram final : public core::BackendProgram {
  public:
   // Compiles the program's PTX for the context's GPU; nullptr, with the JIT's error log in `log`,
-  // when the driver rejects it.
+  // when the driver rejects it. A program with imports is compiled when link() resolves them.
   static std::unique_ptr<CudaProgram> load(std::shared_ptr<const PrimaryContext> context,
                                            std::shared_ptr<const compiler::CompiledProgram> program, std::string& log);
   ~CudaProgram() override;
 
   core::BackendKernel* kernel(const std::string& name, std::string& log) override;
   void* globalVariable(const std::string& name) override;
-  // Function pointers across modules need dynamic linking, which CUDA modules do not have.
-  void* function(const std::string&) override { return nullptr; }
-  // CUDA modules cannot import from one another: only programs without imports link.
+  // The device address of an exported function, for kernels to call through.
+  void* function(const std::string& name) override;
+  // Links the program's PTX with that of the programs among `others` that export its imports
+  // (cuda_linker.h); `others` are programs of this backend.
   bool link(const std::vector<core::BackendProgram*>& others, std::string& log) override;
 
  private:
   // The function `name` of the module, and its MAX_THREADS_PER_BLOCK; nullptr, said in `log`, if
   // the module lacks it.
   CUfunction entry(const std::string& name, uint32_t& maxThreadsPerBlock, std::string& log);
+  // The module, once its imports are resolved; nullptr before.
+  CUmodule module();
 
-  CudaProgram(std::shared_ptr<const PrimaryContext> context, std::shared_ptr<const compiler::CompiledProgram> program,
-              CUmodule module, bool mayPrint)
-      : context_(std::move(context)), program_(std::move(program)), module_(module), mayPrint_(mayPrint) {}
+  CudaProgram(std::shared_ptr<const PrimaryContext> context, std::shared_ptr<const compiler::CompiledProgram> program)
+      : context_(std::move(context)), program_(std::move(program)) {}
 
   std::shared_ptr<const PrimaryContext> context_;
   std::shared_ptr<const compiler::CompiledProgram> program_;
-  CUmodule module_;
-  bool mayPrint_;  // the PTX declares vprintf
-  std::mutex kernelsMutex_;
+  std::mutex mutex_;
+  CUmodule module_ = nullptr;
+  bool mayPrint_ = false;  // the module's PTX declares vprintf
   std::map<std::string, std::unique_ptr<CudaKernel>> kernels_;
 };
 

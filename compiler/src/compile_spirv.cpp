@@ -16,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "loom/compiler/compiler.h"
 #include "loom/compiler/work_group_context.h"
+#include "nvptx/function_addresses.h"
 #include "nvptx/kernel_entries.h"
 #include "nvptx/libdevice.h"
 #include "nvptx/memory_ordering.h"
@@ -51,6 +52,21 @@ llvm::Error verify(const llvm::Module& module, const char* after) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "internal compiler error after %s: %s", after, problems.c_str());
 }
 
+// Work-item functions, barriers and sub-group functions reach the work-item's state through the
+// calls that lead to them from a kernel (both targets inline or extend those): a function called
+// through a pointer has no such path.
+llvm::Error checkIndirectCallees(const llvm::Module& module, const llvm::DenseSet<const llvm::Function*>& usingWorkItemState) {
+  for (const llvm::Function& function : module) {
+    if (function.isDeclaration() || isKernel(function) || !function.hasAddressTaken() || !usingWorkItemState.count(&function))
+      continue;
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "function '%s' is called through a pointer but uses work-item, barrier or sub-group "
+                                   "functions, which only functions called directly may use",
+                                   function.getName().str().c_str());
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<ProgramInfo> describeProgram(const llvm::Module& module, const std::map<std::string, std::string>& typeHints) {
   ProgramInfo info;
   for (const llvm::Function& function : module) {
@@ -62,6 +78,7 @@ llvm::Expected<ProgramInfo> describeProgram(const llvm::Module& module, const st
   }
   describeProgramSymbols(module, info);
   const auto usingWorkItemState = cpu::functionsUsingWorkItemState(module);
+  if (llvm::Error error = checkIndirectCallees(module, usingWorkItemState)) return error;
   llvm::erase_if(info.exportedFunctions,
                  [&](const std::string& name) { return usingWorkItemState.count(module.getFunction(name)) != 0; });
   return info;
@@ -86,18 +103,20 @@ bool dumpKernelIr(const CompileRequest& request) {
   return request.dumpKernelIr || (key && *key && std::string_view(key) != "0");
 }
 
-// What the runtime looks up by name: on the CPU a kernel's work-group function, on NVPTX its entry.
+// What the runtime looks up by name: on the CPU a kernel's work-group function, on NVPTX its
+// entries and the variables holding the exported functions' addresses.
 std::vector<std::string> visibleSymbols(const ProgramInfo& info, Target target) {
   std::vector<std::string> names = info.exportedFunctions;
+  for (const auto& global : info.globals) names.push_back(global.name);
+  if (target == Target::Cpu) {
+    for (const auto& kernel : info.kernels) names.push_back(cpu::workGroupFunctionName(kernel.name));
+    return names;
+  }
   for (const auto& kernel : info.kernels) {
-    if (target == Target::Cpu) {
-      names.push_back(cpu::workGroupFunctionName(kernel.name));
-      continue;
-    }
     names.push_back(kernel.name);
     names.push_back(kernel.name + backends::cuda::kWholeGroupsEntrySuffix);
   }
-  for (const auto& global : info.globals) names.push_back(global.name);
+  for (const auto& function : info.exportedFunctions) names.push_back(backends::cuda::kFunctionAddressPrefix + function);
   return names;
 }
 
@@ -122,12 +141,13 @@ llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, Progr
   expandPrintfVectors(module);  // as for the CPU: the driver's vprintf has no vector conversions either
   if (llvm::Error error = nvptx::retargetToNvptx(module)) return error;
   if (llvm::Error error = nvptx::buildKernelEntries(module, info.kernels)) return error;
+  nvptx::addFunctionAddresses(module, info.exportedFunctions);
   if (llvm::Error error = verify(module, "building the kernel entries")) return error;
   cpu::keepOnly(module, visibleSymbols(info, Target::Nvptx));
   if (llvm::Error error = checkBuiltinsResolved(module)) return error;
   nvptx::lowerFences(module);
   if (llvm::Error error = nvptx::linkLibdevice(module)) return error;
-  return nvptx::generatePtx(module, dumpIr);
+  return nvptx::generatePtx(module, info.importedFunctions, dumpIr);
 }
 
 llvm::Expected<std::vector<uint8_t>> compileForTarget(const CompileRequest& request, llvm::Module& module, ProgramInfo& info,

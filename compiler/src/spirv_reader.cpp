@@ -136,12 +136,20 @@ bool validWithoutKernels(const std::vector<uint32_t>& words) {
 
 enum class Validity { Valid, Unchecked };
 
+// Whether an error of the validator at an instruction of `opcode` may be a rule an extension it does
+// not know lifts: at an instruction an extension defines (opcodes from 4096) in a module that
+// declares extensions, e.g. SPV_INTEL_function_pointers' OpConstantFunctionPointerINTEL, which
+// names a function before its definition; at a pointer type in a module with that extension's
+// capability, which lets pointers point to functions (OpenCL C 2.0's generic function pointers).
+bool extensionMayAllow(const std::vector<uint32_t>& words, uint32_t opcode) {
+  if (opcode >= kFirstExtensionOpcode) return declares(words, OpExtension);
+  return opcode == OpTypePointer && declares(words, OpCapability, kCapabilityFunctionPointersINTEL);
+}
+
 // SPIRV-Tools' validator catches the semantic damage the translator would assert on, or exit the
 // process on (Debian's translator calls exit() on the errors it detects). Its verdict is not final
-// where it does not know an extension's rules: an error at an instruction that an extension defines
-// (opcodes from 4096) in a module that declares extensions, e.g. SPV_INTEL_function_pointers'
-// OpConstantFunctionPointerINTEL, which names a function before its definition. Such a module is
-// Unchecked: damage elsewhere may hide behind that first error.
+// where it does not know an extension's rules (extensionMayAllow). Such a module is Unchecked:
+// damage elsewhere may hide behind that first error.
 llvm::Expected<Validity> validate(const std::vector<uint8_t>& spirv) {
   const std::vector<uint32_t> words = spirv::words(spirv.data(), spirv.size());
   if (llvm::Error error = parse(words)) return error;
@@ -151,7 +159,7 @@ llvm::Expected<Validity> validate(const std::vector<uint8_t>& spirv) {
   const Verdict verdict = runValidator(words, true);
   if (verdict.valid) return Validity::Valid;
   const uint32_t opcode = opcodeOfInstruction(words, verdict.instruction);
-  if (opcode >= kFirstExtensionOpcode && declares(words, OpExtension)) return Validity::Unchecked;
+  if (extensionMayAllow(words, opcode)) return Validity::Unchecked;
   // Errors about the module as a whole (a missing OpMemoryModel, say) have no instruction.
   const std::string where = verdict.instruction == 0 ? ""
                             : "instruction " + std::to_string(verdict.instruction) + " (Op" + spvOpcodeString(opcode) + "): ";

@@ -16,6 +16,7 @@ enum Opcode : uint32_t {
   OpTypeBool = 20,
   OpTypeInt = 21,
   OpTypeFloat = 22,
+  OpTypePointer = 32,
   OpSpecConstantTrue = 48,
   OpSpecConstantFalse = 49,
   OpSpecConstant = 50,
@@ -31,6 +32,7 @@ enum Opcode : uint32_t {
 constexpr uint32_t kFirstExtensionOpcode = 4096;  // SPIR-V leaves opcodes from here to extensions
 
 constexpr uint32_t kCapabilityLinkage = 5;
+constexpr uint32_t kCapabilityFunctionPointersINTEL = 5603;
 constexpr uint32_t kAnyOperand = ~0u;
 
 constexpr uint32_t kDecorationSpecId = 1;

@@ -91,6 +91,13 @@ ze_result_t zeModuleDynamicLink(uint32_t numModules, ze_module_handle_t* phModul
     ZE_REQUIRE(phModules[i] != nullptr, ZE_RESULT_ERROR_INVALID_NULL_HANDLE, "phModules has a null handle");
     programs.push_back(&Module::fromHandle(phModules[i])->program().loaded());
   }
+  // A backend links only programs of its own target (CPU code, or PTX for any of the GPUs).
+  for (uint32_t i = 1; i < numModules; ++i)
+    if (Module::fromHandle(phModules[i])->program().compiled().target != Module::fromHandle(phModules[0])->program().compiled().target) {
+      const char* log = "the modules were built for different kinds of device (CPU code and GPU code)\n";
+      if (phLinkLog) *phLinkLog = new ModuleBuildLog(log);
+      return reportError(ZE_RESULT_ERROR_MODULE_LINK_FAILURE, __func__, log);
+    }
   std::string log;
   bool linked = true;
   // Each module sees the exports of all the others.
@@ -164,14 +171,15 @@ ze_result_t zeModuleGetFunctionPointer(ze_module_handle_t hModule, const char* p
   ZE_REQUIRE_HANDLE(hModule);
   ZE_REQUIRE_POINTER(pFunctionName);
   ZE_REQUIRE_POINTER(pfnFunction);
-  core::Program& program = Module::fromHandle(hModule)->program();
-  const auto& exported = program.info().exportedFunctions;
-  const bool known = std::find(exported.begin(), exported.end(), pFunctionName) != exported.end() ||
-                     program.info().findKernel(pFunctionName) != nullptr;
-  ZE_REQUIRE(known, ZE_RESULT_ERROR_INVALID_FUNCTION_NAME, "no function of that name");
-  *pfnFunction = program.loaded().function(pFunctionName);
-  // The CPU resolves every exported function; CUDA modules give no function addresses.
-  ZE_REQUIRE(*pfnFunction != nullptr, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, "the device has no function pointers");
+  Module& module = *Module::fromHandle(hModule);
+  const auto& exported = module.program().info().exportedFunctions;
+  const bool isExported = std::find(exported.begin(), exported.end(), pFunctionName) != exported.end();
+  ZE_REQUIRE(isExported || module.program().info().findKernel(pFunctionName) != nullptr, ZE_RESULT_ERROR_INVALID_FUNCTION_NAME,
+             "no function of that name");
+  ZE_REQUIRE(isExported, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, "kernels cannot be called through function pointers");
+  ZE_REQUIRE(module.linked(), ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED, "the module has unresolved imports: call zeModuleDynamicLink");
+  *pfnFunction = module.program().loaded().function(pFunctionName);
+  ZE_REQUIRE(*pfnFunction != nullptr, ZE_RESULT_ERROR_INVALID_FUNCTION_NAME, "the function could not be resolved");
   return ZE_RESULT_SUCCESS;
 }
 

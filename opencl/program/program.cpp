@@ -79,6 +79,13 @@ void Program::buildExecutable(DeviceBuild& build, const std::vector<uint8_t>& sp
   request.vectorTypeHints = build.vectorTypeHints;
   core::ProgramBuild built = core::Program::fromSpirv(build.device->core(), std::move(request));
   build.log += built.log;
+  // OpenCL has no dynamic linking: an executable defines every function it calls.
+  if (built.program && !built.program->info().importedFunctions.empty()) {
+    build.log += "undefined functions (called, but defined in no program):";
+    for (const std::string& name : built.program->info().importedFunctions) build.log += " " + name;
+    build.log += "\n";
+    built.program.reset();
+  }
   build.program = std::move(built.program);
   build.status = build.program ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
   build.binaryType = build.program ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE;

@@ -173,26 +173,68 @@ TEST_F(ModuleTest, AProgramScopeGlobalIsSharedBetweenHostAndKernel) {
   EXPECT_EQ(zeModuleGetGlobalPointer(m, "no_such_global", &size, &global), ZE_RESULT_ERROR_INVALID_GLOBAL_NAME);
 }
 
-TEST_F(ModuleTest, AnExportedFunctionHasAPointer) {
-  SKIP_UNLESS_CPU_DEVICE("function pointers are implemented");
+TEST_F(ModuleTest, FunctionPointersAreGivenForExportedFunctions) {
+  ze_module_handle_t m = module("api_kernels.spv");
+  void* function = nullptr;
+  ASSERT_ZE(zeModuleGetFunctionPointer(m, "exported_helper", &function));
+  EXPECT_NE(function, nullptr);
+  EXPECT_EQ(zeModuleGetFunctionPointer(m, "no_such_function", &function), ZE_RESULT_ERROR_INVALID_FUNCTION_NAME);
+  EXPECT_EQ(zeModuleGetFunctionPointer(m, "call_helper", &function), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE) << "a kernel";
+}
+
+TEST_F(ModuleTest, OnTheCpuAFunctionPointerIsCallableFromTheHost) {
+  SKIP_UNLESS_CPU_DEVICE("functions the host can call");
   ze_module_handle_t m = module("api_kernels.spv");
   void* function = nullptr;
   ASSERT_ZE(zeModuleGetFunctionPointer(m, "exported_helper", &function));
   ASSERT_NE(function, nullptr);
-  EXPECT_EQ(reinterpret_cast<int (*)(int)>(function)(5), 15);  // CPU code: callable from the host
-  EXPECT_EQ(zeModuleGetFunctionPointer(m, "no_such_function", &function), ZE_RESULT_ERROR_INVALID_FUNCTION_NAME);
+  EXPECT_EQ(reinterpret_cast<int (*)(int)>(function)(5), 15);
 }
 
-TEST_F(ModuleTest, AFunctionPointerIsUnsupportedOnADeviceWithoutThem) {
-  if (deviceType() == ZE_DEVICE_TYPE_CPU) GTEST_SKIP() << "the CPU device has function pointers";
-  ze_module_handle_t m = module("api_kernels.spv");
-  void* function = nullptr;
-  EXPECT_EQ(zeModuleGetFunctionPointer(m, "exported_helper", &function), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
-  EXPECT_EQ(zeModuleGetFunctionPointer(m, "no_such_function", &function), ZE_RESULT_ERROR_INVALID_FUNCTION_NAME);
+TEST_F(ModuleTest, AKernelCallsThroughAFunctionPointerArgument) {
+  ze_module_handle_t m = module("function_pointer_kernels.spv");
+  void* addOne = nullptr;
+  ASSERT_ZE(zeModuleGetFunctionPointer(m, "add_one", &addOne));
+  ze_kernel_handle_t k = kernel(m, "call_through_argument");
+  int* data = shared<int>(1);
+  *data = 41;
+  setArguments(k, reinterpret_cast<int64_t>(addOne), data);
+  launch(k, 1, 1);
+  EXPECT_EQ(*data, 42);
+}
+
+TEST_F(ModuleTest, KernelsCallFunctionPointersTheyReadFromMemory) {
+  ze_module_handle_t m = module("function_pointer_kernels.spv");
+  void* addOne = nullptr;
+  void* square = nullptr;
+  ASSERT_ZE(zeModuleGetFunctionPointer(m, "add_one", &addOne));
+  ASSERT_ZE(zeModuleGetFunctionPointer(m, "square", &square));
+  EXPECT_NE(addOne, square);
+  auto* table = shared<uint64_t>(2);
+  table[0] = reinterpret_cast<uint64_t>(addOne);
+  table[1] = reinterpret_cast<uint64_t>(square);
+  constexpr int kItems = 64;
+  int* data = shared<int>(kItems);
+  for (int i = 0; i < kItems; ++i) data[i] = i;
+  ze_kernel_handle_t k = kernel(m, "call_through_table");
+  setArguments(k, table, data);
+  launch(k, 2, kItems / 2);
+  for (int i = 0; i < kItems; ++i) EXPECT_EQ(data[i], i % 2 ? i * i : i + 1) << i;
+}
+
+TEST_F(ModuleTest, AKernelCallsThroughAPointerItTakesItself) {
+  ze_module_handle_t m = module("function_pointer_kernels.spv");
+  ze_kernel_handle_t k = kernel(m, "call_chosen");
+  int* data = shared<int>(1);
+  for (int which : {0, 1}) {
+    *data = 7;
+    setArguments(k, data, which);
+    launch(k, 1, 1);
+    EXPECT_EQ(*data, which ? 49 : 8) << which;
+  }
 }
 
 TEST_F(ModuleTest, DynamicLinkingResolvesAnImportFromAnotherModule) {
-  SKIP_UNLESS_CPU_DEVICE("dynamic linking is implemented (CUDA modules cannot import)");
   ze_module_handle_t importer = module("import_kernels.spv");
   ze_module_properties_t properties{ZE_STRUCTURE_TYPE_MODULE_PROPERTIES};
   ASSERT_ZE(zeModuleGetProperties(importer, &properties));
@@ -202,16 +244,60 @@ TEST_F(ModuleTest, DynamicLinkingResolvesAnImportFromAnotherModule) {
   EXPECT_EQ(zeKernelCreate(importer, &desc, &unlinked), ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED);
   ze_module_handle_t both[2] = {importer, module("api_kernels.spv")};
   ASSERT_ZE(zeModuleDynamicLink(2, both, nullptr));
+  ASSERT_ZE(zeModuleGetProperties(importer, &properties));
+  EXPECT_FALSE(properties.flags & ZE_MODULE_PROPERTY_FLAG_IMPORTS);
   EXPECT_EQ(runSingle(importer, "use_import"), 16);  // exported_helper(5) + 1
 }
 
+TEST_F(ModuleTest, AnImportingModuleGivesFunctionPointersOnceLinked) {
+  ze_module_handle_t importer = module("import_kernels.spv");
+  void* function = nullptr;
+  EXPECT_EQ(zeModuleGetFunctionPointer(importer, "helper_plus_one", &function), ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED);
+  ze_module_handle_t both[2] = {importer, module("api_kernels.spv")};
+  ASSERT_ZE(zeModuleDynamicLink(2, both, nullptr));
+  ASSERT_ZE(zeModuleGetFunctionPointer(importer, "helper_plus_one", &function));
+  ze_kernel_handle_t k = kernel(importer, "call_pointer");
+  int* out = shared<int>(1);
+  *out = 4;
+  setArguments(k, reinterpret_cast<int64_t>(function), out);
+  launch(k, 1, 1);
+  EXPECT_EQ(*out, 13);  // exported_helper(4) + 1
+}
+
 TEST_F(ModuleTest, LinkingWithoutTheExporterFailsWithALogNamingTheImport) {
-  SKIP_UNLESS_CPU_DEVICE("dynamic linking is implemented (CUDA modules cannot import)");
   ze_module_handle_t importer = module("import_kernels.spv");
   ze_module_build_log_handle_t linkLog = nullptr;
   EXPECT_EQ(zeModuleDynamicLink(1, &importer, &linkLog), ZE_RESULT_ERROR_MODULE_LINK_FAILURE);
   const std::string log = takeBuildLog(linkLog);
   EXPECT_NE(log.find("exported_helper"), std::string::npos) << log;
+}
+
+TEST_F(ModuleTest, ModulesOfDifferentKindsOfDeviceDoNotLink) {
+  uint32_t count = 0;
+  ASSERT_ZE(zeDeviceGet(driver, &count, nullptr));
+  std::vector<ze_device_handle_t> devices(count);
+  ASSERT_ZE(zeDeviceGet(driver, &count, devices.data()));
+  const ze_device_type_t ownType = deviceType();
+  auto other = std::find_if(devices.begin(), devices.end(), [&](ze_device_handle_t candidate) {
+    ze_device_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+    EXPECT_ZE(zeDeviceGetProperties(candidate, &properties));
+    return properties.type != ownType;
+  });
+  if (other == devices.end()) GTEST_SKIP() << "no device of another kind (CPU and GPU) in the driver";
+  ze_module_handle_t importer = module("import_kernels.spv");
+  const std::vector<uint8_t> spirv = readKernelFile("api_kernels.spv");
+  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC};
+  desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
+  desc.inputSize = spirv.size();
+  desc.pInputModule = spirv.data();
+  ze_module_handle_t exporter = nullptr;
+  ASSERT_ZE(zeModuleCreate(context, *other, &desc, &exporter, nullptr));
+  modules.push_back(exporter);
+  ze_module_handle_t both[2] = {importer, exporter};
+  ze_module_build_log_handle_t linkLog = nullptr;
+  EXPECT_EQ(zeModuleDynamicLink(2, both, &linkLog), ZE_RESULT_ERROR_MODULE_LINK_FAILURE);
+  const std::string log = takeBuildLog(linkLog);
+  EXPECT_NE(log.find("different kinds of device"), std::string::npos) << log;
 }
 
 }  // namespace

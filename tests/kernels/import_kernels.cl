@@ -1,3 +1,9 @@
-// Uses a function another module exports (dynamic linking).
+// Uses a function another module exports (dynamic linking), and exports one that does too.
+#pragma OPENCL EXTENSION __cl_clang_function_pointers : enable
 int exported_helper(int x);
-kernel void use_import(global int* out) { out[0] = exported_helper(5) + 1; }
+
+int helper_plus_one(int x) { return exported_helper(x) + 1; }
+
+kernel void use_import(global int* out) { out[0] = helper_plus_one(5); }
+
+kernel void call_pointer(long function, global int* out) { out[0] = ((int (*)(int))function)(out[0]); }

@@ -74,6 +74,13 @@ TEST_F(ProgramTest, DefinesFromDashD) {
   EXPECT_NE(buildLog(undefined).find("VALUE"), std::string::npos) << buildLog(undefined);
 }
 
+TEST_F(ProgramTest, AFunctionDefinedNowhereFailsTheBuild) {
+  cl_program p = sourceProgram("int defined_nowhere(int x);\nkernel void k(global int* out) { out[0] = defined_nowhere(1); }");
+  EXPECT_CL(CL_BUILD_PROGRAM_FAILURE, tryBuild(p, ""));
+  EXPECT_NE(buildLog(p).find("undefined functions (called, but defined in no program): defined_nowhere"), std::string::npos)
+      << buildLog(p);
+}
+
 TEST_F(ProgramTest, IncludePathsFromDashI) {
   char pattern[] = "/tmp/loom-cl-include-XXXXXX";
   ASSERT_NE(mkdtemp(pattern), nullptr);

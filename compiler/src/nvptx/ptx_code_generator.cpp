@@ -50,7 +50,7 @@ bool hasAtomicLoadOrStore(const llvm::Function& function) {
 
 // What the backend would stop the process on ("Cannot select", "Undefined external symbol"),
 // reported as a build failure instead.
-llvm::Error checkSelectable(const llvm::Module& module) {
+llvm::Error checkSelectable(const llvm::Module& module, const std::vector<std::string>& imports) {
   std::string unresolved;
   for (const llvm::Function& function : module) {
     if (hasAtomicLoadOrStore(function))
@@ -58,6 +58,7 @@ llvm::Error checkSelectable(const llvm::Module& module) {
                                      "atomic loads and stores are not supported on NVPTX devices yet");
     if (!function.isDeclaration() || function.use_empty()) continue;
     if (function.getName() == kVprintf) continue;  // the driver's JIT provides it
+    if (llvm::is_contained(imports, function.getName())) continue;  // the CUDA linker resolves it
     if (!function.isIntrinsic() || needsLibdevice(function.getIntrinsicID()))
       unresolved += (unresolved.empty() ? "" : ", ") + function.getName().str();
   }
@@ -79,7 +80,7 @@ llvm::Error retargetToNvptx(llvm::Module& module) {
   return llvm::Error::success();
 }
 
-llvm::Expected<std::vector<uint8_t>> generatePtx(llvm::Module& module, bool dumpIr) {
+llvm::Expected<std::vector<uint8_t>> generatePtx(llvm::Module& module, const std::vector<std::string>& imports, bool dumpIr) {
   auto machine = createTargetMachine();
   if (!machine) return machine.takeError();
   // The target's own passes join the pipeline here, NVVMReflect among them (libdevice needs it).
@@ -91,7 +92,7 @@ llvm::Expected<std::vector<uint8_t>> generatePtx(llvm::Module& module, bool dump
   llvm::raw_string_ostream problemStream(problems);
   if (llvm::verifyModule(module, &problemStream))
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "internal compiler error: %s", problems.c_str());
-  if (llvm::Error error = checkSelectable(module)) return error;
+  if (llvm::Error error = checkSelectable(module, imports)) return error;
   llvm::SmallVector<char, 0> ptx;
   llvm::raw_svector_ostream stream(ptx);
   llvm::legacy::PassManager codegen;

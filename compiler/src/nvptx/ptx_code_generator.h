@@ -1,5 +1,6 @@
 #pragma once
 // PTX from a module of kernel entries: retargeting, optimization, assembly text.
+#include <string>
 #include <vector>
 
 #include "llvm/IR/Module.h"
@@ -17,7 +18,8 @@ inline constexpr const char* kFeatures = "+ptx75";
 llvm::Error retargetToNvptx(llvm::Module& module);
 
 // Optimizes (O3) and returns NUL-terminated PTX text. Fails, rather than letting LLVM abort the
-// process, on what the NVPTX backend of LLVM 15 cannot select.
-llvm::Expected<std::vector<uint8_t>> generatePtx(llvm::Module& module, bool dumpIr);
+// process, on what the NVPTX backend of LLVM 15 cannot select. The functions of `imports` stay
+// `.extern .func` declarations, for the CUDA linker to resolve (zeModuleDynamicLink).
+llvm::Expected<std::vector<uint8_t>> generatePtx(llvm::Module& module, const std::vector<std::string>& imports, bool dumpIr);
 
 }  // namespace loom::compiler::nvptx

@@ -17,6 +17,7 @@ namespace loom::compiler::test {
 namespace {
 
 constexpr const char* kPtxas = "/usr/local/cuda/bin/ptxas";
+constexpr const char* kNvlink = "/usr/local/cuda/bin/nvlink";
 constexpr uint32_t kImplicitParameterSize = 56;  // sizeof(ImplicitLaunchParameters)
 constexpr uint32_t kLocalPointerParameterSize = 4;
 constexpr char kWholeGroupsEntrySuffix[] = "__loom_whole_groups";
@@ -113,6 +114,26 @@ void expectPtxasAccepts(const std::string& ptx, const std::string& name, const c
   std::filesystem::remove(stem + ".cubin");
 }
 
+// `ptxas -c` (relocatable code, as cuLinkAddData compiles PTX) on each PTX, then nvlink on the
+// objects: what the CUDA driver's linker does for zeModuleDynamicLink.
+Command linkRelocatable(const std::vector<std::string>& ptxs, const std::string& name, const char* arch) {
+  const std::filesystem::path directory = std::filesystem::temp_directory_path();
+  const std::string stem = (directory / ("loom_nvptx_test_" + std::to_string(getpid()) + "_" + name)).string();
+  std::vector<std::string> files{stem + ".cubin"};
+  std::string objects;
+  Command result{0, {}};
+  for (size_t i = 0; i < ptxs.size() && result.status == 0; ++i) {
+    const std::string input = stem + "_" + std::to_string(i);
+    files.insert(files.end(), {input + ".ptx", input + ".o"});
+    std::ofstream(input + ".ptx") << ptxs[i];
+    result = run(std::string(kPtxas) + " -c -arch=" + arch + " -o " + input + ".o " + input + ".ptx");
+    objects += " " + input + ".o";
+  }
+  if (result.status == 0) result = run(std::string(kNvlink) + " -arch=" + arch + objects + " -o " + stem + ".cubin");
+  for (const std::string& file : files) std::filesystem::remove(file);
+  return result;
+}
+
 class NvptxKernels : public testing::TestWithParam<const char*> {};
 
 TEST_P(NvptxKernels, EntriesFollowTheLaunchContract) {
@@ -164,7 +185,8 @@ TEST_P(NvptxKernels, PtxasAcceptsThemForAmpereAndHopper) {
 }
 
 INSTANTIATE_TEST_SUITE_P(TestKernels, NvptxKernels,
-                         testing::Values("work_items", "barriers", "atomics", "math", "program_scope", "sub_groups"));
+                         testing::Values("work_items", "barriers", "atomics", "math", "program_scope", "sub_groups",
+                                         "function_pointer_kernels"));
 
 TEST(Nvptx, BarriersBecomeBarSyncAndLocalMemoryIsDynamicShared) {
   const std::string ptx = ptxOf(nvptxKernels("barriers"));
@@ -364,6 +386,58 @@ TEST_F(WithoutLibdevice, KernelsWithoutMathStillCompile) {
   for (const char* name : {"work_items", "barriers", "atomics"}) {
     const BuildResult built = compileForNvptx(readSpirv(name));
     EXPECT_EQ(built.status, Status::Success) << name << ": " << built.log;
+  }
+}
+
+// `.func (.param .b32 func_retval0) name(`, the PTX of `int name(int)`, with `linkage` before it.
+std::regex intFunction(const std::string& linkage, const std::string& name) {
+  return std::regex(linkage + R"(\s+\.func\s+\(\.param \.b32 func_retval0\)\s+)" + name + R"(\s*\()");
+}
+
+TEST(Nvptx, ExportedFunctionsAreVisibleWithVariablesHoldingTheirAddresses) {
+  const BuildResult& built = nvptxKernels("function_pointer_kernels");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  for (const std::string name : {"add_one", "square"}) {
+    EXPECT_TRUE(std::regex_search(ptx, intFunction(R"(\.visible)", name))) << name << "\n" << ptx;
+    // What the CUDA backend reads for zeModuleGetFunctionPointer (cuda_launch_parameters.h).
+    const std::string address = ".visible .global .align 8 .u64 __loom_address_of_" + name + " = " + name + ";";
+    EXPECT_NE(ptx.find(address), std::string::npos) << address << "\n" << ptx;
+  }
+}
+
+TEST(Nvptx, CallsThroughPointersUseACallPrototype) {
+  const std::string ptx = ptxOf(nvptxKernels("function_pointer_kernels"));
+  for (const char* kernel : {"call_through_argument", "call_through_table", "call_chosen"}) {
+    const std::string body = entryBody(ptx, kernel);
+    EXPECT_TRUE(std::regex_search(body, std::regex(R"(\.callprototype\s+\(\.param \.b32 _\) _ \(\.param \.b32 _\);)")))
+        << kernel << "\n" << body;
+    EXPECT_TRUE(std::regex_search(body, std::regex(R"(call \(retval0\),\s*%rd\d+,)"))) << kernel << "\n" << body;
+  }
+  // call_chosen takes the addresses itself.
+  EXPECT_TRUE(std::regex_search(entryBody(ptx, "call_chosen"), std::regex(R"(mov\.u64\s+%rd\d+, square;)"))) << ptx;
+}
+
+TEST(Nvptx, ImportsAreExternFunctionsAndExportsVisibleOnes) {
+  const BuildResult& importer = nvptxKernels("importer");
+  ASSERT_EQ(importer.status, Status::Success) << importer.log;
+  EXPECT_EQ(importer.program->info.importedFunctions, std::vector<std::string>{"linked_helper"});
+  const std::string ptx = ptxOf(importer);
+  EXPECT_TRUE(std::regex_search(ptx, intFunction(R"(\.extern)", "linked_helper"))) << ptx;
+  EXPECT_TRUE(std::regex_search(ptxOf(nvptxKernels("exporter")), intFunction(R"(\.visible)", "linked_helper")));
+}
+
+TEST(Nvptx, TheLinkerResolvesImportsWithTheExportersPtx) {
+  if (!std::filesystem::exists(kPtxas) || !std::filesystem::exists(kNvlink)) GTEST_SKIP() << "no CUDA toolkit";
+  const std::string importer = ptxOf(nvptxKernels("importer")), exporter = ptxOf(nvptxKernels("exporter"));
+  ASSERT_FALSE(importer.empty());
+  ASSERT_FALSE(exporter.empty());
+  for (const char* arch : {"sm_80", "sm_90"}) {
+    const Command linked = linkRelocatable({importer, exporter}, "linked", arch);
+    EXPECT_EQ(linked.status, 0) << arch << ":\n" << linked.output;
+    const Command alone = linkRelocatable({importer}, "alone", arch);
+    EXPECT_NE(alone.status, 0) << arch;
+    EXPECT_NE(alone.output.find("linked_helper"), std::string::npos) << arch << ":\n" << alone.output;
   }
 }
 

@@ -55,6 +55,28 @@ TEST(ProgramSymbols, ExportedFunctionsAreCallable) {
   EXPECT_EQ(program->function("no_such_function"), nullptr);
 }
 
+TEST(ProgramSymbols, KernelsCallExportedFunctionsThroughTheirAddresses) {
+  auto program = loadFresh("function_pointer_kernels");
+  ASSERT_NE(program, nullptr);
+  void* square = program->function("square");
+  ASSERT_NE(square, nullptr);
+  std::string log;
+  WorkGroupFunction function = program->kernel("call_through_argument", log);
+  ASSERT_NE(function, nullptr) << log;
+  int data = 9;
+  Arguments(*program->program().info.findKernel("call_through_argument"))
+      .set(0, reinterpret_cast<int64_t>(square))
+      .set(1, &data)
+      .run(function, Range{});
+  EXPECT_EQ(data, 81);
+}
+
+TEST(ProgramSymbols, AFunctionCalledThroughAPointerCannotAskForItsWorkItem) {
+  const BuildResult built = compileKernels("indirect_work_items");
+  EXPECT_EQ(built.status, Status::BuildFailure);
+  EXPECT_NE(built.log.find("'plus_id' is called through a pointer"), std::string::npos) << built.log;
+}
+
 TEST(ProgramSymbols, ImportsResolveAgainstLinkedPrograms) {
   auto importer = loadFresh("importer"), exporter = loadFresh("exporter");
   ASSERT_NE(importer, nullptr);

@@ -358,6 +358,65 @@ TEST_F(CudaGpu, ProgramsExposeGlobalsAndReportErrors) {
   EXPECT_NE(log.find("'bogus'"), std::string::npos) << log;  // the JIT's own error log
 }
 
+// A program of hand-written PTX that exports `exports` and imports `imports` (cuda_launch_parameters.h).
+std::shared_ptr<compiler::CompiledProgram> linkableProgram(const std::string& ptx, std::vector<std::string> exports,
+                                                           std::vector<std::string> imports) {
+  auto program = std::make_shared<compiler::CompiledProgram>();
+  program->target = compiler::Target::Nvptx;
+  program->code.assign(ptx.begin(), ptx.end());
+  program->info.exportedFunctions = std::move(exports);
+  program->info.importedFunctions = std::move(imports);
+  return program;
+}
+
+constexpr char kPtxHeader[] = ".version 7.0\n.target sm_52\n.address_size 64\n";
+
+TEST_F(CudaGpu, ProgramsLinkTheirImportsAndGiveFunctionAddresses) {
+  const std::string exporter = std::string(kPtxHeader) + R"(
+.visible .func (.param .b32 result) triple(.param .b32 x)
+{
+  .reg .b32 %r<3>;
+  ld.param.b32 %r1, [x];
+  mul.lo.s32 %r2, %r1, 3;
+  st.param.b32 [result], %r2;
+  ret;
+}
+.visible .global .align 8 .u64 __loom_address_of_triple = triple;
+)";
+  const char* body = R"((.param .u64 out, .param .align 8 .b8 implicit[56])
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  {
+    .param .b32 x;
+    .param .b32 result;
+    st.param.b32 [x], 14;
+    call (result), triple, (x);
+    ld.param.b32 %r1, [result];
+  }
+  ld.param.u64 %rd1, [out];
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+)";
+  const std::string importer = std::string(kPtxHeader) + ".extern .func (.param .b32 result) triple(.param .b32 x);\n" +
+                               bothEntries("use_triple", body);
+  std::string log;
+  auto exporting = gpu->loadProgram(linkableProgram(exporter, {"triple"}, {}), log);
+  auto importing = gpu->loadProgram(linkableProgram(importer, {}, {"triple"}), log);
+  ASSERT_TRUE(exporting && importing) << log;
+  EXPECT_NE(exporting->function("triple"), nullptr);
+  EXPECT_EQ(exporting->function("missing"), nullptr);
+  EXPECT_EQ(importing->kernel("use_triple", log), nullptr) << "not linked yet";
+  log.clear();
+  EXPECT_FALSE(importing->link({}, log));
+  EXPECT_NE(log.find("unresolved import: triple"), std::string::npos) << log;
+  log.clear();
+  ASSERT_TRUE(importing->link({exporting.get()}, log)) << log;
+  EXPECT_NE(importing->kernel("use_triple", log), nullptr) << log;
+  EXPECT_NE(importing->function("triple"), nullptr) << "the linked module holds the exporter's code";
+}
+
 TEST_F(CudaGpu, SharedMemoryIsHostAccessibleAndBoundedByFreeMemory) {
   auto* shared = static_cast<uint32_t*>(gpu->allocateShared(4096));
   ASSERT_TRUE(shared);

@@ -15,15 +15,6 @@ namespace loom::cl {
 
 namespace {
 
-constexpr uint32_t kSpirvMagic = 0x07230203;
-
-bool isSpirv(const uint8_t* data, size_t size) {
-  uint32_t magic = 0;
-  if (size < 20) return false;
-  std::memcpy(&magic, data, sizeof(magic));
-  return magic == kSpirvMagic;
-}
-
 cl_int buildFailureCode(compiler::Status status, cl_int failure, cl_int invalidOptions) {
   switch (status) {
     case compiler::Status::Success: return CL_SUCCESS;

@@ -1,7 +1,6 @@
 #include "opencl/program/program.h"
 
 #include <algorithm>
-#include <cstring>
 #include <sstream>
 
 #include "loom/compiler/compiler.h"

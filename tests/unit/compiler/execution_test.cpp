@@ -53,25 +53,22 @@ void expectEveryWorkItemQueryAnswered(const Range& range) {
       }
 }
 
-// A 3-D range with a global offset and partial last groups in x and y.
-TEST(Execution, AnswersEveryWorkItemQuery) {
+Range range3d(std::array<uint64_t, 3> global, std::array<uint32_t, 3> local, std::array<uint64_t, 3> offset) {
   Range range;
-  range.globalSize = {6, 5, 3};
-  range.localSize = {4, 2, 3};
-  range.globalOffset = {10, 20, 30};
+  range.globalSize = global;
+  range.localSize = local;
+  range.globalOffset = offset;
   range.workDim = 3;
-  expectEveryWorkItemQueryAnswered(range);
+  return range;
 }
+
+// A 3-D range with a global offset and partial last groups in x and y.
+TEST(Execution, AnswersEveryWorkItemQuery) { expectEveryWorkItemQueryAnswered(range3d({6, 5, 3}, {4, 2, 3}, {10, 20, 30})); }
 
 // Work-group functions run several groups along x per call (the runtime's runs): each group of
 // a run still sees its own local and group ids.
 TEST(Execution, AnswersEveryWorkItemQueryInARunOfGroups) {
-  Range range;
-  range.globalSize = {14, 3, 2};
-  range.localSize = {4, 3, 1};
-  range.globalOffset = {7, 0, 5};
-  range.workDim = 3;
-  expectEveryWorkItemQueryAnswered(range);
+  expectEveryWorkItemQueryAnswered(range3d({14, 3, 2}, {4, 3, 1}, {7, 0, 5}));
 }
 
 // A kernel that sees only global ids, sizes and the y and z group ids runs a whole run of groups

@@ -3,7 +3,8 @@
 # <target> depend on them. With clang 15 the translator needs typed pointers (-no-opaque-pointers).
 # OPTIMIZE (default -O2) is for sources whose -O2 IR the translator rejects (it has no `freeze`).
 # Intel's sub-group shuffles become SPV_INTEL_subgroups instructions; calls through function
-# pointers (clang's __cl_clang_function_pointers) SPV_INTEL_function_pointers ones.
+# pointers (clang's __cl_clang_function_pointers) SPV_INTEL_function_pointers ones; floating-point
+# atomic add, min and max (cl_ext_float_atomics) SPV_EXT_shader_atomic_float_add and _min_max ones.
 function(loom_spirv_kernels target output_dir)
   cmake_parse_arguments(PARSE_ARGV 2 SPIRV "" "OPTIMIZE" "")
   if(NOT SPIRV_OPTIMIZE)
@@ -20,7 +21,8 @@ function(loom_spirv_kernels target output_dir)
       COMMAND ${CMAKE_COMMAND} -E make_directory ${output_dir}
       COMMAND ${CLANG15} -cl-std=CL2.0 -target spir64-unknown-unknown ${SPIRV_OPTIMIZE} -emit-llvm -c
               -Xclang -no-opaque-pointers -o ${bitcode} ${source_path}
-      COMMAND ${LLVM_SPIRV15} --spirv-ext=+SPV_INTEL_subgroups,+SPV_INTEL_function_pointers ${bitcode} -o ${spirv}
+      COMMAND ${LLVM_SPIRV15} --spirv-ext=+SPV_INTEL_subgroups,+SPV_INTEL_function_pointers,+SPV_EXT_shader_atomic_float_add,+SPV_EXT_shader_atomic_float_min_max
+              ${bitcode} -o ${spirv}
       DEPENDS ${source_path}
       COMMENT "SPIR-V ${name}.spv"
       VERBATIM)

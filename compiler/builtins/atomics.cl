@@ -41,18 +41,25 @@ FLOAT_XCHG(__global)
 FLOAT_XCHG(__local)
 FLOAT_XCHG(__generic)
 
-// Floating-point add, sub and exchange (atomic_fetch_add on atomic_float and atomic_double reach
-// these), by compare-and-swap on the bits.
-#define FLOAT_RMW(T, B, AS, name, update)                                        \
-  T OVL name(volatile AS T* p, T v) {                                            \
-    volatile AS B* bits = (volatile AS B*)p;                                     \
-    B old = *bits, seen;                                                         \
-    while ((seen = __sync_val_compare_and_swap(bits, old, as_##B(update))) != old) old = seen; \
-    return as_##T(old);                                                          \
+// Floating-point atomics (cl_ext_float_atomics: the translator turns atomic_fetch_add, _sub, _min
+// and _max on atomic_float and atomic_double into these). Add and sub are an atomicrmw fadd, which
+// clang cannot write for spir64 (it has no lock-free atomics there): the compiler turns each call
+// of __loom_atomic_fadd into one (materializeFloatAtomicAdds), which NVPTX makes atom.add.f32/f64
+// and x86 a compare-and-swap loop. Min and max follow fmin and fmax, as the extension asks (a
+// quiet NaN operand loses), by compare-and-swap on the bits, which terminates when NaNs are stored.
+#define FLOAT_SELECT(T, B, AS, name, pick)                                                      \
+  T OVL name(volatile AS T* p, T v) {                                                          \
+    volatile AS B* bits = (volatile AS B*)p;                                                   \
+    B old = *bits, seen;                                                                       \
+    while ((seen = __sync_val_compare_and_swap(bits, old, as_##B(pick(as_##T(old), v)))) != old) old = seen; \
+    return as_##T(old);                                                                        \
   }
-#define FLOAT_ATOMICS(T, B, AS)                              \
-  FLOAT_RMW(T, B, AS, atomic_add, as_##T(old) + v)           \
-  FLOAT_RMW(T, B, AS, atomic_sub, as_##T(old) - v)
+#define FLOAT_ATOMICS(T, B, AS)                                                     \
+  T OVL __loom_atomic_fadd(volatile AS T* p, T v);                                  \
+  T OVL atomic_add(volatile AS T* p, T v) { return __loom_atomic_fadd(p, v); }      \
+  T OVL atomic_sub(volatile AS T* p, T v) { return __loom_atomic_fadd(p, -v); }     \
+  FLOAT_SELECT(T, B, AS, atomic_min, fmin)                                          \
+  FLOAT_SELECT(T, B, AS, atomic_max, fmax)
 FLOAT_ATOMICS(float, uint, __global) FLOAT_ATOMICS(float, uint, __local) FLOAT_ATOMICS(float, uint, __generic)
 FLOAT_ATOMICS(double, ulong, __global) FLOAT_ATOMICS(double, ulong, __local) FLOAT_ATOMICS(double, ulong, __generic)
 #define DOUBLE_XCHG(AS)                                                              \

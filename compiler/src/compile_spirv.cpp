@@ -9,6 +9,7 @@
 #include "cpu/integer_division.h"
 #include "cpu/work_group_function_builder.h"
 #include "cpu/work_item_builtins.h"
+#include "float_atomics.h"
 #include "kernel_descriptor_builder.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/LLVMContext.h"
@@ -124,6 +125,7 @@ llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, Program
                                                    bool dumpIr) {
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
   materializeWorkGroupScratch(module, kMaxWorkGroupSize);
+  materializeFloatAtomicAdds(module);
   expandPrintfVectors(module);  // the host's printf formats the output, which has no vector conversions
   keepPrintfCalls(module);
   cpu::guardIntegerDivision(module);
@@ -138,6 +140,7 @@ llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, Program
 llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, ProgramInfo& info, bool dumpIr) {
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
   materializeWorkGroupScratch(module, backends::cuda::kMaxThreadsPerBlock);
+  materializeFloatAtomicAdds(module);
   expandPrintfVectors(module);  // as for the CPU: the driver's vprintf has no vector conversions either
   if (llvm::Error error = nvptx::retargetToNvptx(module)) return error;
   if (llvm::Error error = nvptx::buildKernelEntries(module, info.kernels)) return error;

@@ -40,7 +40,10 @@ constexpr const char* kSupportedExtensions =
     "+__opencl_c_generic_address_space,+cl_khr_subgroups,+__opencl_c_subgroups,+cl_khr_subgroup_shuffle,"
     "+cl_khr_subgroup_shuffle_relative,+cl_khr_subgroup_extended_types,+cl_khr_subgroup_non_uniform_vote,"
     "+cl_khr_subgroup_ballot,+cl_khr_subgroup_non_uniform_arithmetic,+cl_khr_subgroup_clustered_reduce,"
-    "+cl_intel_subgroups,+cl_intel_subgroups_short,+__opencl_c_work_group_collective_functions";
+    "+cl_intel_subgroups,+cl_intel_subgroups_short,+__opencl_c_work_group_collective_functions,+cl_ext_float_atomics,"
+    "+__opencl_c_ext_fp32_global_atomic_add,+__opencl_c_ext_fp32_local_atomic_add,+__opencl_c_ext_fp32_global_atomic_min_max,"
+    "+__opencl_c_ext_fp32_local_atomic_min_max,+__opencl_c_ext_fp64_global_atomic_add,+__opencl_c_ext_fp64_local_atomic_add,"
+    "+__opencl_c_ext_fp64_global_atomic_min_max,+__opencl_c_ext_fp64_local_atomic_min_max";
 
 // Included before the program. opencl-c-base.h and clang claim more for every SPIR target than Loom
 // has; builtins that depend on these macros disappear with them. Clang declares none of Intel's
@@ -53,15 +56,6 @@ constexpr const char* kPrelude = R"(#include <opencl-c-base.h>
 #undef cl_khr_integer_dot_product
 #undef __opencl_c_integer_dot_product_input_4x8bit
 #undef __opencl_c_integer_dot_product_input_4x8bit_packed
-#undef cl_ext_float_atomics
-#undef __opencl_c_ext_fp32_global_atomic_add
-#undef __opencl_c_ext_fp32_local_atomic_add
-#undef __opencl_c_ext_fp32_global_atomic_min_max
-#undef __opencl_c_ext_fp32_local_atomic_min_max
-#undef __opencl_c_ext_fp64_global_atomic_add
-#undef __opencl_c_ext_fp64_local_atomic_add
-#undef __opencl_c_ext_fp64_global_atomic_min_max
-#undef __opencl_c_ext_fp64_local_atomic_min_max
 // The OpenCL version of the device, which drivers define (clang defines only the language's).
 #define __OPENCL_VERSION__ 300
 #if __OPENCL_C_VERSION__ >= 300

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "LLVMSPIRVLib.h"
 #include "spirv-tools/libspirv.hpp"
@@ -211,6 +213,39 @@ void keepSubGroupBarriers(llvm::Module& module) {
   }
 }
 
+// The Itanium mangling of __spirv_AtomicLoad(volatile <address space> <integer>*, int, int).
+std::string integerAtomicLoadName(unsigned addressSpace, unsigned bits) {
+  const std::string pointer = addressSpace == 0 ? "P" : "PU3AS" + std::to_string(addressSpace);
+  return "_Z18__spirv_AtomicLoad" + pointer + (bits == 64 ? "l" : "i") + "ii";
+}
+
+// The translator's OpenCL 1.2 lowering reads an atomic float as atomic_add(pointer, 0.0f), which
+// writes +0 over a stored -0 and quiets a signaling NaN. Floating-point atomic loads become loads
+// of the same bits as integers first, whose lowering atomic_add(pointer, 0) leaves memory as it was.
+void loadAtomicFloatsAsIntegers(llvm::Module& module) {
+  std::vector<llvm::CallInst*> loads;
+  for (llvm::Function& function : module)
+    if (function.isDeclaration() && function.getName().contains("__spirv_AtomicLoad") &&
+        function.getReturnType()->isFloatingPointTy() && function.arg_size() == 3)
+      for (llvm::User* user : function.users())
+        if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getCalledFunction() == &function) loads.push_back(call);
+  for (llvm::CallInst* call : loads) {
+    llvm::IRBuilder<> builder(call);
+    llvm::Type* floating = call->getType();
+    llvm::Type* integer = builder.getIntNTy(floating->getPrimitiveSizeInBits());
+    const unsigned addressSpace = call->getArgOperand(0)->getType()->getPointerAddressSpace();
+    llvm::FunctionCallee load = module.getOrInsertFunction(integerAtomicLoadName(addressSpace, integer->getIntegerBitWidth()),
+                                                           integer, integer->getPointerTo(addressSpace), builder.getInt32Ty(),
+                                                           builder.getInt32Ty());
+    if (auto* declared = llvm::dyn_cast<llvm::Function>(load.getCallee())) declared->setCallingConv(call->getCallingConv());
+    llvm::Value* pointer = builder.CreatePointerCast(call->getArgOperand(0), integer->getPointerTo(addressSpace));
+    llvm::CallInst* bits = builder.CreateCall(load, {pointer, call->getArgOperand(1), call->getArgOperand(2)});
+    bits->setCallingConv(call->getCallingConv());
+    call->replaceAllUsesWith(builder.CreateBitCast(bits, floating));
+    call->eraseFromParent();
+  }
+}
+
 }  // namespace
 
 llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext& context, const std::vector<uint8_t>& spirv,
@@ -220,8 +255,8 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
   if (!validity) return validity.takeError();
   SPIRV::TranslatorOpts options(SPIRV::VersionNumber::MaximumVersion);
   options.enableAllExtensions();
-  // SPIR-V friendly IR first, so that sub-group barriers keep their scope (keepSubGroupBarriers);
-  // then the translator's own lowering to OpenCL 1.2 names, which the builtin library defines.
+  // SPIR-V friendly IR first, so that sub-group barriers keep their scope (keepSubGroupBarriers)
+  // and atomic floats load exactly (loadAtomicFloatsAsIntegers); then the translator's own lowering to OpenCL 1.2 names, which the builtin library defines.
   options.setDesiredBIsRepresentation(SPIRV::BIsRepresentation::SPIRVFriendlyIR);
   options.setGenKernelArgNameMDEnabled(true);
   // Argument type names the producer kept as OpString (Loom's OpenCL C frontend does).
@@ -241,6 +276,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
   }
   std::unique_ptr<llvm::Module> owned(module);
   keepSubGroupBarriers(*owned);
+  loadAtomicFloatsAsIntegers(*owned);
   if (!lowerToOpenCl12Guarded(*owned, aborted)) {
     (void)owned.release();  // half lowered: left alone, a bounded leak as for an aborted read
     return malformed("the SPIR-V translator rejected the module (it failed an internal consistency check)");

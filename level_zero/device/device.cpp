@@ -22,6 +22,25 @@ uint32_t encodeVersion(uint32_t major, uint32_t minor) { return ZE_MAKE_VERSION(
 // Both engine kinds fill with any power-of-two pattern up to this size.
 constexpr size_t kMaxFillPatternSize = 128;
 
+// ZE_extension_float_atomics: load, store, exchange, add, sub, min and max, global and local.
+constexpr ze_device_fp_atomic_ext_flags_t kFpAtomicFlags =
+    ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_LOAD_STORE | ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD |
+    ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX | ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_LOAD_STORE |
+    ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_ADD | ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_MIN_MAX;
+
+// The extension structures chained to zeDeviceGetModuleProperties' output that Loom knows; others
+// are left as the application gave them.
+void fillModulePropertiesChain(const core::DeviceInfo& info, void* next) {
+  for (auto* chained = static_cast<ze_base_properties_t*>(next); chained;
+       chained = static_cast<ze_base_properties_t*>(chained->pNext)) {
+    if (chained->stype != ZE_STRUCTURE_TYPE_FLOAT_ATOMIC_EXT_PROPERTIES) continue;
+    auto* atomics = reinterpret_cast<ze_float_atomic_ext_properties_t*>(chained);
+    atomics->fp16Flags = 0;  // no fp16
+    atomics->fp32Flags = kFpAtomicFlags;
+    atomics->fp64Flags = info.supportsFp64 ? kFpAtomicFlags : 0;
+  }
+}
+
 }  // namespace
 
 bool Device::isRelated(const Device& other) const {
@@ -128,6 +147,7 @@ ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t hDevice, ze_device_mo
   p.printfBufferSize = 0;  // printf is not supported yet
   std::memset(p.nativeKernelSupported.id, 0, sizeof(p.nativeKernelSupported.id));
   std::memcpy(p.nativeKernelSupported.id, info.uuid.data(), std::min(sizeof(p.nativeKernelSupported.id), info.uuid.size()));
+  fillModulePropertiesChain(info, p.pNext);
   return ZE_RESULT_SUCCESS;
 }
 

@@ -6,8 +6,10 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "level_zero/device/device.h"
+#include "level_zero/two_call.h"
 #include "level_zero/validation.h"
 #include "loom/core/runtime.h"
 
@@ -142,9 +144,15 @@ ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t*
                                            ze_driver_extension_properties_t* pExtensionProperties) {
   ZE_REQUIRE_HANDLE(hDriver);
   ZE_REQUIRE_POINTER(pCount);
-  // No extension is implemented yet, so none is advertised.
-  *pCount = 0;
-  return ZE_RESULT_SUCCESS;
+  // The extensions Loom implements on every device.
+  static const std::pair<const char*, uint32_t> kExtensions[] = {
+      {ZE_FLOAT_ATOMICS_EXT_NAME, ZE_FLOAT_ATOMICS_EXT_VERSION_CURRENT}};
+  return fillArray(kExtensions, pCount, pExtensionProperties,
+                   [](ze_driver_extension_properties_t& p, const std::pair<const char*, uint32_t>& extension) {
+                     std::memset(p.name, 0, sizeof(p.name));
+                     std::strncpy(p.name, extension.first, sizeof(p.name) - 1);
+                     p.version = extension.second;
+                   });
 }
 
 ze_result_t zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver, const char* name, void** ppFunctionAddress) {

@@ -35,6 +35,8 @@ std::vector<std::pair<std::string, cl_version>> Device::extensions() const {
       {"cl_intel_subgroups_long", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_intel_subgroup_local_block_io", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_intel_spirv_subgroups", CL_MAKE_VERSION(1, 0, 0)},
+      // fp32 and fp64 (with cl_khr_fp64) add, min and max in global and local memory; no fp16.
+      {"cl_ext_float_atomics", CL_MAKE_VERSION(1, 0, 0)},
   };
   if (info().supportsFp64) list.push_back({"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0)});
   if (info().supportsInt64Atomics) {
@@ -55,7 +57,15 @@ std::vector<std::pair<std::string, cl_version>> Device::openClCFeatures() {
           {"__opencl_c_program_scope_global_variables", v3},
           {"__opencl_c_generic_address_space", v3},
           {"__opencl_c_subgroups", v3},
-          {"__opencl_c_work_group_collective_functions", v3}};
+          {"__opencl_c_work_group_collective_functions", v3},
+          {"__opencl_c_ext_fp32_global_atomic_add", v3},
+          {"__opencl_c_ext_fp32_local_atomic_add", v3},
+          {"__opencl_c_ext_fp32_global_atomic_min_max", v3},
+          {"__opencl_c_ext_fp32_local_atomic_min_max", v3},
+          {"__opencl_c_ext_fp64_global_atomic_add", v3},
+          {"__opencl_c_ext_fp64_local_atomic_add", v3},
+          {"__opencl_c_ext_fp64_global_atomic_min_max", v3},
+          {"__opencl_c_ext_fp64_local_atomic_min_max", v3}};
 }
 
 cl_uint Device::maxNumSubGroups() const {

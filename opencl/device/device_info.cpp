@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "opencl/device/device.h"
+#include "opencl/float_atomics.h"
 #include "opencl/info.h"
 #include "opencl/platform/platform.h"
 #include "opencl/validation.h"
@@ -38,6 +39,10 @@ constexpr cl_device_atomic_capabilities kAtomicCapabilities =
 constexpr cl_device_unified_shared_memory_capabilities_intel kUsmCapabilities =
     CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL | CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL |
     CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ACCESS_INTEL | CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ATOMIC_ACCESS_INTEL;
+// cl_ext_float_atomics: load, store, exchange, add, sub, min and max, in global and local memory.
+constexpr cl_device_fp_atomic_capabilities_ext kFpAtomicCapabilities =
+    CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT | CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT |
+    CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT;
 constexpr cl_uint kMemBaseAddressAlignBits = 1024;  // 128 bytes: the alignment of every allocation
 constexpr cl_ulong kMaxConstantBufferSize = 1 << 20;
 constexpr size_t kMaxGlobalVariableSize = 1 << 16;
@@ -180,6 +185,10 @@ cl_int Device::getInfo(cl_device_info name, size_t size, void* value, size_t* si
     case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return out.scalar<size_t>(kMaxGlobalVariableSize);
     case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
     case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES: return out.scalar(kAtomicCapabilities);
+    case CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT: return out.scalar(kFpAtomicCapabilities);
+    case CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT:
+      return out.scalar<cl_device_fp_atomic_capabilities_ext>(device.supportsFp64 ? kFpAtomicCapabilities : 0);
+    case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: return out.scalar<cl_device_fp_atomic_capabilities_ext>(0);  // no fp16
     case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return out.scalar<size_t>(std::max<uint32_t>(device.simdWidth, 1));
     case CL_DEVICE_UUID_KHR: return out.bytes(device.uuid.data(), CL_UUID_SIZE_KHR);
     case CL_DRIVER_UUID_KHR: {

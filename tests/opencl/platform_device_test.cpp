@@ -2,6 +2,7 @@
 // versions consistent with the extension strings, OpenCL C versions and features (also as the
 // compiler sees them), the FULL_PROFILE minimums, work sizes, and clGetDeviceIDs' type filters.
 #include "cl_test_helpers.h"
+#include "opencl/float_atomics.h"
 
 #include <algorithm>
 #include <map>
@@ -160,6 +161,19 @@ TEST_F(DeviceTest, OpenClCFeaturesAgreeWithTheDeviceQueries) {
   EXPECT_EQ(has("__opencl_c_atomic_order_seq_cst"), (atomics & CL_DEVICE_ATOMIC_ORDER_SEQ_CST) != 0);
   EXPECT_EQ(has("__opencl_c_atomic_scope_device"), (atomics & CL_DEVICE_ATOMIC_SCOPE_DEVICE) != 0);
   EXPECT_EQ(has("__opencl_c_atomic_scope_all_devices"), (atomics & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES) != 0);
+  // cl_ext_float_atomics: a feature per type, operation and memory, as the capability bits say.
+  const auto single = deviceInfo<cl_device_fp_atomic_capabilities_ext>(CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT);
+  const auto doubles = deviceInfo<cl_device_fp_atomic_capabilities_ext>(CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT);
+  EXPECT_EQ(has("__opencl_c_ext_fp32_global_atomic_add"), (single & CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT) != 0);
+  EXPECT_EQ(has("__opencl_c_ext_fp32_local_atomic_add"), (single & CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT) != 0);
+  EXPECT_EQ(has("__opencl_c_ext_fp32_global_atomic_min_max"), (single & CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT) != 0);
+  EXPECT_EQ(has("__opencl_c_ext_fp32_local_atomic_min_max"), (single & CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT) != 0);
+  EXPECT_EQ(has("__opencl_c_ext_fp64_global_atomic_add"), (doubles & CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT) != 0);
+  EXPECT_EQ(has("__opencl_c_ext_fp64_local_atomic_add"), (doubles & CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT) != 0);
+  EXPECT_EQ(has("__opencl_c_ext_fp64_global_atomic_min_max"), (doubles & CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT) != 0);
+  EXPECT_EQ(has("__opencl_c_ext_fp64_local_atomic_min_max"), (doubles & CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT) != 0);
+  EXPECT_EQ(deviceInfo<cl_device_fp_atomic_capabilities_ext>(CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT), 0u);
+  EXPECT_EQ(extensions.count("cl_ext_float_atomics") != 0, single != 0);
 }
 
 // The OpenCL C 3.0 feature macros a kernel sees are exactly the features the device reports
@@ -170,7 +184,12 @@ TEST_F(DeviceTest, FeatureMacrosInKernelsMatchCL_DEVICE_OPENCL_C_FEATURES) {
       "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices", "__opencl_c_device_enqueue",
       "__opencl_c_generic_address_space", "__opencl_c_fp64", "__opencl_c_images", "__opencl_c_int64",
       "__opencl_c_pipes", "__opencl_c_program_scope_global_variables", "__opencl_c_read_write_images",
-      "__opencl_c_subgroups", "__opencl_c_work_group_collective_functions"};
+      "__opencl_c_subgroups", "__opencl_c_work_group_collective_functions", "__opencl_c_ext_fp16_global_atomic_add",
+      "__opencl_c_ext_fp16_global_atomic_load_store", "__opencl_c_ext_fp32_global_atomic_add",
+      "__opencl_c_ext_fp32_local_atomic_add", "__opencl_c_ext_fp32_global_atomic_min_max",
+      "__opencl_c_ext_fp32_local_atomic_min_max", "__opencl_c_ext_fp64_global_atomic_add",
+      "__opencl_c_ext_fp64_local_atomic_add", "__opencl_c_ext_fp64_global_atomic_min_max",
+      "__opencl_c_ext_fp64_local_atomic_min_max"};
   std::string source = "kernel void features(global int* out) {\n";
   int index = 0;
   for (const char* feature : kFeatures)

@@ -185,8 +185,8 @@ TEST_P(NvptxKernels, PtxasAcceptsThemForAmpereAndHopper) {
 }
 
 INSTANTIATE_TEST_SUITE_P(TestKernels, NvptxKernels,
-                         testing::Values("work_items", "barriers", "atomics", "math", "program_scope", "sub_groups",
-                                         "function_pointer_kernels"));
+                         testing::Values("work_items", "barriers", "atomics", "float_atomics", "math", "program_scope",
+                                         "sub_groups", "function_pointer_kernels"));
 
 TEST(Nvptx, BarriersBecomeBarSyncAndLocalMemoryIsDynamicShared) {
   const std::string ptx = ptxOf(nvptxKernels("barriers"));
@@ -295,6 +295,16 @@ TEST(Nvptx, AtomicsAreAtomInstructions) {
   EXPECT_NE(ptx.find("atom.global.add.u64"), std::string::npos) << ptx;
   EXPECT_NE(ptx.find("atom.shared.add.u32"), std::string::npos) << ptx;
   EXPECT_NE(ptx.find("atom.global.cas.b32"), std::string::npos) << ptx;
+}
+
+// Float and double add are the native instructions (sm_60 and later have both); min and max
+// compare and swap the bits.
+TEST(Nvptx, FloatAtomicAddIsNativeAndMinMaxCompareAndSwap) {
+  const std::string ptx = ptxOf(nvptxKernels("float_atomics"));
+  for (const char* instruction : {"atom.global.add.f32", "atom.shared.add.f32", "atom.add.f32", "atom.global.add.f64",
+                                  "atom.shared.add.f64", "atom.add.f64", "atom.global.cas.b32", "atom.shared.cas.b64"})
+    EXPECT_NE(ptx.find(instruction), std::string::npos) << instruction << "\n" << ptx;
+  EXPECT_NE(entryBody(ptx, "spirv_float_extremes").find("max.f32"), std::string::npos);
 }
 
 TEST(Nvptx, MathComesFromLibdevice) {

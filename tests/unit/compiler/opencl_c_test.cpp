@@ -260,8 +260,18 @@ TEST(OpenClC, OpenClC30FeatureMacrosAreWhatLoomSupports) {
     #if defined(cl_khr_fp16) || defined(cl_khr_subgroup_rotate)
     #error no fp16 or sub-group rotates
     #endif
-    #if defined(cl_khr_3d_image_writes) || defined(cl_ext_float_atomics)
-    #error no image writes or float atomics
+    #if defined(cl_khr_3d_image_writes)
+    #error no image writes
+    #endif
+    #if !defined(cl_ext_float_atomics) || !defined(__opencl_c_ext_fp32_global_atomic_add) || \
+        !defined(__opencl_c_ext_fp32_local_atomic_add) || !defined(__opencl_c_ext_fp32_global_atomic_min_max) || \
+        !defined(__opencl_c_ext_fp32_local_atomic_min_max) || !defined(__opencl_c_ext_fp64_global_atomic_add) || \
+        !defined(__opencl_c_ext_fp64_local_atomic_add) || !defined(__opencl_c_ext_fp64_global_atomic_min_max) || \
+        !defined(__opencl_c_ext_fp64_local_atomic_min_max)
+    #error float and double atomic add, min and max are supported in global and local memory
+    #endif
+    #if defined(__opencl_c_ext_fp16_global_atomic_add) || defined(__opencl_c_ext_fp16_global_atomic_load_store)
+    #error no half atomics
     #endif
     #if !defined(__opencl_c_work_group_collective_functions)
     #error work-group collectives are supported

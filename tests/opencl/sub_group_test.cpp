@@ -77,7 +77,9 @@ TEST_F(SubGroupTest, DeviceReportsSubGroupsAndTheirShuffles) {
 TEST_F(SubGroupInfoTest, AnswersEveryQueryFromTheSubGroupSize) {
   const size_t size = deviceSubGroupSize(), maxGroup = deviceInfo<size_t>(CL_DEVICE_MAX_WORK_GROUP_SIZE);
   ASSERT_GE(size, 1u);
-  if (deviceInfo<cl_device_type>(CL_DEVICE_TYPE) == CL_DEVICE_TYPE_CPU) EXPECT_EQ(size, 1u);
+  if (deviceInfo<cl_device_type>(CL_DEVICE_TYPE) == CL_DEVICE_TYPE_CPU) {
+    EXPECT_EQ(size, 1u);
+  }
   EXPECT_EQ(deviceInfo<cl_uint>(CL_DEVICE_MAX_NUM_SUB_GROUPS), (maxGroup + size - 1) / size);
   EXPECT_EQ(sizeFor({1}), 1u);
   EXPECT_EQ(sizeFor({8, 8}), std::min<size_t>(size, 64));
@@ -134,7 +136,8 @@ TEST_F(SubGroupInfoTest, RejectsBadArguments) {
 }
 
 TEST_F(SubGroupInfoTest, KhrFormThroughTheExtensionFunctionAddress) {
-  auto khr = reinterpret_cast<clGetKernelSubGroupInfoKHR_fn>(
+  // The KHR function has the core one's signature (its own typedef is deprecated in the headers).
+  auto khr = reinterpret_cast<decltype(&clGetKernelSubGroupInfo)>(
       clGetExtensionFunctionAddressForPlatform(platform, "clGetKernelSubGroupInfoKHR"));
   ASSERT_NE(khr, nullptr);
   const size_t local[2] = {8, 8};

@@ -140,11 +140,19 @@ TEST(SubGroups, ShufflesOfKhrAndIntel) {
     const size_t next = group.first + (group.localId + 1) % group.size;
     const int* record = &out[i * kRecord];
     EXPECT_EQ(record[0], in[next]) << i;
-    if ((group.localId ^ step) < group.size) EXPECT_EQ(record[1], in[group.first + (group.localId ^ step)]) << i;
-    if (group.localId >= step) EXPECT_EQ(record[2], in[i - step]) << i;
-    if (group.localId + step < group.size) EXPECT_EQ(record[3], in[i + step]) << i;
+    if ((group.localId ^ step) < group.size) {
+      EXPECT_EQ(record[1], in[group.first + (group.localId ^ step)]) << i;
+    }
+    if (group.localId >= step) {
+      EXPECT_EQ(record[2], in[i - step]) << i;
+    }
+    if (group.localId + step < group.size) {
+      EXPECT_EQ(record[3], in[i + step]) << i;
+    }
     EXPECT_EQ(record[4], in[next]) << i;
-    if ((group.localId ^ step) < group.size) EXPECT_EQ(record[5], in[group.first + (group.localId ^ step)]) << i;
+    if ((group.localId ^ step) < group.size) {
+      EXPECT_EQ(record[5], in[group.first + (group.localId ^ step)]) << i;
+    }
     // Full sub-groups here (64 is a multiple of every size): the windows are 2 * kSize wide.
     const size_t down = group.localId + 1, up = group.localId + kSize - 1;
     EXPECT_EQ(record[6], down < kSize ? in[group.first + down] : -in[group.first + down - kSize]) << i;

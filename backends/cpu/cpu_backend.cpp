@@ -35,17 +35,22 @@ uint32_t groupSizeAt(const core::KernelLaunch& launch, int d, uint32_t id) {
   return static_cast<uint32_t>(std::min<uint64_t>(launch.groupSize[d], remaining));
 }
 
+// The most groups along x one call may run: runs stay countable in 32 bits of work-items (the
+// generated loops' counters).
+uint64_t longestGroupRun(const core::KernelLaunch& launch) {
+  return std::max<uint64_t>(1, (uint64_t(1) << 31) / launch.groupSize[0]);
+}
+
 // Makes `context` that of the run of groups from `ids` on along x, as many of the next `available`
-// groups as have the same y and z ids and the same size, and returns its length. Work-group
-// functions take runs so that a kernel's set-up is paid once per run, not once per group.
+// groups (at most `longest`) as have the same y and z ids and the same size, and returns its
+// length. Work-group functions take runs so that a kernel's set-up is paid once per run, not once
+// per group.
 uint32_t enterGroupRun(compiler::WorkGroupContext& context, const core::KernelLaunch& launch, const uint32_t ids[3],
-                       uint64_t available) {
+                       uint64_t available, uint64_t longest) {
   for (int d = 0; d < 3; ++d) {
     context.groupId[d] = ids[d];
     context.localSize[d] = groupSizeAt(launch, d, ids[d]);
   }
-  // Runs stay countable in 32 bits of work-items (the generated loops' counters).
-  const uint64_t longest = std::max<uint64_t>(1, (uint64_t(1) << 31) / launch.groupSize[0]);
   uint64_t run = std::min<uint64_t>({available, launch.groupCount[0] - ids[0], longest});
   // A smaller last group runs on its own.
   if (run > 1 && groupSizeAt(launch, 0, ids[0] + uint32_t(run) - 1) != context.localSize[0]) --run;
@@ -93,17 +98,18 @@ void CpuBackend::launch(const core::KernelLaunch& launch) {
   const size_t localBytes = (launch.localMemorySize + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment;
   const size_t frameBytes = size_t(launch.descriptor->barrierFrameSize) * groupItems;
   const compiler::WorkGroupContext shared = launchContext(launch);
+  const uint64_t longest = longestGroupRun(launch);
   pool_.run(groups, [&](uint64_t first, uint64_t last, unsigned thread) {
     compiler::WorkGroupContext context = shared;
     char* scratch = scratch_[thread].reserve(localBytes + frameBytes);
     context.localMemory = scratch;
     context.barrierFrame = scratch + localBytes;
-    // Group ids advance from group to group: dividing them out of each index cost a memory-bound
+    // Group ids advance from run to run: dividing them out of each index cost a memory-bound
     // kernel of small groups a seventh of its time.
     uint32_t ids[3];
     firstGroup(ids, launch.groupCount, first);
     for (uint64_t index = first; index < last;) {
-      const uint32_t run = enterGroupRun(context, launch, ids, last - index);
+      const uint32_t run = enterGroupRun(context, launch, ids, last - index, longest);
       function(launch.arguments, &context);
       index += run;
       nextGroups(ids, launch.groupCount, run);

@@ -28,6 +28,19 @@ compiler::WorkGroupContext launchContext(const core::KernelLaunch& launch) {
   return context;
 }
 
+// Launches of this many work-items or more run a kernel's streaming variant where it has one: at
+// 4 bytes or more per work-item they write 16 MiB or more, which would only push the data the next
+// command reads out of the caches. The cache size the CPU reports cannot decide this: virtual
+// machines overstate it (320 MiB on the project's VM).
+constexpr uint64_t kStreamingLaunchWorkItems = uint64_t(4) << 20;
+
+compiler::WorkGroupFunction chooseFunction(const core::KernelLaunch& launch) {
+  const auto* kernel = static_cast<const CpuKernel*>(launch.kernel);
+  const uint64_t workItems = launch.globalSize[0] * launch.globalSize[1] * launch.globalSize[2];
+  if (kernel->streamingFunction() && workItems >= kStreamingLaunchWorkItems) return kernel->streamingFunction();
+  return kernel->function();
+}
+
 // The size along `d` of the group with id `id`: the last group of a non-uniform range is smaller.
 uint32_t groupSizeAt(const core::KernelLaunch& launch, int d, uint32_t id) {
   const uint64_t start = uint64_t(id) * launch.groupSize[d];
@@ -92,7 +105,7 @@ std::unique_ptr<core::BackendProgram> CpuBackend::loadProgram(std::shared_ptr<co
 }
 
 void CpuBackend::launch(const core::KernelLaunch& launch) {
-  const auto function = static_cast<CpuKernel*>(launch.kernel)->function();
+  const compiler::WorkGroupFunction function = chooseFunction(launch);
   const uint64_t groups = uint64_t(launch.groupCount[0]) * launch.groupCount[1] * launch.groupCount[2];
   const size_t groupItems = size_t(launch.groupSize[0]) * launch.groupSize[1] * launch.groupSize[2];
   const size_t localBytes = (launch.localMemorySize + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment;

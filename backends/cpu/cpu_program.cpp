@@ -17,7 +17,7 @@ core::BackendKernel* CpuProgram::kernel(const std::string& name, std::string& lo
     kernels_.erase(name);
     return nullptr;
   }
-  slot = std::make_unique<CpuKernel>(function);
+  slot = std::make_unique<CpuKernel>(function, executable_->streamingKernel(name));
   return slot.get();
 }
 

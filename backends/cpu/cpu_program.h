@@ -12,11 +12,15 @@ namespace loom::backends::cpu {
 
 class CpuKernel final : public core::BackendKernel {
  public:
-  explicit CpuKernel(compiler::WorkGroupFunction function) : function_(function) {}
+  CpuKernel(compiler::WorkGroupFunction function, compiler::WorkGroupFunction streamingFunction)
+      : function_(function), streamingFunction_(streamingFunction) {}
   compiler::WorkGroupFunction function() const { return function_; }
+  // The variant with non-temporal stores, or nullptr (see compiler/src/cpu/streaming_stores.h).
+  compiler::WorkGroupFunction streamingFunction() const { return streamingFunction_; }
 
  private:
   compiler::WorkGroupFunction function_;
+  compiler::WorkGroupFunction streamingFunction_;
 };
 
 class CpuProgram final : public core::BackendProgram {

@@ -353,6 +353,37 @@ TEST_F(NdRangeTest, AtomicsOnGlobalAndLocalMemory) {
   EXPECT_EQ(readBack<int>(maxima, 2), (std::vector<int>{int(n) - 1, int(n / group * (group * (group - 1) / 2))}));
 }
 
+// Launches of millions of work-items take the CPU's streaming variant of a kernel (non-temporal
+// stores where the address is aligned, backends/cpu): a global offset of 1 makes every vector
+// store of the x loop unaligned, a group of 7 makes runs start anywhere.
+TEST_F(NdRangeTest, LargeLaunchesGetEveryElementRightAtAnyAlignment) {
+  cl_kernel k = buildKernel(R"(
+    kernel void triad(global float* a, global const float* b, global const float* c, float s) {
+      size_t i = get_global_id(0);
+      a[i] = b[i] + s * c[i];
+    })",
+                            "triad");
+  ASSERT_NE(k, nullptr);
+  const size_t n = (size_t(4) << 20) + 21;
+  std::vector<float> b(n + 1), c(n + 1);
+  for (size_t i = 0; i <= n; ++i) b[i] = float(i % 1000), c[i] = float(i % 7);
+  cl_mem bb = bufferWith(b), cb = bufferWith(c);
+  for (size_t offset : {0, 1})
+    for (size_t group : {256, 7}) {
+      SCOPED_TRACE(testing::Message() << "offset " << offset << ", group " << group);
+      cl_mem a = bufferWith(std::vector<float>(n + 1, -1.0f));
+      setArgs(k, a, bb, cb, 0.5f);
+      ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, &offset, &n, &group, 0, nullptr, nullptr));
+      const std::vector<float> out = readBack<float>(a, n + 1);
+      size_t wrong = 0;
+      for (size_t i = 0; i <= n; ++i) {
+        const float expected = i < offset || i >= offset + n ? -1.0f : float(i % 1000) + 0.5f * float(i % 7);
+        wrong += out[i] != expected;
+      }
+      EXPECT_EQ(wrong, 0u);
+    }
+}
+
 // printf output appears on the process's stdout once the command completed; vector conversions
 // print each component.
 TEST_F(NdRangeTest, PrintfWritesToStdout) {

@@ -1,6 +1,7 @@
 #include "cpu_code_generator.h"
 
 #include "module_passes.h"
+#include "streaming_stores.h"
 
 #include <mutex>
 
@@ -111,6 +112,7 @@ llvm::Expected<std::vector<uint8_t>> generateObject(llvm::Module& module, const 
   applyFastMath(module, options);
   preferVectorsOf256Bits(module);
   optimize(module, **machine, options.optimize);
+  addStreamingVariants(module);
   if (dumpIr) module.print(llvm::errs(), nullptr);
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);

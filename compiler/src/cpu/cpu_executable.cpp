@@ -5,6 +5,7 @@
 #include <mutex>
 #include <set>
 
+#include "cpu/streaming_stores.h"
 #include "cpu/work_group_function_builder.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -59,6 +60,10 @@ class OrcCpuExecutable final : public CpuExecutable {
 
   WorkGroupFunction kernel(const std::string& name, std::string& log) override {
     return reinterpret_cast<WorkGroupFunction>(lookup(cpu::workGroupFunctionName(name), log));
+  }
+
+  WorkGroupFunction streamingKernel(const std::string& name) override {
+    return reinterpret_cast<WorkGroupFunction>(lookupQuietly(cpu::streamingVariantName(cpu::workGroupFunctionName(name))));
   }
 
   void* globalVariable(const std::string& name) override { return lookupQuietly(name); }

@@ -21,6 +21,9 @@ class CpuExecutable {
 
   // nullptr when absent or when an import cannot be resolved (the log says which).
   virtual WorkGroupFunction kernel(const std::string& name, std::string& log) = 0;
+  // The kernel's streaming variant (non-temporal stores, for launches that write more than caches
+  // keep), nullptr where the compiler made none.
+  virtual WorkGroupFunction streamingKernel(const std::string& name) = 0;
   virtual void* globalVariable(const std::string& name) = 0;
   virtual void* function(const std::string& name) = 0;
 

@@ -29,9 +29,9 @@ compiler::WorkGroupContext launchContext(const core::KernelLaunch& launch) {
 }
 
 // Launches of this many work-items or more run a kernel's streaming variant where it has one: at
-// 4 bytes or more per work-item they write 16 MiB or more, which would only push the data the next
-// command reads out of the caches. The cache size the CPU reports cannot decide this: virtual
-// machines overstate it (320 MiB on the project's VM).
+// 4 bytes or more per work-item they write 16 MiB or more, more than caches keep for the next
+// command, so cached stores would only read each line before overwriting it. The cache size the
+// CPU reports cannot decide this: virtual machines overstate it (320 MiB on the project's VM).
 constexpr uint64_t kStreamingLaunchWorkItems = uint64_t(4) << 20;
 
 compiler::WorkGroupFunction chooseFunction(const core::KernelLaunch& launch) {

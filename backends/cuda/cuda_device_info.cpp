@@ -46,7 +46,10 @@ core::DeviceInfo translateDeviceInfo(const DeviceFacts& facts, const AttributeLo
   info.memoryClockMHz = get(DeviceAttribute::MemoryClockRateKHz) / 1000;
   info.memoryBusWidth = get(DeviceAttribute::GlobalMemoryBusWidth);
   info.globalMemorySize = facts.totalMemory;
-  info.maxAllocationSize = facts.totalMemory;
+  // A quarter of the memory, as NVIDIA's OpenCL reports (the OpenCL full profile's least):
+  // programs size their buffers from this value, and one buffer of all the memory would leave
+  // none for anything else. Level Zero allocates up to all of it with relaxed allocation limits.
+  info.maxAllocationSize = facts.totalMemory / 4;
   // Level Zero topology: the SMs are the sub-slices; each holds this many resident warps
   // (hardware threads), one "EU" per SM since the driver does not report its partitions.
   const uint32_t multiprocessors = std::max(get(DeviceAttribute::MultiprocessorCount), 1u);

@@ -18,18 +18,38 @@ constexpr ze_host_mem_alloc_flags_t kHostAllocFlags = ZE_HOST_MEM_ALLOC_FLAG_BIA
                                                       ZE_HOST_MEM_ALLOC_FLAG_BIAS_WRITE_COMBINED |
                                                       ZE_HOST_MEM_ALLOC_FLAG_BIAS_INITIAL_PLACEMENT;
 
-uint64_t maxAllocationSize(Context* context, Device* device) {
-  if (device) return device->core().info().maxAllocationSize;
+// How large one allocation may be: maxMemAllocSize, or with relaxed limits the device's memory.
+uint64_t allocationLimit(const core::DeviceInfo& info, bool relaxed) { return relaxed ? info.globalMemorySize : info.maxAllocationSize; }
+
+uint64_t allocationLimit(Context* context, Device* device, bool relaxed) {
+  if (device) return allocationLimit(device->core().info(), relaxed);
   uint64_t largest = 0;
-  for (Device* candidate : context->driver().devices()) largest = std::max(largest, candidate->core().info().maxAllocationSize);
+  for (Device* candidate : context->driver().devices())
+    largest = std::max(largest, allocationLimit(candidate->core().info(), relaxed));
   return largest;
 }
 
+// ZE_experimental_relaxed_allocation_limits: a ze_relaxed_allocation_limits_exp_desc_t chained to
+// the device description lets the size exceed maxMemAllocSize.
+ze_result_t relaxedLimits(const char* function, const ze_device_mem_alloc_desc_t& desc, bool& relaxed) {
+  relaxed = false;
+  for (auto* chained = static_cast<const ze_base_desc_t*>(desc.pNext); chained;
+       chained = static_cast<const ze_base_desc_t*>(chained->pNext)) {
+    if (chained->stype != ZE_STRUCTURE_TYPE_RELAXED_ALLOCATION_LIMITS_EXP_DESC) continue;
+    const auto* limits = reinterpret_cast<const ze_relaxed_allocation_limits_exp_desc_t*>(chained);
+    if (limits->flags & ~ZE_RELAXED_ALLOCATION_LIMITS_EXP_FLAG_MAX_SIZE)
+      return reportError(ZE_RESULT_ERROR_INVALID_ENUMERATION, function, "the relaxed allocation limits' flags have unknown bits");
+    relaxed = relaxed || (limits->flags & ZE_RELAXED_ALLOCATION_LIMITS_EXP_FLAG_MAX_SIZE);
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t allocate(const char* function, Context* context, core::MemoryType type, size_t size, size_t alignment,
-                     Device* device, void** pptr) {
+                     Device* device, void** pptr, bool relaxed = false) {
   if (size == 0) return reportError(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, function, "size is 0");
-  if (size > maxAllocationSize(context, device))
-    return reportError(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, function, "size exceeds maxMemAllocSize");
+  if (size > allocationLimit(context, device, relaxed))
+    return reportError(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, function,
+                       relaxed ? "size exceeds the device's memory" : "size exceeds maxMemAllocSize (see ZE_experimental_relaxed_allocation_limits)");
   if (alignment & (alignment - 1))
     return reportError(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT, function, "alignment is not a power of two");
   if (device && !context->contains(*device))
@@ -58,8 +78,10 @@ ze_result_t zeMemAllocDevice(ze_context_handle_t hContext, const ze_device_mem_a
   ZE_REQUIRE_POINTER(device_desc);
   ZE_REQUIRE_POINTER(pptr);
   ZE_REQUIRE_FLAGS(device_desc->flags, kDeviceAllocFlags);
+  bool relaxed = false;
+  if (ze_result_t result = relaxedLimits(__func__, *device_desc, relaxed); result != ZE_RESULT_SUCCESS) return result;
   return allocate(__func__, Context::fromHandle(hContext), core::MemoryType::Device, size, alignment,
-                  Device::fromHandle(hDevice), pptr);
+                  Device::fromHandle(hDevice), pptr, relaxed);
 }
 
 ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc_desc_t* host_desc, size_t size,
@@ -80,8 +102,10 @@ ze_result_t zeMemAllocShared(ze_context_handle_t hContext, const ze_device_mem_a
   ZE_REQUIRE_POINTER(pptr);
   ZE_REQUIRE_FLAGS(device_desc->flags, kDeviceAllocFlags);
   ZE_REQUIRE_FLAGS(host_desc->flags, kHostAllocFlags);
+  bool relaxed = false;
+  if (ze_result_t result = relaxedLimits(__func__, *device_desc, relaxed); result != ZE_RESULT_SUCCESS) return result;
   Device* device = hDevice ? Device::fromHandle(hDevice) : nullptr;
-  return allocate(__func__, Context::fromHandle(hContext), core::MemoryType::Shared, size, alignment, device, pptr);
+  return allocate(__func__, Context::fromHandle(hContext), core::MemoryType::Shared, size, alignment, device, pptr, relaxed);
 }
 
 ze_result_t zeMemFree(ze_context_handle_t hContext, void* ptr) {

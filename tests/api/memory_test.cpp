@@ -1,5 +1,6 @@
 // Unified shared memory: host, device and shared allocations, their descriptions, bad sizes and
 // alignments, and IPC handles across processes.
+#include <algorithm>
 #include <cstring>
 
 #include "ze_test_helpers.h"
@@ -105,6 +106,40 @@ TEST_F(MemoryTest, ZeroSizeIsUnsupportedForEveryKind) {
 TEST_F(MemoryTest, ASizeBeyondTheDeviceIsUnsupported) {
   void* memory = nullptr;
   EXPECT_EQ(allocate(ZE_MEMORY_TYPE_DEVICE, SIZE_MAX / 2, 0, &memory), ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+}
+
+// ZE_experimental_relaxed_allocation_limits: past maxMemAllocSize only when the device
+// description chains the relaxed limits, and never past the device's memory.
+TEST_F(MemoryTest, RelaxedLimitsAllowAllocationsPastMaxMemAllocSize) {
+  uint32_t count = 0;
+  ASSERT_ZE(zeDriverGetExtensionProperties(driver, &count, nullptr));
+  std::vector<ze_driver_extension_properties_t> extensions(count);
+  ASSERT_ZE(zeDriverGetExtensionProperties(driver, &count, extensions.data()));
+  EXPECT_TRUE(std::any_of(extensions.begin(), extensions.end(), [](const ze_driver_extension_properties_t& extension) {
+    return std::strcmp(extension.name, ZE_RELAXED_ALLOCATION_LIMITS_EXP_NAME) == 0;
+  }));
+  ze_device_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+  ASSERT_ZE(zeDeviceGetProperties(device, &properties));
+  ze_relaxed_allocation_limits_exp_desc_t relaxed{ZE_STRUCTURE_TYPE_RELAXED_ALLOCATION_LIMITS_EXP_DESC, nullptr,
+                                                  ZE_RELAXED_ALLOCATION_LIMITS_EXP_FLAG_MAX_SIZE};
+  ze_device_mem_alloc_desc_t plainDesc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+  ze_device_mem_alloc_desc_t relaxedDesc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, &relaxed};
+  ze_host_mem_alloc_desc_t hostDesc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+  const size_t pastLimit = properties.maxMemAllocSize + 4096;
+  void* memory = nullptr;
+  EXPECT_EQ(zeMemAllocDevice(context, &plainDesc, pastLimit, 0, device, &memory), ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+  EXPECT_EQ(zeMemAllocShared(context, &plainDesc, &hostDesc, pastLimit, 0, device, &memory), ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+  ASSERT_ZE(zeMemAllocDevice(context, &relaxedDesc, pastLimit, 0, device, &memory));
+  const uint8_t pattern = 0x5a;  // its last page is usable
+  EXPECT_ZE(zeCommandListAppendMemoryFill(list, static_cast<char*>(memory) + pastLimit - 4096, &pattern, 1, 4096, nullptr, 0, nullptr));
+  EXPECT_ZE(zeMemFree(context, memory));
+  ze_device_memory_properties_t memoryProperties{ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES};
+  count = 1;
+  ASSERT_ZE(zeDeviceGetMemoryProperties(device, &count, &memoryProperties));
+  EXPECT_EQ(zeMemAllocDevice(context, &relaxedDesc, memoryProperties.totalSize + 4096, 0, device, &memory),
+            ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+  relaxed.flags = 0x10;
+  EXPECT_EQ(zeMemAllocDevice(context, &relaxedDesc, 64, 0, device, &memory), ZE_RESULT_ERROR_INVALID_ENUMERATION);
 }
 
 TEST_F(MemoryTest, NonPowerOfTwoAlignmentIsUnsupportedForEveryKind) {

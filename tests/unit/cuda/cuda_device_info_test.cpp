@@ -62,7 +62,7 @@ TEST(CudaDeviceInfo, ClocksMemoryAndCaches) {
   EXPECT_EQ(info.memoryClockMHz, 2619u);
   EXPECT_EQ(info.memoryBusWidth, 5120u);
   EXPECT_EQ(info.globalMemorySize, 85520809984ull);
-  EXPECT_EQ(info.maxAllocationSize, 85520809984ull);
+  EXPECT_EQ(info.maxAllocationSize, 85520809984ull / 4);
   EXPECT_EQ(info.lastLevelCacheSize, 52428800u);
   EXPECT_EQ(info.timerResolutionNs, 1u);
 }

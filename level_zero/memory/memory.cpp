@@ -19,7 +19,9 @@ constexpr ze_host_mem_alloc_flags_t kHostAllocFlags = ZE_HOST_MEM_ALLOC_FLAG_BIA
                                                       ZE_HOST_MEM_ALLOC_FLAG_BIAS_INITIAL_PLACEMENT;
 
 // How large one allocation may be: maxMemAllocSize, or with relaxed limits the device's memory.
-uint64_t allocationLimit(const core::DeviceInfo& info, bool relaxed) { return relaxed ? info.globalMemorySize : info.maxAllocationSize; }
+uint64_t allocationLimit(const core::DeviceInfo& info, bool relaxed) {
+  return relaxed ? info.globalMemorySize : info.maxAllocationSize;
+}
 
 uint64_t allocationLimit(Context* context, Device* device, bool relaxed) {
   if (device) return allocationLimit(device->core().info(), relaxed);
@@ -49,7 +51,8 @@ ze_result_t allocate(const char* function, Context* context, core::MemoryType ty
   if (size == 0) return reportError(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, function, "size is 0");
   if (size > allocationLimit(context, device, relaxed))
     return reportError(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, function,
-                       relaxed ? "size exceeds the device's memory" : "size exceeds maxMemAllocSize (see ZE_experimental_relaxed_allocation_limits)");
+                       relaxed ? "size exceeds the device's memory"
+                               : "size exceeds maxMemAllocSize (see ZE_experimental_relaxed_allocation_limits)");
   if (alignment & (alignment - 1))
     return reportError(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT, function, "alignment is not a power of two");
   if (device && !context->contains(*device))

@@ -131,7 +131,8 @@ TEST_F(MemoryTest, RelaxedLimitsAllowAllocationsPastMaxMemAllocSize) {
   EXPECT_EQ(zeMemAllocShared(context, &plainDesc, &hostDesc, pastLimit, 0, device, &memory), ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
   ASSERT_ZE(zeMemAllocDevice(context, &relaxedDesc, pastLimit, 0, device, &memory));
   const uint8_t pattern = 0x5a;  // its last page is usable
-  EXPECT_ZE(zeCommandListAppendMemoryFill(list, static_cast<char*>(memory) + pastLimit - 4096, &pattern, 1, 4096, nullptr, 0, nullptr));
+  char* lastPage = static_cast<char*>(memory) + pastLimit - 4096;
+  EXPECT_ZE(zeCommandListAppendMemoryFill(list, lastPage, &pattern, 1, 4096, nullptr, 0, nullptr));
   EXPECT_ZE(zeMemFree(context, memory));
   ze_device_memory_properties_t memoryProperties{ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES};
   count = 1;

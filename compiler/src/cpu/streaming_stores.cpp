@@ -42,7 +42,8 @@ bool hasOrderedWrites(const llvm::Function& function) {
   for (const llvm::Instruction& instruction : llvm::instructions(function)) {
     if (!instruction.mayWriteToMemory()) continue;
     if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&instruction); store && store->isSimple()) continue;
-    if (auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction); intrinsic && intrinsic->isAssumeLikeIntrinsic()) continue;
+    auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction);
+    if (intrinsic && intrinsic->isAssumeLikeIntrinsic()) continue;
     return true;
   }
   return false;

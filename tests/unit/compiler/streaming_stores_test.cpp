@@ -105,7 +105,8 @@ TEST(StreamingStores, KernelsThatWouldNotGainHaveNoStreamingVariant) {
     kernel void streams(global float* a) { a[get_global_id(0)] = 1.0f; })";
   auto executable = build(source);
   ASSERT_NE(executable, nullptr);
-  for (const char* name : {"counts", "fenced", "scatters", "stays_local"}) EXPECT_EQ(executable->streamingKernel(name), nullptr) << name;
+  for (const char* name : {"counts", "fenced", "scatters", "stays_local"})
+    EXPECT_EQ(executable->streamingKernel(name), nullptr) << name;
   EXPECT_NE(executable->streamingKernel("streams"), nullptr);
 }
 

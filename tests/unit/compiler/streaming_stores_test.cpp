@@ -5,7 +5,7 @@
 
 #include <cstdlib>
 #include <memory>
-#include <regex>
+#include <sstream>
 
 #include "kernel_runner.h"
 
@@ -41,12 +41,23 @@ std::string functionBody(const std::string& ir, const std::string& name) {
   return ir.substr(start, ir.find("\n}\n", start) - start);
 }
 
+// Whether `body` has a vector store of floats, aligned to its size, marked non-temporal.
+bool hasAlignedNonTemporalVectorStore(const std::string& body) {
+  std::istringstream lines(body);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("store <") == std::string::npos || line.find("x float>") == std::string::npos) continue;
+    for (const char* aligned : {", align 16, !nontemporal", ", align 32, !nontemporal", ", align 64, !nontemporal"})
+      if (line.find(aligned) != std::string::npos) return true;
+  }
+  return false;
+}
+
 TEST(StreamingStores, TriadStoresNonTemporallyOnlyInItsStreamingVariant) {
   const std::string ir = finalIr(kTriad);
   const std::string plain = functionBody(ir, "__loom_wg_triad"), streaming = functionBody(ir, "__loom_wg_triad.streaming");
   ASSERT_FALSE(streaming.empty()) << ir;
   EXPECT_EQ(plain.find("!nontemporal"), std::string::npos);
-  EXPECT_TRUE(std::regex_search(streaming, std::regex(R"(store <\d+ x float> .*, align (16|32|64), !nontemporal)"))) << streaming;
+  EXPECT_TRUE(hasAlignedNonTemporalVectorStore(streaming)) << streaming;
   EXPECT_NE(streaming.find("@llvm.x86.sse.sfence()"), std::string::npos) << streaming;
 }
 

@@ -214,7 +214,10 @@ run_gtest() {
   fi
 }
 
+# Sysman enabled, as CTest runs the suite (its disabled-sysman test then skips; CTest covers it).
+export ZES_ENABLE_SYSMAN=1
 run_gtest loom_ze_api_tests 150 cuda
+unset ZES_ENABLE_SYSMAN
 run_gtest loom_opencl_api_tests 150 cuda
 # A device fault leaves the process's CUDA context unusable: that test runs alone.
 fault_log=$logs/device_fault.log

@@ -29,10 +29,11 @@ compiler::WorkGroupContext launchContext(const core::KernelLaunch& launch) {
 }
 
 // Launches of this many work-items or more run a kernel's streaming variant where it has one: at
-// 4 bytes or more per work-item they write 16 MiB or more, more than caches keep for the next
-// command, so cached stores would only read each line before overwriting it. The cache size the
-// CPU reports cannot decide this: virtual machines overstate it (320 MiB on the project's VM).
-constexpr uint64_t kStreamingLaunchWorkItems = uint64_t(4) << 20;
+// 4 bytes or more per work-item they write 32 MiB or more, past the last-level cache a core shares
+// on most CPUs, so cached stores would only read each line before overwriting it. Smaller outputs
+// may stay cached for the next command. The cache size the CPU reports cannot decide this:
+// virtual machines overstate it (320 MiB on the project's VM).
+constexpr uint64_t kStreamingLaunchWorkItems = uint64_t(8) << 20;
 
 compiler::WorkGroupFunction chooseFunction(const core::KernelLaunch& launch) {
   const auto* kernel = static_cast<const CpuKernel*>(launch.kernel);

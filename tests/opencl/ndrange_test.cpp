@@ -364,7 +364,7 @@ TEST_F(NdRangeTest, LargeLaunchesGetEveryElementRightAtAnyAlignment) {
     })",
                             "triad");
   ASSERT_NE(k, nullptr);
-  const size_t n = (size_t(4) << 20) + 21;
+  const size_t n = (size_t(8) << 20) + 21;
   std::vector<float> b(n + 1), c(n + 1);
   for (size_t i = 0; i <= n; ++i) b[i] = float(i % 1000), c[i] = float(i % 7);
   cl_mem bb = bufferWith(b), cb = bufferWith(c);

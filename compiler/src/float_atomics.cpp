@@ -4,6 +4,7 @@
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "module_passes.h"
 
 namespace loom::compiler {
 
@@ -34,10 +35,7 @@ void materializeFloatAtomicAdds(llvm::Module& module) {
   for (llvm::Function& function : module)
     if (isFloatAtomicAdd(function)) declarations.push_back(&function);
   for (llvm::Function* function : declarations) {
-    std::vector<llvm::CallInst*> calls;
-    for (llvm::User* user : function->users())
-      if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getCalledFunction() == function) calls.push_back(call);
-    for (llvm::CallInst* call : calls) replaceWithAtomicRmw(call);
+    for (llvm::CallInst* call : callsOf(*function)) replaceWithAtomicRmw(call);
     if (function->use_empty()) function->eraseFromParent();
   }
 }

@@ -28,4 +28,11 @@ void useCCallingConvention(llvm::Module& module) {
   }
 }
 
+std::vector<llvm::CallInst*> callsOf(llvm::Function& function) {
+  std::vector<llvm::CallInst*> calls;
+  for (llvm::User* user : function.users())
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getCalledFunction() == &function) calls.push_back(call);
+  return calls;
+}
+
 }  // namespace loom::compiler

@@ -1,6 +1,9 @@
 #pragma once
 // Runs a pipeline of LLVM's new pass manager over a module, with every analysis registered.
+#include <vector>
+
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 
@@ -12,5 +15,8 @@ void runModulePipeline(llvm::Module& module, llvm::TargetMachine* machine,
 
 // SPIR-V's functions and calls use SPIR calling conventions; native targets want the C one.
 void useCCallingConvention(llvm::Module& module);
+
+// The calls of `function` (not other uses of it, such as taking its address).
+std::vector<llvm::CallInst*> callsOf(llvm::Function& function);
 
 }  // namespace loom::compiler

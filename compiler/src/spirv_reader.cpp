@@ -11,6 +11,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
+#include "module_passes.h"
 #include "spirv_words.h"
 
 namespace loom::compiler {
@@ -227,8 +228,7 @@ void loadAtomicFloatsAsIntegers(llvm::Module& module) {
   for (llvm::Function& function : module)
     if (function.isDeclaration() && function.getName().contains("__spirv_AtomicLoad") &&
         function.getReturnType()->isFloatingPointTy() && function.arg_size() == 3)
-      for (llvm::User* user : function.users())
-        if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getCalledFunction() == &function) loads.push_back(call);
+      for (llvm::CallInst* call : callsOf(function)) loads.push_back(call);
   for (llvm::CallInst* call : loads) {
     llvm::IRBuilder<> builder(call);
     llvm::Type* floating = call->getType();

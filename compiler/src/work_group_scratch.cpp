@@ -2,6 +2,7 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
+#include "module_passes.h"
 
 namespace loom::compiler {
 
@@ -22,9 +23,7 @@ llvm::GlobalVariable* createScratch(llvm::Module& module, uint32_t slots) {
 void materializeWorkGroupScratch(llvm::Module& module, uint32_t slots) {
   llvm::Function* function = module.getFunction(kScratchFunction);
   if (!function || !function->isDeclaration()) return;
-  std::vector<llvm::CallInst*> calls;
-  for (llvm::User* user : function->users())
-    if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getCalledFunction() == function) calls.push_back(call);
+  const std::vector<llvm::CallInst*> calls = callsOf(*function);
   if (calls.empty()) return;
   llvm::GlobalVariable* scratch = createScratch(module, slots);
   for (llvm::CallInst* call : calls) {

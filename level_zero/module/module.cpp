@@ -92,8 +92,9 @@ ze_result_t zeModuleDynamicLink(uint32_t numModules, ze_module_handle_t* phModul
     programs.push_back(&Module::fromHandle(phModules[i])->program().loaded());
   }
   // A backend links only programs of its own target (CPU code, or PTX for any of the GPUs).
+  auto targetOf = [&](uint32_t i) { return Module::fromHandle(phModules[i])->program().compiled().target; };
   for (uint32_t i = 1; i < numModules; ++i)
-    if (Module::fromHandle(phModules[i])->program().compiled().target != Module::fromHandle(phModules[0])->program().compiled().target) {
+    if (targetOf(i) != targetOf(0)) {
       const char* log = "the modules were built for different kinds of device (CPU code and GPU code)\n";
       if (phLinkLog) *phLinkLog = new ModuleBuildLog(log);
       return reportError(ZE_RESULT_ERROR_MODULE_LINK_FAILURE, __func__, log);

@@ -132,6 +132,20 @@ inline std::vector<uint8_t> readKernelFile(const std::string& name) {
   return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
 
+// How a program of a parameterized suite is made: from IL (no options), or from source with these
+// build options.
+struct ProgramKind {
+  const char* name;
+  const char* sourceOptions;
+};
+
+// From IL, and from OpenCL C 3.0 and 2.0 source, named by ProgramKind::name.
+#define LOOM_INSTANTIATE_FOR_PROGRAM_KINDS(Suite)                                                                   \
+  INSTANTIATE_TEST_SUITE_P(Programs, Suite,                                                                          \
+                           testing::Values(ProgramKind{"FromIl", nullptr}, ProgramKind{"FromOpenClC30", "-cl-std=CL3.0"}, \
+                                           ProgramKind{"FromOpenClC20", "-cl-std=CL2.0"}),                           \
+                           [](const testing::TestParamInfo<ProgramKind>& info) { return std::string(info.param.name); })
+
 inline std::set<std::string> splitWords(const std::string& text, char separator = ' ') {
   std::set<std::string> words;
   std::string word;
@@ -298,6 +312,24 @@ class ClTest : public ::testing::Test {
     EXPECT_CL_OK(error) << name;
     if (created) kernels.push_back(created);
     return created;
+  }
+
+  // The kernel `name` of a program made as `kind` says: from the IL file `ilFile` of the test
+  // kernels, or from the OpenCL C source at `sourcePath`.
+  cl_kernel kernelOfKind(const ProgramKind& kind, const char* ilFile, const char* sourcePath, const char* name) {
+    cl_program p = nullptr;
+    if (!kind.sourceOptions) {
+      p = ilProgram(readKernelFile(ilFile));
+      if (p) {
+        EXPECT_CL_OK(clBuildProgram(p, 0, nullptr, "", nullptr, nullptr)) << buildLog(p);
+      }
+    } else {
+      std::ifstream file(sourcePath);
+      const std::string source(std::istreambuf_iterator<char>(file), {});
+      EXPECT_FALSE(source.empty()) << sourcePath;
+      p = build(source, kind.sourceOptions);
+    }
+    return p ? kernel(p, name) : nullptr;
   }
 
   // The kernel `name` of a program built from `source`.

@@ -10,32 +10,10 @@
 namespace loom::test {
 namespace {
 
-std::string floatAtomicKernelSource() {
-  std::ifstream file(LOOM_CL_FLOAT_ATOMIC_KERNELS_SOURCE);
-  return std::string(std::istreambuf_iterator<char>(file), {});
-}
-
-// How the program is made: from IL (no options), or from source with these build options.
-struct ProgramKind {
-  const char* name;
-  const char* sourceOptions;
-};
-
 class FloatAtomicsTest : public ClTest, public testing::WithParamInterface<ProgramKind> {
  protected:
   cl_kernel floatAtomicSums() {
-    cl_program p = nullptr;
-    if (!GetParam().sourceOptions) {
-      p = ilProgram(readKernelFile("float_atomic_kernels.spv"));
-      if (p) {
-        EXPECT_CL_OK(clBuildProgram(p, 0, nullptr, "", nullptr, nullptr)) << buildLog(p);
-      }
-    } else {
-      const std::string source = floatAtomicKernelSource();
-      EXPECT_FALSE(source.empty());
-      p = build(source, GetParam().sourceOptions);
-    }
-    return p ? kernel(p, "float_atomic_sums") : nullptr;
+    return kernelOfKind(GetParam(), "float_atomic_kernels.spv", LOOM_CL_FLOAT_ATOMIC_KERNELS_SOURCE, "float_atomic_sums");
   }
 };
 
@@ -63,10 +41,7 @@ TEST_P(FloatAtomicsTest, ManyWorkItemsAddTakeMinimaAndMaximaExactly) {
   EXPECT_EQ(readBack<double>(groups, 3 * kGroups), expected.groups);
 }
 
-INSTANTIATE_TEST_SUITE_P(Programs, FloatAtomicsTest,
-                         testing::Values(ProgramKind{"FromIl", nullptr}, ProgramKind{"FromOpenClC30", "-cl-std=CL3.0"},
-                                         ProgramKind{"FromOpenClC20", "-cl-std=CL2.0"}),
-                         [](const testing::TestParamInfo<ProgramKind>& info) { return std::string(info.param.name); });
+LOOM_INSTANTIATE_FOR_PROGRAM_KINDS(FloatAtomicsTest);
 
 TEST_F(ClTest, DeviceReportsFloatAtomics) {
   const std::set<std::string> extensions = splitWords(deviceString(CL_DEVICE_EXTENSIONS));

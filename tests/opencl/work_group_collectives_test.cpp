@@ -9,32 +9,10 @@
 namespace loom::test {
 namespace {
 
-std::string collectiveKernelSource() {
-  std::ifstream file(LOOM_CL_COLLECTIVE_KERNELS_SOURCE);
-  return std::string(std::istreambuf_iterator<char>(file), {});
-}
-
-// How the program is made: from IL (no options), or from source with these build options.
-struct ProgramKind {
-  const char* name;
-  const char* sourceOptions;
-};
-
 class WorkGroupCollectivesTest : public ClTest, public testing::WithParamInterface<ProgramKind> {
  protected:
   cl_kernel collectives() {
-    cl_program p = nullptr;
-    if (!GetParam().sourceOptions) {
-      p = ilProgram(readKernelFile("collective_kernels.spv"));
-      if (p) {
-        EXPECT_CL_OK(clBuildProgram(p, 0, nullptr, "", nullptr, nullptr)) << buildLog(p);
-      }
-    } else {
-      const std::string source = collectiveKernelSource();
-      EXPECT_FALSE(source.empty());
-      p = build(source, GetParam().sourceOptions);
-    }
-    return p ? kernel(p, "group_collectives") : nullptr;
+    return kernelOfKind(GetParam(), "collective_kernels.spv", LOOM_CL_COLLECTIVE_KERNELS_SOURCE, "group_collectives");
   }
 
   // Runs group_collectives over `global` work-items in groups of `local` and compares every result.
@@ -63,10 +41,7 @@ TEST_P(WorkGroupCollectivesTest, GroupsOfTheLargestSizeAndASmallLastOne) {
   check(1, {3 * largest + 5, 1, 1}, {largest, 1, 1});
 }
 
-INSTANTIATE_TEST_SUITE_P(Programs, WorkGroupCollectivesTest,
-                         testing::Values(ProgramKind{"FromIl", nullptr}, ProgramKind{"FromOpenClC30", "-cl-std=CL3.0"},
-                                         ProgramKind{"FromOpenClC20", "-cl-std=CL2.0"}),
-                         [](const testing::TestParamInfo<ProgramKind>& info) { return std::string(info.param.name); });
+LOOM_INSTANTIATE_FOR_PROGRAM_KINDS(WorkGroupCollectivesTest);
 
 TEST_F(ClTest, DeviceReportsWorkGroupCollectiveFunctions) {
   EXPECT_EQ(deviceInfo<cl_bool>(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT), cl_bool(CL_TRUE));

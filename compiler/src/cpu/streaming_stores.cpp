@@ -10,12 +10,11 @@
 #include "llvm/IR/IntrinsicsX86.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "work_group_function_builder.h"
 
 namespace loom::compiler::cpu {
 
 namespace {
-
-constexpr unsigned kArgumentBuffer = 0;  // the work-group function's first parameter
 
 // Vector stores of 16, 32 or 64 bytes: what SSE, AVX and AVX-512 store with one instruction.
 uint64_t streamableBytes(const llvm::StoreInst& store) {
@@ -50,7 +49,7 @@ bool hasOrderedWrites(const llvm::Function& function) {
 }
 
 bool wantsStreamingVariant(const llvm::Function& function) {
-  if (function.isDeclaration() || !function.hasFnAttribute("loom-work-group-function")) return false;
+  if (function.isDeclaration() || !isWorkGroupFunction(function)) return false;
   if (hasOrderedWrites(function)) return false;
   for (const llvm::Instruction& instruction : llvm::instructions(function))
     if (isStreamable(instruction)) return true;

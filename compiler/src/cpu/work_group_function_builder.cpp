@@ -25,7 +25,7 @@ namespace loom::compiler::cpu {
 
 namespace {
 
-enum ArgumentIndex : unsigned { kArgumentBuffer = 0, kContext = 1 };
+constexpr const char* kWorkGroupFunctionAttribute = "loom-work-group-function";
 
 llvm::Function* declareWorkGroupFunction(llvm::Module& module, const std::string& kernelName) {
   llvm::LLVMContext& context = module.getContext();
@@ -33,7 +33,7 @@ llvm::Function* declareWorkGroupFunction(llvm::Module& module, const std::string
   auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), {bytePointer, bytePointer}, false);
   auto* function = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, workGroupFunctionName(kernelName), module);
   function->addFnAttr(llvm::Attribute::NoUnwind);
-  function->addFnAttr("loom-work-group-function");
+  function->addFnAttr(kWorkGroupFunctionAttribute);
   // The argument buffer and the context are only read, and kernel stores never reach them: with
   // this the optimizer hoists their loads out of the work-item loops, and can vectorize those.
   for (unsigned parameter : {kArgumentBuffer, kContext}) {
@@ -261,7 +261,7 @@ struct OnlyFunctions : llvm::PassInfoMixin<OnlyFunctions<Pass>> {
 // so barriers and work-item queries all end up in one function.
 void inlineEverything(llvm::Module& module) {
   for (llvm::Function& function : module)
-    if (!function.isDeclaration() && !function.hasFnAttribute("loom-work-group-function")) {
+    if (!function.isDeclaration() && !isWorkGroupFunction(function)) {
       function.removeFnAttr(llvm::Attribute::NoInline);
       function.removeFnAttr(llvm::Attribute::OptimizeNone);
       function.addFnAttr(llvm::Attribute::AlwaysInline);
@@ -347,6 +347,8 @@ Wrapper createWrapper(llvm::Module& module, llvm::Function& kernel, const Kernel
 }  // namespace
 
 std::string workGroupFunctionName(const std::string& kernelName) { return "__loom_wg_" + kernelName; }
+
+bool isWorkGroupFunction(const llvm::Function& function) { return function.hasFnAttribute(kWorkGroupFunctionAttribute); }
 
 llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDescriptor>& kernels) {
   std::vector<Wrapper> wrappers;

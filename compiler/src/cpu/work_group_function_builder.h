@@ -14,6 +14,12 @@ namespace loom::compiler::cpu {
 
 std::string workGroupFunctionName(const std::string& kernelName);
 
+// The work-group function's parameters.
+enum WorkGroupFunctionParameter : unsigned { kArgumentBuffer = 0, kContext = 1 };
+
+// Whether `function` is a work-group function (buildWorkGroupFunctions made it).
+bool isWorkGroupFunction(const llvm::Function& function);
+
 // Fills hasBarriers, barrierFrameSize, staticLocalMemorySize and privateMemorySize.
 llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDescriptor>& kernels);
 

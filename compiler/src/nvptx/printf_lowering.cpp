@@ -4,17 +4,11 @@
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "module_passes.h"
 
 namespace loom::compiler::nvptx {
 
 namespace {
-
-std::vector<llvm::CallInst*> callsOf(llvm::Function& function) {
-  std::vector<llvm::CallInst*> calls;
-  for (llvm::User* user : function.users())
-    if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getCalledFunction() == &function) calls.push_back(call);
-  return calls;
-}
 
 // The argument as vprintf reads it: pointers (%s, %p) as generic pointers, the rest unchanged
 // (C's promotions already made floats doubles).

@@ -10,6 +10,8 @@ namespace loom::backends::cpu {
 namespace {
 // Workers spin this many polls before sleeping, so back-to-back launches start without a wake-up.
 constexpr int kSpinPolls = 20000;
+// A run takes 1/(threads * this) of the indices left.
+constexpr uint64_t kRunsPerThreadShare = 2;
 }  // namespace
 
 ThreadPool::ThreadPool(unsigned threads) : ownerProcess_(core::processGeneration()) {
@@ -38,8 +40,6 @@ void ThreadPool::runErased(uint64_t count, void* task, Trampoline trampoline) {
   task_ = task;
   trampoline_ = trampoline;
   count_ = count;
-  // Several chunks per thread balance uneven work-groups; chunks amortize the atomic.
-  chunk_ = std::max<uint64_t>(1, count / (uint64_t(threads()) * 8));
   next_.store(0, std::memory_order_relaxed);
   busyWorkers_.store(static_cast<uint32_t>(workers_.size()), std::memory_order_relaxed);
   callerSleeping_.store(false, std::memory_order_relaxed);
@@ -62,10 +62,16 @@ void ThreadPool::waitForWorkers() {
 }
 
 void ThreadPool::work(unsigned thread) {
+  // Guided runs: each takes a share of what is left, so the first runs are long (few atomics,
+  // long sequential streams) and the last ones short (no thread idles for long at the end).
+  const uint64_t share = uint64_t(threads()) * kRunsPerThreadShare;
+  uint64_t first = next_.load(std::memory_order_relaxed);
   for (;;) {
-    const uint64_t first = next_.fetch_add(chunk_, std::memory_order_relaxed);
     if (first >= count_) return;
-    trampoline_(task_, first, std::min(count_, first + chunk_), thread);
+    const uint64_t last = first + std::max<uint64_t>(1, (count_ - first) / share);
+    if (!next_.compare_exchange_weak(first, last, std::memory_order_relaxed)) continue;
+    trampoline_(task_, first, last, thread);
+    first = next_.load(std::memory_order_relaxed);
   }
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // A persistent pool of worker threads that runs indexed work (the work-groups of a launch) in
-// runs of consecutive indices. The calling thread takes part, so a pool of N threads has N-1
-// workers.
+// runs of consecutive indices, each a share of what is left: long runs first, short ones at the
+// end. The calling thread takes part, so a pool of N threads has N-1 workers.
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -46,7 +46,6 @@ class ThreadPool {
   void* task_ = nullptr;
   Trampoline trampoline_ = nullptr;
   uint64_t count_ = 0;
-  uint64_t chunk_ = 1;
   std::atomic<uint64_t> next_{0};
   std::atomic<uint32_t> busyWorkers_{0};
   std::atomic<bool> callerSleeping_{false};  // the caller sleeps on busyWorkers_ (a futex)

@@ -5,7 +5,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 namespace loom::backends::cpu {
@@ -36,6 +39,25 @@ TEST(ThreadPool, UsesSeveralThreadsForManyIndices) {
   int total = 0;
   for (auto& count : byThread) total += count.load();
   EXPECT_EQ(total, 30000);
+}
+
+TEST(ThreadPool, RunsShrinkWithWhatIsLeft) {
+  ThreadPool pool(4);
+  const uint64_t count = 100000;
+  std::mutex mutex;
+  std::vector<std::pair<uint64_t, uint64_t>> runs;
+  pool.run(count, [&](uint64_t first, uint64_t last, unsigned) {
+    std::lock_guard lock(mutex);
+    runs.emplace_back(first, last);
+  });
+  std::sort(runs.begin(), runs.end());
+  // No run takes more than one thread's share of what is left, so no thread is left alone with a
+  // long run at the end; the very last run is a single index.
+  for (const auto& [first, last] : runs)
+    EXPECT_LE(last - first, std::max<uint64_t>(1, (count - first) / pool.threads())) << "run at " << first;
+  EXPECT_EQ(runs.back().second - runs.back().first, 1u);
+  // And long runs early: far fewer runs than indices.
+  EXPECT_LT(runs.size(), 200u);
 }
 
 TEST(ThreadPool, AForkedChildRunsWorkOnItsOwnThread) {

@@ -82,8 +82,8 @@ cl_int enqueueHostRectangle(cl_command_queue command_queue, cl_mem buffer, bool 
   if ((error = resolvePitches(inHost, region, function)) != CL_SUCCESS) return error;
   if (rectangleEnd(inBuffer, region) > memory.size())
     return reportError(CL_INVALID_VALUE, function, "the region lies outside the buffer");
-  const EnqueueArguments arguments{read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT, num_events, wait_list,
-                                   event, blocking == CL_TRUE};
+  const cl_command_type type = read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT;
+  const EnqueueArguments arguments{type, num_events, wait_list, event, blocking == CL_TRUE};
   if (read) return enqueueCopyRegion(*queue, arguments, ptr, inHost, memory.storage(), inBuffer, region, function);
   return enqueueCopyRegion(*queue, arguments, memory.storage(), inBuffer, ptr, inHost, region, function);
 }
@@ -98,8 +98,8 @@ cl_int enqueueHostTransfer(cl_command_queue command_queue, cl_mem buffer, bool r
   if (ptr == nullptr || size == 0) return reportError(CL_INVALID_VALUE, function, "ptr is null or size is 0");
   MemoryObject& memory = memoryOf(buffer);
   if ((error = checkHostAccess(memory, read, !read, function)) != CL_SUCCESS) return error;
-  const EnqueueArguments arguments{read ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER, num_events, wait_list, event,
-                                   blocking == CL_TRUE};
+  const cl_command_type type = read ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER;
+  const EnqueueArguments arguments{type, num_events, wait_list, event, blocking == CL_TRUE};
   char* inBuffer = memory.storage() + offset;
   if (read) return enqueueCopy(*queue, arguments, ptr, inBuffer, size, function);
   return enqueueCopy(*queue, arguments, inBuffer, ptr, size, function);

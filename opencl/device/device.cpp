@@ -46,26 +46,26 @@ std::vector<std::pair<std::string, cl_version>> Device::extensions() const {
   return list;
 }
 
-std::vector<std::pair<std::string, cl_version>> Device::openClCFeatures() {
+std::vector<std::pair<std::string, cl_version>> Device::openClCFeatures() const {
   const cl_version v3 = CL_MAKE_VERSION(3, 0, 0);
-  return {{"__opencl_c_fp64", v3},
-          {"__opencl_c_int64", v3},
-          {"__opencl_c_atomic_order_acq_rel", v3},
-          {"__opencl_c_atomic_order_seq_cst", v3},
-          {"__opencl_c_atomic_scope_device", v3},
-          {"__opencl_c_atomic_scope_all_devices", v3},
-          {"__opencl_c_program_scope_global_variables", v3},
-          {"__opencl_c_generic_address_space", v3},
-          {"__opencl_c_subgroups", v3},
-          {"__opencl_c_work_group_collective_functions", v3},
-          {"__opencl_c_ext_fp32_global_atomic_add", v3},
-          {"__opencl_c_ext_fp32_local_atomic_add", v3},
-          {"__opencl_c_ext_fp32_global_atomic_min_max", v3},
-          {"__opencl_c_ext_fp32_local_atomic_min_max", v3},
-          {"__opencl_c_ext_fp64_global_atomic_add", v3},
-          {"__opencl_c_ext_fp64_local_atomic_add", v3},
-          {"__opencl_c_ext_fp64_global_atomic_min_max", v3},
-          {"__opencl_c_ext_fp64_local_atomic_min_max", v3}};
+  std::vector<std::pair<std::string, cl_version>> features = {{"__opencl_c_int64", v3},
+                                                              {"__opencl_c_atomic_order_acq_rel", v3},
+                                                              {"__opencl_c_atomic_order_seq_cst", v3},
+                                                              {"__opencl_c_atomic_scope_device", v3},
+                                                              {"__opencl_c_atomic_scope_all_devices", v3},
+                                                              {"__opencl_c_program_scope_global_variables", v3},
+                                                              {"__opencl_c_generic_address_space", v3},
+                                                              {"__opencl_c_subgroups", v3},
+                                                              {"__opencl_c_work_group_collective_functions", v3},
+                                                              {"__opencl_c_ext_fp32_global_atomic_add", v3},
+                                                              {"__opencl_c_ext_fp32_local_atomic_add", v3},
+                                                              {"__opencl_c_ext_fp32_global_atomic_min_max", v3},
+                                                              {"__opencl_c_ext_fp32_local_atomic_min_max", v3}};
+  if (!info().supportsFp64) return features;
+  for (const char* fp64 : {"__opencl_c_fp64", "__opencl_c_ext_fp64_global_atomic_add", "__opencl_c_ext_fp64_local_atomic_add",
+                           "__opencl_c_ext_fp64_global_atomic_min_max", "__opencl_c_ext_fp64_local_atomic_min_max"})
+    features.emplace_back(fp64, v3);
+  return features;
 }
 
 cl_uint Device::maxNumSubGroups() const {

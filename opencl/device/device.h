@@ -24,7 +24,7 @@ class Device : public _cl_device_id {
 
   // Extensions and OpenCL C features with their versions, as the device queries report them.
   std::vector<std::pair<std::string, cl_version>> extensions() const;
-  static std::vector<std::pair<std::string, cl_version>> openClCFeatures();
+  std::vector<std::pair<std::string, cl_version>> openClCFeatures() const;
   // Sub-groups in the largest work-group (CL_DEVICE_MAX_NUM_SUB_GROUPS).
   cl_uint maxNumSubGroups() const;
 

@@ -36,9 +36,10 @@ ImplicitLaunchParameters implicitParameters(const core::KernelLaunch& launch) {
   return implicit;
 }
 
-bool hasOnlyWholeGroups(const core::KernelLaunch& launch) {
+bool runsOnWholeGroupsEntry(const core::KernelLaunch& launch) {
   for (int d = 0; d < 3; ++d)
-    if (uint64_t(launch.groupCount[d]) * launch.groupSize[d] != launch.globalSize[d]) return false;
+    if (uint64_t(launch.groupCount[d]) * launch.groupSize[d] != launch.globalSize[d] || launch.globalOffset[d] != 0)
+      return false;
   return true;
 }
 

@@ -27,9 +27,9 @@ struct PackedParameters {
 
 ImplicitLaunchParameters implicitParameters(const core::KernelLaunch& launch);
 
-// Whether every group of the launch is whole, so that the kernel's entry without the range check
-// may run it.
-bool hasOnlyWholeGroups(const core::KernelLaunch& launch);
+// Whether every group of the launch is whole and the global offset 0, so that the kernel's entry
+// for whole groups (no range check, no offset) may run it.
+bool runsOnWholeGroupsEntry(const core::KernelLaunch& launch);
 
 // `arguments` is the argument buffer laid out by `descriptor` (local pointer arguments already
 // hold their offsets in the local arena).

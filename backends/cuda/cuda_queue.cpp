@@ -157,7 +157,7 @@ void CudaQueue::launch(const core::KernelLaunch& launch) {
   PackedParameters parameters = packParameters(*launch.descriptor, launch.arguments, implicitParameters(launch));
   auto* kernel = static_cast<CudaKernel*>(launch.kernel);
   printsPending_ = printsPending_ || kernel->mayPrint();
-  CUfunction entry = hasOnlyWholeGroups(launch) ? kernel->entries().wholeGroups : kernel->entries().anyLaunch;
+  CUfunction entry = runsOnWholeGroupsEntry(launch) ? kernel->entries().wholeGroups : kernel->entries().anyLaunch;
   succeeded(driver().cuLaunchKernel(entry, groups[0], groups[1], groups[2],
                                     launch.groupSize[0], launch.groupSize[1], launch.groupSize[2], launch.localMemorySize,
                                     stream_, parameters.pointers.data(), nullptr),

@@ -23,6 +23,7 @@ struct Entry {
   llvm::Function* function;
   llvm::Value* implicit;     // the ImplicitLaunchParameters parameter
   llvm::Instruction* shared;  // stands for dynamic shared memory until all is laid out
+  bool wholeGroups;           // the entry for whole groups at global offset 0
 };
 
 llvm::Type* sharedBytePointer(llvm::LLVMContext& context) { return llvm::Type::getInt8PtrTy(context, kSharedAddressSpace); }
@@ -102,7 +103,7 @@ Entry createEntry(llvm::Module& module, llvm::Function& kernel, const KernelDesc
   builder.CreateBr(done);
   builder.SetInsertPoint(done);
   builder.CreateRetVoid();
-  return {entry, implicit, shared};
+  return {entry, implicit, shared, wholeGroups};
 }
 
 // Work-item functions need the entry's parameters, so nothing the kernels call stays a function
@@ -152,7 +153,7 @@ llvm::Error buildKernelEntries(llvm::Module& module, std::vector<KernelDescripto
   for (size_t i = 0; i < entries.size(); ++i) {
     llvm::Function& entry = *entries[i].function;
     KernelDescriptor& descriptor = kernels[i / 2];  // both entries of a kernel compute the same
-    descriptor.hasBarriers = lowerWorkItemFunctions(entry, entries[i].implicit);
+    descriptor.hasBarriers = lowerWorkItemFunctions(entry, entries[i].implicit, entries[i].wholeGroups);
     descriptor.staticLocalMemorySize = cpu::lowerLocalVariables(entry, entry.getEntryBlock(), entries[i].shared);
     annotate(module, entry, descriptor);
   }

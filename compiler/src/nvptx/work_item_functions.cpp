@@ -30,7 +30,9 @@ constexpr Registers kBlockSize = {llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x, ll
 // The values of the work-item functions, as 64-bit integers, per dimension.
 class WorkItemValues {
  public:
-  WorkItemValues(llvm::IRBuilder<>& builder, llvm::Value* implicit) : builder_(builder), implicit_(implicit) {}
+  // `atZeroOffset`: the entry serves only launches without a global offset (whole groups).
+  WorkItemValues(llvm::IRBuilder<>& builder, llvm::Value* implicit, bool atZeroOffset = false)
+      : builder_(builder), implicit_(implicit), atZeroOffset_(atZeroOffset) {}
 
   llvm::Value* query(WorkItemQuery query, llvm::Value* dimension) {
     switch (query) {
@@ -139,6 +141,7 @@ class WorkItemValues {
     return implicitField(offsetof(ImplicitLaunchParameters, globalSize) + d * sizeof(uint64_t), builder_.getInt64Ty());
   }
   llvm::Value* globalOffset(unsigned d) {
+    if (atZeroOffset_) return builder_.getInt64(0);
     return implicitField(offsetof(ImplicitLaunchParameters, globalOffset) + d * sizeof(uint64_t), builder_.getInt64Ty());
   }
   // Every block has the enqueued shape; the last group of a non-uniform range leaves threads idle.
@@ -165,6 +168,7 @@ class WorkItemValues {
 
   llvm::IRBuilder<>& builder_;
   llvm::Value* implicit_;
+  const bool atZeroOffset_;
 };
 
 }  // namespace
@@ -209,7 +213,7 @@ void lowerSubGroupOperation(llvm::CallInst* call, SubGroupOperation operation, l
 
 }  // namespace
 
-bool lowerWorkItemFunctions(llvm::Function& entry, llvm::Value* implicit) {
+bool lowerWorkItemFunctions(llvm::Function& entry, llvm::Value* implicit, bool wholeGroups) {
   std::vector<llvm::CallInst*> calls;
   for (llvm::Instruction& instruction : llvm::instructions(entry))
     if (auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction); call && call->getCalledFunction()) calls.push_back(call);
@@ -232,7 +236,7 @@ bool lowerWorkItemFunctions(llvm::Function& entry, llvm::Value* implicit) {
     if (query == WorkItemQuery::None) continue;
     llvm::Value* dimension =
         call->arg_size() > 0 ? builder.CreateZExtOrTrunc(call->getArgOperand(0), builder.getInt32Ty()) : nullptr;
-    WorkItemValues values(builder, implicit);
+    WorkItemValues values(builder, implicit, wholeGroups);
     call->replaceAllUsesWith(builder.CreateZExtOrTrunc(values.query(query, dimension), call->getType()));
     call->eraseFromParent();
   }

@@ -6,9 +6,10 @@
 namespace loom::compiler::nvptx {
 
 // Lowers every call of a work-item function or barrier in `entry`, into which everything the
-// kernel calls has been inlined; `implicit` points to its ImplicitLaunchParameters. Returns
-// whether there were barriers.
-bool lowerWorkItemFunctions(llvm::Function& entry, llvm::Value* implicit);
+// kernel calls has been inlined; `implicit` points to its ImplicitLaunchParameters. An entry for
+// `wholeGroups` serves only launches of whole groups without a global offset: its global
+// offset is 0. Returns whether there were barriers.
+bool lowerWorkItemFunctions(llvm::Function& entry, llvm::Value* implicit, bool wholeGroups);
 
 // Whether this thread is a work-item. The CUDA backend launches whole blocks, also for the smaller
 // last group of a non-uniform range: the threads past the global size must not run the kernel.

@@ -232,8 +232,9 @@ TEST(Nvptx, WorkItemFunctionsReadSpecialRegistersAndImplicitParameters) {
     EXPECT_NE(ids.find(text), std::string::npos) << text << "\n" << ids;
 }
 
-// The entry for launches of whole groups reads no global size: no thread can be outside the range.
-TEST(Nvptx, OnlyTheEntryForAnyLaunchChecksTheGlobalRange) {
+// The entry for launches of whole groups at offset 0 reads no global size (no thread can be
+// outside the range) and no global offset.
+TEST(Nvptx, OnlyTheEntryForAnyLaunchChecksTheGlobalRangeAndReadsTheOffset) {
   const BuildResult built = compileSource(R"(kernel void triad(global float* a, global const float* b, global const float* c, float s) {
     size_t i = get_global_id(0);
     a[i] = b[i] + s * c[i];
@@ -246,6 +247,14 @@ TEST(Nvptx, OnlyTheEntryForAnyLaunchChecksTheGlobalRange) {
   EXPECT_NE(anyLaunch.find(globalSize), std::string::npos) << anyLaunch;
   ASSERT_FALSE(wholeGroups.empty()) << ptx;
   EXPECT_EQ(wholeGroups.find(globalSize), std::string::npos) << wholeGroups;
+  // The triad reads nothing else of the implicit parameters: the entry for whole groups names
+  // them only where it declares them.
+  auto mentions = [](const std::string& body, const std::string& what) {
+    size_t count = 0;
+    for (size_t at = body.find(what); at != std::string::npos; at = body.find(what, at + 1)) ++count;
+    return count;
+  };
+  EXPECT_EQ(mentions(wholeGroups, "_param_4"), 1u) << wholeGroups;
   EXPECT_NE(wholeGroups.find("%ntid.x"), std::string::npos) << "the enqueued local size is the block's\n" << wholeGroups;
 }
 

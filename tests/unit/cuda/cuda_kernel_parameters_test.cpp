@@ -90,7 +90,8 @@ TEST(CudaKernelParameters, ImplicitStructHoldsTheLaunchGeometry) {
   EXPECT_EQ(implicit.workDim, 2u);
 }
 
-TEST(CudaKernelParameters, LaunchesOfWholeGroupsAreTold) {
+// The entry for whole groups serves launches of whole groups at global offset 0.
+TEST(CudaKernelParameters, LaunchesOfWholeGroupsAtOffsetZeroAreTold) {
   core::KernelLaunch launch;
   launch.workDim = 2;
   const uint32_t groupSize[3] = {64, 4, 1}, groupCount[3] = {16, 2, 1};
@@ -99,9 +100,12 @@ TEST(CudaKernelParameters, LaunchesOfWholeGroupsAreTold) {
     launch.groupCount[d] = groupCount[d];
     launch.globalSize[d] = uint64_t(groupSize[d]) * groupCount[d];
   }
-  EXPECT_TRUE(hasOnlyWholeGroups(launch));
+  EXPECT_TRUE(runsOnWholeGroupsEntry(launch));
+  launch.globalOffset[1] = 3;
+  EXPECT_FALSE(runsOnWholeGroupsEntry(launch)) << "the entry for whole groups takes the offset as 0";
+  launch.globalOffset[1] = 0;
   launch.globalSize[1] = 7;
-  EXPECT_FALSE(hasOnlyWholeGroups(launch)) << "7 is no multiple of 4: the last row of groups is partial";
+  EXPECT_FALSE(runsOnWholeGroupsEntry(launch)) << "7 is no multiple of 4: the last row of groups is partial";
 }
 
 TEST(CudaKernelParameters, KernelWithoutArgumentsGetsOnlyTheImplicitStruct) {

@@ -8,6 +8,9 @@ namespace loom::backends::cuda {
 using compiler::ArgumentKind;
 
 namespace {
+// The most padding before a parameter: OpenCL C's widest alignment is 128 bytes (long16).
+constexpr size_t kMaxPadding = 128;
+
 uint32_t alignUp(uint32_t value, uint32_t alignment) { return (value + alignment - 1) / alignment * alignment; }
 
 void append(PackedParameters& packed, const void* bytes, uint32_t size, uint32_t alignment) {
@@ -45,7 +48,13 @@ bool runsOnWholeGroupsEntry(const core::KernelLaunch& launch) {
 
 PackedParameters packParameters(const compiler::KernelDescriptor& descriptor, const uint8_t* arguments,
                                 const ImplicitLaunchParameters& implicit) {
+  // One allocation for each part, not one per parameter: packing is on every launch's path.
+  const size_t count = descriptor.arguments.size() + 1;
   PackedParameters packed;
+  packed.buffer.reserve(descriptor.argumentBufferSize + sizeof(ImplicitLaunchParameters) + count * kMaxPadding);
+  packed.offsets.reserve(count);
+  packed.sizes.reserve(count);
+  packed.pointers.reserve(count);
   for (const compiler::KernelArgument& argument : descriptor.arguments) {
     switch (argument.kind) {
       case ArgumentKind::GlobalPointer:

@@ -32,10 +32,11 @@ uint64_t allocationLimit(Context* context, Device* device, bool relaxed) {
 }
 
 // ZE_experimental_relaxed_allocation_limits: a ze_relaxed_allocation_limits_exp_desc_t chained to
-// the device description lets the size exceed maxMemAllocSize.
-ze_result_t relaxedLimits(const char* function, const ze_device_mem_alloc_desc_t& desc, bool& relaxed) {
+// the device description (none for host allocations) lets the size exceed maxMemAllocSize.
+ze_result_t relaxedLimits(const char* function, const ze_device_mem_alloc_desc_t* desc, bool& relaxed) {
   relaxed = false;
-  for (auto* chained = static_cast<const ze_base_desc_t*>(desc.pNext); chained;
+  if (!desc) return ZE_RESULT_SUCCESS;
+  for (auto* chained = static_cast<const ze_base_desc_t*>(desc->pNext); chained;
        chained = static_cast<const ze_base_desc_t*>(chained->pNext)) {
     if (chained->stype != ZE_STRUCTURE_TYPE_RELAXED_ALLOCATION_LIMITS_EXP_DESC) continue;
     const auto* limits = reinterpret_cast<const ze_relaxed_allocation_limits_exp_desc_t*>(chained);
@@ -47,7 +48,9 @@ ze_result_t relaxedLimits(const char* function, const ze_device_mem_alloc_desc_t
 }
 
 ze_result_t allocate(const char* function, Context* context, core::MemoryType type, size_t size, size_t alignment,
-                     Device* device, void** pptr, bool relaxed = false) {
+                     Device* device, const ze_device_mem_alloc_desc_t* deviceDesc, void** pptr) {
+  bool relaxed = false;
+  if (ze_result_t result = relaxedLimits(function, deviceDesc, relaxed); result != ZE_RESULT_SUCCESS) return result;
   if (size == 0) return reportError(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, function, "size is 0");
   if (size > allocationLimit(context, device, relaxed))
     return reportError(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, function,
@@ -81,10 +84,8 @@ ze_result_t zeMemAllocDevice(ze_context_handle_t hContext, const ze_device_mem_a
   ZE_REQUIRE_POINTER(device_desc);
   ZE_REQUIRE_POINTER(pptr);
   ZE_REQUIRE_FLAGS(device_desc->flags, kDeviceAllocFlags);
-  bool relaxed = false;
-  if (ze_result_t result = relaxedLimits(__func__, *device_desc, relaxed); result != ZE_RESULT_SUCCESS) return result;
   return allocate(__func__, Context::fromHandle(hContext), core::MemoryType::Device, size, alignment,
-                  Device::fromHandle(hDevice), pptr, relaxed);
+                  Device::fromHandle(hDevice), device_desc, pptr);
 }
 
 ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc_desc_t* host_desc, size_t size,
@@ -93,7 +94,7 @@ ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc
   ZE_REQUIRE_POINTER(host_desc);
   ZE_REQUIRE_POINTER(pptr);
   ZE_REQUIRE_FLAGS(host_desc->flags, kHostAllocFlags);
-  return allocate(__func__, Context::fromHandle(hContext), core::MemoryType::Host, size, alignment, nullptr, pptr);
+  return allocate(__func__, Context::fromHandle(hContext), core::MemoryType::Host, size, alignment, nullptr, nullptr, pptr);
 }
 
 ze_result_t zeMemAllocShared(ze_context_handle_t hContext, const ze_device_mem_alloc_desc_t* device_desc,
@@ -105,10 +106,9 @@ ze_result_t zeMemAllocShared(ze_context_handle_t hContext, const ze_device_mem_a
   ZE_REQUIRE_POINTER(pptr);
   ZE_REQUIRE_FLAGS(device_desc->flags, kDeviceAllocFlags);
   ZE_REQUIRE_FLAGS(host_desc->flags, kHostAllocFlags);
-  bool relaxed = false;
-  if (ze_result_t result = relaxedLimits(__func__, *device_desc, relaxed); result != ZE_RESULT_SUCCESS) return result;
   Device* device = hDevice ? Device::fromHandle(hDevice) : nullptr;
-  return allocate(__func__, Context::fromHandle(hContext), core::MemoryType::Shared, size, alignment, device, pptr, relaxed);
+  return allocate(__func__, Context::fromHandle(hContext), core::MemoryType::Shared, size, alignment, device, device_desc,
+                  pptr);
 }
 
 ze_result_t zeMemFree(ze_context_handle_t hContext, void* ptr) {

@@ -168,3 +168,34 @@ constexpr unsigned CU_STREAM_WAIT_VALUE_GEQ = 0x0;
 constexpr unsigned CU_STREAM_WRITE_VALUE_DEFAULT = 0x0;  // with a memory barrier after the work before
 
 }  // namespace loom::backends::cuda
+
+// --- Launches with attributes (cuLaunchKernelEx, driver 12.0 and later) -------------------------
+namespace loom::backends::cuda {
+
+constexpr int kLaunchKernelExDriverVersion = 12000;
+
+// CUlaunchAttributeID
+constexpr int CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
+
+// CUlaunchAttribute: an id, then a 64-byte union of values at offset 8.
+struct CUlaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char pad[64];
+    int programmaticStreamSerializationAllowed;
+  } value;
+};
+static_assert(sizeof(CUlaunchAttribute) == 72);
+
+struct CUlaunchConfig {
+  unsigned int gridDimX, gridDimY, gridDimZ;
+  unsigned int blockDimX, blockDimY, blockDimZ;
+  unsigned int sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute* attrs;
+  unsigned int numAttrs;
+};
+static_assert(sizeof(CUlaunchConfig) == 56);
+
+}  // namespace loom::backends::cuda

@@ -5,6 +5,7 @@
 #include "backends/cuda/cuda_device_info.h"
 #include "backends/cuda/cuda_program.h"
 #include "backends/cuda/nvml_telemetry.h"
+#include "loom/core/debug_keys.h"
 #include "loom/core/futex.h"
 #include "loom/core/log.h"
 
@@ -20,7 +21,10 @@ std::unique_ptr<CudaBackend> CudaBackend::create(std::shared_ptr<const Driver> d
   core::DeviceInfo info = describeDevice(*driver, device);
   int version = 0;
   driver->cuDriverGetVersion(&version);
-  const CudaCapabilities capabilities = readCapabilities(version, driverAttributes(*driver, device));
+  CudaCapabilities capabilities = readCapabilities(version, driverAttributes(*driver, device));
+  // The debug key turns early launches off, for comparisons.
+  capabilities.dependentLaunches =
+      capabilities.dependentLaunches && driver->cuLaunchKernelEx && core::debugKeys().EnableDependentLaunches;
   std::unique_ptr<CudaQueue> queue = CudaQueue::create(context, info.name, CudaQueue::Caller::AnyThread, false, error);
   if (!queue) return nullptr;
   return std::unique_ptr<CudaBackend>(new CudaBackend(std::move(context), std::move(queue), std::move(info), capabilities));
@@ -38,7 +42,7 @@ bool CudaBackend::succeeded(CUresult result, const char* call) const {
 
 std::unique_ptr<core::BackendProgram> CudaBackend::loadProgram(std::shared_ptr<const compiler::CompiledProgram> program,
                                                                std::string& log) {
-  return CudaProgram::load(context_, std::move(program), log);
+  return CudaProgram::load(context_, std::move(program), capabilities_.dependentLaunches, log);
 }
 
 std::unique_ptr<core::BackendQueue> CudaBackend::createQueue() {

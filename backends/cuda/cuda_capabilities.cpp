@@ -1,11 +1,15 @@
 #include "backends/cuda/cuda_capabilities.h"
 
+#include "backends/cuda/cuda_dependent_launch.h"
+
 namespace loom::backends::cuda {
 
 CudaCapabilities readCapabilities(int driverVersion, const AttributeLookup& attribute) {
   CudaCapabilities capabilities;
   capabilities.registersHostMemoryInPlace = attribute(kCanUseHostPointerForRegisteredMem) != 0;
   capabilities.streamValueOperations = driverVersion >= kStreamMemOpsV2DriverVersion || attribute(kCanUseStreamMemOpsV1) != 0;
+  capabilities.dependentLaunches = driverVersion >= kLaunchKernelExDriverVersion &&
+                                   attribute(DeviceAttribute::ComputeCapabilityMajor) >= kDependentLaunchComputeCapabilityMajor;
   return capabilities;
 }
 

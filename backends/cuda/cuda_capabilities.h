@@ -1,7 +1,7 @@
 #pragma once
 // What the driver and the GPU allow beyond kernels, copies and fills: host memory registered in
-// place (core's shareable host memory, pinned for the GPU) and stream memory operations (waits
-// and writes on event words in the CUDA stream). A pure function of what they report, so that
+// place (core's shareable host memory, pinned for the GPU), stream memory operations (waits
+// and writes on event words in the CUDA stream) and dependent launches. A pure function of what they report, so that
 // it is tested without a GPU.
 #include "backends/cuda/cuda_device_info.h"
 
@@ -16,6 +16,9 @@ struct CudaCapabilities {
   // Loom uses 32-bit words and the GEQ condition only, so neither 64-bit operations nor NOR
   // waits are needed.
   bool streamValueOperations = false;
+  // Programmatic dependent launch (cuda_dependent_launch.h): cuLaunchKernelEx with its attribute
+  // (driver 12.0 and later) and griddepcontrol in PTX (compute capability 9.0 and later).
+  bool dependentLaunches = false;
 };
 
 CudaCapabilities readCapabilities(int driverVersion, const AttributeLookup& attribute);

@@ -39,8 +39,10 @@ Driver::~Driver() { dlclose(handle_); }
 bool Driver::resolve(std::string& error) {
 #define LOOM_CUDA_FUNCTION(member, symbol, fallback, ...) \
   if (!resolveSymbol(handle_, symbol, fallback, member, error)) return false;
+#define LOOM_CUDA_OPTIONAL_FUNCTION(member, symbol, ...) member = reinterpret_cast<decltype(member)>(dlsym(handle_, symbol));
 #include "backends/cuda/cuda_functions.inl"
 #undef LOOM_CUDA_FUNCTION
+#undef LOOM_CUDA_OPTIONAL_FUNCTION
   return true;
 }
 

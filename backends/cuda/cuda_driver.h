@@ -14,15 +14,17 @@ constexpr const char* kDriverLibrary = "libcuda.so.1";
 class Driver {
  public:
   // Opens `library` and resolves every entry point; nullptr, with `error` saying what was missing,
-  // when the library cannot be opened or lacks one of them. Never calls into the library.
+  // when the library cannot be opened or lacks one that is not optional. Never calls into the library.
   static std::unique_ptr<Driver> load(const std::string& library, std::string& error);
   ~Driver();
   Driver(const Driver&) = delete;
   Driver& operator=(const Driver&) = delete;
 
 #define LOOM_CUDA_FUNCTION(member, symbol, fallback, ...) CUresult (*member)(__VA_ARGS__) = nullptr;
+#define LOOM_CUDA_OPTIONAL_FUNCTION(member, symbol, ...) CUresult (*member)(__VA_ARGS__) = nullptr;
 #include "backends/cuda/cuda_functions.inl"
 #undef LOOM_CUDA_FUNCTION
+#undef LOOM_CUDA_OPTIONAL_FUNCTION
 
   // "<call>: <error name> (<description>)", e.g. "cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
   std::string describe(std::string_view call, CUresult result) const;

@@ -1,7 +1,8 @@
 // The CUDA driver entry points Loom resolves: LOOM_CUDA_FUNCTION(member, symbol, fallback, parameters...).
 // `symbol` is the versioned name the driver exports (what cuda.h's macros map to); `fallback`, when
 // not nullptr, is the older name drivers before that version export with the same signature.
-// Every entry returns CUresult.
+// LOOM_CUDA_OPTIONAL_FUNCTION(member, symbol, parameters...): newer entry points that the driver
+// may lack; the member stays nullptr then. Every entry returns CUresult.
 LOOM_CUDA_FUNCTION(cuInit, "cuInit", nullptr, unsigned int)
 LOOM_CUDA_FUNCTION(cuDriverGetVersion, "cuDriverGetVersion", nullptr, int*)
 LOOM_CUDA_FUNCTION(cuGetErrorName, "cuGetErrorName", nullptr, CUresult, const char**)
@@ -78,3 +79,5 @@ LOOM_CUDA_FUNCTION(cuMemHostRegister, "cuMemHostRegister_v2", "cuMemHostRegister
 LOOM_CUDA_FUNCTION(cuMemHostUnregister, "cuMemHostUnregister", nullptr, void*)
 LOOM_CUDA_FUNCTION(cuStreamWaitValue32, "cuStreamWaitValue32_v2", "cuStreamWaitValue32", CUstream, CUdeviceptr, uint32_t, unsigned int)
 LOOM_CUDA_FUNCTION(cuStreamWriteValue32, "cuStreamWriteValue32_v2", "cuStreamWriteValue32", CUstream, CUdeviceptr, uint32_t, unsigned int)
+// Optional: launches with attributes (driver 12.0).
+LOOM_CUDA_OPTIONAL_FUNCTION(cuLaunchKernelEx, "cuLaunchKernelEx", const CUlaunchConfig*, CUfunction, void**, void**)

@@ -16,6 +16,9 @@
 //     LocalPointer                    .u32  byte offset of the argument in dynamic shared memory
 //   then one implicit parameter, an ImplicitLaunchParameters struct passed by value
 //   (.param .align 8 .b8 [64]).
+// Every entry starts with kGridDependencyWaitMarker, an inline-assembly PTX comment, before its
+// first memory access: where a GPU that launches kernels early (cuda_dependent_launch.h) puts
+// `griddepcontrol.wait`, which the PTX that LLVM 15 writes (7.5, for sm_80) cannot have.
 // Everything __local (static variables and local pointer arguments) lives in dynamic shared
 // memory; its size is KernelLaunch::localMemorySize. Group ids, local ids, group counts and the
 // enqueued local size come from the PTX special registers (%ctaid, %tid, %nctaid, %ntid).
@@ -37,6 +40,8 @@ static_assert(alignof(ImplicitLaunchParameters) == 8);
 static_assert(offsetof(ImplicitLaunchParameters, globalOffset) == 0);
 static_assert(offsetof(ImplicitLaunchParameters, globalSize) == 24);
 static_assert(offsetof(ImplicitLaunchParameters, workDim) == 48);
+
+constexpr char kGridDependencyWaitMarker[] = "// loom: wait for the grids before";
 
 // The most threads a block may have on every CUDA GPU (compute capability 2.0 and later); the
 // compiler sizes per-group scratch areas in shared memory by it.

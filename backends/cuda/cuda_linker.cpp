@@ -38,8 +38,7 @@ class LinkState {
   CUlinkState state_ = nullptr;
 };
 
-bool addPtx(const Driver& driver, CUlinkState state, const compiler::CompiledProgram& program, size_t index, std::string& log) {
-  std::string ptx = ptxText(program.code);
+bool addPtx(const Driver& driver, CUlinkState state, std::string ptx, size_t index, std::string& log) {
   const std::string name = "program" + std::to_string(index) + ".ptx";  // how the linker's log names it
   // The size counts the NUL: the driver reads PTX up to it.
   const CUresult result =
@@ -80,12 +79,12 @@ JitLogs::JitLogs()
                JitOption::ErrorLogBufferSizeBytes},
       values_{info_.data(), optionValue(info_.size()), error_.data(), optionValue(error_.size())} {}
 
-CUmodule linkModule(const Driver& driver, const std::vector<const compiler::CompiledProgram*>& inputs, std::string& log) {
+CUmodule linkModule(const Driver& driver, const std::vector<std::string>& ptxs, std::string& log) {
   JitLogs logs;
   LinkState state(driver, logs, log);
   if (!state.handle()) return nullptr;
-  for (size_t i = 0; i < inputs.size(); ++i)
-    if (!addPtx(driver, state.handle(), *inputs[i], i, log)) {
+  for (size_t i = 0; i < ptxs.size(); ++i)
+    if (!addPtx(driver, state.handle(), ptxs[i], i, log)) {
       log += logs.errors();
       return nullptr;
     }

@@ -35,9 +35,9 @@ class JitLogs {
   void* values_[kCount];
 };
 
-// Links the PTX of `inputs` (NVPTX programs) and loads the result into the current context;
+// Links `ptxs` (the PTX of NVPTX programs) and loads the result into the current context;
 // nullptr, with the driver's error and the linker's log in `log`, on failure.
-CUmodule linkModule(const Driver& driver, const std::vector<const compiler::CompiledProgram*>& inputs, std::string& log);
+CUmodule linkModule(const Driver& driver, const std::vector<std::string>& ptxs, std::string& log);
 
 // PTX is text the driver reads up to its NUL; the compiler's code may or may not end with one.
 std::string ptxText(const std::vector<uint8_t>& code);

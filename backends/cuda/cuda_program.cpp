@@ -2,40 +2,66 @@
 
 #include <algorithm>
 
+#include "backends/cuda/cuda_dependent_launch.h"
 #include "backends/cuda/cuda_launch_parameters.h"
 #include "backends/cuda/cuda_linker.h"
 
 namespace loom::backends::cuda {
 
 namespace {
-// Whether the PTX of a module calls vprintf: the driver prints that output only at a synchronization.
-bool callsVprintf(const std::vector<const compiler::CompiledProgram*>& sources) {
-  return std::any_of(sources.begin(), sources.end(),
-                     [](const auto* source) { return ptxText(source->code).find(" vprintf") != std::string::npos; });
+// The PTX of programs as this GPU compiles it.
+struct DevicePtx {
+  std::vector<std::string> texts;
+  bool waitsForGridDependencies = false;
+};
+
+// Raised for dependent launches where the GPU has them and every program's PTX allows it, so that
+// a linked module's kernels launch early only when all its code waits.
+DevicePtx devicePtx(const std::vector<const compiler::CompiledProgram*>& programs, bool dependentLaunches) {
+  DevicePtx ptx;
+  for (const compiler::CompiledProgram* program : programs) ptx.texts.push_back(ptxText(program->code));
+  if (!dependentLaunches) return ptx;
+  std::vector<std::string> raised;
+  for (const std::string& text : ptx.texts) {
+    std::optional<std::string> waiting = ptxWaitingForGridDependencies(text);
+    if (!waiting) return ptx;
+    raised.push_back(std::move(*waiting));
+  }
+  ptx.texts = std::move(raised);
+  ptx.waitsForGridDependencies = true;
+  return ptx;
+}
+
+// Whether the PTX calls vprintf: the driver prints that output only at a synchronization.
+bool callsVprintf(const std::vector<std::string>& ptxs) {
+  return std::any_of(ptxs.begin(), ptxs.end(), [](const std::string& ptx) { return ptx.find(" vprintf") != std::string::npos; });
 }
 }  // namespace
 
 std::unique_ptr<CudaProgram> CudaProgram::load(std::shared_ptr<const PrimaryContext> context,
-                                               std::shared_ptr<const compiler::CompiledProgram> program, std::string& log) {
+                                               std::shared_ptr<const compiler::CompiledProgram> program,
+                                               bool dependentLaunches, std::string& log) {
   if (program->target != compiler::Target::Nvptx) {
     log += "the program was not compiled for NVPTX\n";
     return nullptr;
   }
-  std::unique_ptr<CudaProgram> loaded(new CudaProgram(context, program));
+  std::unique_ptr<CudaProgram> loaded(new CudaProgram(context, program, dependentLaunches));
   if (!program->info.importedFunctions.empty()) return loaded;  // compiled when linked
-  const std::string ptx = ptxText(program->code);
+  const DevicePtx ptx = devicePtx({program.get()}, dependentLaunches);
   JitLogs logs;
   const Driver& driver = context->driver();
   auto scope = context->makeCurrent();
   CUmodule module = nullptr;
-  const CUresult result = driver.cuModuleLoadDataEx(&module, ptx.c_str(), JitLogs::kCount, logs.options(), logs.values());
+  const CUresult result =
+      driver.cuModuleLoadDataEx(&module, ptx.texts[0].c_str(), JitLogs::kCount, logs.options(), logs.values());
   if (result != CUDA_SUCCESS) {
     log += driver.describe("cuModuleLoadDataEx", result) + "\n";
     log += logs.errors();
     return nullptr;
   }
   loaded->module_ = module;
-  loaded->mayPrint_ = callsVprintf({program.get()});
+  loaded->mayPrint_ = callsVprintf(ptx.texts);
+  loaded->launchesEarly_ = ptx.waitsForGridDependencies;
   return loaded;
 }
 
@@ -62,7 +88,7 @@ core::BackendKernel* CudaProgram::kernel(const std::string& name, std::string& l
   const KernelEntries entries{entry(name, anyLaunchLimit, log), entry(name + kWholeGroupsEntrySuffix, wholeGroupsLimit, log)};
   if (!entries.anyLaunch || !entries.wholeGroups) return nullptr;
   auto& slot = kernels_[name];
-  slot = std::make_unique<CudaKernel>(entries, std::min(anyLaunchLimit, wholeGroupsLimit), mayPrint_);
+  slot = std::make_unique<CudaKernel>(entries, std::min(anyLaunchLimit, wholeGroupsLimit), mayPrint_, launchesEarly_);
   return slot.get();
 }
 
@@ -111,9 +137,11 @@ bool CudaProgram::link(const std::vector<core::BackendProgram*>& others, std::st
   for (core::BackendProgram* other : others) candidates.push_back(static_cast<CudaProgram*>(other)->program_.get());
   const std::vector<const compiler::CompiledProgram*> inputs = linkInputs(*program_, candidates, log);
   if (inputs.empty()) return false;
+  const DevicePtx ptx = devicePtx(inputs, dependentLaunches_);
   auto scope = context_->makeCurrent();
-  module_ = linkModule(context_->driver(), inputs, log);
-  mayPrint_ = callsVprintf(inputs);
+  module_ = linkModule(context_->driver(), ptx.texts, log);
+  mayPrint_ = callsVprintf(ptx.texts);
+  launchesEarly_ = ptx.waitsForGridDependencies;
   return module_ != nullptr;
 }
 

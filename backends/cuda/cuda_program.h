@@ -20,11 +20,14 @@ struct KernelEntries {
 
 class CudaKernel final : public core::BackendKernel {
  public:
-  CudaKernel(KernelEntries entries, uint32_t maxThreadsPerBlock, bool mayPrint)
-      : entries_(entries), maxThreadsPerBlock_(maxThreadsPerBlock), mayPrint_(mayPrint) {}
+  CudaKernel(KernelEntries entries, uint32_t maxThreadsPerBlock, bool mayPrint, bool launchesEarly)
+      : entries_(entries), maxThreadsPerBlock_(maxThreadsPerBlock), mayPrint_(mayPrint), launchesEarly_(launchesEarly) {}
   const KernelEntries& entries() const { return entries_; }
   // Whether its module calls vprintf: the driver prints that output only at a synchronization.
   bool mayPrint() const { return mayPrint_; }
+  // Whether its entries wait for the grids before them (cuda_dependent_launch.h), so that it may
+  // be launched while the kernel before it in the stream retires.
+  bool launchesEarly() const { return launchesEarly_; }
   // The driver lowers the limit below the device's for kernels that use many registers.
   uint32_t groupSizeLimit() const override { return maxThreadsPerBlock_; }
 
@@ -36,14 +39,18 @@ class CudaKernel final : public core::BackendKernel {
   KernelEntries entries_;
   uint32_t maxThreadsPerBlock_;
   bool mayPrint_;
+  bool launchesEarly_;
 };
 
 class CudaProgram final : public core::BackendProgram {
  public:
   // Compiles the program's PTX for the context's GPU; nullptr, with the JIT's error log in `log`,
   // when the driver rejects it. A program with imports is compiled when link() resolves them.
+  // `dependentLaunches`: the GPU launches kernels early (CudaCapabilities), so the PTX waits for
+  // the grids before.
   static std::unique_ptr<CudaProgram> load(std::shared_ptr<const PrimaryContext> context,
-                                           std::shared_ptr<const compiler::CompiledProgram> program, std::string& log);
+                                           std::shared_ptr<const compiler::CompiledProgram> program,
+                                           bool dependentLaunches, std::string& log);
   ~CudaProgram() override;
 
   core::BackendKernel* kernel(const std::string& name, std::string& log) override;
@@ -61,14 +68,17 @@ class CudaProgram final : public core::BackendProgram {
   // The module, once its imports are resolved; nullptr before.
   CUmodule module();
 
-  CudaProgram(std::shared_ptr<const PrimaryContext> context, std::shared_ptr<const compiler::CompiledProgram> program)
-      : context_(std::move(context)), program_(std::move(program)) {}
+  CudaProgram(std::shared_ptr<const PrimaryContext> context, std::shared_ptr<const compiler::CompiledProgram> program,
+              bool dependentLaunches)
+      : context_(std::move(context)), program_(std::move(program)), dependentLaunches_(dependentLaunches) {}
 
   std::shared_ptr<const PrimaryContext> context_;
   std::shared_ptr<const compiler::CompiledProgram> program_;
+  const bool dependentLaunches_;
   std::mutex mutex_;
   CUmodule module_ = nullptr;
-  bool mayPrint_ = false;  // the module's PTX declares vprintf
+  bool mayPrint_ = false;       // the module's PTX declares vprintf
+  bool launchesEarly_ = false;  // the module's entries wait for the grids before them
   std::map<std::string, std::unique_ptr<CudaKernel>> kernels_;
 };
 

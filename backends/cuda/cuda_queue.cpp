@@ -158,10 +158,21 @@ void CudaQueue::launch(const core::KernelLaunch& launch) {
   auto* kernel = static_cast<CudaKernel*>(launch.kernel);
   printsPending_ = printsPending_ || kernel->mayPrint();
   CUfunction entry = runsOnWholeGroupsEntry(launch) ? kernel->entries().wholeGroups : kernel->entries().anyLaunch;
+  if (kernel->launchesEarly()) return launchEarly(entry, launch, parameters.pointers.data());
   succeeded(driver().cuLaunchKernel(entry, groups[0], groups[1], groups[2],
                                     launch.groupSize[0], launch.groupSize[1], launch.groupSize[2], launch.localMemorySize,
                                     stream_, parameters.pointers.data(), nullptr),
             "cuLaunchKernel");
+}
+
+void CudaQueue::launchEarly(CUfunction entry, const core::KernelLaunch& launch, void** parameters) {
+  CUlaunchAttribute early{};
+  early.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  early.value.programmaticStreamSerializationAllowed = 1;
+  const CUlaunchConfig config{launch.groupCount[0], launch.groupCount[1], launch.groupCount[2],
+                              launch.groupSize[0],  launch.groupSize[1],  launch.groupSize[2],
+                              launch.localMemorySize, stream_, &early, 1};
+  succeeded(driver().cuLaunchKernelEx(&config, entry, parameters, nullptr), "cuLaunchKernelEx");
 }
 
 void CudaQueue::copy(void* destination, const void* source, size_t size) {

@@ -61,6 +61,9 @@ class CudaQueue final : public core::BackendQueue {
   // PrintDebugMessages.
   bool succeeded(CUresult result, const char* call);
   bool raiseDynamicSharedLimit(const core::KernelLaunch& launch);
+  // Launches a kernel whose entries wait for the grids before them with programmatic stream
+  // serialization: its blocks may start while the kernel before it retires (cuda_dependent_launch.h).
+  void launchEarly(CUfunction entry, const core::KernelLaunch& launch, void** parameters);
   // Issues the memset of a Memset plan; its result, said under PrintDebugMessages unless it is
   // CUDA_ERROR_INVALID_VALUE (host memory), which the caller handles.
   CUresult memset(const FillPlan& plan, CUdeviceptr start);

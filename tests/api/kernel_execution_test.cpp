@@ -148,5 +148,28 @@ TEST_F(KernelExecutionTest, ArgumentsAreCapturedWhenTheLaunchIsAppended) {
   EXPECT_EQ(second[n / 2], 0.0f) << "the second launch ran one group of n / 2";
 }
 
+// Each launch reads what the one before it wrote. GPUs that start a kernel's blocks while the
+// kernel before it retires (backends/cuda/cuda_dependent_launch.h) keep this order by the wait at
+// the start of every entry.
+TEST_F(KernelExecutionTest, EachKernelBackToBackSeesWhatTheOneBeforeWrote) {
+  const uint32_t groupSize = 256, groups = 1024, n = groupSize * groups, launches = 64;
+  float *even = deviceMemory<float>(n), *odd = deviceMemory<float>(n), *ones = deviceMemory<float>(n);
+  upload(even, std::vector<float>(n, 0.0f));
+  upload(ones, std::vector<float>(n, 1.0f));
+  ze_kernel_handle_t add = apiKernel("add_vectors");
+  ze_command_list_handle_t l = regularList();
+  for (uint32_t i = 0; i < launches; ++i) {
+    if (i % 2 == 0)
+      setArguments(add, even, ones, odd);
+    else
+      setArguments(add, odd, ones, even);
+    launch(add, groups, groupSize, l);
+  }
+  ASSERT_ZE(zeCommandListClose(l));
+  execute(l);
+  const std::vector<float> result = download(even, n);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(result[i], float(launches)) << i;
+}
+
 }  // namespace
 }  // namespace loom::test

@@ -3,6 +3,7 @@
 #include "backends/cuda/cuda_launch_parameters.h"
 #include "cpu/local_memory_lowering.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "module_passes.h"
@@ -13,6 +14,7 @@ namespace loom::compiler::nvptx {
 namespace {
 
 using backends::cuda::ImplicitLaunchParameters;
+using backends::cuda::kGridDependencyWaitMarker;
 using backends::cuda::kLocalPointerParameterSize;
 using backends::cuda::kWholeGroupsEntrySuffix;
 
@@ -70,6 +72,13 @@ llvm::Function* declareEntry(llvm::Module& module, llvm::Function& kernel, const
   return entry;
 }
 
+// Where a GPU that launches kernels early waits for the kernels before (cuda_dependent_launch.h).
+// The memory clobber keeps every memory access of the entry after it.
+void markGridDependencyWait(llvm::IRBuilder<>& builder) {
+  auto* type = llvm::FunctionType::get(builder.getVoidTy(), false);
+  builder.CreateCall(llvm::InlineAsm::get(type, kGridDependencyWaitMarker, "~{memory}", /*hasSideEffects=*/true));
+}
+
 // The entry converts its parameters in block "entry", then calls the kernel if the thread is a
 // work-item (always, in the entry for whole groups): the static __local variables' addresses go
 // at the end of "entry", which dominates all the kernel's code.
@@ -83,6 +92,7 @@ Entry createEntry(llvm::Module& module, llvm::Function& kernel, const KernelDesc
   llvm::Type* bytes = sharedBytePointer(context);
   auto* shared = new llvm::BitCastInst(llvm::PoisonValue::get(bytes), bytes, "shared", setup);
   llvm::IRBuilder<> builder(setup);
+  markGridDependencyWait(builder);
   std::vector<llvm::Value*> arguments;
   for (llvm::Argument& argument : kernel.args()) {
     llvm::Value* parameter = entry->getArg(argument.getArgNo());

@@ -21,6 +21,7 @@ constexpr const char* kNvlink = "/usr/local/cuda/bin/nvlink";
 constexpr uint32_t kImplicitParameterSize = 56;  // sizeof(ImplicitLaunchParameters)
 constexpr uint32_t kLocalPointerParameterSize = 4;
 constexpr char kWholeGroupsEntrySuffix[] = "__loom_whole_groups";
+constexpr char kGridDependencyWaitMarker[] = "// loom: wait for the grids before";
 
 BuildResult compileForNvptx(std::vector<uint8_t> spirv) {
   CompileRequest request;
@@ -147,6 +148,29 @@ TEST_P(NvptxKernels, EntriesFollowTheLaunchContract) {
     EXPECT_EQ(entryParameterSizes(ptx, kernel.name + kWholeGroupsEntrySuffix), contractSizes(kernel))
         << kernel.name << "\n" << ptx;
   }
+}
+
+// Where the first instruction that touches memory other than the parameters (or calls a
+// function, which may) starts in `body`; npos if none does.
+size_t firstMemoryAccess(const std::string& body) {
+  static const std::regex access(R"(\n\s*(?:@%p\d+\s+)?(?:ld\.(?!param)|st\.|atom\.|red\.|call|prefetch|cp\.))");
+  std::smatch match;
+  return std::regex_search(body, match, access) ? size_t(match.position(0)) : std::string::npos;
+}
+
+// A GPU that starts kernels early puts its wait for the kernels before at the marker
+// (backends/cuda/cuda_dependent_launch.h): every entry needs it, ahead of any memory access.
+TEST_P(NvptxKernels, EveryEntryMarksTheGridDependencyWaitBeforeTouchingMemory) {
+  const BuildResult& built = nvptxKernels(GetParam());
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  for (const KernelDescriptor& kernel : built.program->info.kernels)
+    for (const std::string& name : {kernel.name, kernel.name + kWholeGroupsEntrySuffix}) {
+      const std::string body = entryBody(ptx, name);
+      const size_t marker = body.find(kGridDependencyWaitMarker);
+      ASSERT_NE(marker, std::string::npos) << name << "\n" << body;
+      EXPECT_LT(marker, firstMemoryAccess(body)) << name << "\n" << body;
+    }
 }
 
 TEST_P(NvptxKernels, ResolveEveryCall) {

@@ -25,6 +25,15 @@ TEST(CudaCapabilities, OlderDriversHaveStreamOperationsOnlyWhenEnabled) {
   EXPECT_TRUE(readCapabilities(11040, lookupIn({{kCanUseStreamMemOpsV1, 1}})).streamValueOperations);
 }
 
+TEST(CudaCapabilities, DependentLaunchesNeedHopperAndADriverWithLaunchAttributes) {
+  const std::map<DeviceAttribute, int> hopper{{DeviceAttribute::ComputeCapabilityMajor, 9}};
+  const std::map<DeviceAttribute, int> ampere{{DeviceAttribute::ComputeCapabilityMajor, 8}};
+  EXPECT_TRUE(readCapabilities(12000, lookupIn(hopper)).dependentLaunches);
+  EXPECT_TRUE(readCapabilities(13000, lookupIn({{DeviceAttribute::ComputeCapabilityMajor, 10}})).dependentLaunches);
+  EXPECT_FALSE(readCapabilities(11080, lookupIn(hopper)).dependentLaunches) << "no cuLaunchKernelEx before 12.0";
+  EXPECT_FALSE(readCapabilities(13000, lookupIn(ampere)).dependentLaunches) << "no griddepcontrol before sm_90";
+}
+
 TEST(CudaCapabilities, RegisteredMemoryAtAnotherAddressIsNotUsed) {
   EXPECT_FALSE(readCapabilities(12080, lookupIn({})).registersHostMemoryInPlace);
 }

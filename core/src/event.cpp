@@ -40,7 +40,8 @@ bool Event::hostSynchronize(uint64_t timeoutNs) const {
   if (isSignaled()) return true;
   if (timeoutNs == 0) return false;
   const uint64_t deadline = timeoutNs == UINT64_MAX ? UINT64_MAX : monotonicNanoseconds() + timeoutNs;
-  if (spinUntil([&] { return isSignaled(); }, deadline)) return true;
+  if (spinUntil([&] { return isSignaled(); }, deadline, gpuWork_ ? kDeviceWaitSpinNanoseconds : kSpinWaitNanoseconds))
+    return true;
   while (!isSignaled()) {
     uint64_t now = monotonicNanoseconds();
     if (now >= deadline) return false;

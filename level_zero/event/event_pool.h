@@ -37,7 +37,10 @@ class EventPool : public _ze_event_pool_handle_t {
 
 class Event : public _ze_event_handle_t {
  public:
-  Event(EventPool& pool, uint32_t index) : pool_(pool), event_(pool.eventStorage(index), pool.storage().deviceVisible) {}
+  // A pool in memory the GPUs address belongs to a context with a GPU, whose work its events
+  // stand for.
+  Event(EventPool& pool, uint32_t index)
+      : pool_(pool), event_(pool.eventStorage(index), pool.storage().deviceVisible, pool.storage().deviceVisible) {}
   static Event* fromHandle(ze_event_handle_t handle) { return static_cast<Event*>(handle); }
   static core::Event* coreOf(ze_event_handle_t handle) { return handle ? &fromHandle(handle)->core() : nullptr; }
 

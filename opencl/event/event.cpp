@@ -4,6 +4,7 @@
 
 #include "loom/core/futex.h"
 #include "opencl/context/context.h"
+#include "opencl/device/device.h"
 #include "opencl/info.h"
 #include "opencl/queue/command_queue.h"
 #include "opencl/reference_counting.h"
@@ -12,7 +13,11 @@
 namespace loom::cl {
 
 Event::Event(Context& context, CommandQueue* queue, cl_command_type commandType)
-    : context_(context), queue_(queue), commandType_(commandType), queuedTime_(core::monotonicNanoseconds()) {
+    : context_(context),
+      queue_(queue),
+      commandType_(commandType),
+      core_(&storage_, false, queue && !queue->device().isCpu()),
+      queuedTime_(core::monotonicNanoseconds()) {
   context_.retain();
 }
 

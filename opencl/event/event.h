@@ -54,7 +54,7 @@ class Event : public _cl_event, public RefCounted {
   CommandQueue* queue_;
   cl_command_type commandType_;
   core::EventStorage storage_;
-  core::Event core_{&storage_};
+  core::Event core_;
   cl_ulong queuedTime_;
   cl_ulong submittedTime_ = 0;
   std::mutex mutex_;

@@ -1,8 +1,8 @@
 #pragma once
 // What the driver and the GPU allow beyond kernels, copies and fills: host memory registered in
-// place (core's shareable host memory, pinned for the GPU), stream memory operations (waits
-// and writes on event words in the CUDA stream) and dependent launches. A pure function of what they report, so that
-// it is tested without a GPU.
+// place (core's shareable host memory, pinned for the GPU), stream memory operations (waits and
+// writes on event words in the CUDA stream) and dependent launches. A pure function of what they
+// report, so that it is tested without a GPU.
 #include "backends/cuda/cuda_device_info.h"
 
 namespace loom::backends::cuda {

@@ -38,6 +38,7 @@ class LinkState {
   CUlinkState state_ = nullptr;
 };
 
+// `ptx` by value: the driver's signature takes a mutable pointer.
 bool addPtx(const Driver& driver, CUlinkState state, std::string ptx, size_t index, std::string& log) {
   const std::string name = "program" + std::to_string(index) + ".ptx";  // how the linker's log names it
   // The size counts the NUL: the driver reads PTX up to it.

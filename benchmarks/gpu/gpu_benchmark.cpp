@@ -3,16 +3,21 @@
 // through OpenCL, on NVIDIA's OpenCL and in native CUDA; a tiled SGEMM from the same OpenCL C
 // on Loom and NVIDIA's OpenCL; the cost of launching an empty kernel on a Level Zero immediate
 // list and with cuLaunchKernel; copy bandwidth host-to-device, device-to-host and
-// device-to-device next to cuMemcpy. Every result is checked; nothing asserts on time.
+// device-to-device next to cuMemcpy. Every result is checked; nothing asserts on time. Each
+// platform is measured in a child process of its own.
 //
 // Needs LOOM_EnableCudaDevices=1, ZE_ENABLE_ALT_DRIVERS pointing at libze_loom and
 // OCL_ICD_VENDORS listing both loom.icd and NVIDIA's .icd (scripts/device-run.sh sets all three).
 #include "gpu/gpu_peers.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace loom::benchmarks {
@@ -46,14 +51,47 @@ void print(const std::vector<Row>& rows) {
 
 double ratio(double a, double b) { return a > 0 && b > 0 ? a / b : -1; }
 
+// Runs `measure` in a child process and returns its figures (all "not measured" if it died). Each
+// platform starts from a process of its own, which has touched no GPU before: where the triad's
+// three arrays land, which depends on what earlier allocations left, moves it by about 1 % on an
+// H200 (docs/performance.md).
+template <typename Figures, typename Measure>
+Figures inOwnProcess(const char* what, Measure&& measure) {
+  static_assert(std::is_trivially_copyable_v<Figures>);
+  int channel[2];
+  if (pipe(channel) != 0) return measure();
+  std::fflush(nullptr);  // or the child would print the parent's buffered output again
+  const pid_t child = fork();
+  if (child < 0) {
+    close(channel[0]);
+    close(channel[1]);
+    return measure();
+  }
+  if (child == 0) {
+    close(channel[0]);
+    const Figures figures = measure();
+    std::fflush(nullptr);
+    _exit(write(channel[1], &figures, sizeof(figures)) == ssize_t(sizeof(figures)) ? 0 : 1);
+  }
+  close(channel[1]);
+  Figures figures;
+  const ssize_t got = read(channel[0], &figures, sizeof(figures));
+  close(channel[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (got == ssize_t(sizeof(figures))) return figures;
+  std::fprintf(stderr, "%s: its process ended without figures (wait status %d)\n", what, status);
+  return Figures{};
+}
+
 int run() {
   const Sizes sizes{kTriadFloats, kSgemmSize, kLaunches, kCopyBytes};
   std::printf("gpu_benchmark: triad %zu floats, SGEMM %u, %u launches, copies of %zu MiB\n", sizes.triadFloats,
               sizes.sgemmSize, sizes.launches, sizes.copyBytes >> 20);
-  const LevelZeroFigures ze = measureLevelZero(sizes);
-  const OpenClFigures loomCl = measureOpenCl("Loom", sizes);
-  const OpenClFigures nvidiaCl = measureOpenCl("NVIDIA CUDA", sizes);
-  const CudaFigures cuda = measureCuda(sizes);
+  const auto ze = inOwnProcess<LevelZeroFigures>("Loom-L0", [&] { return measureLevelZero(sizes); });
+  const auto loomCl = inOwnProcess<OpenClFigures>("Loom-OpenCL", [&] { return measureOpenCl("Loom", sizes); });
+  const auto nvidiaCl = inOwnProcess<OpenClFigures>("NVIDIA-OpenCL", [&] { return measureOpenCl("NVIDIA CUDA", sizes); });
+  const auto cuda = inOwnProcess<CudaFigures>("CUDA", [&] { return measureCuda(sizes); });
 
   std::vector<Row> rows;
   rows.push_back({"triad bandwidth", "GB/s",
@@ -89,10 +127,11 @@ int main(int argc, char** argv) {
     std::printf(
         "usage: gpu_benchmark\n"
         "Runs Loom's GPU device through Level Zero and OpenCL, NVIDIA's OpenCL and native CUDA in one\n"
-        "run and prints their figures side by side. Environment: LOOM_EnableCudaDevices=1,\n"
-        "ZE_ENABLE_ALT_DRIVERS=<libze_loom.so.1>, OCL_ICD_VENDORS=<folder with loom.icd and nvidia.icd>.\n"
-        "A platform that is missing is reported as n/a. Exit status: 0 when everything was measured\n"
-        "and correct, 1 when a result was wrong, 3 when some platform could not be measured.\n");
+        "run, each in a child process of its own, and prints their figures side by side. Environment:\n"
+        "LOOM_EnableCudaDevices=1, ZE_ENABLE_ALT_DRIVERS=<libze_loom.so.1>, OCL_ICD_VENDORS=<folder\n"
+        "with loom.icd and nvidia.icd>. A platform that is missing is reported as n/a. Exit status: 0\n"
+        "when everything was measured and correct, 1 when a result was wrong, 3 when some platform\n"
+        "could not be measured.\n");
     return 0;
   }
   return loom::benchmarks::run();

@@ -90,11 +90,13 @@ double secondsPerLaunch(const Session& s, cl_kernel kernel, cl_uint dimensions, 
 void measureTriad(const Session& s, const Sizes& sizes, OpenClFigures& figures) {
   const size_t n = sizes.triadFloats, bytes = n * sizeof(float);
   std::vector<float> host(n);
+  // a, b, c in this order, as the Level Zero and CUDA runs allocate them: where the three arrays
+  // lie relative to each other moves the triad by 1 % on an H200 (docs/performance.md).
+  cl_mem a = buffer(s, bytes, nullptr);
   for (size_t i = 0; i < n; ++i) host[i] = triadB(i);
   cl_mem b = buffer(s, bytes, host.data());
   for (size_t i = 0; i < n; ++i) host[i] = triadC(i);
   cl_mem c = buffer(s, bytes, host.data());
-  cl_mem a = buffer(s, bytes, nullptr);
   cl_int error = CL_SUCCESS;
   cl_kernel triad = clCreateKernel(s.program, "triad", &error);
   if (a && b && c && ok(s, error, "clCreateKernel triad")) {

@@ -37,8 +37,8 @@ class EventPool : public _ze_event_pool_handle_t {
 
 class Event : public _ze_event_handle_t {
  public:
-  // A pool in memory the GPUs address belongs to a context with a GPU, whose work its events
-  // stand for.
+  // A pool in memory the GPUs address belongs to a context with a GPU: its events are waited for
+  // as GPU work is, by spinning longer (core::Event), also where the CPU device signals them.
   Event(EventPool& pool, uint32_t index)
       : pool_(pool), event_(pool.eventStorage(index), pool.storage().deviceVisible, pool.storage().deviceVisible) {}
   static Event* fromHandle(ze_event_handle_t handle) { return static_cast<Event*>(handle); }

@@ -7,9 +7,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <unistd.h>
 
+#include "backends/cuda/cuda_dependent_launch.h"
 #include "kernel_runner.h"
 #include "loom/compiler/opencl_c.h"
 
@@ -87,6 +89,12 @@ std::string entryBody(const std::string& ptx, const std::string& kernel) {
   if (start == std::string::npos) return {};
   const size_t end = std::min(ptx.find(".entry ", start + 1), ptx.find(".func ", start + 1));
   return ptx.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+size_t occurrences(const std::string& text, const std::string& what) {
+  size_t count = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+  return count;
 }
 
 struct Command {
@@ -208,6 +216,18 @@ TEST_P(NvptxKernels, PtxasAcceptsThemForAmpereAndHopper) {
   for (const char* arch : {"sm_80", "sm_90"}) expectPtxasAccepts(ptxOf(built), GetParam(), arch);
 }
 
+// What a Hopper GPU's driver compiles: the PTX raised for dependent launches, with a
+// griddepcontrol.wait in each of the two entries of every kernel.
+TEST_P(NvptxKernels, PtxasAcceptsThemRaisedForDependentLaunchesOnHopper) {
+  if (!std::filesystem::exists(kPtxas)) GTEST_SKIP() << kPtxas << " is not installed";
+  const BuildResult& built = nvptxKernels(GetParam());
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::optional<std::string> raised = backends::cuda::ptxWaitingForGridDependencies(ptxOf(built));
+  ASSERT_TRUE(raised) << ptxOf(built);
+  EXPECT_EQ(occurrences(*raised, "griddepcontrol.wait;"), 2 * built.program->info.kernels.size()) << *raised;
+  expectPtxasAccepts(*raised, GetParam() + std::string("_raised"), "sm_90");
+}
+
 INSTANTIATE_TEST_SUITE_P(TestKernels, NvptxKernels,
                          testing::Values("work_items", "barriers", "atomics", "float_atomics", "math", "program_scope",
                                          "sub_groups", "function_pointer_kernels"));
@@ -273,12 +293,7 @@ TEST(Nvptx, OnlyTheEntryForAnyLaunchChecksTheGlobalRangeAndReadsTheOffset) {
   EXPECT_EQ(wholeGroups.find(globalSize), std::string::npos) << wholeGroups;
   // The triad reads nothing else of the implicit parameters: the entry for whole groups names
   // them only where it declares them.
-  auto mentions = [](const std::string& body, const std::string& what) {
-    size_t count = 0;
-    for (size_t at = body.find(what); at != std::string::npos; at = body.find(what, at + 1)) ++count;
-    return count;
-  };
-  EXPECT_EQ(mentions(wholeGroups, "_param_4"), 1u) << wholeGroups;
+  EXPECT_EQ(occurrences(wholeGroups, "_param_4"), 1u) << wholeGroups;
   EXPECT_NE(wholeGroups.find("%ntid.x"), std::string::npos) << "the enqueued local size is the block's\n" << wholeGroups;
 }
 

@@ -3,7 +3,7 @@
 #include <string_view>
 
 #include "backends/cuda/cuda_launch_parameters.h"
-#include "build_options.h"
+#include "loom/compiler/build_options.h"
 #include "builtin_library.h"
 #include "cpu/cpu_code_generator.h"
 #include "cpu/integer_division.h"
@@ -162,8 +162,9 @@ llvm::Expected<std::vector<uint8_t>> compileForTarget(const CompileRequest& requ
 }  // namespace
 
 BuildResult compileSpirv(const CompileRequest& request) {
-  auto options = parseBuildOptions(request.options);
-  if (!options) return failure(Status::InvalidOptions, options.takeError());
+  std::string invalidOptions;
+  const std::optional<BuildOptions> options = parseBuildOptions(request.options, invalidOptions);
+  if (!options) return {Status::InvalidOptions, invalidOptions, nullptr};
   llvm::LLVMContext context;
   // The builtin library and the translator's output use typed pointers (LLVM 15).
   context.setOpaquePointers(false);

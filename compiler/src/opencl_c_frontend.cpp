@@ -8,9 +8,9 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include "loom/compiler/build_options.h"
 #include "loom/compiler/opencl_c.h"
 #include "kernel_descriptor_builder.h"
-#include "opencl_c_options.h"
 #include "spirv_writer.h"
 
 namespace loom::compiler {
@@ -63,13 +63,17 @@ constexpr const char* kPrelude = R"(#include <opencl-c-base.h>
 #endif
 )";
 
-std::vector<std::string> clangArguments(const OpenClCOptions& options, bool withInputHeaders) {
+std::vector<std::string> clangArguments(const BuildOptions& options, bool withInputHeaders) {
   std::vector<std::string> arguments = {
-      "-triple", "spir64-unknown-unknown", "-cl-std=" + options.standard,
+      "-triple", "spir64-unknown-unknown", "-cl-std=" + (options.standard.empty() ? "CL1.2" : options.standard),
       "-no-opaque-pointers",  // LLVM 15's SPIR-V translator needs typed pointers
       // No LLVM optimization: compileSpirv optimizes, and optimized IR can hold what the translator
-      // cannot express (odd integer widths, intrinsics), on which it ends the process.
-      "-O0", "-disable-O0-optnone",
+      // cannot express (odd integer widths, intrinsics), on which it ends the process. The level is
+      // above 0 all the same, because only then does clang emit the bodies of C99 inline
+      // definitions (plain `inline`), which keepInlineDefinitions turns into the program's own.
+      // Aliasing metadata and lifetime markers, which optimizing levels add, stay out: the IR is
+      // the same as at -O0.
+      "-O2", "-disable-llvm-passes", "-relaxed-aliasing", "-disable-lifetime-markers",
       "-cl-kernel-arg-info",  // argument names and type names for the kernel descriptors
       kSupportedExtensions,
       // Builtins declared by clang itself: much faster than parsing opencl-c.h.
@@ -134,16 +138,23 @@ std::map<std::string, std::string> vectorTypeHints(const llvm::Module& module) {
   return hints;
 }
 
-// Clang marks every function noinline at -O0; whether to inline is compileSpirv's decision.
-void allowInlining(llvm::Module& module) {
-  for (llvm::Function& function : module) function.removeFnAttr(llvm::Attribute::NoInline);
+// A C99 inline definition (a plain `inline` function that no declaration of the program makes
+// external) comes out of clang as available_externally: a body the optimizer may inline, whose
+// symbol another program is expected to define. Real OpenCL code writes plain `inline` for
+// helpers that nothing else defines, and every common implementation builds it, so the body
+// becomes the program's own, private to it: calls use it, and programs linked together each keep
+// their copy instead of clashing.
+void keepInlineDefinitions(llvm::Module& module) {
+  for (llvm::Function& function : module)
+    if (function.hasAvailableExternallyLinkage()) function.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
 }  // namespace
 
 SpirvResult compileOpenClSource(const SourceRequest& request) {
-  auto options = parseOpenClCOptions(request.options);
-  if (!options) return {Status::InvalidOptions, llvm::toString(options.takeError()), {}};
+  std::string invalidOptions;
+  const std::optional<BuildOptions> options = parseBuildOptions(request.options, invalidOptions);
+  if (!options) return {Status::InvalidOptions, invalidOptions, {}};
   std::string log;
   llvm::raw_string_ostream logStream(log);
   llvm::LLVMContext context;  // one per compilation: several threads may compile at once
@@ -153,7 +164,7 @@ SpirvResult compileOpenClSource(const SourceRequest& request) {
     return {Status::InvalidOptions, log, {}};
   std::unique_ptr<llvm::Module> module = runClang(clang, request, context, logStream);
   if (!module) return {Status::BuildFailure, log, {}};
-  allowInlining(*module);
+  keepInlineDefinitions(*module);
   auto hints = vectorTypeHints(*module);  // before the translator rewrites the kernels' metadata
   auto spirv = writeSpirvModule(*module);
   if (!spirv) return {Status::BuildFailure, log + llvm::toString(spirv.takeError()), {}};

@@ -1,7 +1,6 @@
 #include "opencl/program/program.h"
 
 #include <algorithm>
-#include <sstream>
 
 #include "loom/compiler/compiler.h"
 #include "loom/compiler/opencl_c.h"
@@ -14,6 +13,13 @@ namespace loom::cl {
 
 namespace {
 
+// Non-uniform work-groups are allowed unless the program asks for uniform ones or was built from
+// source as OpenCL C 1.x (the default without -cl-std).
+bool allowsNonUniformGroups(const compiler::BuildOptions& options, Program::Origin origin) {
+  if (options.uniformWorkGroupSize) return false;
+  return origin != Program::Origin::Source || options.languageVersion() >= 200;
+}
+
 cl_int buildFailureCode(compiler::Status status, cl_int failure, cl_int invalidOptions) {
   switch (status) {
     case compiler::Status::Success: return CL_SUCCESS;
@@ -24,12 +30,10 @@ cl_int buildFailureCode(compiler::Status status, cl_int failure, cl_int invalidO
 
 }  // namespace
 
-std::string codeGeneratorOptions(const std::string& options) {
-  std::istringstream words(options);
-  std::string word, kept;
-  while (words >> word)
-    if (word.rfind("-cl-", 0) == 0 && word.rfind("-cl-std=", 0) != 0) kept += word + " ";
-  return kept;
+std::optional<compiler::BuildOptions> parseOptions(const std::string& text, std::string& log) {
+  std::optional<compiler::BuildOptions> parsed = compiler::parseBuildOptions(text, log);
+  if (!parsed) log += "\n";
+  return parsed;
 }
 
 Program::Program(Context& context, std::vector<Device*> devices, Origin origin) : context_(context), origin_(origin) {
@@ -61,10 +65,12 @@ cl_int Program::checkBuildable(const std::vector<Device*>& devices) {
   return CL_SUCCESS;
 }
 
-void Program::buildExecutable(DeviceBuild& build, const std::vector<uint8_t>& spirv, const std::string& options) {
+void Program::buildExecutable(DeviceBuild& build, const std::vector<uint8_t>& spirv, const std::string& options,
+                              const compiler::BuildOptions& parsed) {
+  build.nonUniformGroups = allowsNonUniformGroups(parsed, origin_);
   compiler::CompileRequest request;
   request.spirv = spirv;
-  request.options = codeGeneratorOptions(options);
+  request.options = options;
   request.specializationConstants = specializationConstants_;
   request.vectorTypeHints = build.vectorTypeHints;
   core::ProgramBuild built = core::Program::fromSpirv(build.device->core(), std::move(request));
@@ -84,12 +90,20 @@ void Program::buildExecutable(DeviceBuild& build, const std::vector<uint8_t>& sp
 cl_int Program::build(const std::vector<Device*>& requested, const std::string& options) {
   const std::vector<Device*> devices = requested.empty() ? context_.devices() : requested;
   if (cl_int error = checkBuildable(devices); error != CL_SUCCESS) return error;
+  std::string invalidOptions;
+  const std::optional<compiler::BuildOptions> parsed = parseOptions(options, invalidOptions);
   cl_int result = CL_SUCCESS;
   for (Device* device : devices) {
     DeviceBuild& build = *buildFor(device);
     build.options = options;
     build.log.clear();
     build.program.reset();
+    if (!parsed) {
+      build.log = invalidOptions;
+      build.status = CL_BUILD_ERROR;
+      result = CL_INVALID_BUILD_OPTIONS;
+      continue;
+    }
     std::vector<uint8_t> spirv;
     if (origin_ != Origin::Linked) build.vectorTypeHints.clear();
     if (origin_ == Origin::Source) {
@@ -115,7 +129,7 @@ cl_int Program::build(const std::vector<Device*>& requested, const std::string& 
     } else {
       spirv = build.spirv;  // a compiled object or library
     }
-    buildExecutable(build, spirv, options);
+    buildExecutable(build, spirv, options, *parsed);
     if (build.status != CL_BUILD_SUCCESS && result == CL_SUCCESS) result = CL_BUILD_PROGRAM_FAILURE;
   }
   return result;
@@ -128,7 +142,9 @@ cl_int Program::compile(const std::vector<Device*>& requested, const std::string
   CL_REQUIRE(origin_ == Origin::Source || origin_ == Origin::Il, CL_INVALID_OPERATION,
              "only programs created from source or IL can be compiled");
   compiler::SpirvResult compiled;
-  if (origin_ == Origin::Source) {
+  if (!parseOptions(options, compiled.log)) {
+    compiled.status = compiler::Status::InvalidOptions;
+  } else if (origin_ == Origin::Source) {
     compiled = compiler::compileOpenClSource({source_, options, headers});
   } else {
     compiled.status = compiler::Status::Success;

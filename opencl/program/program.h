@@ -5,9 +5,11 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "loom/compiler/build_options.h"
 #include "loom/core/program.h"
 #include "opencl/api_object.h"
 
@@ -26,6 +28,9 @@ class Program : public _cl_program, public RefCounted {
     cl_build_status status = CL_BUILD_NONE;
     cl_program_binary_type binaryType = CL_PROGRAM_BINARY_TYPE_NONE;
     std::string options;
+    // Whether NDRanges may end in partial work-groups: what the options and the OpenCL C version
+    // of the executable allow.
+    bool nonUniformGroups = true;
     std::string log;
     std::vector<uint8_t> spirv;            // compiled object or library
     // Kernel -> vec_type_hint as the source wrote it, for the executable (SPIR-V loses signedness).
@@ -49,8 +54,10 @@ class Program : public _cl_program, public RefCounted {
   // clCompileProgram: source (or IL) to a compiled object per device.
   cl_int compile(const std::vector<Device*>& devices, const std::string& options,
                  const std::vector<std::pair<std::string, std::string>>& headers);
-  // A device's executable from SPIR-V (and the build's vectorTypeHints); records status and log.
-  void buildExecutable(DeviceBuild& build, const std::vector<uint8_t>& spirv, const std::string& options);
+  // A device's executable from SPIR-V (and the build's vectorTypeHints) with `options`, which
+  // parse as `parsed`; records status and log.
+  void buildExecutable(DeviceBuild& build, const std::vector<uint8_t>& spirv, const std::string& options,
+                       const compiler::BuildOptions& parsed);
 
   // The first device's executable, or null when no device has one.
   core::Program* anyExecutable();
@@ -71,8 +78,7 @@ class Program : public _cl_program, public RefCounted {
 
 void releaseProgram(Program& program);
 
-// Options for the code generator: the -cl-* options among the build options (-D, -I and the
-// like concern the source compiler only).
-std::string codeGeneratorOptions(const std::string& options);
+// `text` parsed, or nullopt with the reason written to `log`.
+std::optional<compiler::BuildOptions> parseOptions(const std::string& text, std::string& log);
 
 }  // namespace loom::cl

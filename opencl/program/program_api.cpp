@@ -128,7 +128,10 @@ cl_int linkPrograms(cl_context context, cl_uint numDevices, const cl_device_id* 
     return error;
   if (devices.empty()) devices = owner->devices();
   const std::string optionText = options ? options : "";
-  const bool library = optionText.find("-create-library") != std::string::npos;
+  std::string invalidOptions;
+  const std::optional<compiler::BuildOptions> parsed = parseOptions(optionText, invalidOptions);
+  CL_REQUIRE(parsed, CL_INVALID_LINKER_OPTIONS, invalidOptions.c_str());
+  const bool library = parsed->createLibrary;
   std::vector<std::vector<uint8_t>> modules;
   std::map<std::string, std::string> hints;  // the inputs' vectorTypeHints
   for (cl_uint i = 0; i < numInputs; ++i) {
@@ -154,11 +157,10 @@ cl_int linkPrograms(cl_context context, cl_uint numDevices, const cl_device_id* 
       build.binaryType = CL_PROGRAM_BINARY_TYPE_LIBRARY;
       build.spirv = result.spirv;
     } else {
-      program->buildExecutable(build, result.spirv, optionText);
+      program->buildExecutable(build, result.spirv, optionText, *parsed);
     }
   }
   *linked = program;
-  if (result.status == compiler::Status::InvalidOptions) return CL_INVALID_LINKER_OPTIONS;
   for (Program::DeviceBuild& build : program->builds())
     if (build.status != CL_BUILD_SUCCESS) return CL_LINK_PROGRAM_FAILURE;
   return CL_SUCCESS;

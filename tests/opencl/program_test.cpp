@@ -411,6 +411,27 @@ TEST_F(ProgramTest, ProgramFromIlRuns) {
   EXPECT_CL(CL_INVALID_VALUE, error);
 }
 
+TEST_F(ProgramTest, IlProgramsCheckTheirOptions) {
+  const std::vector<uint8_t> il = readKernelFile("il_kernels.spv");
+  ASSERT_FALSE(il.empty());
+  for (const char* options : {"-fancy-nonsense", "-cl-std=CL9.9", "-D"}) {
+    cl_program p = ilProgram(il);
+    ASSERT_NE(p, nullptr);
+    EXPECT_CL(CL_INVALID_BUILD_OPTIONS, tryBuild(p, options)) << options;
+    EXPECT_NE(buildLog(p).find(options), std::string::npos) << buildLog(p);  // the log names it
+    EXPECT_CL(CL_INVALID_COMPILER_OPTIONS, clCompileProgram(p, 1, &device, options, 0, nullptr, nullptr, nullptr, nullptr))
+        << options;
+  }
+  // Options for OpenCL C (macros, include paths, the language version) mean nothing to IL: accepted.
+  cl_program p = ilProgram(il);
+  ASSERT_CL_OK(tryBuild(p, "-DUNUSED=1 -I /nonexistent -cl-std=CL3.0 -cl-mad-enable")) << buildLog(p);
+  cl_program object = ilProgram(il);
+  ASSERT_CL_OK(clCompileProgram(object, 1, &device, "", 0, nullptr, nullptr, nullptr, nullptr));
+  cl_int error = CL_SUCCESS;
+  EXPECT_EQ(clLinkProgram(context, 1, &device, "-fancy-nonsense", 1, &object, nullptr, nullptr, &error), nullptr);
+  EXPECT_CL(CL_INVALID_LINKER_OPTIONS, error);
+}
+
 // tests/kernels/spec_constant.spvasm: spec_value stores specialization constant 7 (a uint,
 // default 5) to out[0].
 TEST_F(ProgramTest, SpecializationConstantsOfIlPrograms) {

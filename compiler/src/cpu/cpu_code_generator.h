@@ -2,7 +2,7 @@
 // Host x86-64 code from a module of work-group functions: retargeting, optimization, object file.
 #include <vector>
 
-#include "build_options.h"
+#include "loom/compiler/build_options.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "kernel_runner.h"
+#include "loom/compiler/build_options.h"
 
 namespace loom::compiler::test {
 namespace {
@@ -26,6 +27,48 @@ TEST(BuildOptions, LevelZeroAndOpenClOptionsAreAccepted) {
   for (const char* options : accepted) {
     const BuildResult built = compileKernels("work_items", options);
     EXPECT_EQ(built.status, Status::Success) << options << ": " << built.log;
+  }
+}
+
+// What clang-based implementations accept from real programs' option strings.
+TEST(BuildOptions, ParsesWhatRealProgramsPass) {
+  std::string error;
+  const auto parsed = parseBuildOptions(
+      "-cl-std=cl2.0 -O3 -Wall -Wno-unused-variable -U NDEBUG -DA=\"x y\" -I /tmp -cl-mad-enable -cl-uniform-work-group-size", error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(parsed->standard, "cl2.0");
+  EXPECT_EQ(parsed->languageVersion(), 200u);
+  EXPECT_TRUE(parsed->optimize);
+  EXPECT_TRUE(parsed->uniformWorkGroupSize);
+  EXPECT_FALSE(parsed->createLibrary);
+  const std::vector<std::string> clang = {"-Wall", "-Wno-unused-variable", "-UNDEBUG", "-DA=x y", "-I/tmp", "-cl-mad-enable",
+                                          "-cl-uniform-work-group-size"};
+  EXPECT_EQ(parsed->clangArguments, clang);
+  const std::pair<const char*, unsigned> versions[] = {{"", 120},          {"-cl-std=CL1.1", 110}, {"-cl-std=CL", 100},
+                                                       {"-cl-std=CL3.0", 300}, {"-cl-std=CLC++", 200}, {"-cl-std=clc++2021", 300}};
+  for (const auto& [options, version] : versions) {
+    const auto standard = parseBuildOptions(options, error);
+    ASSERT_TRUE(standard) << options << ": " << error;
+    EXPECT_EQ(standard->languageVersion(), version) << options;
+  }
+  const auto unoptimized = parseBuildOptions("-O0 -create-library", error);
+  ASSERT_TRUE(unoptimized) << error;
+  EXPECT_FALSE(unoptimized->optimize);
+  EXPECT_TRUE(unoptimized->createLibrary);
+}
+
+TEST(BuildOptions, BadOptionsAreNamed) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"-O3 -fancy-nonsense", "unknown build option '-fancy-nonsense'"},
+      {"-cl-std=CL9.9", "unsupported OpenCL C version in '-cl-std=CL9.9'"},
+      {"-cl-std=", "unsupported OpenCL C version in '-cl-std='"},
+      {"-DA=1 -I", "an argument is missing after '-I'"},
+      {"-O7", "unknown build option '-O7'"},
+  };
+  for (const auto& [options, message] : cases) {
+    std::string error;
+    EXPECT_FALSE(parseBuildOptions(options, error)) << options;
+    EXPECT_EQ(error, message) << options;
   }
 }
 

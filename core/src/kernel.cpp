@@ -8,7 +8,12 @@ namespace loom::core {
 using compiler::ArgumentKind;
 
 namespace {
-uint64_t alignUp(uint64_t value, uint64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+
+// Local sizes come from the application (up to SIZE_MAX each): sums saturate instead of wrapping
+// past the device's limit.
+uint64_t saturatingAdd(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+uint64_t alignUp(uint64_t value, uint64_t alignment) { return saturatingAdd(value, alignment - 1) / alignment * alignment; }
+
 }  // namespace
 
 Kernel::Kernel(const compiler::KernelDescriptor& descriptor, BackendKernel* loaded)
@@ -68,12 +73,20 @@ uint64_t Kernel::layOutLocalArguments(uint8_t* arguments) const {
     if (descriptor_.arguments[i].kind != ArgumentKind::LocalPointer) continue;
     localOffset = alignUp(localOffset, kLocalArgumentAlignment);
     if (arguments) std::memcpy(arguments + descriptor_.arguments[i].offset, &localOffset, sizeof(localOffset));
-    localOffset += localArgumentSizes_[i];
+    localOffset = saturatingAdd(localOffset, localArgumentSizes_[i]);
   }
   return localOffset;
 }
 
 uint64_t Kernel::localMemorySize() const { return layOutLocalArguments(nullptr); }
+
+LaunchError Kernel::checkLaunch(const DeviceInfo& info, const uint32_t* groupCount) const {
+  if (!allArgumentsSet()) return LaunchError::ArgumentsMissing;
+  for (int d = 0; groupCount && d < 3; ++d)
+    if (groupCount[d] > info.maxGroupCount[d]) return LaunchError::TooManyGroups;
+  if (localMemorySize() > info.maxSharedLocalMemory) return LaunchError::TooMuchLocalMemory;
+  return LaunchError::None;
+}
 
 LaunchKernelCommand Kernel::prepareLaunch(std::vector<uint8_t>& arguments) const {
   arguments = argumentBuffer_;

@@ -300,13 +300,18 @@ struct GroupCountSource {
 
 ze_result_t checkLaunch(const char* function, CommandList& list, Kernel& kernel, const GroupCountSource& source) {
   if (!list.canLaunchKernels()) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "the list's queue group cannot run kernels");
-  if (!kernel.core().allArgumentsSet())
-    return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "not every kernel argument was set");
-  if (source.indirect) return ZE_RESULT_SUCCESS;
-  const auto& maxCount = list.device().core().info().maxGroupCount;
-  const uint32_t counts[3] = {source.counts->groupCountX, source.counts->groupCountY, source.counts->groupCountZ};
-  for (int d = 0; d < 3; ++d)
-    if (counts[d] > maxCount[d]) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "a group count exceeds the device's maximum");
+  // Indirect counts are in memory that later work may write: they are read when the launch runs.
+  static_assert(sizeof(ze_group_count_t) == 3 * sizeof(uint32_t));
+  const uint32_t* counts = source.indirect ? nullptr : reinterpret_cast<const uint32_t*>(source.counts);
+  switch (kernel.core().checkLaunch(list.device().core().info(), counts)) {
+    case core::LaunchError::None: return ZE_RESULT_SUCCESS;
+    case core::LaunchError::ArgumentsMissing:
+      return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "not every kernel argument was set");
+    case core::LaunchError::TooManyGroups:
+      return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "a group count exceeds the device's maximum");
+    case core::LaunchError::TooMuchLocalMemory:
+      return reportError(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, function, "the kernel needs more local memory than the device has");
+  }
   return ZE_RESULT_SUCCESS;
 }
 
@@ -314,7 +319,6 @@ void encodeLaunch(core::CommandStream& stream, Kernel& kernel, const GroupCountS
   std::vector<uint8_t> arguments;
   core::LaunchKernelCommand command = kernel.core().prepareLaunch(arguments);
   if (source.indirect) {
-    static_assert(sizeof(ze_group_count_t) == 3 * sizeof(uint32_t));
     command.indirectGroupCount = reinterpret_cast<const uint32_t*>(source.counts);
   } else {
     command.groupCount[0] = source.counts->groupCountX;

@@ -31,15 +31,9 @@ size_t largestDivisorUpTo(size_t value, size_t limit) {
   return 1;
 }
 
-// Non-uniform work-groups are allowed unless the program asks for uniform ones or was built as
-// OpenCL C 1.x (the default without -cl-std).
 bool allowsNonUniformGroups(Kernel& kernel, const Device& device) {
-  Program& program = kernel.program();
-  Program::DeviceBuild* build = program.buildFor(&device);
-  const std::string& options = build ? build->options : std::string();
-  if (options.find("-cl-uniform-work-group-size") != std::string::npos) return false;
-  if (program.origin() != Program::Origin::Source) return true;
-  return options.find("-cl-std=CL2") != std::string::npos || options.find("-cl-std=CL3") != std::string::npos;
+  const Program::DeviceBuild* build = kernel.program().buildFor(&device);
+  return !build || build->nonUniformGroups;
 }
 
 // A local size when the application gives none: the required size, or groups that divide the
@@ -94,29 +88,45 @@ cl_int readRange(cl_uint workDim, const size_t* offset, const size_t* global, co
   return CL_SUCCESS;
 }
 
+// core's launch check in OpenCL's words.
+cl_int checkLaunch(const core::Kernel& kernel, const core::DeviceInfo& info, const uint32_t* groupCount, const char* function) {
+  switch (kernel.checkLaunch(info, groupCount)) {
+    case core::LaunchError::None: return CL_SUCCESS;
+    case core::LaunchError::ArgumentsMissing: return reportError(CL_INVALID_KERNEL_ARGS, function, "not every kernel argument is set");
+    case core::LaunchError::TooManyGroups:
+      return reportError(CL_INVALID_GLOBAL_WORK_SIZE, function, "the NDRange has more work-groups than the device can launch");
+    case core::LaunchError::TooMuchLocalMemory:
+      return reportError(CL_OUT_OF_RESOURCES, function, "the kernel needs more local memory than the device has");
+  }
+  return CL_SUCCESS;
+}
+
 cl_int enqueueRange(CommandQueue& queue, Kernel& kernel, NdRange range, bool localGiven, const EnqueueArguments& arguments,
                     const char* function) {
   Device& device = queue.device();
   core::Kernel* coreKernel = kernel.forDevice(&device);
   CL_REQUIRE(coreKernel, CL_INVALID_PROGRAM_EXECUTABLE, "the kernel's program has no executable for the queue's device");
   CL_REQUIRE(&kernel.program().context() == &queue.context(), CL_INVALID_CONTEXT, "the kernel belongs to another context");
-  CL_REQUIRE(coreKernel->allArgumentsSet(), CL_INVALID_KERNEL_ARGS, "not every kernel argument is set");
   const core::DeviceInfo& info = device.info();
   const bool nonUniform = allowsNonUniformGroups(kernel, device);
   if (!localGiven) chooseLocalSize(range, *coreKernel, info, nonUniform);
   if (cl_int error = checkLocalSize(range, *coreKernel, info, nonUniform, function); error != CL_SUCCESS)
     return error;
 
-  const bool empty = range.global[0] == 0 || range.global[1] == 0 || range.global[2] == 0;
-  std::vector<uint8_t> argumentBuffer;
-  core::LaunchKernelCommand command = coreKernel->prepareLaunch(argumentBuffer);
-  CL_REQUIRE(command.localMemorySize <= info.maxSharedLocalMemory, CL_OUT_OF_RESOURCES,
-             "the kernel needs more local memory than the device has");
-  command.workDim = range.workDim;
+  uint32_t groupCount[3];
   for (int d = 0; d < 3; ++d) {
     const size_t groups = (range.global[d] + range.local[d] - 1) / range.local[d];
     CL_REQUIRE(groups <= UINT32_MAX, CL_INVALID_GLOBAL_WORK_SIZE, "the NDRange has more than 2^32 work-groups in a dimension");
-    command.groupCount[d] = static_cast<uint32_t>(groups);
+    groupCount[d] = static_cast<uint32_t>(groups);
+  }
+  if (cl_int error = checkLaunch(*coreKernel, info, groupCount, function); error != CL_SUCCESS) return error;
+
+  const bool empty = range.global[0] == 0 || range.global[1] == 0 || range.global[2] == 0;
+  std::vector<uint8_t> argumentBuffer;
+  core::LaunchKernelCommand command = coreKernel->prepareLaunch(argumentBuffer);
+  command.workDim = range.workDim;
+  for (int d = 0; d < 3; ++d) {
+    command.groupCount[d] = groupCount[d];
     command.groupSize[d] = static_cast<uint32_t>(range.local[d]);
     command.globalSize[d] = range.global[d];
     command.globalOffset[d] = range.offset[d];

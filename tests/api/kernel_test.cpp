@@ -131,6 +131,28 @@ TEST_F(KernelTest, ALaunchWithAnArgumentNeverSetIsRefused) {
       << "argument 1 was never set";
 }
 
+TEST_F(KernelTest, LocalMemoryBeyondTheDevicesIsRefusedAtLaunch) {
+  ze_kernel_handle_t reduce = apiKernel("reduce_in_groups");
+  int* memory = shared<int>(64);
+  ASSERT_ZE(zeKernelSetArgumentValue(reduce, 0, sizeof(memory), &memory));
+  ASSERT_ZE(zeKernelSetArgumentValue(reduce, 1, sizeof(memory), &memory));
+  ASSERT_ZE(zeKernelSetGroupSize(reduce, 64, 1, 1));
+  ze_device_compute_properties_t compute{ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
+  ASSERT_ZE(zeDeviceGetComputeProperties(device, &compute));
+  ze_group_count_t groups{1, 1, 1};
+  // Just over the limit, 2^32 bytes (which a 32-bit size would wrap to 0), 2^62 and SIZE_MAX bytes.
+  for (size_t size : {size_t(compute.maxSharedLocalMemory) + 1, size_t(1) << 32, size_t(1) << 62, SIZE_MAX}) {
+    ASSERT_ZE(zeKernelSetArgumentValue(reduce, 2, size, nullptr));
+    EXPECT_EQ(zeCommandListAppendLaunchKernel(list, reduce, &groups, nullptr, 0, nullptr), ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
+        << size << " bytes of local memory";
+  }
+  // Within the limit the same kernel launches and runs.
+  for (int i = 0; i < 64; ++i) memory[i] = 1;
+  ASSERT_ZE(zeKernelSetArgumentValue(reduce, 2, 64 * sizeof(int), nullptr));
+  ASSERT_ZE(zeCommandListAppendLaunchKernel(list, reduce, &groups, nullptr, 0, nullptr));  // synchronous
+  EXPECT_EQ(memory[0], 64);
+}
+
 TEST_F(KernelTest, PropertiesCountArgumentsAndReportTheRequiredGroupSize) {
   ze_kernel_properties_t properties{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
   ASSERT_ZE(zeKernelGetProperties(apiKernel("fixed_group"), &properties));

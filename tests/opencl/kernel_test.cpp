@@ -267,6 +267,30 @@ TEST_F(KernelTest, LaunchingWithUnsetArgumentsIsInvalidKernelArgs) {
   EXPECT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
 }
 
+// Local memory sizes are 64-bit end to end: 2^32 bytes must not wrap to 0 past the check.
+TEST_F(KernelTest, LocalMemoryBeyondTheDevicesIsOutOfResources) {
+  cl_kernel k = buildKernel("kernel void fill(global int* o, local int* l) { l[0] = 7; o[0] = l[0]; }", "fill");
+  ASSERT_NE(k, nullptr);
+  cl_mem out = buffer(CL_MEM_READ_WRITE, sizeof(int));
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &out));
+  const size_t one = 1;
+  const size_t limit = deviceInfo<cl_ulong>(CL_DEVICE_LOCAL_MEM_SIZE);
+  for (size_t size : {limit + 1, size_t(1) << 32, size_t(1) << 62, SIZE_MAX}) {
+    ASSERT_CL_OK(clSetKernelArg(k, 1, size, nullptr));
+    EXPECT_CL(CL_OUT_OF_RESOURCES, clEnqueueNDRangeKernel(queue, k, 1, nullptr, &one, &one, 0, nullptr, nullptr)) << size;
+  }
+  // Static local memory past the device's, alone.
+  cl_kernel big = buildKernel("kernel void big(global int* o) { local int t[16 * 1024 * 1024]; t[get_local_id(0)] = 1; "
+                              "barrier(CLK_LOCAL_MEM_FENCE); o[0] = t[0]; }",
+                              "big");
+  ASSERT_NE(big, nullptr);
+  ASSERT_CL_OK(clSetKernelArg(big, 0, sizeof(cl_mem), &out));
+  EXPECT_CL(CL_OUT_OF_RESOURCES, clEnqueueNDRangeKernel(queue, big, 1, nullptr, &one, &one, 0, nullptr, nullptr));
+  // Within the limit the kernel runs.
+  ASSERT_CL_OK(clSetKernelArg(k, 1, sizeof(int), nullptr));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &one, &one, 0, nullptr, nullptr));
+  EXPECT_EQ(readBack<int>(out, 1), std::vector<int>{7});
+}
 
 // Arguments are captured at enqueue: setting them again changes later launches only.
 TEST_F(KernelTest, ArgumentsAreCapturedAtEnqueue) {

@@ -8,10 +8,14 @@
 #include "loom/compiler/kernel_descriptor.h"
 #include "loom/core/backend.h"
 #include "loom/core/command_stream.h"
+#include "loom/core/device_info.h"
 
 namespace loom::core {
 
 enum class ArgumentError { None, InvalidIndex, InvalidSize, InvalidValue };
+// What keeps the kernel's current state from launching on a device; each API answers it with its
+// own error code.
+enum class LaunchError { None, ArgumentsMissing, TooManyGroups, TooMuchLocalMemory };
 
 class Kernel {
  public:
@@ -30,10 +34,15 @@ class Kernel {
   uint32_t maxGroupSize(uint32_t deviceLimit) const;
 
   // Bytes of local memory a work-group needs: static __local variables plus the local pointer
-  // arguments set so far, each at kLocalArgumentAlignment.
+  // arguments set so far, each at kLocalArgumentAlignment (UINT64_MAX when the sum overflows).
   uint64_t localMemorySize() const;
 
-  // The launch command for the current state; `arguments` receives the argument buffer with the
+  // The one check of both APIs before a launch on a device described by `info`: every argument
+  // set, `groupCount` within the device's limits (null when the counts are read from memory as the
+  // launch runs), the local memory within the device's.
+  LaunchError checkLaunch(const DeviceInfo& info, const uint32_t* groupCount) const;
+
+  // The launch command for the current state, which checkLaunch accepted; `arguments` receives the argument buffer with the
   // local-arena offsets of local pointer arguments filled in.
   LaunchKernelCommand prepareLaunch(std::vector<uint8_t>& arguments) const;
 

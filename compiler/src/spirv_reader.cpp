@@ -12,6 +12,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 #include "module_passes.h"
+#include "spirv_interfaces.h"
 #include "spirv_words.h"
 
 namespace loom::compiler {
@@ -154,7 +155,7 @@ bool extensionMayAllow(const std::vector<uint32_t>& words, uint32_t opcode) {
 // where it does not know an extension's rules (extensionMayAllow). Such a module is Unchecked:
 // damage elsewhere may hide behind that first error.
 llvm::Expected<Validity> validate(const std::vector<uint8_t>& spirv) {
-  const std::vector<uint32_t> words = spirv::words(spirv.data(), spirv.size());
+  const std::vector<uint32_t> words = withCompleteInterfaces(spirv::words(spirv.data(), spirv.size()));
   if (llvm::Error error = parse(words)) return error;
   // Naming every id for messages costs about a third of the validation of a large module: only
   // a module that fails is validated again with names, for a readable message.

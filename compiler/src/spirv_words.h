@@ -23,6 +23,7 @@ enum Opcode : uint32_t {
   OpFunction = 54,
   OpFunctionParameter = 55,
   OpFunctionEnd = 56,
+  OpVariable = 59,
   OpDecorate = 71,
   OpLabel = 248,
   OpBranch = 249,

@@ -5,6 +5,7 @@
 #include "backends/cuda/cuda_launch_parameters.h"
 #include "loom/compiler/build_options.h"
 #include "builtin_library.h"
+#include "cpu/code_partitions.h"
 #include "cpu/cpu_code_generator.h"
 #include "cpu/integer_division.h"
 #include "cpu/work_group_function_builder.h"
@@ -122,7 +123,7 @@ std::vector<std::string> visibleSymbols(const ProgramInfo& info, Target target) 
 }
 
 llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, ProgramInfo& info, const BuildOptions& options,
-                                                   bool dumpIr) {
+                                                   unsigned threads, bool dumpIr) {
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
   materializeWorkGroupScratch(module, kMaxWorkGroupSize);
   materializeFloatAtomicAdds(module);
@@ -134,7 +135,7 @@ llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, Program
   if (llvm::Error error = verify(module, "the work-group transformation")) return error;
   cpu::keepOnly(module, visibleSymbols(info, Target::Cpu));
   if (llvm::Error error = checkBuiltinsResolved(module)) return error;
-  return cpu::generateObject(module, options, dumpIr);
+  return cpu::generateCode(module, options, threads, dumpIr);
 }
 
 llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, ProgramInfo& info, bool dumpIr) {
@@ -156,7 +157,7 @@ llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, Progr
 llvm::Expected<std::vector<uint8_t>> compileForTarget(const CompileRequest& request, llvm::Module& module, ProgramInfo& info,
                                                       const BuildOptions& options) {
   if (request.target == Target::Nvptx) return compileForNvptx(module, info, dumpKernelIr(request));
-  return compileForCpu(module, info, options, dumpKernelIr(request));
+  return compileForCpu(module, info, options, request.codeGenerationThreads, dumpKernelIr(request));
 }
 
 }  // namespace

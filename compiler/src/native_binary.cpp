@@ -5,13 +5,14 @@
 
 #include <cstring>
 
+#include "cpu/code_partitions.h"
 #include "loom/compiler/compiler.h"
 
 namespace loom::compiler {
 
 namespace {
 
-constexpr uint32_t kInfoVersion = 4;  // 4: CPU work-group functions run runs of groups
+constexpr uint32_t kInfoVersion = 5;  // 5: CPU code in partitions
 constexpr uint16_t kElfMachineNone = 0;
 constexpr uint32_t kSectionProgramBits = 1, kSectionStringTable = 3;
 constexpr size_t kElfHeaderSize = 64, kSectionHeaderSize = 64;
@@ -237,8 +238,7 @@ BuildResult readNativeBinary(const uint8_t* data, size_t size) {
   for (const KernelDescriptor& kernel : program->info.kernels)
     if (const std::string problem = checkKernelDescriptor(kernel); !problem.empty()) return invalid(problem);
   program->code.assign(data + code.offset, data + code.offset + code.size);
-  if (program->target == Target::Cpu && (program->code.size() < 4 || std::memcmp(program->code.data(), "\x7f" "ELF", 4) != 0))
-    return invalid("the CPU code is not an object file");
+  if (program->target == Target::Cpu && !cpu::objectsOf(program->code)) return invalid("the CPU code is not a list of object files");
   return {Status::Success, "", std::move(program)};
 }
 

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <set>
 
+#include "cpu/code_partitions.h"
 #include "cpu/streaming_stores.h"
 #include "cpu/work_group_function_builder.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -106,6 +107,15 @@ class OrcCpuExecutable final : public CpuExecutable {
   std::vector<CpuExecutable*> linked_;  // programs whose exports this one's imports may use
 };
 
+// The partitions' objects, which resolve each other's symbols in the program's library.
+llvm::Error addObjects(llvm::orc::LLJIT& jit, llvm::orc::JITDylib& library, const std::vector<uint8_t>& code) {
+  const auto objects = cpu::objectsOf(code);
+  if (!objects) return llvm::createStringError(llvm::inconvertibleErrorCode(), "the CPU code is not a list of object files");
+  for (llvm::StringRef object : *objects)
+    if (llvm::Error error = jit.addObjectFile(library, llvm::MemoryBuffer::getMemBufferCopy(object, "loom-program"))) return error;
+  return llvm::Error::success();
+}
+
 }  // namespace
 
 std::unique_ptr<CpuExecutable> CpuExecutable::load(std::shared_ptr<const CompiledProgram> program, std::string& log) {
@@ -129,8 +139,7 @@ std::unique_ptr<CpuExecutable> CpuExecutable::load(std::shared_ptr<const Compile
     return nullptr;
   }
   library->addGenerator(std::move(*processSymbols));
-  llvm::StringRef code(reinterpret_cast<const char*>(program->code.data()), program->code.size());
-  if (llvm::Error error = jit->addObjectFile(*library, llvm::MemoryBuffer::getMemBufferCopy(code, "loom-program"))) {
+  if (llvm::Error error = addObjects(*jit, *library, program->code)) {
     log += llvm::toString(std::move(error)) + "\n";
     llvm::consumeError(jit->getExecutionSession().removeJITDylib(*library));
     return nullptr;

@@ -16,7 +16,7 @@ class CompilerCacheTest : public ::testing::Test {
     directory = mkdtemp(pattern);
     program.info.kernels.resize(1);
     program.info.kernels[0].name = "k";
-    program.code = {0x7f, 'E', 'L', 'F', 1, 2, 3, 4};
+    program.code = {8, 0, 0, 0, 0, 0, 0, 0, 0x7f, 'E', 'L', 'F', 1, 2, 3, 4};  // one object of 8 bytes
     request.spirv = {3, 2, 0x23, 7, 1, 0, 1, 0};
   }
   void TearDown() override { std::system(("rm -rf " + directory).c_str()); }

@@ -31,9 +31,13 @@ struct CompileRequest {
   // it replaces the SPIR-V's, which cannot tell uchar2 from char2.
   std::map<std::string, std::string> vectorTypeHints;
   bool dumpKernelIr = false;  // print the final LLVM IR to stderr (also when LOOM_DumpKernelIr=1 is set)
+  // CPU code generation on up to this many threads, one partition of the kernels each; 0: one per
+  // core for modules large enough to gain from it. The code does the same either way.
+  unsigned codeGenerationThreads = 0;
 };
 
-// A compiled program: metadata plus target code (for the CPU, a relocatable x86-64 ELF object).
+// A compiled program: metadata plus target code (for the CPU, relocatable x86-64 ELF objects, one
+// per partition of the kernels, each preceded by its size as a uint64_t).
 // For NVPTX, code is NUL-terminated PTX text for sm_80 whose entries take their parameters as
 // backends/cuda/cuda_launch_parameters.h says; math links CUDA's libdevice, found at run time
 // ($LOOM_LibdevicePath, else under $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, /usr/lib/cuda).

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <thread>
 
 #include "../child_process.h"
 #include "ze_test_helpers.h"
@@ -156,6 +157,9 @@ TEST_F(CpuKernelFaultTest, AKernelThatDoesNotEndHoldsUpOnlyItsOwnQueue) {
     ze_event_handle_t spun = hostVisibleEvent();
     ze_command_list_handle_t spinning = immediateList(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
     ASSERT_ZE(zeCommandListAppendLaunchKernel(spinning, spin, &count, spun, 0, nullptr));
+    // Destroying the list waits for its kernel (the application must not destroy a list in use),
+    // but only on the thread that destroys it.
+    std::thread destroying([&] { EXPECT_ZE(zeCommandListDestroy(spinning)); });
     // Another queue of this context, and one of another context, run their kernels meanwhile.
     expectAKernelToWork();
     EXPECT_EQ(zeEventQueryStatus(spun), ZE_RESULT_NOT_READY);
@@ -163,6 +167,7 @@ TEST_F(CpuKernelFaultTest, AKernelThatDoesNotEndHoldsUpOnlyItsOwnQueue) {
     expectAKernelToWork();
     EXPECT_EQ(zeEventQueryStatus(spun), ZE_RESULT_NOT_READY);
     __atomic_store_n(release, 1, __ATOMIC_SEQ_CST);
+    destroying.join();
     EXPECT_ZE(zeEventHostSynchronize(spun, kTimeout));
     EXPECT_EQ(__atomic_load_n(done, __ATOMIC_SEQ_CST), int(kSpinningGroups));
   });

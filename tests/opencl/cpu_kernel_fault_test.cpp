@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <thread>
 
 #include "../child_process.h"
 #include "cl_test_helpers.h"
@@ -113,10 +114,14 @@ TEST_F(CpuKernelFaultTest, AKernelThatDoesNotEndHoldsUpOnlyItsOwnQueue) {
     cl_event spun = nullptr;
     ASSERT_CL_OK(clEnqueueNDRangeKernel(spinning, spin, 1, nullptr, &groups, &one, 0, nullptr, &spun));
     track(spun);
+    // Releasing the queue waits for its kernel, but only on the thread that releases it.
+    queues.pop_back();
+    std::thread releasing([&] { EXPECT_CL_OK(clReleaseCommandQueue(spinning)); });
     // Another queue of this context, and one of another context, run their kernels meanwhile.
     expectTheProcessToGoOn();
     EXPECT_GT(eventStatus(spun), CL_COMPLETE);
     __atomic_store_n(release, 1, __ATOMIC_SEQ_CST);
+    releasing.join();
     EXPECT_CL_OK(clWaitForEvents(1, &spun));
     EXPECT_EQ(__atomic_load_n(done, __ATOMIC_SEQ_CST), cl_int(groups));
   });

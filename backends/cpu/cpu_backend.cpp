@@ -3,12 +3,16 @@
 #include <emmintrin.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "backends/cpu/cpu_program.h"
+#include "backends/cpu/cpu_queue.h"
 #include "backends/cpu/host_telemetry.h"
+#include "backends/cpu/kernel_fault_guard.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/futex.h"
+#include "loom/core/log.h"
 
 namespace loom::backends::cpu {
 
@@ -87,6 +91,32 @@ void nextGroups(uint32_t ids[3], const uint32_t counts[3], uint32_t run) {
   ids[1] = 0;
   ++ids[2];
 }
+
+// The groups [first, last) of a launch, which one thread runs in one call into kernel code.
+struct GroupRuns {
+  const core::KernelLaunch* launch;
+  compiler::WorkGroupFunction function;
+  compiler::WorkGroupContext context;
+  uint64_t first;
+  uint64_t last;
+  uint64_t longest;  // longestGroupRun
+};
+
+// Kernel code: a fault leaves it wherever it was (runKernelCode), so it owns nothing.
+void runGroups(void* erased) {
+  GroupRuns& runs = *static_cast<GroupRuns*>(erased);
+  const core::KernelLaunch& launch = *runs.launch;
+  // Group ids advance from run to run: dividing them out of each index cost a memory-bound
+  // kernel of small groups a seventh of its time.
+  uint32_t ids[3];
+  firstGroup(ids, launch.groupCount, runs.first);
+  for (uint64_t index = runs.first; index < runs.last;) {
+    const uint32_t run = enterGroupRun(runs.context, launch, ids, runs.last - index, runs.longest);
+    runs.function(launch.arguments, &runs.context);
+    index += run;
+    nextGroups(ids, launch.groupCount, run);
+  }
+}
 }  // namespace
 
 char* CpuBackend::Scratch::reserve(size_t bytes) {
@@ -96,7 +126,9 @@ char* CpuBackend::Scratch::reserve(size_t bytes) {
   return memory.get();
 }
 
-CpuBackend::CpuBackend(core::DeviceInfo info, unsigned threads) : info_(std::move(info)), pool_(threads), scratch_(threads) {}
+CpuBackend::CpuBackend(core::DeviceInfo info, unsigned threads) : info_(std::move(info)), pool_(threads), scratch_(threads) {
+  installKernelFaultHandler();
+}
 
 std::unique_ptr<core::Telemetry> CpuBackend::createTelemetry() { return std::make_unique<HostTelemetry>(); }
 
@@ -105,7 +137,14 @@ std::unique_ptr<core::BackendProgram> CpuBackend::loadProgram(std::shared_ptr<co
   return CpuProgram::load(std::move(program), log);
 }
 
-void CpuBackend::launch(const core::KernelLaunch& launch) {
+std::unique_ptr<core::BackendQueue> CpuBackend::createQueue() { return std::make_unique<CpuQueue>(*this); }
+
+CpuBackend::Scratch& CpuBackend::scratchOf(unsigned thread) {
+  thread_local Scratch callingThread;
+  return thread == 0 ? callingThread : scratch_[thread];
+}
+
+bool CpuBackend::runKernel(const core::KernelLaunch& launch) {
   const compiler::WorkGroupFunction function = chooseFunction(launch);
   const uint64_t groups = uint64_t(launch.groupCount[0]) * launch.groupCount[1] * launch.groupCount[2];
   const size_t groupItems = size_t(launch.groupSize[0]) * launch.groupSize[1] * launch.groupSize[2];
@@ -113,22 +152,22 @@ void CpuBackend::launch(const core::KernelLaunch& launch) {
   const size_t frameBytes = size_t(launch.descriptor->barrierFrameSize) * groupItems;
   const compiler::WorkGroupContext shared = launchContext(launch);
   const uint64_t longest = longestGroupRun(launch);
+  std::atomic<bool> faulted{false};
+  KernelFault firstFault;
   pool_.run(groups, [&](uint64_t first, uint64_t last, unsigned thread) {
-    compiler::WorkGroupContext context = shared;
-    char* scratch = scratch_[thread].reserve(localBytes + frameBytes);
-    context.localMemory = scratch;
-    context.barrierFrame = scratch + localBytes;
-    // Group ids advance from run to run: dividing them out of each index cost a memory-bound
-    // kernel of small groups a seventh of its time.
-    uint32_t ids[3];
-    firstGroup(ids, launch.groupCount, first);
-    for (uint64_t index = first; index < last;) {
-      const uint32_t run = enterGroupRun(context, launch, ids, last - index, longest);
-      function(launch.arguments, &context);
-      index += run;
-      nextGroups(ids, launch.groupCount, run);
-    }
+    GroupRuns runs{&launch, function, shared, first, last, longest};
+    char* scratch = scratchOf(thread).reserve(localBytes + frameBytes);
+    runs.context.localMemory = scratch;
+    runs.context.barrierFrame = scratch + localBytes;
+    const KernelFault fault = runKernelCode(runGroups, &runs);
+    if (fault.signal == 0) return true;
+    if (!faulted.exchange(true)) firstFault = fault;
+    return false;
   });
+  if (!faulted.load()) return true;
+  core::debugMessage("kernel code raised %s (code %d, address %p): the launch failed as on a lost device",
+                     faultName(firstFault.signal), firstFault.code, firstFault.address);
+  return false;
 }
 
 namespace {

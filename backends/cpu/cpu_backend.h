@@ -18,7 +18,14 @@ class CpuBackend final : public core::Backend {
   compiler::Target compilerTarget() const override { return compiler::Target::Cpu; }
   std::unique_ptr<core::BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram> program,
                                                     std::string& log) override;
-  void launch(const core::KernelLaunch& launch) override;
+  // Queues run each command before returning, and report a launch whose kernel faulted.
+  std::unique_ptr<core::BackendQueue> createQueue() override;
+  // A launch with no queue to report to (direct calls): a fault fails it all the same.
+  void launch(const core::KernelLaunch& launch) override { runKernel(launch); }
+  // Runs the launch's work-groups on the pool and the calling thread. False when kernel code
+  // faulted (kernel_fault_guard.h): the groups not yet started then do not run, and the reason
+  // goes to PrintDebugMessages.
+  bool runKernel(const core::KernelLaunch& launch);
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
   uint64_t timestamp() const override;
@@ -35,10 +42,13 @@ class CpuBackend final : public core::Backend {
     size_t size = 0;
     char* reserve(size_t bytes);
   };
+  // Thread 0 of the pool is whichever thread launches, and several may launch at once: each has
+  // scratch of its own.
+  Scratch& scratchOf(unsigned thread);
 
   core::DeviceInfo info_;
   ThreadPool pool_;
-  std::vector<Scratch> scratch_;  // one per pool thread
+  std::vector<Scratch> scratch_;  // one per pool worker, by its thread number
 };
 
 // Describes this machine's CPU (name, cores, caches, memory, vector width).

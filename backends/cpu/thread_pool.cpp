@@ -1,6 +1,7 @@
 #include "backends/cpu/thread_pool.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "loom/core/futex.h"
 #include "loom/core/process_generation.h"
@@ -8,10 +9,13 @@
 namespace loom::backends::cpu {
 
 namespace {
-// Workers spin this many polls before sleeping, so back-to-back launches start without a wake-up.
+// Threads spin this many polls before sleeping, so back-to-back launches start without a wake-up.
 constexpr int kSpinPolls = 20000;
 // A run takes 1/(threads * this) of the indices left.
 constexpr uint64_t kRunsPerThreadShare = 2;
+constexpr uint32_t kAllSlots = ~uint32_t(0);
+
+uint32_t* futexWord(std::atomic<uint32_t>& word) { return reinterpret_cast<uint32_t*>(&word); }
 }  // namespace
 
 ThreadPool::ThreadPool(unsigned threads) : ownerProcess_(core::processGeneration()) {
@@ -26,71 +30,121 @@ ThreadPool::~ThreadPool() {
   }
   stopping_.store(true);
   generation_.fetch_add(1);
-  core::futexWakeAll(reinterpret_cast<uint32_t*>(&generation_));
+  core::futexWakeAll(futexWord(generation_));
   for (auto& worker : workers_) worker.join();
 }
 
 void ThreadPool::runErased(uint64_t count, void* task, Trampoline trampoline) {
   if (count == 0) return;
-  std::lock_guard lock(runMutex_);
-  if (workers_.empty() || count == 1 || core::processGeneration() != ownerProcess_) {
-    trampoline(task, 0, count, 0);
-    return;
-  }
-  task_ = task;
-  trampoline_ = trampoline;
-  count_ = count;
-  next_.store(0, std::memory_order_relaxed);
-  busyWorkers_.store(static_cast<uint32_t>(workers_.size()), std::memory_order_relaxed);
-  callerSleeping_.store(false, std::memory_order_relaxed);
-  generation_.fetch_add(1, std::memory_order_release);
-  core::futexWakeAll(reinterpret_cast<uint32_t*>(&generation_));
-  work(0);
-  waitForWorkers();
+  Job job{task, trampoline, count};
+  if (workers_.empty() || count == 1 || core::processGeneration() != ownerProcess_) return runAlone(job);
+  const unsigned slot = post(job);
+  if (slot == kSlots) return runAlone(job);
+  work(job, 0, nullptr);
+  withdraw(slot);
 }
 
-void ThreadPool::waitForWorkers() {
-  // Spin first: workers usually finish their last chunk within microseconds. A worker that lost
+void ThreadPool::runAlone(Job& job) { job.trampoline(job.task, 0, job.count, 0); }
+
+unsigned ThreadPool::post(Job& job) {
+  uint32_t occupied = occupied_.load();
+  unsigned slot;
+  do {
+    if (occupied == kAllSlots) return kSlots;
+    slot = static_cast<unsigned>(std::countr_one(occupied));
+  } while (!occupied_.compare_exchange_weak(occupied, occupied | (uint32_t(1) << slot)));
+  Slot& posted = slots_[slot];
+  posted.ownerSleeping.store(false, std::memory_order_relaxed);
+  posted.hasWork.store(true, std::memory_order_relaxed);
+  posted.job.store(&job);
+  generation_.fetch_add(1);
+  core::futexWakeAll(futexWord(generation_));
+  return slot;
+}
+
+void ThreadPool::withdraw(unsigned slot) {
+  Slot& posted = slots_[slot];
+  posted.job.store(nullptr);  // workers that look now leave at once
+  waitForHelpers(posted);
+  occupied_.fetch_and(~(uint32_t(1) << slot));
+}
+
+void ThreadPool::waitForHelpers(Slot& slot) {
+  // Spin first: workers usually finish their last run within microseconds. A worker that lost
   // its core to another process can take a time slice, which this thread must not spend polling.
   int polls = 0;
-  for (uint32_t busy; (busy = busyWorkers_.load(std::memory_order_acquire)) != 0;) {
+  for (uint32_t busy; (busy = slot.helpers.load()) != 0;) {
     if (++polls < kSpinPolls) continue;
-    callerSleeping_.store(true);  // sequentially consistent with the workers' decrement
-    if (busyWorkers_.load() == 0) return;
-    core::futexWait(reinterpret_cast<const uint32_t*>(&busyWorkers_), busy, UINT64_MAX);
+    slot.ownerSleeping.store(true);  // sequentially consistent with the workers' decrement
+    if (slot.helpers.load() == 0) return;
+    core::futexWait(futexWord(slot.helpers), busy, UINT64_MAX);
   }
 }
 
-void ThreadPool::work(unsigned thread) {
+void ThreadPool::work(Job& job, unsigned thread, const uint32_t* leaveAt) {
   // Guided runs: each takes a share of what is left, so the first runs are long (few atomics,
   // long sequential streams) and the last ones short (no thread idles for long at the end).
   const uint64_t share = uint64_t(threads()) * kRunsPerThreadShare;
-  uint64_t first = next_.load(std::memory_order_relaxed);
+  uint64_t first = job.next.load(std::memory_order_relaxed);
   for (;;) {
-    if (first >= count_) return;
-    const uint64_t last = first + std::max<uint64_t>(1, (count_ - first) / share);
-    if (!next_.compare_exchange_weak(first, last, std::memory_order_relaxed)) continue;
-    trampoline_(task_, first, last, thread);
-    first = next_.load(std::memory_order_relaxed);
+    if (first >= job.count) return;
+    if (leaveAt && generation_.load(std::memory_order_relaxed) != *leaveAt) return;
+    const uint64_t last = first + std::max<uint64_t>(1, (job.count - first) / share);
+    if (!job.next.compare_exchange_weak(first, last, std::memory_order_relaxed)) continue;
+    if (!job.trampoline(job.task, first, last, thread)) stop(job);
+    first = job.next.load(std::memory_order_relaxed);
   }
 }
 
-void ThreadPool::workerLoop(unsigned thread) {
-  // Jobs only start after construction, so every worker starts from generation 0 even if a job
-  // was posted before this thread first ran.
-  uint32_t seen = 0;
-  for (;;) {
-    int polls = 0;
-    uint32_t current;
-    while ((current = generation_.load(std::memory_order_acquire)) == seen) {
-      if (++polls < kSpinPolls) continue;
-      core::futexWait(reinterpret_cast<const uint32_t*>(&generation_), seen, UINT64_MAX);
+void ThreadPool::stop(Job& job) {
+  uint64_t next = job.next.load(std::memory_order_relaxed);
+  while (next < job.count && !job.next.compare_exchange_weak(next, job.count, std::memory_order_relaxed)) {
+  }
+}
+
+unsigned ThreadPool::leastHelpedSlot(unsigned thread) const {
+  // Workers start their search at different slots, so that among equally helped jobs they spread.
+  const uint32_t occupied = std::rotr(occupied_.load(), int(thread % kSlots));
+  unsigned best = kSlots;
+  uint32_t fewest = UINT32_MAX;
+  for (uint32_t rest = occupied; rest != 0; rest &= rest - 1) {
+    const unsigned slot = (unsigned(std::countr_zero(rest)) + thread) % kSlots;
+    const Slot& candidate = slots_[slot];
+    if (!candidate.hasWork.load(std::memory_order_relaxed) || !candidate.job.load(std::memory_order_relaxed)) continue;
+    const uint32_t helpers = candidate.helpers.load(std::memory_order_relaxed);
+    if (helpers < fewest) {
+      best = slot;
+      fewest = helpers;
     }
-    seen = current;
+  }
+  return best;
+}
+
+bool ThreadPool::joinAJob(unsigned thread, uint32_t generation) {
+  const unsigned index = leastHelpedSlot(thread);
+  if (index == kSlots) return false;
+  Slot& slot = slots_[index];
+  Job* job = slot.job.load();
+  slot.helpers.fetch_add(1);
+  // Only a job still posted after joining is alive until this worker leaves.
+  if (job && slot.job.load() == job) {
+    work(*job, thread, &generation);
+    if (job->next.load(std::memory_order_relaxed) >= job->count) slot.hasWork.store(false, std::memory_order_relaxed);
+  }
+  if (slot.helpers.fetch_sub(1) == 1 && slot.ownerSleeping.load()) core::futexWakeAll(futexWord(slot.helpers));
+  return true;
+}
+
+void ThreadPool::workerLoop(unsigned thread) {
+  for (;;) {
+    const uint32_t generation = generation_.load();
     if (stopping_.load()) return;
-    work(thread);
-    if (busyWorkers_.fetch_sub(1) == 1 && callerSleeping_.load())
-      core::futexWakeAll(reinterpret_cast<uint32_t*>(&busyWorkers_));
+    if (joinAJob(thread, generation)) continue;
+    int polls = 0;
+    while (generation_.load(std::memory_order_acquire) == generation) {
+      if (++polls < kSpinPolls) continue;
+      core::futexWait(futexWord(generation_), generation, UINT64_MAX);
+    }
   }
 }
 

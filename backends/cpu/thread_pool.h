@@ -1,18 +1,20 @@
 #pragma once
 // A persistent pool of worker threads that runs indexed work (the work-groups of a launch) in
 // runs of consecutive indices, each a share of what is left: long runs first, short ones at the
-// end. The calling thread takes part, so a pool of N threads has N-1 workers.
+// end. Several threads may run jobs at once (launches of different queues): each job's own
+// thread always works on it, and the workers share themselves among the jobs that have work
+// left, so a job that never ends holds up only its own thread and the workers inside it.
 #include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace loom::backends::cpu {
 
 class ThreadPool {
  public:
-  // `threads` includes the caller.
+  // `threads` includes a caller: the pool has threads - 1 workers.
   explicit ThreadPool(unsigned threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
@@ -23,33 +25,64 @@ class ThreadPool {
   // Calls task(first, last, thread) for consecutive runs [first, last) that together cover
   // [0, count) once, spread over the threads; returns when all are done. Runs let the task carry
   // state from one index to the next (a group id, instead of dividing it out of the index).
-  // `thread` in [0, threads()) identifies per-thread scratch. One run at a time.
+  // `thread` in [1, threads()) identifies a worker (for per-thread scratch); 0 is the calling
+  // thread, which may be one of several calling at once. A task that returns false stops the
+  // job: runs not yet started are not handed out (a task returning void never stops it).
   template <typename Task>
   void run(uint64_t count, Task&& task) {
-    runErased(count, &task, [](void* erased, uint64_t first, uint64_t last, unsigned thread) {
-      (*static_cast<Task*>(erased))(first, last, thread);
+    runErased(count, &task, [](void* erased, uint64_t first, uint64_t last, unsigned thread) -> bool {
+      Task& typed = *static_cast<Task*>(erased);
+      if constexpr (std::is_void_v<decltype(typed(first, last, thread))>) {
+        typed(first, last, thread);
+        return true;
+      } else {
+        return typed(first, last, thread);
+      }
     });
   }
 
  private:
-  using Trampoline = void (*)(void*, uint64_t, uint64_t, unsigned);
+  using Trampoline = bool (*)(void*, uint64_t, uint64_t, unsigned);
+  struct Job {
+    void* task;
+    Trampoline trampoline;
+    uint64_t count;
+    std::atomic<uint64_t> next{0};
+  };
+  // Where a running job is posted for the workers. `helpers` counts the workers inside the job
+  // (and, briefly, workers checking a job that has just left): the job's thread waits for it to
+  // drop to 0 before the job ends, and the slot is only reused after that.
+  struct alignas(64) Slot {
+    std::atomic<Job*> job{nullptr};
+    std::atomic<uint32_t> helpers{0};
+    std::atomic<bool> hasWork{false};  // a hint: false once a worker found every index handed out
+    std::atomic<bool> ownerSleeping{false};  // the job's thread sleeps on helpers (a futex)
+  };
+  static constexpr unsigned kSlots = 32;
+
   void runErased(uint64_t count, void* task, Trampoline trampoline);
-  void work(unsigned thread);
-  void waitForWorkers();
+  static void runAlone(Job& job);
+  // Takes a free slot and posts `job` there; kSlots when all are taken.
+  unsigned post(Job& job);
+  // Withdraws the job posted in `slot` once no worker is inside it any more.
+  void withdraw(unsigned slot);
+  void waitForHelpers(Slot& slot);
+  // Runs the job's indices on `thread` until none are left, or, for a worker, until another job
+  // is posted (`leaveAt`: the generation it joined at), so that workers spread over new jobs.
+  void work(Job& job, unsigned thread, const uint32_t* leaveAt);
+  static void stop(Job& job);
+  // A worker joins the posted job with the fewest workers and runs it; false when no job has
+  // indices left.
+  bool joinAJob(unsigned thread, uint32_t generation);
+  unsigned leastHelpedSlot(unsigned thread) const;
   void workerLoop(unsigned thread);
 
-  std::mutex runMutex_;
   // Workers exist only in the process that created them: a forked child runs work itself.
   const uint32_t ownerProcess_;  // process generation (process_generation.h)
   std::vector<std::thread> workers_;
-  // The current job.
-  void* task_ = nullptr;
-  Trampoline trampoline_ = nullptr;
-  uint64_t count_ = 0;
-  std::atomic<uint64_t> next_{0};
-  std::atomic<uint32_t> busyWorkers_{0};
-  std::atomic<bool> callerSleeping_{false};  // the caller sleeps on busyWorkers_ (a futex)
-  std::atomic<uint32_t> generation_{0};  // bumped to start a job; workers wait on it
+  Slot slots_[kSlots];
+  std::atomic<uint32_t> occupied_{0};    // a bit per slot that holds or is freeing a job
+  std::atomic<uint32_t> generation_{0};  // bumped when a job is posted; idle workers wait on it
   std::atomic<bool> stopping_{false};
 };
 

@@ -219,6 +219,7 @@ CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
   CommandQueue* queue = objectOf<CommandQueue>(command_queue);
   CL_REQUIRE(queue, CL_INVALID_COMMAND_QUEUE, "not a command queue");
   queue->finish();
+  CL_REQUIRE(queue->deviceFailure() == 0, CL_OUT_OF_RESOURCES, "the device failed to run the queue's work");
   return CL_SUCCESS;
 }
 

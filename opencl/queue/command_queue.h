@@ -49,6 +49,9 @@ class CommandQueue : public _cl_command_queue, public RefCounted {
                  const char* function);
   // Waits for everything submitted so far.
   void finish();
+  // The first failure of the device on this queue's work (a negative execution status), or 0.
+  // Sticky, as a lost GPU context is.
+  int32_t deviceFailure() const { return engine_ ? engine_->deviceFailure() : 0; }
   // Completes the bookkeeping of finished commands: event callbacks, references.
   void retire();
 

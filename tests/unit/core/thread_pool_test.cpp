@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -84,6 +85,69 @@ TEST(ThreadPool, ASingleThreadPoolRunsOnTheCaller) {
     for (uint64_t index = first; index < last; ++index) sum += index;
   });
   EXPECT_EQ(sum, 4950u);
+}
+
+TEST(ThreadPool, AJobThatNeverEndsHoldsUpOnlyItsOwnThread) {
+  ThreadPool pool(4);
+  std::atomic<bool> release{false};
+  std::atomic<bool> started{false};
+  // Every run of the first job spins until the end of the test, like a kernel that loops: its
+  // thread and every worker that joins it stay inside.
+  std::thread looping([&] {
+    pool.run(64, [&](uint64_t, uint64_t, unsigned) {
+      started.store(true);
+      while (!release.load()) std::this_thread::yield();
+    });
+  });
+  while (!started.load()) std::this_thread::yield();
+  for (int round = 0; round < 3; ++round) {
+    std::atomic<uint64_t> sum{0};
+    pool.run(100000, [&](uint64_t first, uint64_t last, unsigned) {
+      for (uint64_t index = first; index < last; ++index) sum += index;
+    });
+    EXPECT_EQ(sum.load(), 4999950000u);
+  }
+  release.store(true);
+  looping.join();
+}
+
+TEST(ThreadPool, ConcurrentJobsEachRunEveryIndexOnce) {
+  ThreadPool pool(4);
+  constexpr int kCallers = 4;
+  constexpr uint64_t kCount = 20000;
+  std::vector<std::vector<std::atomic<int>>> hits(kCallers);
+  for (auto& job : hits) job = std::vector<std::atomic<int>>(kCount);
+  std::vector<std::thread> callers;
+  for (int caller = 0; caller < kCallers; ++caller)
+    callers.emplace_back([&, caller] {
+      for (int round = 0; round < 20; ++round)
+        pool.run(kCount, [&](uint64_t first, uint64_t last, unsigned thread) {
+          EXPECT_LT(thread, pool.threads());
+          for (uint64_t index = first; index < last; ++index) hits[caller][index].fetch_add(1);
+        });
+    });
+  for (auto& caller : callers) caller.join();
+  for (int caller = 0; caller < kCallers; ++caller)
+    for (uint64_t i = 0; i < kCount; ++i) ASSERT_EQ(hits[caller][i].load(), 20) << "job " << caller << " index " << i;
+}
+
+TEST(ThreadPool, ATaskThatReturnsFalseStopsItsJob) {
+  ThreadPool pool(4);
+  const uint64_t count = 1 << 20;
+  std::atomic<uint64_t> ran{0};
+  pool.run(count, [&](uint64_t first, uint64_t last, unsigned) {
+    if (first == 0) return false;  // the first run fails at once
+    for (uint64_t index = first; index < last; ++index) {
+      ran.fetch_add(1, std::memory_order_relaxed);
+      for (int spin = 0; spin < 50; ++spin) asm volatile("");
+    }
+    return true;
+  });
+  EXPECT_LT(ran.load(), count - 1) << "runs went on after the job stopped";
+  // The pool runs the next job in full.
+  std::atomic<uint64_t> next{0};
+  pool.run(1000, [&](uint64_t first, uint64_t last, unsigned) { next += last - first; });
+  EXPECT_EQ(next.load(), 1000u);
 }
 
 }  // namespace

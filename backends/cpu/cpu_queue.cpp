@@ -1,0 +1,23 @@
+#include "backends/cpu/cpu_queue.h"
+
+#include <utility>
+
+#include "backends/cpu/cpu_backend.h"
+#include "loom/core/event.h"
+
+namespace loom::backends::cpu {
+
+void CpuQueue::launch(const core::KernelLaunch& launch) {
+  // A fault of kernel code is the CPU's lost device: the status a GPU's fault gets.
+  if (!backend_.runKernel(launch) && failure_ == 0) failure_ = core::kStatusOutOfResources;
+}
+
+void CpuQueue::copy(void* destination, const void* source, size_t size) { backend_.copy(destination, source, size); }
+
+void CpuQueue::fill(void* destination, const void* pattern, size_t patternSize, size_t size) {
+  backend_.fill(destination, pattern, patternSize, size);
+}
+
+int32_t CpuQueue::takeFailure() { return std::exchange(failure_, 0); }
+
+}  // namespace loom::backends::cpu

@@ -1,0 +1,26 @@
+#pragma once
+// An engine's queue on the CPU: every command completes on the issuing thread before the call
+// returns; a kernel that faulted fails its launch, which takeFailure reports.
+#include "loom/core/backend.h"
+
+namespace loom::backends::cpu {
+
+class CpuBackend;
+
+class CpuQueue final : public core::BackendQueue {
+ public:
+  explicit CpuQueue(CpuBackend& backend) : backend_(backend) {}
+  bool asynchronous() const override { return false; }
+  void launch(const core::KernelLaunch& launch) override;
+  void copy(void* destination, const void* source, size_t size) override;
+  void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
+  bool completed() override { return true; }
+  void synchronize() override {}
+  int32_t takeFailure() override;
+
+ private:
+  CpuBackend& backend_;
+  int32_t failure_ = 0;
+};
+
+}  // namespace loom::backends::cpu

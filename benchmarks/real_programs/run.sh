@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Real OpenCL programs from Debian on Loom's CPU device and on PoCL, one after the other in the
+# same run (not part of CI; docs/performance.md and docs/status.md record what it printed):
+#   OpenMM 7.7's testInstallation, boost.compute's algorithms (boost_compute_check.cpp), CLBlast's
+#   own tests of AXPY, GEMV and GEMM, CLBlast's SGEMM/SGEMV/SAXPY (clblast_routines.cpp), clpeak,
+#   and hashcat's benchmark of some modes with its first build timed (no kernel cache on either side).
+# Installs the Debian packages it needs. Run from the repository root after a build.
+# Usage: benchmarks/real_programs/run.sh [build-dir] [section...]
+#   sections: openmm boost clblast-tests clblast clpeak hashcat (default: all);
+#   HASHCAT_MODES="0 100 1400 1700" (the default) chooses hashcat's modes.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+shift || true
+sections=("$@")
+[ ${#sections[@]} -eq 0 ] && sections=(openmm boost clblast-tests clblast clpeak hashcat)
+work=$(mktemp -d /tmp/loom-real-programs-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+export DEBIAN_FRONTEND=noninteractive
+dpkg-query -W python3-simtk libopenmm-plugins libboost1.74-dev libclblast-dev clblast-tests clpeak hashcat pocl-opencl-icd \
+  >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends python3-simtk libopenmm-plugins libboost1.74-dev \
+  libclblast-dev clblast-tests clpeak hashcat pocl-opencl-icd >/dev/null
+
+# One ICD folder per platform, so that each program sees only the platform under test.
+mkdir -p "$work/icd-loom" "$work/icd-pocl"
+echo "$build/lib/libloom_opencl.so.1" > "$work/icd-loom/loom.icd"
+cp /etc/OpenCL/vendors/pocl.icd "$work/icd-pocl/"
+platforms=(loom pocl)
+name_of() { [ "$1" = loom ] && echo Loom || echo "Portable Computing Language"; }
+# Runs a command on one platform, with an empty Loom compiler cache and PoCL kernel cache.
+on() {
+  local platform=$1; shift
+  rm -rf "$work/cache"; mkdir -p "$work/cache"
+  OCL_ICD_VENDORS="$work/icd-$platform" LOOM_CompilerCacheDir="$work/cache" POCL_CACHE_DIR="$work/cache" \
+    POCL_KERNEL_CACHE=0 "$@"
+}
+wants() { [[ " ${sections[*]} " == *" $1 "* ]]; }
+
+if wants openmm; then
+  echo "== OpenMM testInstallation"
+  for p in "${platforms[@]}"; do
+    printf '%-5s ' "$p"
+    on "$p" /usr/bin/time -f '(%e s)' /usr/bin/python3 -m openmm.testInstallation 2>&1 | grep -E "OpenCL -|Reference vs. OpenCL|within tolerance|exceed|Error|\(.* s\)" | tr '\n' ' '
+    echo
+  done
+fi
+
+if wants boost; then
+  echo "== boost.compute (1M elements; first call of each algorithm, builds included)"
+  g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=120 -o "$work/boost_compute_check" "$root/benchmarks/real_programs/boost_compute_check.cpp" -lOpenCL
+  for p in "${platforms[@]}"; do on "$p" "$work/boost_compute_check" "$(name_of "$p")"; done
+fi
+
+if wants clblast-tests; then
+  echo "== CLBlast's tests (pass counts)"
+  for test in xaxpy xgemv xgemm; do
+    for p in "${platforms[@]}"; do
+      printf '%-14s %-5s ' "$test" "$p"
+      on "$p" timeout 3600 "clblast_test_$test" -q 2>&1 | sed 's/\x1b\[[0-9;]*m//g' |
+        awk '/test\(s\) passed/ {pass+=$1} /test\(s\) failed/ {fail+=$1} END {printf "%d passed, %d failed\n", pass, fail}'
+    done
+  done
+fi
+
+if wants clblast; then
+  echo "== CLBlast routines"
+  g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=120 -DCL_USE_DEPRECATED_OPENCL_1_2_APIS -o "$work/clblast_routines" \
+    "$root/benchmarks/real_programs/clblast_routines.cpp" -lclblast -lOpenCL
+  for p in "${platforms[@]}"; do on "$p" "$work/clblast_routines" "$(name_of "$p")"; done
+fi
+
+if wants clpeak; then
+  echo "== clpeak (single-precision compute, global bandwidth)"
+  for p in "${platforms[@]}"; do
+    echo "-- $p"
+    on "$p" clpeak --compute-sp --global-bandwidth 2>&1 | grep -E "float|GFLOPS|GBPS" | sed 's/^ */  /'
+  done
+fi
+
+if wants hashcat; then
+  echo "== hashcat -b (first build timed: no kernel cache)"
+  for mode in ${HASHCAT_MODES:-0 100 1400 1700}; do
+    for p in "${platforms[@]}"; do
+      rm -rf "$work/hashcat"; mkdir -p "$work/hashcat"
+      printf 'mode %-5s %-5s ' "$mode" "$p"
+      # hashcat keeps compiled kernels under its session folder: a fresh one per run.
+      (cd "$work/hashcat" && HOME="$work/hashcat" XDG_CACHE_HOME="$work/hashcat" \
+        on "$p" /usr/bin/time -f %e -o "$work/time" timeout 3600 hashcat -b -m "$mode" -D 1 --force > "$work/hashcat/out" 2>&1)
+      wall="$(cat "$work/time") s"
+      speed=$(grep -m1 "Speed.#" "$work/hashcat/out" | sed 's/ *(.*//; s/Speed.#[0-9]*\.*: *//')
+      echo "wall $wall, speed ${speed:-none (see below)}"
+      [ -n "$speed" ] || tail -5 "$work/hashcat/out"
+    done
+  done
+fi

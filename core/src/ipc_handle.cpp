@@ -10,13 +10,19 @@ namespace loom::core {
 
 namespace {
 
-// The layout of a handle, in the byte order of the machine (both processes run on it):
+// The layout of a handle (the offsets in `at`), in the byte order of the machine (both processes run on it):
 //   0  u32 magic "LIPC"      4 u8 version   5 u8 kind   6 u8 memory type   7 u8 zero
 //   8  i32 pid              12 i32 fd      16 16 bytes identity
 //  32  u64 device           40 u64 inode
 //  48  memory: u64 size, u64 offset;  event pool: u32 count, u32 flags, 8 zero bytes
-constexpr uint32_t kMagic = 0x4350494c;  // "LIPC"
-constexpr uint8_t kVersion = 1;
+namespace at {
+constexpr size_t kMagic = 0, kVersion = 4, kKind = 5, kMemoryType = 6, kReserved = 7, kPid = 8, kFd = 12, kIdentity = 16,
+                 kDevice = 32, kInode = 40;
+constexpr size_t kSize = 48, kOffset = 56;                       // memory handles
+constexpr size_t kCount = 48, kFlags = 52, kEventPoolUnused = 56;  // event pool handles
+}  // namespace at
+constexpr uint32_t kHandleMagic = 0x4350494c;  // "LIPC"
+constexpr uint8_t kHandleVersion = 1;
 enum class HandleKind : uint8_t { MemoryFile = 1, DriverHandle = 2, EventPool = 3 };
 
 class HandleWriter {
@@ -53,15 +59,15 @@ class HandleReader {
 
 HandleWriter writeHeader(HandleKind kind, uint8_t memoryType, const IpcFileReference& file) {
   HandleWriter writer;
-  writer.put(0, kMagic);
-  writer.put(4, kVersion);
-  writer.put(5, kind);
-  writer.put(6, memoryType);
-  writer.put(8, file.pid);
-  writer.put(12, file.fd);
-  writer.put(16, file.identity.bytes);
-  writer.put(32, file.device);
-  writer.put(40, file.inode);
+  writer.put(at::kMagic, kHandleMagic);
+  writer.put(at::kVersion, kHandleVersion);
+  writer.put(at::kKind, kind);
+  writer.put(at::kMemoryType, memoryType);
+  writer.put(at::kPid, file.pid);
+  writer.put(at::kFd, file.fd);
+  writer.put(at::kIdentity, file.identity.bytes);
+  writer.put(at::kDevice, file.device);
+  writer.put(at::kInode, file.inode);
   return writer;
 }
 
@@ -72,20 +78,20 @@ std::optional<IpcFileReference> readHeader(const uint8_t* bytes, size_t size, st
     return std::nullopt;
   }
   const HandleReader reader(bytes);
-  if (reader.get<uint32_t>(0) != kMagic || reader.get<uint8_t>(4) != kVersion) {
+  if (reader.get<uint32_t>(at::kMagic) != kHandleMagic || reader.get<uint8_t>(at::kVersion) != kHandleVersion) {
     why = "not a Loom IPC handle (or one of another version)";
     return std::nullopt;
   }
-  if (!reader.zeroFrom(7, 1)) {
+  if (!reader.zeroFrom(at::kReserved, 1)) {
     why = "the handle's reserved byte is not zero";
     return std::nullopt;
   }
   IpcFileReference file;
-  file.pid = reader.get<int32_t>(8);
-  file.fd = reader.get<int32_t>(12);
-  file.identity.bytes = reader.get<decltype(file.identity.bytes)>(16);
-  file.device = reader.get<uint64_t>(32);
-  file.inode = reader.get<uint64_t>(40);
+  file.pid = reader.get<int32_t>(at::kPid);
+  file.fd = reader.get<int32_t>(at::kFd);
+  file.identity.bytes = reader.get<decltype(file.identity.bytes)>(at::kIdentity);
+  file.device = reader.get<uint64_t>(at::kDevice);
+  file.inode = reader.get<uint64_t>(at::kInode);
   if (file.pid <= 0 || file.fd < 0) {
     why = "the handle names no process or no descriptor";
     return std::nullopt;
@@ -135,15 +141,15 @@ std::string checkOpenedFile(const IpcFileReference& reference, const OpenedFileF
 IpcHandleBytes encodeIpcHandle(const IpcMemoryHandle& handle) {
   const HandleKind kind = handle.kind == IpcMemoryKind::DriverHandle ? HandleKind::DriverHandle : HandleKind::MemoryFile;
   HandleWriter writer = writeHeader(kind, uint8_t(handle.type), handle.file);
-  writer.put(48, handle.size);
-  writer.put(56, handle.offset);
+  writer.put(at::kSize, handle.size);
+  writer.put(at::kOffset, handle.offset);
   return writer.bytes();
 }
 
 IpcHandleBytes encodeIpcHandle(const IpcEventPoolHandle& handle) {
   HandleWriter writer = writeHeader(HandleKind::EventPool, 0, handle.file);
-  writer.put(48, handle.count);
-  writer.put(52, handle.flags);
+  writer.put(at::kCount, handle.count);
+  writer.put(at::kFlags, handle.flags);
   return writer.bytes();
 }
 
@@ -151,12 +157,12 @@ std::optional<IpcMemoryHandle> decodeIpcMemoryHandle(const uint8_t* bytes, size_
   std::optional<IpcFileReference> file = readHeader(bytes, size, why);
   if (!file) return std::nullopt;
   const HandleReader reader(bytes);
-  const auto kind = reader.get<HandleKind>(5);
+  const auto kind = reader.get<HandleKind>(at::kKind);
   if (kind != HandleKind::MemoryFile && kind != HandleKind::DriverHandle) {
     why = "not an IPC memory handle";
     return std::nullopt;
   }
-  const auto type = reader.get<uint8_t>(6);
+  const auto type = reader.get<uint8_t>(at::kMemoryType);
   if (!validMemoryType(type)) {
     why = "the handle's memory type is unknown";
     return std::nullopt;
@@ -165,8 +171,8 @@ std::optional<IpcMemoryHandle> decodeIpcMemoryHandle(const uint8_t* bytes, size_
   handle.file = *file;
   handle.kind = kind == HandleKind::DriverHandle ? IpcMemoryKind::DriverHandle : IpcMemoryKind::MemoryFile;
   handle.type = MemoryType(type);
-  handle.size = reader.get<uint64_t>(48);
-  handle.offset = reader.get<uint64_t>(56);
+  handle.size = reader.get<uint64_t>(at::kSize);
+  handle.offset = reader.get<uint64_t>(at::kOffset);
   // The exported pointer lies inside the allocation (an empty one has only its base).
   if (handle.offset >= handle.size && !(handle.size == 0 && handle.offset == 0)) {
     why = "the handle's offset lies outside its allocation";
@@ -179,18 +185,18 @@ std::optional<IpcEventPoolHandle> decodeIpcEventPoolHandle(const uint8_t* bytes,
   std::optional<IpcFileReference> file = readHeader(bytes, size, why);
   if (!file) return std::nullopt;
   const HandleReader reader(bytes);
-  if (reader.get<HandleKind>(5) != HandleKind::EventPool) {
+  if (reader.get<HandleKind>(at::kKind) != HandleKind::EventPool) {
     why = "not an IPC event pool handle";
     return std::nullopt;
   }
-  if (!reader.zeroFrom(6, 1) || !reader.zeroFrom(56, 8)) {
+  if (!reader.zeroFrom(at::kMemoryType, 1) || !reader.zeroFrom(at::kEventPoolUnused, 8)) {
     why = "the event pool handle's unused bytes are not zero";
     return std::nullopt;
   }
   IpcEventPoolHandle handle;
   handle.file = *file;
-  handle.count = reader.get<uint32_t>(48);
-  handle.flags = reader.get<uint32_t>(52);
+  handle.count = reader.get<uint32_t>(at::kCount);
+  handle.flags = reader.get<uint32_t>(at::kFlags);
   if (handle.count == 0) {
     why = "the event pool handle has no events";
     return std::nullopt;

@@ -44,9 +44,10 @@ class MemoryManager {
   // which have no device: from the host allocator, when set), else core's host memory. nullopt
   // when out of memory.
   std::optional<Allocation> allocate(MemoryType type, size_t size, size_t alignment, Device* device, const void* owner);
-  // Maps what another process exported; memory of a device's allocator opens on `device`.
-  // nullopt, with the reason in `why`, when the handle names no live allocation of a Loom process
-  // (ipc_handle.h says how that is checked), or nothing `device` can open.
+  // Maps what another process exported (a handle decodeIpcMemoryHandle accepted); memory of a
+  // device's allocator opens on `device`. nullopt, with the reason in `why`, when the handle
+  // names no live allocation of a Loom process (ipc_handle.h says how that is checked), or
+  // nothing `device` can open.
   std::optional<Allocation> importIpc(const IpcMemoryHandle& handle, Device* device, const void* owner, std::string& why);
   // nullopt when the memory cannot be shared (its driver cannot export it).
   std::optional<IpcMemoryHandle> exportIpc(const Allocation& allocation, const void* pointer);

@@ -1,13 +1,16 @@
 #include "loom/core/compiler_cache.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
+#include <cstring>
+#include <string>
+#include <vector>
 
 #include "loom/core/debug_keys.h"
 #include "loom/core/log.h"
@@ -42,10 +45,93 @@ class KeyHash {
   uint64_t second_ = 0x84222325cbf29ce4ull;
 };
 
+// Creates the folders of `path` that are missing, private to this user.
 void makeDirectories(const std::string& path) {
   for (size_t slash = path.find('/', 1); slash != std::string::npos; slash = path.find('/', slash + 1))
-    mkdir(path.substr(0, slash).c_str(), 0755);
-  mkdir(path.c_str(), 0755);
+    mkdir(path.substr(0, slash).c_str(), 0700);
+  mkdir(path.c_str(), 0700);
+}
+
+// Closes the descriptor it holds.
+class Descriptor {
+ public:
+  explicit Descriptor(int fd) : fd_(fd) {}
+  Descriptor(Descriptor&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  ~Descriptor() {
+    if (fd_ >= 0) close(fd_);
+  }
+  int get() const { return fd_; }
+  bool valid() const { return fd_ >= 0; }
+
+ private:
+  int fd_;
+};
+
+// Empty when only this user can change what `status` describes: it is theirs and no one else
+// may write it; else why not. Another user who could would choose the code Loom runs.
+std::string ownershipProblem(const struct stat& status) {
+  if (status.st_uid != geteuid())
+    return "it belongs to uid " + std::to_string(status.st_uid) + ", not to this user (uid " + std::to_string(geteuid()) + ")";
+  if (status.st_mode & (S_IWGRP | S_IWOTH)) {
+    char mode[8];
+    std::snprintf(mode, sizeof(mode), "%04o", unsigned(status.st_mode & 07777));
+    return std::string("other users may write it (mode ") + mode + ")";
+  }
+  return {};
+}
+
+// The cache folder, opened without following a symlink, when it is safe to keep code in; an
+// invalid descriptor when it is missing or not (said under PrintDebugMessages).
+Descriptor openPrivateDirectory(const std::string& path) {
+  Descriptor folder(open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!folder.valid()) {
+    if (errno != ENOENT)
+      debugMessage("compiler cache: not using %s (%s: a symlink or no folder); compiling without the cache", path.c_str(),
+                   std::strerror(errno));
+    return folder;
+  }
+  struct stat status;
+  const std::string problem = fstat(folder.get(), &status) != 0 ? std::string(std::strerror(errno)) : ownershipProblem(status);
+  if (problem.empty()) return folder;
+  debugMessage("compiler cache: not using %s: %s; compiling without the cache", path.c_str(), problem.c_str());
+  return Descriptor(-1);
+}
+
+// The bytes of an entry of `folder` when it is a regular file of this user that no one else may
+// write; empty otherwise (and on a miss).
+std::vector<uint8_t> readEntry(const Descriptor& folder, const std::string& name) {
+  Descriptor entry(openat(folder.get(), name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  if (!entry.valid()) return {};
+  struct stat status;
+  if (fstat(entry.get(), &status) != 0) return {};
+  const std::string problem = S_ISREG(status.st_mode) ? ownershipProblem(status) : "not a regular file";
+  if (!problem.empty()) {
+    debugMessage("compiler cache: ignoring entry %s: %s", name.c_str(), problem.c_str());
+    return {};
+  }
+  std::vector<uint8_t> bytes(static_cast<size_t>(status.st_size));
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t got = read(entry.get(), bytes.data() + done, bytes.size() - done);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    done += size_t(got);
+  }
+  bytes.resize(done);
+  return bytes;
+}
+
+bool writeAll(int fd, const std::vector<uint8_t>& bytes) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t wrote = write(fd, bytes.data() + done, bytes.size() - done);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) return false;
+    done += size_t(wrote);
+  }
+  return true;
 }
 
 std::string defaultDirectory() {
@@ -72,9 +158,10 @@ std::string CompilerCache::key(const compiler::CompileRequest& request) {
 
 std::shared_ptr<const compiler::CompiledProgram> CompilerCache::load(const std::string& key) const {
   if (directory_.empty()) return nullptr;
-  std::ifstream file(path(key), std::ios::binary);
-  if (!file) return nullptr;
-  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const Descriptor folder = openPrivateDirectory(directory_);
+  if (!folder.valid()) return nullptr;
+  const std::vector<uint8_t> bytes = readEntry(folder, entryName(key));
+  if (bytes.empty()) return nullptr;
   compiler::BuildResult read = compiler::readNativeBinary(bytes.data(), bytes.size());
   if (read.status != compiler::Status::Success) {
     debugMessage("compiler cache: ignoring corrupted entry %s (%s)", key.c_str(), read.log.c_str());
@@ -87,18 +174,21 @@ std::shared_ptr<const compiler::CompiledProgram> CompilerCache::load(const std::
 void CompilerCache::store(const std::string& key, const compiler::CompiledProgram& program) const {
   if (directory_.empty()) return;
   makeDirectories(directory_);
+  const Descriptor folder = openPrivateDirectory(directory_);
+  if (!folder.valid()) return;
   static std::atomic<uint64_t> sequence{0};
-  const std::string temporary = path(key) + ".tmp." + std::to_string(getpid()) + "." + std::to_string(sequence++);
+  const std::string temporary = entryName(key) + ".tmp." + std::to_string(getpid()) + "." + std::to_string(sequence++);
   const std::vector<uint8_t> binary = compiler::writeNativeBinary(program);
   {
-    std::ofstream file(temporary, std::ios::binary);
-    file.write(reinterpret_cast<const char*>(binary.data()), std::streamsize(binary.size()));
-    if (!file) {
-      std::remove(temporary.c_str());
+    const Descriptor file(openat(folder.get(), temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (!file.valid()) return;
+    if (!writeAll(file.get(), binary)) {
+      unlinkat(folder.get(), temporary.c_str(), 0);
       return;
     }
   }
-  if (std::rename(temporary.c_str(), path(key).c_str()) != 0) std::remove(temporary.c_str());
+  if (renameat(folder.get(), temporary.c_str(), folder.get(), entryName(key).c_str()) != 0)
+    unlinkat(folder.get(), temporary.c_str(), 0);
 }
 
 const CompilerCache& compilerCache() {

@@ -1,9 +1,8 @@
 #include "loom/core/memory_manager.h"
 
-#include <unistd.h>
-
 #include <cstring>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "loom/core/device.h"
@@ -13,22 +12,26 @@ namespace loom::core {
 
 namespace {
 
-// The contents of the file an IPC handle of driver memory names: the handle is as large as a
-// Level Zero IPC handle, so it travels beside it.
+// The contents of the file an IPC handle of driver memory names: the driver's handle is as large
+// as a Level Zero IPC handle, so it travels beside it, with the size the handle must claim.
 struct IpcDriverRecord {
   uint32_t magic;
   uint32_t reserved;
+  uint64_t size;  // of the allocation
   DriverIpcHandle handle;
 };
 constexpr uint32_t kIpcDriverRecordMagic = 0x4c445248;  // "LDRH"
 
-std::optional<IpcDriverRecord> readDriverRecord(int32_t pid, int32_t fd) {
-  SharedMemoryBlock file = mapForeignSharedMemory(pid, fd, sizeof(IpcDriverRecord));
+std::optional<IpcDriverRecord> readDriverRecord(const IpcFileReference& reference, std::string& why) {
+  SharedMemoryBlock file = mapForeignSharedMemory(reference, sizeof(IpcDriverRecord), why);
   if (!file.address) return std::nullopt;
   IpcDriverRecord record;
   std::memcpy(&record, file.address, sizeof(record));
   freeSharedMemory(file);
-  if (record.magic != kIpcDriverRecordMagic) return std::nullopt;
+  if (record.magic != kIpcDriverRecordMagic) {
+    why = "the memory file holds no driver handle";
+    return std::nullopt;
+  }
   return record;
 }
 
@@ -65,8 +68,8 @@ SharedMemoryBlock MemoryManager::allocateDeviceVisible(size_t size, size_t align
   return block;
 }
 
-SharedMemoryBlock MemoryManager::mapForeignDeviceVisible(int32_t pid, int32_t fd, size_t size) {
-  SharedMemoryBlock block = mapForeignSharedMemory(pid, fd, size);
+SharedMemoryBlock MemoryManager::mapForeignDeviceVisible(const IpcFileReference& file, uint64_t minimumSize, std::string& why) {
+  SharedMemoryBlock block = mapForeignSharedMemory(file, minimumSize, why);
   makeDeviceVisible(block);
   return block;
 }
@@ -115,7 +118,7 @@ std::optional<SharedMemoryBlock> MemoryManager::ipcRecord(const Allocation& allo
   if (it == byAddress_.end() || it->second.id != allocation.id) return std::nullopt;
   Allocation& entry = it->second;
   if (entry.ipcRecord.address) return entry.ipcRecord;
-  IpcDriverRecord record{kIpcDriverRecordMagic, 0, {}};
+  IpcDriverRecord record{kIpcDriverRecordMagic, 0, entry.size, {}};
   if (entry.imported || !entry.allocator->exportMemory(entry.address, entry.type, record.handle)) return std::nullopt;
   SharedMemoryBlock file = allocateSharedMemory(sizeof(record), 0);
   if (!file.address) return std::nullopt;
@@ -126,21 +129,20 @@ std::optional<SharedMemoryBlock> MemoryManager::ipcRecord(const Allocation& allo
 
 std::optional<IpcMemoryHandle> MemoryManager::exportIpc(const Allocation& allocation, const void* pointer) {
   const uint64_t offset = static_cast<const char*>(pointer) - static_cast<const char*>(allocation.address);
-  IpcMemoryHandle handle{kIpcMemoryMagic, static_cast<int32_t>(getpid()), allocation.block.fd, allocation.type,
-                         IpcMemoryKind::MemoryFile, 0, allocation.size, offset};
+  IpcMemoryHandle handle{sharedMemoryReference(allocation.block), IpcMemoryKind::MemoryFile, allocation.type,
+                         allocation.size, offset};
   if (!allocation.allocator) return handle;
   std::optional<SharedMemoryBlock> record = ipcRecord(allocation);
   if (!record) return std::nullopt;
-  handle.fd = record->fd;
+  handle.file = sharedMemoryReference(*record);
   handle.kind = IpcMemoryKind::DriverHandle;
   return handle;
 }
 
-std::optional<Allocation> MemoryManager::importIpc(const IpcMemoryHandle& handle, Device* device, const void* owner) {
-  if (handle.magic != kIpcMemoryMagic || handle.offset > handle.size) return std::nullopt;
-  if (handle.kind == IpcMemoryKind::DriverHandle) return importDriverHandle(handle, device, owner);
-  if (handle.kind != IpcMemoryKind::MemoryFile) return std::nullopt;
-  SharedMemoryBlock block = mapForeignDeviceVisible(handle.pid, handle.fd, handle.size);
+std::optional<Allocation> MemoryManager::importIpc(const IpcMemoryHandle& handle, Device* device, const void* owner,
+                                                   std::string& why) {
+  if (handle.kind == IpcMemoryKind::DriverHandle) return importDriverHandle(handle, device, owner, why);
+  SharedMemoryBlock block = mapForeignDeviceVisible(handle.file, handle.size, why);
   if (!block.address) return std::nullopt;
   Device* owningDevice = handle.type == MemoryType::Host ? nullptr : device;
   return insert({block.address, static_cast<size_t>(handle.size), pageSize(), handle.type, owningDevice, owner, 0, true,
@@ -148,12 +150,23 @@ std::optional<Allocation> MemoryManager::importIpc(const IpcMemoryHandle& handle
 }
 
 std::optional<Allocation> MemoryManager::importDriverHandle(const IpcMemoryHandle& handle, Device* device,
-                                                            const void* owner) {
-  if (!device) return std::nullopt;
-  std::optional<IpcDriverRecord> record = readDriverRecord(handle.pid, handle.fd);
+                                                            const void* owner, std::string& why) {
+  if (!device) {
+    why = "memory of a device's allocator opens on a device";
+    return std::nullopt;
+  }
+  std::optional<IpcDriverRecord> record = readDriverRecord(handle.file, why);
   if (!record) return std::nullopt;
+  if (record->size != handle.size) {
+    why = "the handle's size is not its allocation's";
+    return std::nullopt;
+  }
   void* address = device->backend().importMemory(record->handle);
-  if (!address) return std::nullopt;
+  if (!address) {
+    why = "the device's driver cannot open the allocation (a GPU's memory opens only in other processes than the "
+          "exporting one)";
+    return std::nullopt;
+  }
   return insert({address, static_cast<size_t>(handle.size), 0, handle.type, device, owner, 0, true, {}, &device->backend(), {}});
 }
 

@@ -1,13 +1,13 @@
 #include "level_zero/event/event_pool.h"
 
-#include <unistd.h>
-
 #include <cstring>
+#include <string>
 
 #include "level_zero/context/context.h"
 #include "level_zero/validation.h"
 #include "loom/core/runtime.h"
 #include "loom/core/futex.h"
+#include "loom/core/ipc_handle.h"
 
 namespace loom::l0 {
 
@@ -16,17 +16,6 @@ namespace {
 constexpr ze_event_pool_flags_t kPoolFlags =
     ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_IPC | ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
 constexpr ze_event_scope_flags_t kScopeFlags = ZE_EVENT_SCOPE_FLAG_SUBDEVICE | ZE_EVENT_SCOPE_FLAG_DEVICE | ZE_EVENT_SCOPE_FLAG_HOST;
-
-// What another process needs to open a pool: where its storage file is, and its shape.
-struct IpcEventPoolHandle {
-  uint32_t magic;
-  int32_t pid;
-  int32_t fd;
-  uint32_t count;
-  uint32_t flags;
-};
-constexpr uint32_t kIpcEventPoolMagic = 0x4c455650;  // "LEVP"
-static_assert(sizeof(IpcEventPoolHandle) <= ZE_MAX_IPC_HANDLE_SIZE);
 
 }  // namespace
 
@@ -63,9 +52,10 @@ ze_result_t zeEventPoolGetIpcHandle(ze_event_pool_handle_t hEventPool, ze_ipc_ev
   ZE_REQUIRE_POINTER(phIpc);
   EventPool* pool = EventPool::fromHandle(hEventPool);
   ZE_REQUIRE(pool->flags() & ZE_EVENT_POOL_FLAG_IPC, ZE_RESULT_ERROR_INVALID_ARGUMENT, "the pool was not created with ZE_EVENT_POOL_FLAG_IPC");
-  IpcEventPoolHandle handle{kIpcEventPoolMagic, static_cast<int32_t>(getpid()), pool->storage().fd, pool->count(), pool->flags()};
-  std::memset(phIpc->data, 0, sizeof(phIpc->data));
-  std::memcpy(phIpc->data, &handle, sizeof(handle));
+  const core::IpcEventPoolHandle handle{core::sharedMemoryReference(pool->storage()), pool->count(), pool->flags()};
+  static_assert(sizeof(phIpc->data) == core::kIpcHandleSize);
+  const core::IpcHandleBytes bytes = core::encodeIpcHandle(handle);
+  std::memcpy(phIpc->data, bytes.data(), bytes.size());
   return ZE_RESULT_SUCCESS;
 }
 
@@ -73,13 +63,17 @@ ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_
                                      ze_event_pool_handle_t* phEventPool) {
   ZE_REQUIRE_HANDLE(hContext);
   ZE_REQUIRE_POINTER(phEventPool);
-  IpcEventPoolHandle handle;
-  std::memcpy(&handle, hIpc.data, sizeof(handle));
-  ZE_REQUIRE(handle.magic == kIpcEventPoolMagic && handle.count != 0, ZE_RESULT_ERROR_INVALID_ARGUMENT, "not an IPC event pool handle");
+  std::string why;
+  const std::optional<core::IpcEventPoolHandle> handle =
+      core::decodeIpcEventPoolHandle(reinterpret_cast<const uint8_t*>(hIpc.data), sizeof(hIpc.data), why);
+  if (!handle) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, __func__, why.c_str());
+  ZE_REQUIRE((handle->flags & ~kPoolFlags) == 0 && (handle->flags & ZE_EVENT_POOL_FLAG_IPC), ZE_RESULT_ERROR_INVALID_ARGUMENT,
+             "the handle's pool flags are not those of an IPC pool");
+  const uint64_t storageSize = uint64_t(sizeof(core::EventStorage)) * handle->count;
   core::SharedMemoryBlock storage =
-      core::Runtime::get().memory().mapForeignDeviceVisible(handle.pid, handle.fd, sizeof(core::EventStorage) * handle.count);
-  ZE_REQUIRE(storage.address != nullptr, ZE_RESULT_ERROR_INVALID_ARGUMENT, "the exporting process's pool cannot be opened");
-  *phEventPool = new EventPool(handle.flags, handle.count, storage, true);
+      core::Runtime::get().memory().mapForeignDeviceVisible(handle->file, storageSize, why);
+  if (!storage.address) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, __func__, why.c_str());
+  *phEventPool = new EventPool(handle->flags, handle->count, storage, true);
   return ZE_RESULT_SUCCESS;
 }
 

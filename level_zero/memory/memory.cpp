@@ -1,6 +1,7 @@
 #include "level_zero/memory/memory.h"
 
 #include <cstring>
+#include <string>
 
 #include "level_zero/context/context.h"
 #include "level_zero/device/device.h"
@@ -164,13 +165,13 @@ ze_result_t zeMemGetIpcHandle(ze_context_handle_t hContext, const void* ptr, ze_
   auto allocation = memory.find(ptr);
   ZE_REQUIRE(allocation && allocation->owner == Context::fromHandle(hContext), ZE_RESULT_ERROR_INVALID_ARGUMENT,
              "ptr is not inside an allocation of this context");
-  static_assert(sizeof(core::IpcMemoryHandle) <= ZE_MAX_IPC_HANDLE_SIZE);
   const std::optional<core::IpcMemoryHandle> handle = memory.exportIpc(*allocation, ptr);
   ZE_REQUIRE(handle.has_value(), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
              "the device's driver cannot share this allocation with other processes (a GPU shares device and host "
              "allocations, not shared ones)");
-  std::memset(pIpcHandle->data, 0, sizeof(pIpcHandle->data));
-  std::memcpy(pIpcHandle->data, &*handle, sizeof(*handle));
+  static_assert(sizeof(pIpcHandle->data) == core::kIpcHandleSize);
+  const core::IpcHandleBytes bytes = core::encodeIpcHandle(*handle);
+  std::memcpy(pIpcHandle->data, bytes.data(), bytes.size());
   return ZE_RESULT_SUCCESS;
 }
 
@@ -180,13 +181,14 @@ ze_result_t zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_device_handle_t 
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(pptr);
   ZE_REQUIRE_FLAGS(flags, ZE_IPC_MEMORY_FLAG_BIAS_CACHED | ZE_IPC_MEMORY_FLAG_BIAS_UNCACHED);
-  core::IpcMemoryHandle ipc;
-  std::memcpy(&ipc, handle.data, sizeof(ipc));
-  auto allocation = core::Runtime::get().memory().importIpc(ipc, &Device::fromHandle(hDevice)->core(), Context::fromHandle(hContext));
-  ZE_REQUIRE(allocation.has_value(), ZE_RESULT_ERROR_INVALID_ARGUMENT,
-             "the IPC handle does not name a live allocation that this device can open (a GPU's memory opens only "
-             "in other processes than the exporting one)");
-  *pptr = static_cast<char*>(allocation->address) + ipc.offset;
+  std::string why;
+  const std::optional<core::IpcMemoryHandle> ipc =
+      core::decodeIpcMemoryHandle(reinterpret_cast<const uint8_t*>(handle.data), sizeof(handle.data), why);
+  if (!ipc) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, __func__, why.c_str());
+  auto allocation =
+      core::Runtime::get().memory().importIpc(*ipc, &Device::fromHandle(hDevice)->core(), Context::fromHandle(hContext), why);
+  if (!allocation) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, __func__, why.c_str());
+  *pptr = static_cast<char*>(allocation->address) + ipc->offset;
   return ZE_RESULT_SUCCESS;
 }
 

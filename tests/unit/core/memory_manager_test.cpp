@@ -2,9 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "fake_backend.h"
@@ -66,15 +65,52 @@ TEST(MemoryManager, IpcImportSeesTheExportersData) {
   std::strcpy(interior, "shared pages");
   const IpcMemoryHandle handle = *memory.exportIpc(*exported, interior);
   EXPECT_EQ(handle.kind, IpcMemoryKind::MemoryFile);
-  auto imported = memory.importIpc(handle, nullptr, &kOwner);
-  ASSERT_TRUE(imported);
+  EXPECT_EQ(handle.size, 8192u);
+  std::string why;
+  auto imported = memory.importIpc(handle, nullptr, &kOwner, why);
+  ASSERT_TRUE(imported) << why;
   EXPECT_TRUE(imported->imported);
   EXPECT_EQ(imported->type, MemoryType::Device);
+  EXPECT_EQ(imported->size, 8192u);
   EXPECT_NE(imported->address, exported->address);
   EXPECT_STREQ(static_cast<char*>(imported->address) + handle.offset, "shared pages");
   IpcMemoryHandle corrupted = handle;
-  corrupted.magic = 0;
-  EXPECT_FALSE(memory.importIpc(corrupted, nullptr, &kOwner));
+  corrupted.file.identity.bytes[0] ^= 1;
+  EXPECT_FALSE(memory.importIpc(corrupted, nullptr, &kOwner, why));
+  EXPECT_FALSE(why.empty());
+}
+
+// After the exporter frees an allocation and makes another (which may get the same descriptor
+// number), the old handle opens nothing.
+TEST(MemoryManager, AFreedAllocationsHandleOpensNothing) {
+  MemoryManager memory;
+  auto freed = memory.allocate(MemoryType::Host, 4096, 0, nullptr, &kOwner);
+  ASSERT_TRUE(freed);
+  const IpcMemoryHandle stale = *memory.exportIpc(*freed, freed->address);
+  ASSERT_TRUE(memory.free(freed->address));
+  auto next = memory.allocate(MemoryType::Host, 4096, 0, nullptr, &kOwner);
+  ASSERT_TRUE(next);
+  EXPECT_EQ(memory.exportIpc(*next, next->address)->file.fd, stale.file.fd) << "the descriptor is reused";
+  std::string why;
+  EXPECT_FALSE(memory.importIpc(stale, nullptr, &kOwner, why));
+  EXPECT_FALSE(why.empty());
+}
+
+// The size a handle claims must fit in the memory file: the importer maps no more than the file.
+TEST(MemoryManager, AHandleClaimingMoreThanItsFileOpensNothing) {
+  MemoryManager memory;
+  auto exported = memory.allocate(MemoryType::Shared, 4096, 0, nullptr, &kOwner);
+  ASSERT_TRUE(exported);
+  IpcMemoryHandle handle = *memory.exportIpc(*exported, exported->address);
+  std::string why;
+  for (uint64_t size : {4096ull + 16, 1ull << 40}) {
+    handle.size = size;
+    EXPECT_FALSE(memory.importIpc(handle, nullptr, &kOwner, why)) << size;
+  }
+  handle.size = 4096;
+  auto imported = memory.importIpc(handle, nullptr, &kOwner, why);
+  ASSERT_TRUE(imported) << why;
+  EXPECT_EQ(imported->size, 4096u);
 }
 
 // A backend with an allocator of its own (the CUDA backend's) provides the memory of its device
@@ -163,12 +199,14 @@ TEST(MemoryManager, DriverMemoryIsSharedThroughTheDriversHandle) {
   EXPECT_EQ(handle->kind, IpcMemoryKind::DriverHandle);
   EXPECT_EQ(handle->offset, 64u);
   EXPECT_EQ(handle->type, MemoryType::Device);
-  EXPECT_EQ(memory.exportIpc(*exported, exported->address)->fd, handle->fd) << "one record per allocation";
+  EXPECT_EQ(handle->size, 4096u);
+  EXPECT_EQ(memory.exportIpc(*exported, exported->address)->file.identity, handle->file.identity) << "one record per allocation";
   EXPECT_EQ(backend.exports, 1);
 
-  EXPECT_FALSE(memory.importIpc(*handle, nullptr, &kOwner)) << "driver memory opens on a device";
-  auto imported = memory.importIpc(*handle, &device, &kOtherOwner);
-  ASSERT_TRUE(imported);
+  std::string why;
+  EXPECT_FALSE(memory.importIpc(*handle, nullptr, &kOwner, why)) << "driver memory opens on a device";
+  auto imported = memory.importIpc(*handle, &device, &kOtherOwner, why);
+  ASSERT_TRUE(imported) << why;
   EXPECT_TRUE(imported->imported);
   EXPECT_EQ(imported->allocator, &backend);
   EXPECT_EQ(backend.importedFrom, (std::vector<void*>{exported->address}));
@@ -181,6 +219,44 @@ TEST(MemoryManager, DriverMemoryIsSharedThroughTheDriversHandle) {
   EXPECT_FALSE(memory.exportIpc(*shared, shared->address)) << "the driver cannot share it";
   memory.freeAllOf(&kOwner);
   EXPECT_EQ(backend.released.size(), 2u);
+}
+
+// A driver's handle travels in a memory file of its own, checked as any other: a freed
+// allocation's record, a record claimed at another size and a memory file that holds no driver
+// handle open nothing, and the driver is never asked to open them.
+TEST(MemoryManager, ADriverHandleOpensOnlyItsLiveAllocationsRecord) {
+  auto owned = std::make_unique<SharingBackend>();
+  SharingBackend& backend = *owned;
+  Device device(std::move(owned), nullptr);
+  MemoryManager memory;
+  auto freed = memory.allocate(MemoryType::Device, 4096, 0, &device, &kOwner);
+  ASSERT_TRUE(freed);
+  const IpcMemoryHandle stale = *memory.exportIpc(*freed, freed->address);
+  ASSERT_TRUE(memory.free(freed->address));
+  auto live = memory.allocate(MemoryType::Device, 4096, 0, &device, &kOwner);
+  ASSERT_TRUE(live);
+  IpcMemoryHandle handle = *memory.exportIpc(*live, live->address);
+  std::string why;
+  EXPECT_FALSE(memory.importIpc(stale, &device, &kOtherOwner, why)) << "the freed allocation's record is gone";
+  EXPECT_FALSE(why.empty());
+
+  IpcMemoryHandle resized = handle;
+  resized.size = 1ull << 40;
+  resized.offset = 0;
+  EXPECT_FALSE(memory.importIpc(resized, &device, &kOtherOwner, why)) << "the record says 4096 bytes";
+
+  auto host = memory.allocate(MemoryType::Host, 4096, 0, nullptr, &kOwner);
+  ASSERT_TRUE(host);
+  IpcMemoryHandle notARecord = *memory.exportIpc(*host, host->address);
+  notARecord.kind = IpcMemoryKind::DriverHandle;
+  EXPECT_FALSE(memory.importIpc(notARecord, &device, &kOtherOwner, why)) << "a memory file without a driver handle";
+  EXPECT_TRUE(backend.importedFrom.empty()) << "the driver saw none of them";
+
+  auto imported = memory.importIpc(handle, &device, &kOtherOwner, why);
+  ASSERT_TRUE(imported) << why;
+  EXPECT_EQ(backend.importedFrom, (std::vector<void*>{live->address}));
+  memory.freeAllOf(&kOtherOwner);
+  memory.freeAllOf(&kOwner);
 }
 
 // With a host allocator, host memory is core's shareable memory pinned by it: IPC works as on the
@@ -198,8 +274,9 @@ TEST(MemoryManager, HostMemoryIsRegisteredWithTheHostAllocatorAndShareable) {
   const std::optional<IpcMemoryHandle> handle = memory.exportIpc(*host, host->address);
   ASSERT_TRUE(handle);
   EXPECT_EQ(handle->kind, IpcMemoryKind::MemoryFile);
-  auto imported = memory.importIpc(*handle, nullptr, &kOwner);
-  ASSERT_TRUE(imported);
+  std::string why;
+  auto imported = memory.importIpc(*handle, nullptr, &kOwner, why);
+  ASSERT_TRUE(imported) << why;
   EXPECT_EQ(imported->type, MemoryType::Host);
   EXPECT_EQ(imported->device, nullptr);
   EXPECT_STREQ(static_cast<char*>(imported->address), "pinned");
@@ -238,8 +315,9 @@ TEST(MemoryManager, DeviceVisibleBlocksAreRegisteredOnlyWithAHostAllocator) {
   memory.setHostAllocator(&backend);
   SharedMemoryBlock pinned = memory.allocateDeviceVisible(100, 8);
   EXPECT_TRUE(pinned.deviceVisible);
-  SharedMemoryBlock mapped = memory.mapForeignDeviceVisible(getpid(), pinned.fd, 100);
-  ASSERT_NE(mapped.address, nullptr);
+  std::string why;
+  SharedMemoryBlock mapped = memory.mapForeignDeviceVisible(sharedMemoryReference(pinned), 100, why);
+  ASSERT_NE(mapped.address, nullptr) << why;
   EXPECT_TRUE(mapped.deviceVisible);
   memory.freeDeviceVisible(mapped);
   memory.freeDeviceVisible(pinned);

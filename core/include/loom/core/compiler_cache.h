@@ -2,7 +2,10 @@
 // Compiled programs kept on disk, keyed by everything that decides the code: the SPIR-V, the
 // options, the specialization constants, the target and the compiler's identity. Entries are
 // native binaries written to a temporary name and renamed into place, so concurrent processes
-// never see half an entry; a corrupted entry fails the binary's own checks and is ignored.
+// never see half an entry; a corrupted entry fails the binary's own checks and is ignored. The
+// cache holds code that Loom runs, so only what the user alone controls is used: folders are
+// made 0700 and entries 0600; a folder that is a symlink, belongs to another user or that others
+// may write is not used at all (the program is compiled), and neither is such an entry.
 #include <memory>
 #include <string>
 
@@ -21,7 +24,7 @@ class CompilerCache {
   void store(const std::string& key, const compiler::CompiledProgram& program) const;
 
  private:
-  std::string path(const std::string& key) const { return directory_ + "/" + key + ".bin"; }
+  static std::string entryName(const std::string& key) { return key + ".bin"; }
   std::string directory_;
 };
 

@@ -7,7 +7,9 @@
 #include <memory>
 #include <optional>
 #include <shared_mutex>
+#include <string>
 
+#include "loom/core/ipc_handle.h"
 #include "loom/core/memory_type.h"
 #include "loom/core/shared_memory.h"
 
@@ -31,24 +33,6 @@ struct Allocation {
   SharedMemoryBlock ipcRecord;
 };
 
-// How an IPC handle reaches the memory: the allocation's own file (core's host memory), or a
-// file holding the driver's handle of memory from a device's allocator (a GPU's).
-enum class IpcMemoryKind : uint8_t { MemoryFile, DriverHandle };
-
-// What another process needs to map an allocation: the exporter's pid and descriptor, the kind,
-// type and size.
-struct IpcMemoryHandle {
-  uint32_t magic;
-  int32_t pid;
-  int32_t fd;
-  MemoryType type;
-  IpcMemoryKind kind;
-  uint16_t reserved;
-  uint64_t size;
-  uint64_t offset;  // of the exported pointer inside the allocation
-};
-constexpr uint32_t kIpcMemoryMagic = 0x4c4d4950;  // "LMIP"
-
 class MemoryManager {
  public:
   MemoryManager() = default;
@@ -60,9 +44,11 @@ class MemoryManager {
   // which have no device: from the host allocator, when set), else core's host memory. nullopt
   // when out of memory.
   std::optional<Allocation> allocate(MemoryType type, size_t size, size_t alignment, Device* device, const void* owner);
-  // Maps what another process exported; memory of a device's allocator opens on `device`.
-  // nullopt when the handle names nothing live (or nothing `device` can open).
-  std::optional<Allocation> importIpc(const IpcMemoryHandle& handle, Device* device, const void* owner);
+  // Maps what another process exported (a handle decodeIpcMemoryHandle accepted); memory of a
+  // device's allocator opens on `device`. nullopt, with the reason in `why`, when the handle
+  // names no live allocation of a Loom process (ipc_handle.h says how that is checked), or
+  // nothing `device` can open.
+  std::optional<Allocation> importIpc(const IpcMemoryHandle& handle, Device* device, const void* owner, std::string& why);
   // nullopt when the memory cannot be shared (its driver cannot export it).
   std::optional<IpcMemoryHandle> exportIpc(const Allocation& allocation, const void* pointer);
   // `address` must be an allocation's base (and, when `id` is given, that allocation's id);
@@ -80,13 +66,14 @@ class MemoryManager {
   // host allocator when there is one (a GPU's driver pins and maps it for every GPU), which
   // block.deviceVisible says. Release it with freeDeviceVisible.
   SharedMemoryBlock allocateDeviceVisible(size_t size, size_t alignment);
-  SharedMemoryBlock mapForeignDeviceVisible(int32_t pid, int32_t fd, size_t size);
+  SharedMemoryBlock mapForeignDeviceVisible(const IpcFileReference& file, uint64_t minimumSize, std::string& why);
   void freeDeviceVisible(const SharedMemoryBlock& block);
 
  private:
   void makeDeviceVisible(SharedMemoryBlock& block);
   void* allocateHost(size_t size, size_t alignment, Allocation& allocation);
-  std::optional<Allocation> importDriverHandle(const IpcMemoryHandle& handle, Device* device, const void* owner);
+  std::optional<Allocation> importDriverHandle(const IpcMemoryHandle& handle, Device* device, const void* owner,
+                                               std::string& why);
   // The file holding the driver's IPC handle of `allocation`, made on first use.
   std::optional<SharedMemoryBlock> ipcRecord(const Allocation& allocation);
   Allocation insert(Allocation allocation);  // gives it an id and indexes it

@@ -1,8 +1,13 @@
 #pragma once
 // Memory backed by an anonymous file (memfd), so that another process can map the same pages:
-// the base of Level Zero IPC on the CPU, and of virtual memory's physical objects.
+// the base of Level Zero IPC on the CPU and of IPC event pools. Each file is sealed at its size
+// (it can never shrink under a mapping) and named by an identity of its own (ipc_handle.h), by
+// which an importing process checks that it opened the very file a handle names.
 #include <cstddef>
 #include <cstdint>
+#include <string>
+
+#include "loom/core/ipc_handle.h"
 
 namespace loom::core {
 
@@ -11,6 +16,9 @@ struct SharedMemoryBlock {
   size_t mappedSize = 0;  // whole pages
   int fd = -1;
   bool deviceVisible = false;  // registered with a device's driver (MemoryManager::allocateDeviceVisible)
+  FileIdentity identity;       // of the file, and its st_dev and st_ino
+  uint64_t device = 0;
+  uint64_t inode = 0;
 };
 
 // Maps `size` bytes (rounded up to pages) at an address aligned to `alignment` (a power of two).
@@ -18,9 +26,14 @@ struct SharedMemoryBlock {
 SharedMemoryBlock allocateSharedMemory(size_t size, size_t alignment);
 void freeSharedMemory(const SharedMemoryBlock& block);
 
-// Maps the file another process exported (its pid and descriptor number), for IPC.
-// Returns a block with address == nullptr when the file cannot be opened.
-SharedMemoryBlock mapForeignSharedMemory(int32_t pid, int32_t fd, size_t size);
+// What another process needs to find the block's file: this process's pid and the descriptor,
+// the file's identity and inode.
+IpcFileReference sharedMemoryReference(const SharedMemoryBlock& block);
+// Maps the whole file that another process (or this one) exported, for IPC, once the descriptor
+// opened here shows the very Loom memory file `file` names, at least `minimumSize` bytes long
+// (checkOpenedFile). Anything else (a freed file, another file of the exporter, a file named like
+// Loom's) is not opened, or not mapped: the block's address is nullptr and `why` says why.
+SharedMemoryBlock mapForeignSharedMemory(const IpcFileReference& file, uint64_t minimumSize, std::string& why);
 
 size_t pageSize();
 

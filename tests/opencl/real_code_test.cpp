@@ -126,6 +126,17 @@ TEST_F(RealCodeTest, OptionsThatClangBasedImplementationsAccept) {
   }
 }
 
+TEST_F(RealCodeTest, CppForOpenClBuildsAndRuns) {
+  // clang's -cl-std= values for C++ for OpenCL, in either case, as clang-based implementations take them.
+  for (const char* options : {"-cl-std=CLC++", "-cl-std=clc++2021"}) {
+    cl_program p = build("template <typename T> T twice(T x) { return x + x; }\n"
+                         "kernel void doubled(global int* out) { out[0] = twice<int>(21); }",
+                         options);
+    ASSERT_NE(p, nullptr) << options;
+    EXPECT_EQ(run<int>(p, "doubled"), std::vector<int>{42}) << options;
+  }
+}
+
 TEST_F(RealCodeTest, PragmasAndAttributesOfRealKernels) {
   // Pragmas of extensions the device lacks or that no one defines are warnings, as in clang;
   // unroll hints and the common attributes build and run.

@@ -1,5 +1,6 @@
 // loom-cc: compiles SPIR-V to a Loom native binary, and describes native binaries.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -17,12 +18,15 @@ void printUsage() {
   std::puts(
       "usage: loom-cc spirv <input.cl> -o <output.spv> [--options \"<build options>\"]\n"
       "       loom-cc compile <input.spv | input.cl> -o <output.bin> [--options \"<build options>\"] [--target cpu|nvptx]\n"
+      "                       [--threads N]\n"
       "       loom-cc describe <input.bin | input.spv | input.cl> [--options \"<build options>\"] [--target cpu|nvptx]\n"
       "spirv     compiles OpenCL C (-cl-std= among the options, CL1.2 by default) to SPIR-V, which\n"
       "          zeModuleCreate and clCreateProgramWithIL accept\n"
       "compile   builds SPIR-V or OpenCL C into a native binary for the target: cpu (the default:\n"
       "          this machine's instruction set) or nvptx (PTX for NVIDIA GPUs), which zeModuleCreate\n"
       "          accepts with ZE_MODULE_FORMAT_NATIVE on a device of that target\n"
+      "--threads N  CPU code generation on up to N threads, one partition of the kernels each\n"
+      "          (default 0: one per core, for programs large enough to gain from it)\n"
       "describe  prints the kernels of a native binary (or of SPIR-V or OpenCL C, after compiling it)\n"
       "          with their arguments, resources and attributes\n"
       "A build that fails prints the compiler's log and exits with status 1.");
@@ -83,6 +87,7 @@ bool writeFile(const std::string& path, const std::vector<uint8_t>& bytes) {
 
 struct Arguments {
   std::string command, input, output, options, target = "cpu";
+  unsigned threads = 0;  // code generation threads; 0: automatic
 };
 
 // SPIR-V as it is; OpenCL C (a .cl file) through the in-process OpenCL C compiler.
@@ -104,6 +109,7 @@ loom::compiler::BuildResult build(const Arguments& arguments, std::vector<uint8_
   request.spirv = std::move(input);
   request.options = arguments.options;
   request.target = arguments.target == "nvptx" ? loom::compiler::Target::Nvptx : loom::compiler::Target::Cpu;
+  request.codeGenerationThreads = arguments.threads;
   return loom::compiler::compileSpirv(request);
 }
 
@@ -147,6 +153,7 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "-o")) arguments.output = argv[i + 1];
     if (!std::strcmp(argv[i], "--options")) arguments.options = argv[i + 1];
     if (!std::strcmp(argv[i], "--target")) arguments.target = argv[i + 1];
+    if (!std::strcmp(argv[i], "--threads")) arguments.threads = static_cast<unsigned>(std::strtoul(argv[i + 1], nullptr, 10));
   }
   if (arguments.target != "cpu" && arguments.target != "nvptx") {
     std::fprintf(stderr, "loom-cc: unknown target %s (cpu or nvptx)\n", arguments.target.c_str());

@@ -1,5 +1,6 @@
 // Several host threads using one context at once: appending to lists of their own, allocating
-// and freeing, building modules and signaling events.
+// and freeing, building modules and signaling events; and a stress test of every kind of object
+// coming and going while other threads work.
 #include <atomic>
 
 #include "ze_test_helpers.h"
@@ -135,6 +136,108 @@ TEST_F(ThreadingTest, EachThreadSignalsTheEventAnotherWaitsFor) {
     ASSERT_ZE(zeEventHostSignal(chain[t]));
   });
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(position[t], t);
+}
+
+// Two threads create and destroy every kind of object, in a context of their own and in the
+// shared one, while two others launch, copy and wait in the shared context: bounded rounds, and
+// every launch's result is checked.
+TEST_F(ThreadingTest, ObjectsComeAndGoWhileOtherThreadsLaunchCopyAndWait) {
+  const std::vector<uint8_t> spirv = readKernelFile("api_kernels.spv");
+  ASSERT_FALSE(spirv.empty());
+  ze_module_handle_t shared = module("api_kernels.spv");
+  constexpr uint32_t n = 1024;
+  constexpr int kChurnRounds = 40, kLaunchRounds = 200;
+  std::atomic<int> launchesChecked{0};
+  onThreads([&](int t) {
+    if (t < 2) {
+      for (int round = 0; round < kChurnRounds; ++round) {
+        ze_context_handle_t own = nullptr;
+        ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+        ASSERT_ZE(zeContextCreate(driver, &contextDesc, &own));
+        ze_context_handle_t in = round % 2 ? own : context;
+        ze_module_desc_t moduleDesc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, spirv.size(), spirv.data()};
+        ze_module_handle_t m = nullptr;
+        ASSERT_ZE(zeModuleCreate(in, device, &moduleDesc, &m, nullptr));
+        ze_kernel_desc_t kernelDesc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "add_vectors"};
+        ze_kernel_handle_t k = nullptr;
+        ASSERT_ZE(zeKernelCreate(m, &kernelDesc, &k));
+        ze_event_pool_desc_t poolDesc{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 4};
+        ze_event_pool_handle_t pool = nullptr;
+        ASSERT_ZE(zeEventPoolCreate(in, &poolDesc, 1, &device, &pool));
+        ze_event_desc_t eventDesc{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, uint32_t(round % 4), 0, ZE_EVENT_SCOPE_FLAG_HOST};
+        ze_event_handle_t e = nullptr;
+        ASSERT_ZE(zeEventCreate(pool, &eventDesc, &e));
+        ze_command_queue_desc_t queueDesc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+        ze_command_queue_handle_t q = nullptr;
+        ASSERT_ZE(zeCommandQueueCreate(in, device, &queueDesc, &q));
+        ze_fence_desc_t fenceDesc{ZE_STRUCTURE_TYPE_FENCE_DESC};
+        ze_fence_handle_t f = nullptr;
+        ASSERT_ZE(zeFenceCreate(q, &fenceDesc, &f));
+        ze_command_list_desc_t listDesc{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC};
+        ze_command_list_handle_t l = nullptr;
+        ASSERT_ZE(zeCommandListCreate(in, device, &listDesc, &l));
+        ze_host_mem_alloc_desc_t hostDesc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+        void* memory = nullptr;
+        ASSERT_ZE(zeMemAllocHost(in, &hostDesc, 4096, 0, &memory));
+        const int pattern = round;
+        ASSERT_ZE(zeCommandListAppendMemoryFill(l, memory, &pattern, sizeof(pattern), 4096, e, 0, nullptr));
+        ASSERT_ZE(zeCommandListClose(l));
+        ASSERT_ZE(zeCommandQueueExecuteCommandLists(q, 1, &l, f));
+        ASSERT_ZE(zeFenceHostSynchronize(f, kTimeout));
+        ASSERT_ZE(zeEventHostSynchronize(e, kTimeout));
+        EXPECT_EQ(static_cast<int*>(memory)[1023], round);
+        // Destroyed in an order other than creation's.
+        EXPECT_ZE(zeKernelDestroy(k));
+        EXPECT_ZE(zeMemFree(in, memory));
+        EXPECT_ZE(zeFenceDestroy(f));
+        EXPECT_ZE(zeCommandQueueDestroy(q));
+        EXPECT_ZE(zeModuleDestroy(m));
+        EXPECT_ZE(zeEventDestroy(e));
+        EXPECT_ZE(zeCommandListDestroy(l));
+        EXPECT_ZE(zeEventPoolDestroy(pool));
+        EXPECT_ZE(zeContextDestroy(own));
+      }
+      return;
+    }
+    ze_kernel_desc_t kernelDesc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "add_vectors"};
+    ze_kernel_handle_t add = nullptr;
+    ASSERT_ZE(zeKernelCreate(shared, &kernelDesc, &add));
+    ze_command_queue_desc_t queueDesc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+    queueDesc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
+    ze_command_list_handle_t own = nullptr;
+    ASSERT_ZE(zeCommandListCreateImmediate(context, device, &queueDesc, &own));
+    ze_host_mem_alloc_desc_t hostDesc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+    float *a = nullptr, *sum = nullptr, *copy = nullptr;
+    ASSERT_ZE(zeMemAllocHost(context, &hostDesc, n * sizeof(float), 0, reinterpret_cast<void**>(&a)));
+    ASSERT_ZE(zeMemAllocHost(context, &hostDesc, n * sizeof(float), 0, reinterpret_cast<void**>(&sum)));
+    ASSERT_ZE(zeMemAllocHost(context, &hostDesc, n * sizeof(float), 0, reinterpret_cast<void**>(&copy)));
+    ASSERT_ZE(zeKernelSetArgumentValue(add, 0, sizeof(a), &a));
+    ASSERT_ZE(zeKernelSetArgumentValue(add, 1, sizeof(a), &a));
+    ASSERT_ZE(zeKernelSetArgumentValue(add, 2, sizeof(sum), &sum));
+    ASSERT_ZE(zeKernelSetGroupSize(add, 64, 1, 1));
+    ze_event_pool_desc_t poolDesc{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
+    ze_event_pool_handle_t pool = nullptr;
+    ASSERT_ZE(zeEventPoolCreate(context, &poolDesc, 1, &device, &pool));
+    ze_event_desc_t eventDesc{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, 0, ZE_EVENT_SCOPE_FLAG_HOST};
+    ze_event_handle_t copied = nullptr;
+    ASSERT_ZE(zeEventCreate(pool, &eventDesc, &copied));
+    const ze_group_count_t groups{n / 64, 1, 1};
+    for (int round = 0; round < kLaunchRounds; ++round) {
+      for (uint32_t i = 0; i < n; ++i) a[i] = float(i + round + t);
+      ASSERT_ZE(zeCommandListAppendLaunchKernel(own, add, &groups, nullptr, 0, nullptr));
+      ASSERT_ZE(zeCommandListAppendBarrier(own, nullptr, 0, nullptr));
+      ASSERT_ZE(zeCommandListAppendMemoryCopy(own, copy, sum, n * sizeof(float), copied, 0, nullptr));
+      ASSERT_ZE(zeEventHostSynchronize(copied, kTimeout));
+      ASSERT_ZE(zeEventHostReset(copied));
+      if (copy[n - 1] == 2.0f * float(n - 1 + round + t) && copy[0] == 2.0f * float(round + t)) ++launchesChecked;
+    }
+    EXPECT_ZE(zeCommandListDestroy(own));
+    EXPECT_ZE(zeEventDestroy(copied));
+    EXPECT_ZE(zeEventPoolDestroy(pool));
+    EXPECT_ZE(zeKernelDestroy(add));
+    for (void* memory : {static_cast<void*>(a), static_cast<void*>(sum), static_cast<void*>(copy)}) EXPECT_ZE(zeMemFree(context, memory));
+  });
+  EXPECT_EQ(launchesChecked.load(), 2 * kLaunchRounds);
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ bool backendWanted(const char* name) {
 
 std::vector<DiscoveredDevice> discoverDevices() {
   std::vector<DiscoveredDevice> devices;
-  // Until the NVPTX compiler and device memory are wired into core, GPUs are opt-in.
+  // GPUs are listed on request (LOOM_EnableCudaDevices=1): docs/status.md says what they run.
   if (backendWanted("cuda") && debugKeys().EnableCudaDevices) {
     std::string whyNone;
     devices = backends::cuda::discoverCudaDevices(backends::cuda::kDriverLibrary, whyNone);

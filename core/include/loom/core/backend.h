@@ -37,14 +37,14 @@ class BackendProgram {
   virtual bool link(const std::vector<BackendProgram*>& others, std::string& log) = 0;
 };
 
-// One kernel launch, fully resolved: the argument buffer already holds the local-arena offsets
-// of local pointer arguments.
 // How a device reaches the memory of another root device.
 struct PeerAccess {
   bool access = false;   // its kernels and copies read and write the peer's memory directly
   bool atomics = false;  // atomics on the peer's memory included
 };
 
+// One kernel launch, fully resolved: the argument buffer already holds the local-arena offsets
+// of local pointer arguments.
 struct KernelLaunch {
   BackendKernel* kernel = nullptr;
   const compiler::KernelDescriptor* descriptor = nullptr;

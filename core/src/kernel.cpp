@@ -14,6 +14,12 @@ namespace {
 uint64_t saturatingAdd(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 uint64_t alignUp(uint64_t value, uint64_t alignment) { return saturatingAdd(value, alignment - 1) / alignment * alignment; }
 
+uint64_t largestDivisorUpTo(uint64_t value, uint64_t limit) {
+  for (uint64_t candidate = std::min(value, limit); candidate > 1; --candidate)
+    if (value % candidate == 0) return candidate;
+  return 1;
+}
+
 }  // namespace
 
 Kernel::Kernel(const compiler::KernelDescriptor& descriptor, BackendKernel* loaded)
@@ -79,6 +85,22 @@ uint64_t Kernel::layOutLocalArguments(uint8_t* arguments) const {
 }
 
 uint64_t Kernel::localMemorySize() const { return layOutLocalArguments(nullptr); }
+
+std::array<uint32_t, 3> Kernel::suggestGroupSize(const DeviceInfo& info, const std::array<uint64_t, 3>& global, uint32_t dimensions,
+                                                 bool partialGroups) const {
+  if (descriptor_.requiredWorkGroupSize[0] != 0) return descriptor_.requiredWorkGroupSize;
+  std::array<uint32_t, 3> size{1, 1, 1};
+  uint64_t budget = std::min<uint64_t>(kPreferredGroupSize, maxGroupSize(info.maxWorkGroupSize));
+  for (uint32_t d = 0; d < std::min(dimensions, 3u); ++d) {
+    const uint64_t limit = std::min<uint64_t>(budget, info.maxGroupSize[d]);
+    uint64_t chosen = largestDivisorUpTo(global[d], limit);
+    // A small divisor (a prime global size, say) makes many tiny groups: partial groups are better.
+    if (partialGroups && chosen * 4 < std::min(limit, global[d])) chosen = std::min(limit, global[d]);
+    size[d] = static_cast<uint32_t>(std::max<uint64_t>(chosen, 1));
+    budget = std::max<uint64_t>(budget / size[d], 1);
+  }
+  return size;
+}
 
 LaunchError Kernel::checkLaunch(const DeviceInfo& info, const uint32_t* groupCount) const {
   if (!allArgumentsSet()) return LaunchError::ArgumentsMissing;

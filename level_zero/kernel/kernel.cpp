@@ -15,13 +15,6 @@ namespace {
 
 const core::DeviceInfo& deviceInfo(Kernel& kernel) { return kernel.module().device().core().info(); }
 
-// The largest divisor of `global` that is at most `limit`.
-uint32_t largestDivisor(uint32_t global, uint32_t limit) {
-  for (uint32_t candidate = std::min(global, limit); candidate > 1; --candidate)
-    if (global % candidate == 0) return candidate;
-  return 1;
-}
-
 }  // namespace
 
 ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t* desc, ze_kernel_handle_t* phKernel) {
@@ -73,18 +66,10 @@ ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t global
   ZE_REQUIRE_POINTER(groupSizeY);
   ZE_REQUIRE_POINTER(groupSizeZ);
   ZE_REQUIRE(globalSizeX && globalSizeY && globalSizeZ, ZE_RESULT_ERROR_INVALID_GLOBAL_WIDTH_DIMENSION, "a global size is 0");
+  // Level Zero launches whole groups only.
   Kernel& kernel = *Kernel::fromHandle(hKernel);
-  const auto& required = kernel.core().descriptor().requiredWorkGroupSize;
-  if (required[0] != 0) {
-    *groupSizeX = required[0], *groupSizeY = required[1], *groupSizeZ = required[2];
-    return ZE_RESULT_SUCCESS;
-  }
-  // Groups of up to 256 work-items, as wide as possible in x, dividing each global size exactly.
-  const core::DeviceInfo& info = deviceInfo(kernel);
-  const uint32_t preferredItems = std::min(256u, kernel.core().maxGroupSize(info.maxWorkGroupSize));
-  *groupSizeX = largestDivisor(globalSizeX, std::min(preferredItems, info.maxGroupSize[0]));
-  *groupSizeY = largestDivisor(globalSizeY, std::min(preferredItems / *groupSizeX, info.maxGroupSize[1]));
-  *groupSizeZ = largestDivisor(globalSizeZ, std::min(preferredItems / (*groupSizeX * *groupSizeY), info.maxGroupSize[2]));
+  const auto size = kernel.core().suggestGroupSize(deviceInfo(kernel), {globalSizeX, globalSizeY, globalSizeZ}, 3, false);
+  *groupSizeX = size[0], *groupSizeY = size[1], *groupSizeZ = size[2];
   return ZE_RESULT_SUCCESS;
 }
 

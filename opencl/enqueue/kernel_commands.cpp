@@ -15,9 +15,6 @@
 namespace loom::cl {
 namespace {
 
-// Work-groups a CPU thread runs in one go: large enough to vectorize across work-items.
-constexpr size_t kPreferredGroupSize = 256;
-
 struct NdRange {
   cl_uint workDim = 1;
   size_t offset[3] = {0, 0, 0};
@@ -25,33 +22,15 @@ struct NdRange {
   size_t local[3] = {1, 1, 1};
 };
 
-size_t largestDivisorUpTo(size_t value, size_t limit) {
-  for (size_t candidate = std::min(value, limit); candidate > 1; --candidate)
-    if (value % candidate == 0) return candidate;
-  return 1;
-}
-
 bool allowsNonUniformGroups(Kernel& kernel, const Device& device) {
   const Program::DeviceBuild* build = kernel.program().buildFor(&device);
   return !build || build->nonUniformGroups;
 }
 
-// A local size when the application gives none: the required size, or groups that divide the
-// global size, growing along dimension 0 first (the dimension the CPU vectorizes).
+// A local size when the application gives none: core's suggestion for both APIs.
 void chooseLocalSize(NdRange& range, const core::Kernel& kernel, const core::DeviceInfo& info, bool nonUniform) {
-  const auto& required = kernel.descriptor().requiredWorkGroupSize;
-  if (required[0] != 0) {
-    for (int d = 0; d < 3; ++d) range.local[d] = required[d];
-    return;
-  }
-  size_t budget = std::min<size_t>(kPreferredGroupSize, kernel.maxGroupSize(info.maxWorkGroupSize));
-  for (cl_uint d = 0; d < range.workDim; ++d) {
-    const size_t limit = std::min<size_t>(budget, info.maxGroupSize[d]);
-    size_t chosen = largestDivisorUpTo(range.global[d], limit);
-    if (nonUniform && chosen * 4 < std::min(limit, range.global[d])) chosen = std::min(limit, range.global[d]);
-    range.local[d] = std::max<size_t>(chosen, 1);
-    budget = std::max<size_t>(budget / range.local[d], 1);
-  }
+  const auto size = kernel.suggestGroupSize(info, {range.global[0], range.global[1], range.global[2]}, range.workDim, nonUniform);
+  for (int d = 0; d < 3; ++d) range.local[d] = size[d];
 }
 
 cl_int checkLocalSize(const NdRange& range, const core::Kernel& kernel, const core::DeviceInfo& info, bool nonUniform,

@@ -104,5 +104,32 @@ TEST(Kernel, MaxGroupSizeIsTheLowerOfDeviceAndKernelLimits) {
   EXPECT_EQ(Kernel(d, &bound).maxGroupSize(256), 256u);
 }
 
+DeviceInfo deviceWithGroupsOf(uint32_t maxWorkGroupSize) {
+  DeviceInfo info;
+  info.maxWorkGroupSize = maxWorkGroupSize;
+  info.maxGroupSize = {maxWorkGroupSize, maxWorkGroupSize, 64};
+  return info;
+}
+
+TEST(Kernel, SuggestedGroupSizesDivideTheGlobalSizeAlongXFirst) {
+  const auto d = descriptor();
+  const Kernel kernel(d, nullptr);
+  const DeviceInfo info = deviceWithGroupsOf(1024);
+  using Size = std::array<uint32_t, 3>;
+  EXPECT_EQ(kernel.suggestGroupSize(info, {1024, 1, 1}, 1, false), (Size{256, 1, 1}));
+  EXPECT_EQ(kernel.suggestGroupSize(info, {96, 64, 1}, 2, false), (Size{96, 2, 1})) << "x first, then what is left for y";
+  EXPECT_EQ(kernel.suggestGroupSize(info, {1000, 7, 3}, 3, false), (Size{250, 1, 1}));
+  EXPECT_EQ(kernel.suggestGroupSize(info, {1024, 1024, 1}, 1, false), (Size{256, 1, 1})) << "dimensions past the range's are 1";
+  // A prime global size: whole groups of one work-item, or one partial group of 256.
+  EXPECT_EQ(kernel.suggestGroupSize(info, {1009, 1, 1}, 1, false), (Size{1, 1, 1}));
+  EXPECT_EQ(kernel.suggestGroupSize(info, {1009, 1, 1}, 1, true), (Size{256, 1, 1}));
+  // The kernel's and the device's limits bound the suggestion.
+  RegisterBoundKernel bound;
+  EXPECT_EQ(Kernel(d, &bound).suggestGroupSize(deviceWithGroupsOf(128), {4096, 1, 1}, 1, false), (Size{128, 1, 1}));
+  auto fixed = descriptor();
+  fixed.requiredWorkGroupSize = {8, 4, 2};
+  EXPECT_EQ(Kernel(fixed, nullptr).suggestGroupSize(info, {1024, 1024, 1024}, 3, true), (Size{8, 4, 2}));
+}
+
 }  // namespace
 }  // namespace loom::core

@@ -37,6 +37,14 @@ class Kernel {
   // arguments set so far, each at kLocalArgumentAlignment (UINT64_MAX when the sum overflows).
   uint64_t localMemorySize() const;
 
+  // The group size both APIs suggest when the application gives none: the kernel's required
+  // size; else up to kPreferredGroupSize work-items (fewer where the kernel or the device allows
+  // fewer), growing along x first (the dimension the CPU vectorizes), each size dividing its
+  // global size, or, where `partialGroups` are allowed and the best divisor is small, as large as
+  // the limit. Dimensions from `dimensions` on are 1.
+  std::array<uint32_t, 3> suggestGroupSize(const DeviceInfo& info, const std::array<uint64_t, 3>& global, uint32_t dimensions,
+                                           bool partialGroups) const;
+
   // The one check of both APIs before a launch on a device described by `info`: every argument
   // set, `groupCount` within the device's limits (null when the counts are read from memory as the
   // launch runs), the local memory within the device's.
@@ -58,6 +66,10 @@ class Kernel {
   std::vector<bool> argumentSet_;
   std::array<uint32_t, 3> groupSize_{1, 1, 1};
 };
+
+// Work-items of a suggested group: enough for the CPU to vectorize across them, and a multiple of
+// a GPU's warp.
+constexpr uint32_t kPreferredGroupSize = 256;
 
 // Alignment of each local pointer argument inside the work-group's local arena: enough for the
 // widest OpenCL type (double16, long16).

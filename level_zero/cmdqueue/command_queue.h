@@ -2,12 +2,14 @@
 // A command queue: submits closed command lists to one engine of its device.
 #include <level_zero/ze_api.h>
 
+#include "level_zero/handle/handle.h"
+
 #include <atomic>
 #include <memory>
 
 #include "loom/core/engine.h"
 
-struct _ze_command_queue_handle_t {};
+struct _ze_command_queue_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::CommandQueue> {};
 
 namespace loom::l0 {
 

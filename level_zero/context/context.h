@@ -2,11 +2,13 @@
 // A Level Zero context: the owner of allocations, and the scope of modules, queues and lists.
 #include <level_zero/ze_api.h>
 
+#include "level_zero/handle/handle.h"
+
 #include <vector>
 
 #include "loom/core/virtual_memory_map.h"
 
-struct _ze_context_handle_t {};
+struct _ze_context_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::Context> {};
 
 namespace loom::l0 {
 

@@ -2,13 +2,15 @@
 // A Level Zero device handle over a core device (root device or sub-device).
 #include <level_zero/ze_api.h>
 
+#include "level_zero/handle/handle.h"
+
 #include <memory>
 #include <mutex>
 #include <vector>
 
 #include "loom/core/device.h"
 
-struct _ze_device_handle_t {};
+struct _ze_device_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::Device> {};
 
 namespace loom::l0 {
 

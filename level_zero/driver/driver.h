@@ -2,12 +2,14 @@
 // The Level Zero driver object: one per process, created by zeInit, owning the device handles.
 #include <level_zero/ze_api.h>
 
+#include "level_zero/handle/handle.h"
+
 #include <map>
 #include <set>
 #include <memory>
 #include <vector>
 
-struct _ze_driver_handle_t {};
+struct _ze_driver_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::Driver> {};
 
 namespace loom::core {
 class Device;

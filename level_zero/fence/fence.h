@@ -2,11 +2,13 @@
 // A fence: signaled when the submission it was passed with completes on its queue's engine.
 #include <level_zero/ze_api.h>
 
+#include "level_zero/handle/handle.h"
+
 #include <atomic>
 
 #include "loom/core/engine.h"
 
-struct _ze_fence_handle_t {};
+struct _ze_fence_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::Fence> {};
 
 namespace loom::l0 {
 

@@ -4,11 +4,13 @@
 // CUDA driver's on NVIDIA GPUs). The context's core::VirtualMemoryMap keeps track of them.
 #include <level_zero/ze_api.h>
 
+#include "level_zero/handle/handle.h"
+
 #include <memory>
 
 #include "loom/core/address_space.h"
 
-struct _ze_physical_mem_handle_t {};
+struct _ze_physical_mem_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::PhysicalMemory> {};
 
 namespace loom::l0 {
 

@@ -12,7 +12,6 @@
 #include "loom/core/command_stream.h"
 #include "loom/core/engine.h"
 
-struct _ze_command_list_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::CommandList> {};
 
 namespace loom::l0 {
 

@@ -9,7 +9,6 @@
 
 #include "loom/core/engine.h"
 
-struct _ze_command_queue_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::CommandQueue> {};
 
 namespace loom::l0 {
 

@@ -8,7 +8,6 @@
 
 #include "loom/core/virtual_memory_map.h"
 
-struct _ze_context_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::Context> {};
 
 namespace loom::l0 {
 

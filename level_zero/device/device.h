@@ -10,7 +10,6 @@
 
 #include "loom/core/device.h"
 
-struct _ze_device_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::Device> {};
 
 namespace loom::l0 {
 

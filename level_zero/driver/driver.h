@@ -9,7 +9,6 @@
 #include <memory>
 #include <vector>
 
-struct _ze_driver_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::Driver> {};
 
 namespace loom::core {
 class Device;

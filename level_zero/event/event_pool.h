@@ -10,8 +10,6 @@
 #include "loom/core/event.h"
 #include "loom/core/shared_memory.h"
 
-struct _ze_event_pool_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::EventPool> {};
-struct _ze_event_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::Event> {};
 
 namespace loom::l0 {
 

@@ -8,7 +8,6 @@
 
 #include "loom/core/engine.h"
 
-struct _ze_fence_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::Fence> {};
 
 namespace loom::l0 {
 

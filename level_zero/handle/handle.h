@@ -8,6 +8,7 @@
 // checkedCall, which checks each handle argument; entry points check the handles they receive
 // in arrays themselves (checkHandleArray).
 #include <level_zero/ze_api.h>
+#include <level_zero/zes_api.h>
 
 #include <algorithm>
 #include <atomic>
@@ -77,7 +78,34 @@ struct TaggedHandle : HandleObject {
   TaggedHandle() : HandleObject(Kind) {}
 };
 
-// Handle types whose objects are Loom's: pointers to a TaggedHandle.
+}  // namespace loom::l0
+
+// The handle types of Loom's objects, all here so that every entry point sees them complete.
+#define LOOM_HANDLE_TYPE(handle, kind) \
+  struct handle : loom::l0::TaggedHandle<loom::l0::HandleKind::kind> {}
+LOOM_HANDLE_TYPE(_ze_driver_handle_t, Driver);
+LOOM_HANDLE_TYPE(_ze_device_handle_t, Device);
+LOOM_HANDLE_TYPE(_ze_context_handle_t, Context);
+LOOM_HANDLE_TYPE(_ze_command_queue_handle_t, CommandQueue);
+LOOM_HANDLE_TYPE(_ze_command_list_handle_t, CommandList);
+LOOM_HANDLE_TYPE(_ze_fence_handle_t, Fence);
+LOOM_HANDLE_TYPE(_ze_event_pool_handle_t, EventPool);
+LOOM_HANDLE_TYPE(_ze_event_handle_t, Event);
+LOOM_HANDLE_TYPE(_ze_module_handle_t, Module);
+LOOM_HANDLE_TYPE(_ze_module_build_log_handle_t, ModuleBuildLog);
+LOOM_HANDLE_TYPE(_ze_kernel_handle_t, Kernel);
+LOOM_HANDLE_TYPE(_ze_physical_mem_handle_t, PhysicalMemory);
+LOOM_HANDLE_TYPE(_zes_freq_handle_t, Frequency);
+LOOM_HANDLE_TYPE(_zes_pwr_handle_t, Power);
+LOOM_HANDLE_TYPE(_zes_temp_handle_t, Temperature);
+LOOM_HANDLE_TYPE(_zes_mem_handle_t, MemoryModule);
+LOOM_HANDLE_TYPE(_zes_engine_handle_t, EngineGroup);
+#undef LOOM_HANDLE_TYPE
+
+namespace loom::l0 {
+
+// Handle types whose objects are Loom's (above). Other handle types (zet metrics, images) are
+// incomplete here and name nothing Loom makes: the entry points that take them are unsupported.
 template <typename Handle>
 concept LoomHandle = std::is_pointer_v<Handle> && requires { std::remove_pointer_t<Handle>::kKind; };
 

@@ -6,7 +6,6 @@
 
 #include "loom/core/kernel.h"
 
-struct _ze_kernel_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::Kernel> {};
 
 namespace loom::l0 {
 

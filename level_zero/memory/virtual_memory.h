@@ -10,7 +10,6 @@
 
 #include "loom/core/address_space.h"
 
-struct _ze_physical_mem_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::PhysicalMemory> {};
 
 namespace loom::l0 {
 

@@ -10,8 +10,6 @@
 
 #include "loom/core/program.h"
 
-struct _ze_module_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::Module> {};
-struct _ze_module_build_log_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::ModuleBuildLog> {};
 
 namespace loom::l0 {
 

@@ -17,11 +17,6 @@
 #include "level_zero/validation.h"
 #include "loom/core/telemetry.h"
 
-struct _zes_freq_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::Frequency> {};
-struct _zes_pwr_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::Power> {};
-struct _zes_temp_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::Temperature> {};
-struct _zes_mem_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::MemoryModule> {};
-struct _zes_engine_handle_t : loom::l0::TaggedHandle<loom::l0::HandleKind::EngineGroup> {};
 
 namespace loom::l0 {
 

@@ -4,14 +4,12 @@
 // append to its engine at once.
 #include <level_zero/ze_api.h>
 
-#include "level_zero/handle/handle.h"
-
 #include <memory>
 #include <vector>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/command_stream.h"
 #include "loom/core/engine.h"
-
 
 namespace loom::l0 {
 

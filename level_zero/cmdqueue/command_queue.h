@@ -2,13 +2,11 @@
 // A command queue: submits closed command lists to one engine of its device.
 #include <level_zero/ze_api.h>
 
-#include "level_zero/handle/handle.h"
-
 #include <atomic>
 #include <memory>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/engine.h"
-
 
 namespace loom::l0 {
 

@@ -2,12 +2,10 @@
 // A Level Zero context: the owner of allocations, and the scope of modules, queues and lists.
 #include <level_zero/ze_api.h>
 
-#include "level_zero/handle/handle.h"
-
 #include <vector>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/virtual_memory_map.h"
-
 
 namespace loom::l0 {
 

@@ -2,14 +2,12 @@
 // A Level Zero device handle over a core device (root device or sub-device).
 #include <level_zero/ze_api.h>
 
-#include "level_zero/handle/handle.h"
-
 #include <memory>
 #include <mutex>
 #include <vector>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/device.h"
-
 
 namespace loom::l0 {
 

@@ -2,13 +2,12 @@
 // The Level Zero driver object: one per process, created by zeInit, owning the device handles.
 #include <level_zero/ze_api.h>
 
-#include "level_zero/handle/handle.h"
-
 #include <map>
 #include <set>
 #include <memory>
 #include <vector>
 
+#include "level_zero/handle/handle.h"
 
 namespace loom::core {
 class Device;

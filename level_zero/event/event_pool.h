@@ -3,13 +3,11 @@
 // can be opened by other processes and signaled from either side.
 #include <level_zero/ze_api.h>
 
-#include "level_zero/handle/handle.h"
-
 #include <memory>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/event.h"
 #include "loom/core/shared_memory.h"
-
 
 namespace loom::l0 {
 

@@ -2,12 +2,10 @@
 // A fence: signaled when the submission it was passed with completes on its queue's engine.
 #include <level_zero/ze_api.h>
 
-#include "level_zero/handle/handle.h"
-
 #include <atomic>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/engine.h"
-
 
 namespace loom::l0 {
 

@@ -3,9 +3,7 @@
 #include <level_zero/ze_api.h>
 
 #include "level_zero/handle/handle.h"
-
 #include "loom/core/kernel.h"
-
 
 namespace loom::l0 {
 

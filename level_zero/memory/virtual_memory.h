@@ -4,12 +4,10 @@
 // CUDA driver's on NVIDIA GPUs). The context's core::VirtualMemoryMap keeps track of them.
 #include <level_zero/ze_api.h>
 
-#include "level_zero/handle/handle.h"
-
 #include <memory>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/address_space.h"
-
 
 namespace loom::l0 {
 

@@ -2,14 +2,12 @@
 // Modules (programs built for one device) and their build logs.
 #include <level_zero/ze_api.h>
 
-#include "level_zero/handle/handle.h"
-
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/program.h"
-
 
 namespace loom::l0 {
 

@@ -8,15 +8,13 @@
 // sub-device's handle reports its root device's domains.
 #include <level_zero/zes_api.h>
 
-#include "level_zero/handle/handle.h"
-
 #include <memory>
 #include <vector>
 
+#include "level_zero/handle/handle.h"
 #include "level_zero/two_call.h"
 #include "level_zero/validation.h"
 #include "loom/core/telemetry.h"
-
 
 namespace loom::l0 {
 

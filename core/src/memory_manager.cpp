@@ -184,6 +184,16 @@ std::optional<Allocation> MemoryManager::find(const void* pointer) const {
   return allocation;
 }
 
+const char* describe(RangeCheck check) {
+  switch (check) {
+    case RangeCheck::Valid: return "";
+    case RangeCheck::Wraps: return "the range wraps around the end of the address space";
+    case RangeCheck::PastAllocation: return "the range runs past the end of an allocation, or into one";
+    case RangeCheck::UnreadableAddress: return "the address is neither an allocation nor mapped host memory";
+  }
+  return "";
+}
+
 RangeCheck MemoryManager::checkRange(const void* pointer, size_t size) const {
   if (size == 0) return RangeCheck::Valid;
   const uintptr_t start = reinterpret_cast<uintptr_t>(pointer);

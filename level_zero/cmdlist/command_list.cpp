@@ -1,5 +1,7 @@
 #include "level_zero/cmdlist/command_list.h"
 
+#include <string>
+
 #include "level_zero/cmdqueue/command_queue.h"
 #include "level_zero/context/context.h"
 #include "level_zero/device/device.h"
@@ -39,25 +41,19 @@ void CommandList::reset() {
 
 ze_result_t CommandList::checkRange(const char* function, const char* name, const void* pointer, size_t size) const {
   if (context_.virtualMemory.holds(pointer, size)) return ZE_RESULT_SUCCESS;
-  const std::string argument = name;
-  switch (core::Runtime::get().memory().checkRange(pointer, size)) {
-    case core::RangeCheck::Valid: return ZE_RESULT_SUCCESS;
-    case core::RangeCheck::Wraps:
-      return reportError(ZE_RESULT_ERROR_INVALID_SIZE, function, (argument + " + size wraps around the address space").c_str());
-    case core::RangeCheck::PastAllocation:
-      return reportError(ZE_RESULT_ERROR_INVALID_SIZE, function, (argument + "'s range runs past the end of an allocation").c_str());
-    case core::RangeCheck::UnreadableAddress:
-      return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function,
-                         (argument + " is neither an allocation nor mapped host memory").c_str());
-  }
-  return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  const core::RangeCheck check = core::Runtime::get().memory().checkRange(pointer, size);
+  if (check == core::RangeCheck::Valid) return ZE_RESULT_SUCCESS;
+  // An address that is nowhere is a bad argument; a range too long for where it starts, a bad size.
+  const ze_result_t result =
+      check == core::RangeCheck::UnreadableAddress ? ZE_RESULT_ERROR_INVALID_ARGUMENT : ZE_RESULT_ERROR_INVALID_SIZE;
+  return reportError(result, function, (std::string(name) + ": " + core::describe(check)).c_str());
 }
 
 ze_result_t CommandList::checkAppend(const char* function, uint32_t numWaitEvents, ze_event_handle_t* waitEvents) const {
   if (closed()) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "the command list is closed");
   if (numWaitEvents && !waitEvents)
     return reportError(ZE_RESULT_ERROR_INVALID_SIZE, function, "numWaitEvents > 0 but phWaitEvents is null");
-  return checkHandleArray(function, "phWaitEvents has a null handle", numWaitEvents, waitEvents);
+  return checkHandleArray(function, "phWaitEvents", numWaitEvents, waitEvents);
 }
 
 void CommandList::encodeWaits(uint32_t numWaitEvents, ze_event_handle_t* waitEvents) {

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <iterator>
 #include <mutex>
 #include <vector>
 
@@ -109,14 +110,17 @@ namespace loom::l0 {
 template <typename Handle>
 concept LoomHandle = std::is_pointer_v<Handle> && requires { std::remove_pointer_t<Handle>::kKind; };
 
+// The failures of the checks below, said under PrintDebugMessages.
+ze_result_t reportDeadHandle(const char* function, const char* argument);
+ze_result_t reportNullHandleIn(const char* function, const char* array);
+
 // ZE_RESULT_SUCCESS when `handle` is null (the entry point decides whether it may be) or a live
-// handle of its type; ZE_RESULT_ERROR_INVALID_ARGUMENT otherwise.
+// handle of its type; ZE_RESULT_ERROR_INVALID_ARGUMENT otherwise. `argument` names it.
 template <typename Handle>
-ze_result_t checkHandle(const char* function, Handle handle) {
+ze_result_t checkHandle(const char* function, const char* argument, Handle handle) {
   if constexpr (LoomHandle<Handle>) {
     if (handle != nullptr && !HandleObject::isLive(handle, std::remove_pointer_t<Handle>::kKind))
-      return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function,
-                         "a handle argument is not a live handle of its kind (destroyed, of another kind, or garbage)");
+      return reportDeadHandle(function, argument);
   }
   return ZE_RESULT_SUCCESS;
 }
@@ -124,17 +128,22 @@ ze_result_t checkHandle(const char* function, Handle handle) {
 // Calls `entry` once every handle among `arguments` passed checkHandle.
 template <typename... Parameters, typename... Arguments>
 ze_result_t checkedCall(const char* function, ze_result_t (*entry)(Parameters...), Arguments... arguments) {
+  static constexpr const char* kPositions[] = {"argument 1", "argument 2", "argument 3", "argument 4", "argument 5",
+                                               "argument 6", "argument 7", "argument 8", "argument 9", "argument 10",
+                                               "argument 11", "argument 12", "argument 13", "argument 14"};
+  static_assert(sizeof...(Arguments) <= std::size(kPositions));
   ze_result_t result = ZE_RESULT_SUCCESS;
-  ((result = result == ZE_RESULT_SUCCESS ? checkHandle(function, arguments) : result), ...);
+  size_t position = 0;
+  ((result = result == ZE_RESULT_SUCCESS ? checkHandle(function, kPositions[position], arguments) : result, ++position), ...);
   return result == ZE_RESULT_SUCCESS ? entry(arguments...) : result;
 }
 
-// The handles of an array argument: none null, all live handles of their type.
+// The handles of an array argument `name`: none null, all live handles of their type.
 template <typename Handle>
 ze_result_t checkHandleArray(const char* function, const char* name, uint32_t count, const Handle* handles) {
   for (uint32_t i = 0; i < count; ++i) {
-    if (handles[i] == nullptr) return reportError(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, function, name);
-    if (ze_result_t result = checkHandle(function, handles[i]); result != ZE_RESULT_SUCCESS) return result;
+    if (handles[i] == nullptr) return reportNullHandleIn(function, name);
+    if (ze_result_t result = checkHandle(function, name, handles[i]); result != ZE_RESULT_SUCCESS) return result;
   }
   return ZE_RESULT_SUCCESS;
 }
@@ -172,8 +181,8 @@ class ChildHandles {
 
 }  // namespace loom::l0
 
-#define ZE_REQUIRE_HANDLES(count, handles)                                                                              \
-  do {                                                                                                                  \
-    const ze_result_t handlesCheck = ::loom::l0::checkHandleArray(__func__, #handles " has a null handle", count, handles); \
-    if (handlesCheck != ZE_RESULT_SUCCESS) return handlesCheck;                                                         \
+#define ZE_REQUIRE_HANDLES(count, handles)                                                  \
+  do {                                                                                      \
+    const ze_result_t handlesCheck = ::loom::l0::checkHandleArray(__func__, #handles, count, handles); \
+    if (handlesCheck != ZE_RESULT_SUCCESS) return handlesCheck;                             \
   } while (0)

@@ -11,17 +11,9 @@
 namespace loom::cl {
 
 cl_int checkPointerRange(const void* pointer, size_t size, const char* name, const char* function) {
-  const std::string argument = name;
-  switch (core::Runtime::get().memory().checkRange(pointer, size)) {
-    case core::RangeCheck::Valid: return CL_SUCCESS;
-    case core::RangeCheck::Wraps:
-      return reportError(CL_INVALID_VALUE, function, (argument + " + size wraps around the address space").c_str());
-    case core::RangeCheck::PastAllocation:
-      return reportError(CL_INVALID_VALUE, function, (argument + "'s range runs past the end of an allocation").c_str());
-    case core::RangeCheck::UnreadableAddress:
-      return reportError(CL_INVALID_VALUE, function, (argument + " is neither an allocation nor mapped host memory").c_str());
-  }
-  return CL_INVALID_VALUE;
+  const core::RangeCheck check = core::Runtime::get().memory().checkRange(pointer, size);
+  if (check == core::RangeCheck::Valid) return CL_SUCCESS;
+  return reportError(CL_INVALID_VALUE, function, (std::string(name) + ": " + core::describe(check)).c_str());
 }
 
 cl_int enqueuePointerCopy(cl_command_queue handle, const EnqueueArguments& arguments, void* destination, const void* source,

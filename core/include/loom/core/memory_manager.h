@@ -56,6 +56,8 @@ enum class RangeCheck {
   PastAllocation,     // starts in an allocation and runs past its end, or runs into one
   UnreadableAddress,  // no allocation, and not mapped host memory either
 };
+// What is wrong with a range, for an error message ("" when it is valid).
+const char* describe(RangeCheck check);
 
 class MemoryManager {
  public:

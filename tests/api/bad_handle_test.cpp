@@ -171,7 +171,10 @@ TEST_F(BadHandleTest, DestroyedHandlesAreInvalidArguments) {
   // A queue made in the child: destroying the parent's queue in a forked child does not return.
   ze_command_queue_desc_t queueDesc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
   ze_command_queue_handle_t childQueue = nullptr;
-  auto makeQueue = [&] { return zeCommandQueueCreate(context, device, &queueDesc, &childQueue); };
+  auto makeAndDestroyQueue = [&] {
+    const ze_result_t made = zeCommandQueueCreate(context, device, &queueDesc, &childQueue);
+    return made == ZE_RESULT_SUCCESS ? zeCommandQueueDestroy(childQueue) : made;
+  };
   check({
       AFTER(zeEventDestroy(e), zeEventDestroy(e)),
       AFTER(zeEventDestroy(e), zeEventHostSignal(e)),
@@ -190,8 +193,8 @@ TEST_F(BadHandleTest, DestroyedHandlesAreInvalidArguments) {
       AFTER(zeCommandListDestroy(regular), zeCommandListClose(regular)),
       AFTER(zeFenceDestroy(f), zeFenceDestroy(f)),
       AFTER(zeFenceDestroy(f), zeFenceQueryStatus(f)),
-      AFTER(makeQueue() || zeCommandQueueDestroy(childQueue), zeCommandQueueDestroy(childQueue)),
-      AFTER(makeQueue() || zeCommandQueueDestroy(childQueue), zeCommandQueueExecuteCommandLists(childQueue, 1, &regular, nullptr)),
+      AFTER(makeAndDestroyQueue(), zeCommandQueueDestroy(childQueue)),
+      AFTER(makeAndDestroyQueue(), zeCommandQueueExecuteCommandLists(childQueue, 1, &regular, nullptr)),
       AFTER(zeContextDestroy(other), zeContextDestroy(other)),
       AFTER(zeContextDestroy(other), zeCommandListCreate(other, device, &listDesc, &listOut)),
   });

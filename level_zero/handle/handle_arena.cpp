@@ -1,5 +1,6 @@
 #include "level_zero/handle/handle_arena.h"
 
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -28,6 +29,8 @@ HandleArena::HandleArena() {
   if (range == MAP_FAILED) throw std::bad_alloc();
   base_ = reinterpret_cast<uintptr_t>(range);
   if (__lsan_register_root_region) __lsan_register_root_region(range, kReservedBytes);
+  // A forked child must find the lock free, whatever another thread was doing at the fork.
+  pthread_atfork([] { get().mutex_.lock(); }, [] { get().mutex_.unlock(); }, [] { get().mutex_.unlock(); });
 }
 
 size_t HandleArena::sizeClass(size_t size) {

@@ -1,6 +1,7 @@
 #include "level_zero/validation.h"
 
 #include "loom/core/log.h"
+#include "loom/core/readable_memory.h"
 
 namespace loom::l0 {
 
@@ -45,6 +46,26 @@ const char* resultName(ze_result_t result) {
 ze_result_t reportError(ze_result_t result, const char* function, const char* message) {
   core::debugMessage("%s: %s (%s)", function, message, resultName(result));
   return result;
+}
+
+ze_result_t checkChain(const char* function, const void* pNext) {
+  int length = 0;
+  for (const void* next = pNext; next != nullptr; ++length) {
+    if (length == kMaxChainLength)
+      return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "the pNext chain loops or is longer than 32 structures");
+    ze_base_desc_t header;
+    if (!core::copyIfReadable(&header, next, sizeof(header)))
+      return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "a pNext in the chain points to memory that cannot be read");
+    next = header.pNext;
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t checkDescriptor(const char* function, const void* desc, ze_structure_type_t expected) {
+  const auto* base = static_cast<const ze_base_desc_t*>(desc);
+  if (base->stype != expected)
+    return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "a descriptor's stype is not the one of its type");
+  return checkChain(function, base->pNext);
 }
 
 ze_result_t deviceFailureResult(int32_t failure, const char* function) {

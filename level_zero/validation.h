@@ -6,6 +6,15 @@
 namespace loom::l0 {
 
 ze_result_t reportError(ze_result_t result, const char* function, const char* message);
+
+// The longest pNext chain Loom walks: a longer one, or one that loops, is invalid.
+constexpr int kMaxChainLength = 32;
+// ZE_RESULT_ERROR_INVALID_ARGUMENT unless every structure of the chain from `pNext` on can be
+// read and the chain ends within kMaxChainLength structures. Structures of unknown types are
+// passed over, as the specification asks.
+ze_result_t checkChain(const char* function, const void* pNext);
+// An input descriptor: its stype must be `expected` and its chain must pass checkChain.
+ze_result_t checkDescriptor(const char* function, const void* desc, ze_structure_type_t expected);
 const char* resultName(ze_result_t result);
 // ZE_RESULT_ERROR_DEVICE_LOST when `failure`, a negative execution status, says the device
 // refused or faulted on the work (its results are not to be trusted); else ZE_RESULT_SUCCESS.
@@ -26,5 +35,10 @@ ze_result_t synchronizationResult(bool completed, ReadFailure&& failure, const c
   } while (0)
 #define ZE_REQUIRE_HANDLE(handle) ZE_REQUIRE((handle) != nullptr, ZE_RESULT_ERROR_INVALID_NULL_HANDLE, #handle " is null")
 #define ZE_REQUIRE_POINTER(pointer) ZE_REQUIRE((pointer) != nullptr, ZE_RESULT_ERROR_INVALID_NULL_POINTER, #pointer " is null")
+#define ZE_REQUIRE_DESCRIPTOR(desc, stype)                                                   \
+  do {                                                                                       \
+    const ze_result_t descriptorCheck = ::loom::l0::checkDescriptor(__func__, desc, stype);  \
+    if (descriptorCheck != ZE_RESULT_SUCCESS) return descriptorCheck;                        \
+  } while (0)
 #define ZE_REQUIRE_FLAGS(flags, known) \
   ZE_REQUIRE(((flags) & ~(known)) == 0, ZE_RESULT_ERROR_INVALID_ENUMERATION, #flags " has unknown bits")

@@ -1,5 +1,8 @@
 #include "loom/core/memory_manager.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -7,6 +10,7 @@
 
 #include "loom/core/device.h"
 #include "loom/core/log.h"
+#include "loom/core/readable_memory.h"
 
 namespace loom::core {
 
@@ -193,6 +197,33 @@ std::optional<Allocation> MemoryManager::find(const void* pointer) const {
   const size_t extent = allocation.size == 0 ? 1 : allocation.size;
   if (key - it->first >= extent) return std::nullopt;
   return allocation;
+}
+
+const char* describe(RangeCheck check) {
+  switch (check) {
+    case RangeCheck::Valid: return "";
+    case RangeCheck::Wraps: return "the range wraps around the end of the address space";
+    case RangeCheck::PastAllocation: return "the range runs past the end of an allocation, or into one";
+    case RangeCheck::UnreadableAddress: return "the address is neither an allocation nor mapped host memory";
+  }
+  return "";
+}
+
+RangeCheck MemoryManager::checkRange(const void* pointer, size_t size) const {
+  if (size == 0) return RangeCheck::Valid;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(pointer);
+  if (size - 1 > UINTPTR_MAX - start) return RangeCheck::Wraps;
+  {
+    std::shared_lock lock(mutex_);
+    auto next = byAddress_.upper_bound(start);
+    if (next != byAddress_.begin()) {
+      const auto& [base, allocation] = *std::prev(next);
+      if (start - base < std::max<size_t>(allocation.size, 1))
+        return size <= allocation.size - (start - base) ? RangeCheck::Valid : RangeCheck::PastAllocation;
+    }
+    if (next != byAddress_.end() && next->first - start < size) return RangeCheck::PastAllocation;
+  }
+  return endsAreReadable(pointer, size) ? RangeCheck::Valid : RangeCheck::UnreadableAddress;
 }
 
 void MemoryManager::freeAllOf(const void* owner) {

@@ -107,6 +107,19 @@ VirtualMemoryStatus VirtualMemoryMap::find(uintptr_t start, size_t size, const R
   return VirtualMemoryStatus::Success;
 }
 
+bool VirtualMemoryMap::holds(const void* address, size_t size) const {
+  const uintptr_t start = reinterpret_cast<uintptr_t>(address);
+  if (size == 0 || size - 1 > UINTPTR_MAX - start) return false;
+  std::lock_guard lock(mutex_);
+  auto it = reservations_.upper_bound(start);
+  if (it == reservations_.begin()) return false;
+  --it;
+  if (start - it->first >= it->second.size || size > it->second.size - (start - it->first)) return false;
+  const size_t page = it->second.space->pageSize();
+  auto mapped = [&](uintptr_t byte) { return mappedPages_.count(byte - byte % page) != 0; };
+  return mapped(start) && mapped(start + size - 1);
+}
+
 std::vector<VirtualMemoryMap::Range> VirtualMemoryMap::mappedRuns(uintptr_t start, size_t size, size_t pageSize) const {
   std::vector<Range> runs;
   for (auto it = mappedPages_.lower_bound(start); it != mappedPages_.end() && it->first < start + size; ++it) {

@@ -1,11 +1,14 @@
 #include "level_zero/cmdlist/command_list.h"
 
+#include <string>
+
 #include "level_zero/cmdqueue/command_queue.h"
 #include "level_zero/context/context.h"
 #include "level_zero/device/device.h"
 #include "level_zero/event/event_pool.h"
 #include "level_zero/kernel/kernel.h"
 #include "level_zero/validation.h"
+#include "loom/core/runtime.h"
 
 namespace loom::l0 {
 
@@ -36,13 +39,21 @@ void CommandList::reset() {
   recorded_.reset();
 }
 
+ze_result_t CommandList::checkRange(const char* function, const char* name, const void* pointer, size_t size) const {
+  if (context_.virtualMemory.holds(pointer, size)) return ZE_RESULT_SUCCESS;
+  const core::RangeCheck check = core::Runtime::get().memory().checkRange(pointer, size);
+  if (check == core::RangeCheck::Valid) return ZE_RESULT_SUCCESS;
+  // An address that is nowhere is a bad argument; a range too long for where it starts, a bad size.
+  const ze_result_t result =
+      check == core::RangeCheck::UnreadableAddress ? ZE_RESULT_ERROR_INVALID_ARGUMENT : ZE_RESULT_ERROR_INVALID_SIZE;
+  return reportError(result, function, (std::string(name) + ": " + core::describe(check)).c_str());
+}
+
 ze_result_t CommandList::checkAppend(const char* function, uint32_t numWaitEvents, ze_event_handle_t* waitEvents) const {
   if (closed()) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "the command list is closed");
   if (numWaitEvents && !waitEvents)
     return reportError(ZE_RESULT_ERROR_INVALID_SIZE, function, "numWaitEvents > 0 but phWaitEvents is null");
-  for (uint32_t i = 0; i < numWaitEvents; ++i)
-    if (!waitEvents[i]) return reportError(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, function, "phWaitEvents has a null handle");
-  return ZE_RESULT_SUCCESS;
+  return checkHandleArray(function, "phWaitEvents", numWaitEvents, waitEvents);
 }
 
 void CommandList::encodeWaits(uint32_t numWaitEvents, ze_event_handle_t* waitEvents) {
@@ -72,12 +83,13 @@ ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(desc);
   ZE_REQUIRE_POINTER(phCommandList);
+  ZE_REQUIRE_DESCRIPTOR(desc, ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC);
   ZE_REQUIRE_FLAGS(desc->flags, ZE_COMMAND_LIST_FLAG_RELAXED_ORDERING | ZE_COMMAND_LIST_FLAG_MAXIMIZE_THROUGHPUT |
                                     ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY);
   Device* device = Device::fromHandle(hDevice);
   ZE_REQUIRE(desc->commandQueueGroupOrdinal < device->core().engineGroups().size(), ZE_RESULT_ERROR_INVALID_ARGUMENT,
              "desc->commandQueueGroupOrdinal is out of range");
-  *phCommandList = new CommandList(*device, desc->commandQueueGroupOrdinal, nullptr, false);
+  *phCommandList = new CommandList(*Context::fromHandle(hContext), *device, desc->commandQueueGroupOrdinal, nullptr, false);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -91,13 +103,16 @@ ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device
   std::unique_ptr<core::Engine> engine;
   if (ze_result_t result = createEngine(__func__, *device, *altdesc, engine); result != ZE_RESULT_SUCCESS) return result;
   *phCommandList =
-      new CommandList(*device, altdesc->ordinal, std::move(engine), altdesc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+      new CommandList(*Context::fromHandle(hContext), *device, altdesc->ordinal, std::move(engine),
+                      altdesc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
   return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t zeCommandListDestroy(ze_command_list_handle_t hCommandList) {
   ZE_REQUIRE_HANDLE(hCommandList);
-  delete CommandList::fromHandle(hCommandList);
+  CommandList* list = CommandList::fromHandle(hCommandList);
+  list->retireHandle();
+  delete list;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -138,10 +153,11 @@ ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList,
   ZE_REQUIRE_HANDLE(hCommandList);
   ZE_REQUIRE_POINTER(dstptr);
   ZE_REQUIRE_POINTER(srcptr);
-  return CommandList::fromHandle(hCommandList)->append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
-                                                       [&](core::CommandStream& stream) {
-                                                         stream.appendCopy({dstptr, srcptr, size});
-                                                       });
+  CommandList& list = *CommandList::fromHandle(hCommandList);
+  if (ze_result_t result = list.checkRange(__func__, "dstptr", dstptr, size); result != ZE_RESULT_SUCCESS) return result;
+  if (ze_result_t result = list.checkRange(__func__, "srcptr", srcptr, size); result != ZE_RESULT_SUCCESS) return result;
+  return list.append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
+                     [&](core::CommandStream& stream) { stream.appendCopy({dstptr, srcptr, size}); });
 }
 
 ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList, void* ptr, const void* pattern,
@@ -152,10 +168,11 @@ ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList,
   ZE_REQUIRE_POINTER(pattern);
   ZE_REQUIRE(pattern_size != 0 && (pattern_size & (pattern_size - 1)) == 0 && pattern_size <= kMaxFillPatternSize,
              ZE_RESULT_ERROR_INVALID_SIZE, "pattern_size is not a power of two up to maxMemoryFillPatternSize");
-  return CommandList::fromHandle(hCommandList)->append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
-                                                       [&](core::CommandStream& stream) {
-                                                         stream.appendFill({ptr, size, pattern_size}, pattern);
-                                                       });
+  CommandList& list = *CommandList::fromHandle(hCommandList);
+  if (ze_result_t result = list.checkRange(__func__, "ptr", ptr, size); result != ZE_RESULT_SUCCESS) return result;
+  if (ze_result_t result = list.checkRange(__func__, "pattern", pattern, pattern_size); result != ZE_RESULT_SUCCESS) return result;
+  return list.append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
+                     [&](core::CommandStream& stream) { stream.appendFill({ptr, size, pattern_size}, pattern); });
 }
 
 namespace {
@@ -206,10 +223,20 @@ ze_result_t zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hComman
   copy.width = srcRegion->width;
   copy.height = srcRegion->height;
   copy.depth = depthOf(*srcRegion);
-  ZE_REQUIRE(copy.width == 0 || copy.height == 0 || !regionsOverlap(copy), ZE_RESULT_ERROR_OVERLAPPING_REGIONS,
-             "the source and destination regions overlap");
-  return CommandList::fromHandle(hCommandList)->append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
-                                                       [&](core::CommandStream& stream) { stream.appendCopyRegion(copy); });
+  const bool empty = copy.width == 0 || copy.height == 0;
+  ZE_REQUIRE(empty || !regionsOverlap(copy), ZE_RESULT_ERROR_OVERLAPPING_REGIONS, "the source and destination regions overlap");
+  CommandList& list = *CommandList::fromHandle(hCommandList);
+  if (!empty) {
+    const auto destination = regionSpan(copy.destination, copy.destinationRegion, copy.width, copy.height, copy.depth);
+    const auto source = regionSpan(copy.source, copy.sourceRegion, copy.width, copy.height, copy.depth);
+    ze_result_t result = list.checkRange(__func__, "dstRegion", reinterpret_cast<const void*>(destination.first),
+                                         destination.second - destination.first);
+    if (result == ZE_RESULT_SUCCESS)
+      result = list.checkRange(__func__, "srcRegion", reinterpret_cast<const void*>(source.first), source.second - source.first);
+    if (result != ZE_RESULT_SUCCESS) return result;
+  }
+  return list.append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
+                     [&](core::CommandStream& stream) { stream.appendCopyRegion(copy); });
 }
 
 ze_result_t zeCommandListAppendMemoryCopyFromContext(ze_command_list_handle_t hCommandList, void* dstptr,
@@ -269,14 +296,19 @@ ze_result_t zeCommandListAppendQueryKernelTimestamps(ze_command_list_handle_t hC
   ZE_REQUIRE_HANDLE(hCommandList);
   ZE_REQUIRE_POINTER(phEvents);
   ZE_REQUIRE_POINTER(dstptr);
-  for (uint32_t i = 0; i < numEvents; ++i)
-    ZE_REQUIRE(phEvents[i] != nullptr, ZE_RESULT_ERROR_INVALID_NULL_HANDLE, "phEvents has a null handle");
+  ZE_REQUIRE_HANDLES(numEvents, phEvents);
+  CommandList& list = *CommandList::fromHandle(hCommandList);
+  constexpr size_t kResultSize = sizeof(ze_kernel_timestamp_result_t);
+  for (uint32_t i = 0; i < numEvents; ++i) {
+    const size_t offset = pOffsets ? pOffsets[i] : i * kResultSize;
+    if (ze_result_t result = list.checkRange(__func__, "dstptr", static_cast<char*>(dstptr) + offset, kResultSize);
+        result != ZE_RESULT_SUCCESS)
+      return result;
+  }
   const auto events = coreEvents(numEvents, phEvents);
-  return CommandList::fromHandle(hCommandList)->append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
-                                                       [&](core::CommandStream& stream) {
-                                                         stream.appendQueryKernelTimestamps(dstptr, events.data(), numEvents,
-                                                                                            pOffsets);
-                                                       });
+  return list.append(__func__, hSignalEvent, numWaitEvents, phWaitEvents, [&](core::CommandStream& stream) {
+    stream.appendQueryKernelTimestamps(dstptr, events.data(), numEvents, pOffsets);
+  });
 }
 
 ze_result_t zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCommandList, uint64_t* dstptr,
@@ -284,8 +316,10 @@ ze_result_t zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCo
                                                     ze_event_handle_t* phWaitEvents) {
   ZE_REQUIRE_HANDLE(hCommandList);
   ZE_REQUIRE_POINTER(dstptr);
-  return CommandList::fromHandle(hCommandList)->append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
-                                                       [&](core::CommandStream& stream) { stream.appendWriteTimestamp(dstptr); });
+  CommandList& list = *CommandList::fromHandle(hCommandList);
+  if (ze_result_t result = list.checkRange(__func__, "dstptr", dstptr, sizeof(*dstptr)); result != ZE_RESULT_SUCCESS) return result;
+  return list.append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
+                     [&](core::CommandStream& stream) { stream.appendWriteTimestamp(dstptr); });
 }
 
 namespace {
@@ -376,9 +410,9 @@ ze_result_t zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_han
   ZE_REQUIRE_POINTER(phKernels);
   ZE_REQUIRE_POINTER(pCountBuffer);
   ZE_REQUIRE_POINTER(pLaunchArgumentsBuffer);
+  ZE_REQUIRE_HANDLES(numKernels, phKernels);
   CommandList& list = *CommandList::fromHandle(hCommandList);
   for (uint32_t i = 0; i < numKernels; ++i) {
-    ZE_REQUIRE(phKernels[i] != nullptr, ZE_RESULT_ERROR_INVALID_NULL_HANDLE, "phKernels has a null handle");
     GroupCountSource source{pLaunchArgumentsBuffer + i, true, pCountBuffer, i};
     if (ze_result_t result = checkLaunch(__func__, list, *Kernel::fromHandle(phKernels[i]), source); result != ZE_RESULT_SUCCESS)
       return result;

@@ -7,10 +7,9 @@
 #include <memory>
 #include <vector>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/command_stream.h"
 #include "loom/core/engine.h"
-
-struct _ze_command_list_handle_t {};
 
 namespace loom::l0 {
 
@@ -20,8 +19,8 @@ class Device;
 class CommandList : public _ze_command_list_handle_t {
  public:
   // `engine` is set for immediate lists only: each owns one.
-  CommandList(Device& device, uint32_t ordinal, std::unique_ptr<core::Engine> engine, bool synchronous)
-      : device_(device), ordinal_(ordinal), engine_(std::move(engine)), synchronous_(synchronous) {}
+  CommandList(Context& context, Device& device, uint32_t ordinal, std::unique_ptr<core::Engine> engine, bool synchronous)
+      : context_(context), device_(device), ordinal_(ordinal), engine_(std::move(engine)), synchronous_(synchronous) {}
   ~CommandList();
   static CommandList* fromHandle(ze_command_list_handle_t handle) { return static_cast<CommandList*>(handle); }
 
@@ -36,6 +35,11 @@ class CommandList : public _ze_command_list_handle_t {
   void close();
   void reset();
 
+  // Whether a copy or fill may touch [pointer, pointer + size): inside one allocation, in host
+  // memory that holds none, or in mapped pages of the context's virtual memory. `name` is the
+  // argument's, for the message.
+  ze_result_t checkRange(const char* function, const char* name, const void* pointer, size_t size) const;
+
   // Encodes one append with its wait list and signal event. Immediate lists submit it right away.
   template <typename Encode>
   ze_result_t append(const char* function, ze_event_handle_t signal, uint32_t numWaitEvents, ze_event_handle_t* waitEvents,
@@ -49,6 +53,7 @@ class CommandList : public _ze_command_list_handle_t {
   // Submits what an immediate list recorded; a synchronous list waits for it and reports how it went.
   ze_result_t submitImmediate(const char* function);
 
+  Context& context_;
   Device& device_;
   uint32_t ordinal_;
   std::unique_ptr<core::Engine> engine_;

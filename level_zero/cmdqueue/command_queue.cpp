@@ -20,6 +20,8 @@ bool CommandQueue::synchronize(uint64_t timeoutNs) {
 
 ze_result_t createEngine(const char* function, Device& device, const ze_command_queue_desc_t& desc,
                          std::unique_ptr<core::Engine>& engine) {
+  if (ze_result_t result = checkDescriptor(function, &desc, ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC); result != ZE_RESULT_SUCCESS)
+    return result;
   if (desc.flags & ~ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY)
     return reportError(ZE_RESULT_ERROR_INVALID_ENUMERATION, function, "desc->flags has unknown bits");
   if (desc.mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS)
@@ -47,6 +49,7 @@ ze_result_t zeCommandQueueCreate(ze_context_handle_t hContext, ze_device_handle_
 ze_result_t zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
   ZE_REQUIRE_HANDLE(hCommandQueue);
   CommandQueue* queue = CommandQueue::fromHandle(hCommandQueue);
+  queue->retireHandle();
   // Work in flight still references the queue's lists and events: let it finish first.
   queue->synchronize(UINT64_MAX);
   delete queue;
@@ -58,9 +61,9 @@ ze_result_t zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommand
   ZE_REQUIRE_HANDLE(hCommandQueue);
   ZE_REQUIRE_POINTER(phCommandLists);
   ZE_REQUIRE(numCommandLists != 0, ZE_RESULT_ERROR_INVALID_SIZE, "numCommandLists is 0");
+  ZE_REQUIRE_HANDLES(numCommandLists, phCommandLists);
   CommandQueue* queue = CommandQueue::fromHandle(hCommandQueue);
   for (uint32_t i = 0; i < numCommandLists; ++i) {
-    ZE_REQUIRE(phCommandLists[i] != nullptr, ZE_RESULT_ERROR_INVALID_NULL_HANDLE, "phCommandLists has a null handle");
     CommandList* list = CommandList::fromHandle(phCommandLists[i]);
     ZE_REQUIRE(!list->immediate(), ZE_RESULT_ERROR_INVALID_ARGUMENT, "an immediate command list cannot be executed");
     ZE_REQUIRE(list->closed(), ZE_RESULT_ERROR_INVALID_ARGUMENT, "a command list is not closed");

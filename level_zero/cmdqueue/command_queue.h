@@ -5,9 +5,8 @@
 #include <atomic>
 #include <memory>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/engine.h"
-
-struct _ze_command_queue_handle_t {};
 
 namespace loom::l0 {
 

@@ -31,14 +31,13 @@ ze_result_t zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_
   ZE_REQUIRE_HANDLE(hDriver);
   ZE_REQUIRE_POINTER(desc);
   ZE_REQUIRE_POINTER(phContext);
+  ZE_REQUIRE_DESCRIPTOR(desc, ZE_STRUCTURE_TYPE_CONTEXT_DESC);
   ZE_REQUIRE(numDevices == 0 || phDevices != nullptr, ZE_RESULT_ERROR_INVALID_SIZE, "numDevices > 0 but phDevices is null");
   ZE_REQUIRE_FLAGS(desc->flags, ZE_CONTEXT_FLAG_TBD);
   Driver* driver = Driver::fromHandle(hDriver);
   std::vector<Device*> devices;
-  for (uint32_t i = 0; i < numDevices; ++i) {
-    ZE_REQUIRE(phDevices[i] != nullptr, ZE_RESULT_ERROR_INVALID_NULL_HANDLE, "phDevices has a null handle");
-    devices.push_back(Device::fromHandle(phDevices[i]));
-  }
+  ZE_REQUIRE_HANDLES(numDevices, phDevices);
+  for (uint32_t i = 0; i < numDevices; ++i) devices.push_back(Device::fromHandle(phDevices[i]));
   if (devices.empty()) devices = driver->devices();
   *phContext = new Context(*driver, std::move(devices));
   return ZE_RESULT_SUCCESS;
@@ -48,6 +47,7 @@ ze_result_t zeContextDestroy(ze_context_handle_t hContext) {
   ZE_REQUIRE_HANDLE(hContext);
   // The context's allocations and reservations go once work in flight no longer uses them.
   Context* context = Context::fromHandle(hContext);
+  context->retireHandle();
   core::Runtime::get().releaseAfterSubmittedWork([context] { delete context; });
   return ZE_RESULT_SUCCESS;
 }

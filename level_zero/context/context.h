@@ -4,9 +4,8 @@
 
 #include <vector>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/virtual_memory_map.h"
-
-struct _ze_context_handle_t {};
 
 namespace loom::l0 {
 

@@ -6,6 +6,9 @@ name in namespace loom::l0 when the frontend declares one (qualified lookup pref
 member over the generated fallback that namespace loom::l0::unsupported provides); otherwise to
 that fallback, which returns ZE_RESULT_ERROR_UNSUPPORTED_FEATURE and says so under
 PrintDebugMessages.
+
+Tables point at wrappers in namespace loom::l0::checked, which check every handle argument
+(level_zero/handle/handle.h, checkedCall) before they call the entry point.
 """
 import re
 import sys
@@ -24,7 +27,7 @@ def parse(header_text):
     for prefix, name, params in FUNCTION_TYPE.findall(header_text):
         if name.startswith("Get") and name.endswith("ProcAddrTable"):
             continue
-        types = [p.strip() for p in params.split(",") if p.strip()]
+        types = [p.strip() for p in params.split(",") if p.strip() and p.strip() != "void"]
         functions[prefix + name] = types
     tables = {}
     for table_name, body in TABLE.findall(header_text):
@@ -38,12 +41,18 @@ def fallback(name, types):
     return (f"ze_result_t ZE_APICALL {name}({params}) {{ return unsupportedFeature(\"{name}\"); }}")
 
 
+def checked(name, types):
+    params = ", ".join(f"{t} a{i}" for i, t in enumerate(types))
+    arguments = "".join(f", a{i}" for i in range(len(types)))
+    return (f"ze_result_t ZE_APICALL {name}({params}) {{ return checkedCall(\"{name}\", &loom::l0::{name}{arguments}); }}")
+
+
 def getter(getter_name, table_name, entries):
     lines = [f'extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL {getter_name}(ze_api_version_t version, {table_name}_dditable_t* table) {{',
              "  if (table == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;",
              "  if (ZE_MAJOR_VERSION(version) != ZE_MAJOR_VERSION(ZE_API_VERSION_CURRENT)) return ZE_RESULT_ERROR_UNSUPPORTED_VERSION;"]
     for function, member in entries:
-        lines.append(f"  table->{member} = &loom::l0::{function};")
+        lines.append(f"  table->{member} = &loom::l0::checked::{function};")
     lines.append("  return ZE_RESULT_SUCCESS;")
     lines.append("}")
     return "\n".join(lines)
@@ -65,11 +74,15 @@ def main():
            "#include <level_zero/zes_ddi.h>",
            '#include "level_zero/api.h"',
            '#include "level_zero/ddi/unsupported_feature.h"',
+           '#include "level_zero/handle/handle.h"',
            "",
            "namespace loom::l0::unsupported {"]
     out += [fallback(name, types) for name, types in sorted(functions.items())]
     out += ["}  // namespace loom::l0::unsupported", "",
-            "namespace loom::l0 {", "using namespace unsupported;", "}  // namespace loom::l0", ""]
+            "namespace loom::l0 {", "using namespace unsupported;", "}  // namespace loom::l0", "",
+            "namespace loom::l0::checked {"]
+    out += [checked(name, types) for name, types in sorted(functions.items())]
+    out += ["}  // namespace loom::l0::checked", ""]
     for getter_name, table_name in getters:
         out.append(getter(getter_name, table_name, tables[table_name]))
         out.append("")

@@ -131,6 +131,7 @@ ze_result_t zeDeviceGetComputeProperties(ze_device_handle_t hDevice, ze_device_c
 ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t hDevice, ze_device_module_properties_t* pModuleProperties) {
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(pModuleProperties);
+  if (ze_result_t result = checkChain(__func__, pModuleProperties->pNext); result != ZE_RESULT_SUCCESS) return result;
   const core::DeviceInfo& info = Device::fromHandle(hDevice)->core().info();
   ze_device_module_properties_t& p = *pModuleProperties;
   p.spirvVersionSupported = encodeVersion(1, 4);

@@ -6,9 +6,8 @@
 #include <mutex>
 #include <vector>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/device.h"
-
-struct _ze_device_handle_t {};
 
 namespace loom::l0 {
 

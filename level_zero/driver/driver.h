@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-struct _ze_driver_handle_t {};
+#include "level_zero/handle/handle.h"
 
 namespace loom::core {
 class Device;

@@ -21,12 +21,21 @@ constexpr ze_event_scope_flags_t kScopeFlags = ZE_EVENT_SCOPE_FLAG_SUBDEVICE | Z
 
 EventPool::~EventPool() { core::Runtime::get().memory().freeDeviceVisible(storage_); }
 
+void EventPool::abandonPendingEvents() {
+  for (uint32_t i = 0; i < count_; ++i) {
+    core::Event event(eventStorage(i));
+    if (!event.isSignaled()) event.fail(core::kStatusAbandoned);
+  }
+}
+
 ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_desc_t* desc, uint32_t numDevices,
                               ze_device_handle_t* phDevices, ze_event_pool_handle_t* phEventPool) {
   ZE_REQUIRE_HANDLE(hContext);
   ZE_REQUIRE_POINTER(desc);
   ZE_REQUIRE_POINTER(phEventPool);
   ZE_REQUIRE(numDevices == 0 || phDevices != nullptr, ZE_RESULT_ERROR_INVALID_SIZE, "numDevices > 0 but phDevices is null");
+  ZE_REQUIRE_HANDLES(numDevices, phDevices);
+  ZE_REQUIRE_DESCRIPTOR(desc, ZE_STRUCTURE_TYPE_EVENT_POOL_DESC);
   ZE_REQUIRE_FLAGS(desc->flags, kPoolFlags);
   ZE_REQUIRE(desc->count != 0, ZE_RESULT_ERROR_INVALID_SIZE, "count is 0");
   // Devices wait on the events and signal them in their own queues where the storage is visible to them.
@@ -41,8 +50,11 @@ ze_result_t zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
   ZE_REQUIRE_HANDLE(hEventPool);
   ZE_REQUIRE(!EventPool::fromHandle(hEventPool)->imported(), ZE_RESULT_ERROR_INVALID_ARGUMENT,
              "an opened IPC pool is released with zeEventPoolCloseIpcHandle");
-  // Commands in flight may still signal or wait on the pool's events.
   EventPool* pool = EventPool::fromHandle(hEventPool);
+  pool->retireHandle();
+  pool->events().retireAll();
+  pool->abandonPendingEvents();
+  // Commands in flight may still signal or wait on the pool's events: they go with the pool.
   core::Runtime::get().releaseAfterSubmittedWork([pool] { delete pool; });
   return ZE_RESULT_SUCCESS;
 }
@@ -88,11 +100,13 @@ ze_result_t zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc
   ZE_REQUIRE_HANDLE(hEventPool);
   ZE_REQUIRE_POINTER(desc);
   ZE_REQUIRE_POINTER(phEvent);
+  ZE_REQUIRE_DESCRIPTOR(desc, ZE_STRUCTURE_TYPE_EVENT_DESC);
   ZE_REQUIRE_FLAGS(desc->signal, kScopeFlags);
   ZE_REQUIRE_FLAGS(desc->wait, kScopeFlags);
   EventPool* pool = EventPool::fromHandle(hEventPool);
   ZE_REQUIRE(desc->index < pool->count(), ZE_RESULT_ERROR_INVALID_ARGUMENT, "index is not below the pool's count");
   auto* event = new Event(*pool, desc->index);
+  pool->events().add(event);
   // An opened IPC pool's events keep the state the exporting process gave them.
   if (!pool->imported()) event->core().reset();
   *phEvent = event;
@@ -101,7 +115,11 @@ ze_result_t zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc
 
 ze_result_t zeEventDestroy(ze_event_handle_t hEvent) {
   ZE_REQUIRE_HANDLE(hEvent);
-  delete Event::fromHandle(hEvent);
+  Event* event = Event::fromHandle(hEvent);
+  event->retireHandle();
+  event->pool().events().remove(event);
+  // Commands in flight may still wait on the event or signal it.
+  core::Runtime::get().releaseAfterSubmittedWork([event] { delete event; });
   return ZE_RESULT_SUCCESS;
 }
 

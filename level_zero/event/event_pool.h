@@ -5,15 +5,14 @@
 
 #include <memory>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/event.h"
 #include "loom/core/shared_memory.h"
-
-struct _ze_event_pool_handle_t {};
-struct _ze_event_handle_t {};
 
 namespace loom::l0 {
 
 class Context;
+class Event;
 
 class EventPool : public _ze_event_pool_handle_t {
  public:
@@ -27,12 +26,18 @@ class EventPool : public _ze_event_pool_handle_t {
   bool imported() const { return imported_; }
   const core::SharedMemoryBlock& storage() const { return storage_; }
   core::EventStorage* eventStorage(uint32_t index) const { return static_cast<core::EventStorage*>(storage_.address) + index; }
+  // Completes every event not signaled yet with core::kStatusAbandoned: commands that wait on
+  // them are abandoned instead of waiting forever for a pool that is gone.
+  void abandonPendingEvents();
+  // The events created from the pool and not destroyed yet.
+  ChildHandles<Event>& events() { return events_; }
 
  private:
   ze_event_pool_flags_t flags_;
   uint32_t count_;
   core::SharedMemoryBlock storage_;
   bool imported_;
+  ChildHandles<Event> events_;
 };
 
 class Event : public _ze_event_handle_t {

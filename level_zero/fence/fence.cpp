@@ -9,6 +9,7 @@ ze_result_t zeFenceCreate(ze_command_queue_handle_t hCommandQueue, const ze_fenc
   ZE_REQUIRE_HANDLE(hCommandQueue);
   ZE_REQUIRE_POINTER(desc);
   ZE_REQUIRE_POINTER(phFence);
+  ZE_REQUIRE_DESCRIPTOR(desc, ZE_STRUCTURE_TYPE_FENCE_DESC);
   ZE_REQUIRE_FLAGS(desc->flags, ZE_FENCE_FLAG_SIGNALED);
   CommandQueue* queue = CommandQueue::fromHandle(hCommandQueue);
   *phFence = new Fence(*queue, queue->engine(), desc->flags & ZE_FENCE_FLAG_SIGNALED);

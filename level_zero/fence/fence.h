@@ -4,9 +4,8 @@
 
 #include <atomic>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/engine.h"
-
-struct _ze_fence_handle_t {};
 
 namespace loom::l0 {
 

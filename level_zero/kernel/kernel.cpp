@@ -21,6 +21,7 @@ ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t* d
   ZE_REQUIRE_HANDLE(hModule);
   ZE_REQUIRE_POINTER(desc);
   ZE_REQUIRE_POINTER(phKernel);
+  ZE_REQUIRE_DESCRIPTOR(desc, ZE_STRUCTURE_TYPE_KERNEL_DESC);
   ZE_REQUIRE_POINTER(desc->pKernelName);
   ZE_REQUIRE_FLAGS(desc->flags, ZE_KERNEL_FLAG_FORCE_RESIDENCY | ZE_KERNEL_FLAG_EXPLICIT_RESIDENCY);
   Module& module = *Module::fromHandle(hModule);
@@ -31,13 +32,19 @@ ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t* d
   std::string log;
   core::BackendKernel* loaded = program.loaded().kernel(descriptor->name, log);
   ZE_REQUIRE(loaded != nullptr, ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED, log.c_str());
-  *phKernel = new Kernel(module, *descriptor, loaded);
+  auto* kernel = new Kernel(module, *descriptor, loaded);
+  module.kernels().add(kernel);
+  *phKernel = kernel;
   return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t zeKernelDestroy(ze_kernel_handle_t hKernel) {
   ZE_REQUIRE_HANDLE(hKernel);
-  delete Kernel::fromHandle(hKernel);
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  kernel->retireHandle();
+  kernel->module().kernels().remove(kernel);
+  // Launches record the program's code and descriptors, which stay with the module, not the kernel.
+  delete kernel;
   return ZE_RESULT_SUCCESS;
 }
 

@@ -2,9 +2,8 @@
 // A Level Zero kernel: the core kernel state plus Level Zero's own per-kernel settings.
 #include <level_zero/ze_api.h>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/kernel.h"
-
-struct _ze_kernel_handle_t {};
 
 namespace loom::l0 {
 

@@ -84,6 +84,7 @@ ze_result_t zeMemAllocDevice(ze_context_handle_t hContext, const ze_device_mem_a
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(device_desc);
   ZE_REQUIRE_POINTER(pptr);
+  ZE_REQUIRE_DESCRIPTOR(device_desc, ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC);
   ZE_REQUIRE_FLAGS(device_desc->flags, kDeviceAllocFlags);
   return allocate(__func__, Context::fromHandle(hContext), core::MemoryType::Device, size, alignment,
                   Device::fromHandle(hDevice), device_desc, pptr);
@@ -94,6 +95,7 @@ ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc
   ZE_REQUIRE_HANDLE(hContext);
   ZE_REQUIRE_POINTER(host_desc);
   ZE_REQUIRE_POINTER(pptr);
+  ZE_REQUIRE_DESCRIPTOR(host_desc, ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC);
   ZE_REQUIRE_FLAGS(host_desc->flags, kHostAllocFlags);
   return allocate(__func__, Context::fromHandle(hContext), core::MemoryType::Host, size, alignment, nullptr, nullptr, pptr);
 }
@@ -105,6 +107,8 @@ ze_result_t zeMemAllocShared(ze_context_handle_t hContext, const ze_device_mem_a
   ZE_REQUIRE_POINTER(device_desc);
   ZE_REQUIRE_POINTER(host_desc);
   ZE_REQUIRE_POINTER(pptr);
+  ZE_REQUIRE_DESCRIPTOR(device_desc, ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC);
+  ZE_REQUIRE_DESCRIPTOR(host_desc, ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC);
   ZE_REQUIRE_FLAGS(device_desc->flags, kDeviceAllocFlags);
   ZE_REQUIRE_FLAGS(host_desc->flags, kHostAllocFlags);
   Device* device = hDevice ? Device::fromHandle(hDevice) : nullptr;
@@ -117,9 +121,9 @@ ze_result_t zeMemFree(ze_context_handle_t hContext, void* ptr) {
   ZE_REQUIRE_POINTER(ptr);
   auto& memory = core::Runtime::get().memory();
   auto allocation = memory.find(ptr);
-  // Contexts of one driver share an address space; freeing through another one is accepted, as
-  // Intel's driver does, since applications rely on it.
   ZE_REQUIRE(allocation && allocation->address == ptr, ZE_RESULT_ERROR_INVALID_ARGUMENT, "ptr is not the base of an allocation");
+  ZE_REQUIRE(allocation->owner == Context::fromHandle(hContext), ZE_RESULT_ERROR_INVALID_ARGUMENT,
+             "ptr is an allocation of another context");
   // Copies and kernels in flight may still use it: the pages go when they are done.
   // The id keeps a repeated zeMemFree from releasing a later allocation at the same address.
   core::Runtime::get().releaseAfterSubmittedWork([&memory, ptr, id = allocation->id] { memory.free(ptr, id); });

@@ -90,6 +90,7 @@ ze_result_t zePhysicalMemCreate(ze_context_handle_t hContext, ze_device_handle_t
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(desc);
   ZE_REQUIRE_POINTER(phPhysicalMemory);
+  ZE_REQUIRE_DESCRIPTOR(desc, ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC);
   ZE_REQUIRE_FLAGS(desc->flags, ZE_PHYSICAL_MEM_FLAG_TBD);
   core::Backend& backend = Device::fromHandle(hDevice)->core().backend();
   const core::AddressSpace* space = backend.addressSpace();

@@ -6,9 +6,8 @@
 
 #include <memory>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/address_space.h"
-
-struct _ze_physical_mem_handle_t {};
 
 namespace loom::l0 {
 

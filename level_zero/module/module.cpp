@@ -5,6 +5,7 @@
 
 #include "level_zero/context/context.h"
 #include "level_zero/device/device.h"
+#include "level_zero/kernel/kernel.h"
 #include "level_zero/two_call.h"
 #include "level_zero/validation.h"
 #include "loom/core/runtime.h"
@@ -53,12 +54,15 @@ core::ProgramBuild build(Device& device, const ze_module_desc_t& desc) {
 
 }  // namespace
 
+Module::~Module() = default;
+
 ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_module_desc_t* desc,
                            ze_module_handle_t* phModule, ze_module_build_log_handle_t* phBuildLog) {
   ZE_REQUIRE_HANDLE(hContext);
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(desc);
   ZE_REQUIRE_POINTER(phModule);
+  ZE_REQUIRE_DESCRIPTOR(desc, ZE_STRUCTURE_TYPE_MODULE_DESC);
   ZE_REQUIRE_POINTER(desc->pInputModule);
   ZE_REQUIRE(desc->inputSize != 0, ZE_RESULT_ERROR_INVALID_SIZE, "desc->inputSize is 0");
   ZE_REQUIRE(desc->format <= ZE_MODULE_FORMAT_NATIVE, ZE_RESULT_ERROR_INVALID_ENUMERATION, "desc->format is not a module format");
@@ -80,15 +84,17 @@ ze_result_t zeModuleDestroy(ze_module_handle_t hModule) {
   ZE_REQUIRE_HANDLE(hModule);
   // Launches in flight run the module's code and read its kernel descriptors.
   Module* module = Module::fromHandle(hModule);
+  module->retireHandle();
+  module->kernels().retireAll();
   core::Runtime::get().releaseAfterSubmittedWork([module] { delete module; });
   return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t zeModuleDynamicLink(uint32_t numModules, ze_module_handle_t* phModules, ze_module_build_log_handle_t* phLinkLog) {
   ZE_REQUIRE_POINTER(phModules);
+  ZE_REQUIRE_HANDLES(numModules, phModules);
   std::vector<core::BackendProgram*> programs;
   for (uint32_t i = 0; i < numModules; ++i) {
-    ZE_REQUIRE(phModules[i] != nullptr, ZE_RESULT_ERROR_INVALID_NULL_HANDLE, "phModules has a null handle");
     programs.push_back(&Module::fromHandle(phModules[i])->program().loaded());
   }
   // A backend links only programs of its own target (CPU code, or PTX for any of the GPUs).

@@ -6,15 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "level_zero/handle/handle.h"
 #include "loom/core/program.h"
-
-struct _ze_module_handle_t {};
-struct _ze_module_build_log_handle_t {};
 
 namespace loom::l0 {
 
 class Context;
 class Device;
+class Kernel;
 
 class ModuleBuildLog : public _ze_module_build_log_handle_t {
  public:
@@ -29,6 +28,7 @@ class ModuleBuildLog : public _ze_module_build_log_handle_t {
 class Module : public _ze_module_handle_t {
  public:
   Module(Device& device, std::unique_ptr<core::Program> program) : device_(device), program_(std::move(program)) {}
+  ~Module();
   static Module* fromHandle(ze_module_handle_t handle) { return static_cast<Module*>(handle); }
 
   core::Program& program() const { return *program_; }
@@ -36,11 +36,14 @@ class Module : public _ze_module_handle_t {
   // Imports stay unresolved until zeModuleDynamicLink succeeds.
   bool linked() const { return program_->info().importedFunctions.empty() || linked_; }
   void markLinked() { linked_ = true; }
+  // The kernels created from the module and not destroyed yet.
+  ChildHandles<Kernel>& kernels() { return kernels_; }
 
  private:
   Device& device_;
   std::unique_ptr<core::Program> program_;
   bool linked_ = false;
+  ChildHandles<Kernel> kernels_;  // declared last: kernels go before the program they run
 };
 
 ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_module_desc_t* desc,

@@ -4,55 +4,45 @@
 // it, and before zeInit, every zes* call fails with ZE_RESULT_ERROR_UNINITIALIZED.
 //
 // Each device's domains (frequency, power, temperature, memory, engines) are enumerated once, on
-// first use, as objects that carry a magic number of their kind, so that calls reject handles of
-// another kind or of no Loom object. A sub-device's handle reports its root device's domains.
+// first use, as API objects with a handle tag of their kind (level_zero/handle/handle.h). A
+// sub-device's handle reports its root device's domains.
 #include <level_zero/zes_api.h>
 
 #include <memory>
 #include <vector>
 
+#include "level_zero/handle/handle.h"
 #include "level_zero/two_call.h"
 #include "level_zero/validation.h"
 #include "loom/core/telemetry.h"
-
-struct _zes_freq_handle_t {};
-struct _zes_pwr_handle_t {};
-struct _zes_temp_handle_t {};
-struct _zes_mem_handle_t {};
-struct _zes_engine_handle_t {};
 
 namespace loom::l0 {
 
 class Device;
 
 // One domain of a device: which of the telemetry's domains it is, and its description.
-template <typename Handle, typename Description, uint64_t Magic>
+template <typename Handle, typename Description>
 class SysmanObject : public Handle {
  public:
   SysmanObject(core::Telemetry& telemetry, uint32_t index, Description description)
       : telemetry_(telemetry), index_(index), description_(description) {}
-  // nullptr when `handle` is not an object of this kind.
-  static SysmanObject* fromHandle(Handle* handle) {
-    auto* object = static_cast<SysmanObject*>(handle);
-    return object->magic_ == Magic ? object : nullptr;
-  }
+  static SysmanObject* fromHandle(Handle* handle) { return static_cast<SysmanObject*>(handle); }
 
   core::Telemetry& telemetry() const { return telemetry_; }
   uint32_t index() const { return index_; }
   const Description& description() const { return description_; }
 
  private:
-  uint64_t magic_ = Magic;
   core::Telemetry& telemetry_;
   uint32_t index_;
   Description description_;
 };
 
-using FrequencyDomain = SysmanObject<_zes_freq_handle_t, core::FrequencyDomain, 0x6c6f6f6d66726571>;  // "loomfreq"
-using PowerDomain = SysmanObject<_zes_pwr_handle_t, core::PowerDomain, 0x6c6f6f6d706f7772>;            // "loompowr"
-using TemperatureSensor = SysmanObject<_zes_temp_handle_t, core::TemperatureSensor, 0x6c6f6f6d74656d70>;  // "loomtemp"
-using MemoryModule = SysmanObject<_zes_mem_handle_t, core::MemoryModule, 0x6c6f6f6d6d656d6f>;          // "loommemo"
-using EngineGroup = SysmanObject<_zes_engine_handle_t, core::ActivityKind, 0x6c6f6f6d656e6769>;        // "loomengi"
+using FrequencyDomain = SysmanObject<_zes_freq_handle_t, core::FrequencyDomain>;
+using PowerDomain = SysmanObject<_zes_pwr_handle_t, core::PowerDomain>;
+using TemperatureSensor = SysmanObject<_zes_temp_handle_t, core::TemperatureSensor>;
+using MemoryModule = SysmanObject<_zes_mem_handle_t, core::MemoryModule>;
+using EngineGroup = SysmanObject<_zes_engine_handle_t, core::ActivityKind>;
 
 // A device's sysman view: its telemetry and the objects of its domains.
 class SysmanDevice {
@@ -96,12 +86,12 @@ ze_result_t zesDeviceGetState(zes_device_handle_t hDevice, zes_device_state_t* p
     if (deviceCheck != ZE_RESULT_SUCCESS) return deviceCheck;                            \
   } while (0)
 
-// Sysman enabled, `handle` not null and an object of type `Object`; declares `object`.
+// Sysman enabled and `handle` not null; declares `object`. The DDI wrappers already checked that
+// a handle that is not null is a live object of its kind.
 #define ZES_REQUIRE_OBJECT(Object, handle)                                                         \
   do {                                                                                             \
     const ze_result_t enabledCheck = ::loom::l0::checkSysmanEnabled(__func__);                     \
     if (enabledCheck != ZE_RESULT_SUCCESS) return enabledCheck;                                    \
   } while (0);                                                                                     \
   ZE_REQUIRE_HANDLE(handle);                                                                       \
-  Object* object = Object::fromHandle(handle);                                                     \
-  ZE_REQUIRE(object != nullptr, ZE_RESULT_ERROR_INVALID_ARGUMENT, #handle " is not a handle of its kind")
+  Object* object = Object::fromHandle(handle)

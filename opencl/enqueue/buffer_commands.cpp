@@ -6,6 +6,7 @@
 
 #include "opencl/device/device.h"
 #include "opencl/enqueue/enqueue_checks.h"
+#include "opencl/enqueue/pointer_commands.h"
 #include "opencl/event/event.h"
 #include "opencl/mem/memory_object.h"
 #include "opencl/queue/command_queue.h"
@@ -96,6 +97,7 @@ cl_int enqueueHostTransfer(cl_command_queue command_queue, cl_mem buffer, bool r
   if (!queue) return error;
   if ((error = checkBufferRange(*queue, buffer, offset, size, function)) != CL_SUCCESS) return error;
   if (ptr == nullptr || size == 0) return reportError(CL_INVALID_VALUE, function, "ptr is null or size is 0");
+  if ((error = checkPointerRange(ptr, size, "ptr", function)) != CL_SUCCESS) return error;
   MemoryObject& memory = memoryOf(buffer);
   if ((error = checkHostAccess(memory, read, !read, function)) != CL_SUCCESS) return error;
   const cl_command_type type = read ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER;

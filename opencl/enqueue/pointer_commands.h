@@ -7,6 +7,10 @@ namespace loom::cl {
 
 struct EnqueueArguments;
 
+// CL_SUCCESS when a copy or fill may touch [pointer, pointer + size) (core::MemoryManager::checkRange),
+// else CL_INVALID_VALUE; `name` is the argument's, for the message.
+cl_int checkPointerRange(const void* pointer, size_t size, const char* name, const char* function);
+
 cl_int enqueuePointerCopy(cl_command_queue queue, const EnqueueArguments& arguments, void* destination, const void* source,
                           size_t size, const char* function);
 // `destination` and `size` must be multiples of `patternSize`, a power of two up to 128.

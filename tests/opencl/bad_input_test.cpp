@@ -2,6 +2,11 @@
 // the wrong type (a cl_context passed where a cl_command_queue belongs, for instance) return the
 // CL_INVALID_* code the specification gives, and nothing crashes. Unsupported features fail
 // with their documented codes.
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <cstdlib>
+
 #include "cl_test_helpers.h"
 
 namespace loom::test {
@@ -184,6 +189,45 @@ TEST_F(BadInputTest, NullOutputsAndBadSizes) {
       CREATE(CL_INVALID_VALUE, cl_program, clCreateProgramWithBuiltInKernels(context, 1, &device, "nothing", errcode)),
       CASE(CL_INVALID_VALUE, clWaitForEvents(0, nullptr)),
   });
+}
+
+// Copies and fills are checked where Loom knows the allocation (core::MemoryManager::checkRange):
+// a range past the end of an SVM allocation, a size that wraps around, or an address that is
+// neither an allocation nor mapped host memory is CL_INVALID_VALUE. Each case runs in a child
+// (a gtest death test), which then checks that the queue still copies.
+TEST_F(BadInputTest, CopiesAndFillsOutsideAllocationsAreInvalidValues) {
+  if (!(deviceInfo<cl_device_svm_capabilities>(CL_DEVICE_SVM_CAPABILITIES) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
+    GTEST_SKIP() << "the device reports no SVM";
+  void* unreadable = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(unreadable, MAP_FAILED);
+  auto* svm = static_cast<char*>(svmAlloc(CL_MEM_READ_WRITE, 64));
+  ASSERT_NE(svm, nullptr);
+  char host[256] = {};
+  const uint32_t pattern = 7;
+  auto stillCopies = [&] {
+    char byte = 42;
+    return clEnqueueSVMMemcpy(queue, CL_TRUE, svm, &byte, 1, 0, nullptr, nullptr) == CL_SUCCESS && svm[0] == 42;
+  };
+  const std::vector<Case> cases = {
+      CASE(CL_INVALID_VALUE, clEnqueueSVMMemcpy(queue, CL_TRUE, svm, unreadable, 64, 0, nullptr, nullptr)),
+      CASE(CL_INVALID_VALUE, clEnqueueSVMMemcpy(queue, CL_TRUE, unreadable, svm, 64, 0, nullptr, nullptr)),
+      CASE(CL_INVALID_VALUE, clEnqueueSVMMemcpy(queue, CL_TRUE, reinterpret_cast<void*>(uintptr_t{0xdeadbeef}), host, 4, 0,
+                                                nullptr, nullptr)),
+      CASE(CL_INVALID_VALUE, clEnqueueSVMMemcpy(queue, CL_TRUE, svm, host, 128, 0, nullptr, nullptr)),
+      CASE(CL_INVALID_VALUE, clEnqueueSVMMemcpy(queue, CL_TRUE, host, svm + 32, 64, 0, nullptr, nullptr)),
+      CASE(CL_INVALID_VALUE, clEnqueueSVMMemcpy(queue, CL_TRUE, host, svm, SIZE_MAX, 0, nullptr, nullptr)),
+      CASE(CL_INVALID_VALUE, clEnqueueSVMMemFill(queue, svm, &pattern, 4, 128, 0, nullptr, nullptr)),
+      CASE(CL_INVALID_VALUE, clEnqueueSVMMemFill(queue, unreadable, &pattern, 4, 64, 0, nullptr, nullptr)),
+      CASE(CL_INVALID_VALUE, clEnqueueWriteBuffer(queue, memory, CL_TRUE, 0, 64, unreadable, 0, nullptr, nullptr)),
+      CASE(CL_INVALID_VALUE, clEnqueueReadBuffer(queue, memory, CL_TRUE, 0, 64, unreadable, 0, nullptr, nullptr)),
+      // Host memory that is no allocation stays allowed.
+      CASE(CL_SUCCESS, clEnqueueSVMMemcpy(queue, CL_TRUE, host, svm, 64, 0, nullptr, nullptr)),
+      CASE(CL_SUCCESS, clEnqueueSVMMemFill(queue, host, &pattern, 4, sizeof(host), 0, nullptr, nullptr)),
+  };
+  for (const Case& c : cases)
+    EXPECT_EXIT(std::exit(c.invoke() == c.expected && stillCopies() ? 0 : 1), ::testing::ExitedWithCode(0), "") << c.call;
+  EXPECT_TRUE(stillCopies());
+  munmap(unreadable, 4096);
 }
 
 TEST_F(BadInputTest, UnsupportedFeaturesFailWithTheirCodes) {

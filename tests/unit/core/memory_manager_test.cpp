@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstring>
 #include <string>
 #include <vector>
@@ -46,6 +49,28 @@ TEST(MemoryManager, IdsAreUniqueAndUnknownPointersAreNotFound) {
   EXPECT_FALSE(memory.free(static_cast<char*>(first->address) + 1));
   EXPECT_FALSE(memory.free(first->address, second->id)) << "the id must match when given";
   EXPECT_TRUE(memory.free(first->address, first->id));
+}
+
+TEST(MemoryManager, RangesStayInsideOneAllocationOrInHostMemoryOfNone) {
+  MemoryManager memory;
+  auto allocation = memory.allocate(MemoryType::Host, 64, 0, nullptr, &kOwner);
+  ASSERT_TRUE(allocation);
+  char* base = static_cast<char*>(allocation->address);
+  EXPECT_EQ(memory.checkRange(base, 64), RangeCheck::Valid);
+  EXPECT_EQ(memory.checkRange(base + 63, 1), RangeCheck::Valid);
+  EXPECT_EQ(memory.checkRange(base + 8, 0), RangeCheck::Valid);
+  EXPECT_EQ(memory.checkRange(base, 65), RangeCheck::PastAllocation);
+  EXPECT_EQ(memory.checkRange(base + 32, 33), RangeCheck::PastAllocation);
+  EXPECT_EQ(memory.checkRange(base - 8, 16), RangeCheck::PastAllocation) << "runs from memory of no allocation into one";
+  EXPECT_EQ(memory.checkRange(base, SIZE_MAX), RangeCheck::Wraps);
+  std::vector<char> host(256);
+  EXPECT_EQ(memory.checkRange(host.data(), host.size()), RangeCheck::Valid) << "the application's own memory";
+  void* unreadable = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(unreadable, MAP_FAILED);
+  EXPECT_EQ(memory.checkRange(unreadable, 16), RangeCheck::UnreadableAddress);
+  EXPECT_EQ(memory.checkRange(static_cast<char*>(unreadable) - 8, 16), RangeCheck::UnreadableAddress) << "its last byte";
+  munmap(unreadable, 4096);
+  EXPECT_STRNE(describe(RangeCheck::PastAllocation), "");
 }
 
 TEST(MemoryManager, FreeAllOfReleasesOnlyThatOwner) {

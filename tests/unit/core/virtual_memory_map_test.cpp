@@ -93,6 +93,17 @@ TEST_F(VirtualMemoryMapTest, RangesMustBeWholePagesInsideOneReservation) {
   EXPECT_TRUE(takeCalls().empty());
 }
 
+TEST_F(VirtualMemoryMapTest, HoldsRangesInOneReservationWhoseEndsAreMapped) {
+  ASSERT_EQ(map.map(page(1), 3 * kPage, physical, 0, MemoryAccess::ReadWrite), VirtualMemoryStatus::Success);
+  EXPECT_TRUE(map.holds(static_cast<char*>(page(1)) + 5, 3 * kPage - 5)) << "any bytes, not only whole pages";
+  EXPECT_FALSE(map.holds(page(0), 2 * kPage)) << "the first page is not mapped";
+  EXPECT_FALSE(map.holds(page(3), 2 * kPage)) << "the last page is not mapped";
+  EXPECT_FALSE(map.holds(page(7), 2 * kPage)) << "past the reservation";
+  EXPECT_FALSE(map.holds(reinterpret_cast<void*>(kBase - 8), 16)) << "before any reservation";
+  EXPECT_FALSE(map.holds(page(1), 0));
+  EXPECT_FALSE(map.holds(page(1), SIZE_MAX)) << "wraps around";
+}
+
 TEST_F(VirtualMemoryMapTest, PhysicalMemoryOfAnotherAddressSpaceIsForeign) {
   PhysicalMemory foreign{otherSpace, kPage};
   EXPECT_EQ(map.map(page(0), kPage, foreign, 0, MemoryAccess::ReadWrite), VirtualMemoryStatus::ForeignMemory);

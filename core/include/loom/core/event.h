@@ -18,6 +18,8 @@ struct EventTimestamps {
 // any of them as a lost device).
 constexpr int32_t kStatusAllocationFailure = -4;  // CL_MEM_OBJECT_ALLOCATION_FAILURE
 constexpr int32_t kStatusOutOfResources = -5;     // CL_OUT_OF_RESOURCES
+// What an event reports when it was destroyed before anything signaled it.
+constexpr int32_t kStatusAbandoned = -14;         // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
 
 struct EventStorage {
   uint32_t state = 0;  // 0: not signaled, 1: signaled

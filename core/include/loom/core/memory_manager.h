@@ -33,6 +33,16 @@ struct Allocation {
   SharedMemoryBlock ipcRecord;
 };
 
+// Whether a copy or a fill may touch [pointer, pointer + size).
+enum class RangeCheck {
+  Valid,              // inside one allocation, or host memory that is no allocation's
+  Wraps,              // pointer + size is past the end of the address space
+  PastAllocation,     // starts in an allocation and runs past its end, or runs into one
+  UnreadableAddress,  // no allocation, and not mapped host memory either
+};
+// What is wrong with a range, for an error message ("" when it is valid).
+const char* describe(RangeCheck check);
+
 class MemoryManager {
  public:
   MemoryManager() = default;
@@ -56,6 +66,9 @@ class MemoryManager {
   bool free(const void* address, uint64_t id = 0);
   // The allocation containing `pointer`, if any.
   std::optional<Allocation> find(const void* pointer) const;
+  // The range check of every copy and fill, in both APIs: a range is valid inside one allocation,
+  // or in host memory that holds no allocation (the application's own, which the APIs allow).
+  RangeCheck checkRange(const void* pointer, size_t size) const;
   // Frees every allocation of `owner` (a context being destroyed).
   void freeAllOf(const void* owner);
   // The backend whose allocator serves host allocations (Backend::providesHostMemory); it must

@@ -36,6 +36,9 @@ class VirtualMemoryMap {
   // The access of the range's first page (None when unmapped) and the length of the run of pages
   // from there on that share it, up to `size`.
   VirtualMemoryStatus access(const void* address, size_t size, MemoryAccess& access, size_t& sameAccessSize) const;
+  // True when the range lies in one reservation and its first and last pages are mapped: memory
+  // a copy or fill may touch, though the host may not read it (a GPU's).
+  bool holds(const void* address, size_t size) const;
 
  private:
   struct Reservation {

@@ -1,11 +1,16 @@
 #pragma once
 // Every OpenCL handle points at an object whose first member is the ICD dispatch table (the ICD
 // loader reads it to route calls) followed by a magic number per type, so that entry points can
-// reject null, foreign or destroyed handles instead of crashing on them.
+// reject null, foreign or destroyed handles instead of crashing on them. The objects live in
+// core's HandleArena, so that reading the magic number through any pointer an application passes
+// (a random one as a cl_mem argument, say) cannot fault.
 #include <CL/cl_icd.h>
 
 #include <atomic>
 #include <cstdint>
+#include <type_traits>
+
+#include "loom/core/handle_arena.h"
 
 // The few entry points the ICD loader looks up by name (see loom_opencl.map).
 #define LOOM_ICD_EXPORT __attribute__((visibility("default")))
@@ -31,6 +36,8 @@ template <Magic TypeMagic>
 struct HandleHeader {
   HandleHeader() = default;
   ~HandleHeader() { magic = Magic::Dead; }
+  static void* operator new(size_t size) { return core::HandleArena::get().allocate(size); }
+  static void operator delete(void* object, size_t size) { core::HandleArena::get().release(object, size); }
   const cl_icd_dispatch* dispatch = dispatchTable();
   Magic magic = TypeMagic;
 };
@@ -47,11 +54,18 @@ class RefCounted {
   std::atomic<cl_uint> count_{1};
 };
 
-// The object behind `handle` when it is a live object of type T, else nullptr.
+// The object behind `handle` when it is a live object of type T, else nullptr: not null, in the
+// arena, of T's magic number, and (for reference-counted objects) not released by its last
+// reference, though work in flight may keep it a while longer.
 template <typename T, typename Handle>
 T* objectOf(Handle handle) {
-  if (handle == nullptr || handle->magic != T::kMagic) return nullptr;
-  return static_cast<T*>(handle);
+  if (handle == nullptr || reinterpret_cast<uintptr_t>(handle) % alignof(Magic) != 0) return nullptr;
+  if (!core::HandleArena::get().contains(handle, sizeof(*handle)) || handle->magic != T::kMagic) return nullptr;
+  T* object = static_cast<T*>(handle);
+  if constexpr (std::is_base_of_v<RefCounted, T>) {
+    if (object->referenceCount() == 0) return nullptr;
+  }
+  return object;
 }
 
 }  // namespace loom::cl

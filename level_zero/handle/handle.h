@@ -1,6 +1,6 @@
 #pragma once
 // Every Level Zero handle points at an API object that starts with a tag of its kind, and every
-// API object lives in the HandleArena. So an entry point can tell a live handle of the kind it
+// API object lives in core's HandleArena. So an entry point can tell a live handle of the kind it
 // expects from a null one, one of another kind, a destroyed one or garbage (0xdeadbeef) by a
 // range check and a compare, without following the pointer anywhere else.
 //
@@ -17,7 +17,7 @@
 #include <mutex>
 #include <vector>
 
-#include "level_zero/handle/handle_arena.h"
+#include "loom/core/handle_arena.h"
 #include "level_zero/validation.h"
 
 namespace loom::l0 {
@@ -47,8 +47,8 @@ enum class HandleKind : uint64_t {
 // The base of every API object: its tag, and its storage in the HandleArena.
 class HandleObject {
  public:
-  static void* operator new(size_t size) { return HandleArena::get().allocate(size); }
-  static void operator delete(void* object, size_t size) { HandleArena::get().release(object, size); }
+  static void* operator new(size_t size) { return core::HandleArena::get().allocate(size); }
+  static void operator delete(void* object, size_t size) { core::HandleArena::get().release(object, size); }
 
   // From now on the handle reads as destroyed, though the object may live on until work in
   // flight no longer uses it.
@@ -57,7 +57,7 @@ class HandleObject {
   // True when `handle` points at a live object of `kind`.
   static bool isLive(const void* handle, HandleKind kind) {
     if (reinterpret_cast<uintptr_t>(handle) % alignof(HandleKind) != 0) return false;
-    if (!HandleArena::get().contains(handle, sizeof(HandleKind))) return false;
+    if (!core::HandleArena::get().contains(handle, sizeof(HandleKind))) return false;
     auto& tag = *static_cast<HandleKind*>(const_cast<void*>(handle));
     return std::atomic_ref<HandleKind>(tag).load(std::memory_order_acquire) == kind;
   }

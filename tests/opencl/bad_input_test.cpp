@@ -230,6 +230,41 @@ TEST_F(BadInputTest, CopiesAndFillsOutsideAllocationsAreInvalidValues) {
   munmap(unreadable, 4096);
 }
 
+// Handles past the first argument reach Loom unread by the ICD loader: a random pointer, one into
+// unmapped memory and a released object are refused, each case in a child process.
+TEST_F(BadInputTest, GarbageAndReleasedHandlesAreInvalid) {
+  void* unreadable = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(unreadable, MAP_FAILED);
+  int onStack[8] = {};
+  const cl_mem garbage[] = {as<cl_mem>(uintptr_t{0xdeadbeef}), as<cl_mem>(unreadable), as<cl_mem>(&onStack[0]),
+                            as<cl_mem>(uintptr_t{8})};
+  cl_mem released = clCreateBuffer(context, CL_MEM_READ_WRITE, 64, nullptr, nullptr);
+  ASSERT_CL_OK(clReleaseMemObject(released));
+  char host[64] = {};
+  const size_t one = 1;
+  auto stillRuns = [&] {
+    cl_mem good = memory;
+    return clSetKernelArg(k, 0, sizeof(cl_mem), &good) == CL_SUCCESS &&
+           clEnqueueNDRangeKernel(queue, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr) == CL_SUCCESS && clFinish(queue) == CL_SUCCESS;
+  };
+  std::vector<Case> cases;
+  for (cl_mem bad : {garbage[0], garbage[1], garbage[2], garbage[3], released}) {
+    cases.push_back({"clSetKernelArg", CL_INVALID_MEM_OBJECT, [=, this] { return clSetKernelArg(k, 0, sizeof(cl_mem), &bad); }});
+    cases.push_back({"clEnqueueReadBuffer", CL_INVALID_MEM_OBJECT,
+                     [=, this, &host] { return clEnqueueReadBuffer(queue, bad, CL_TRUE, 0, 4, host, 0, nullptr, nullptr); }});
+    cases.push_back({"clEnqueueCopyBuffer", CL_INVALID_MEM_OBJECT,
+                     [=, this] { return clEnqueueCopyBuffer(queue, memory, bad, 0, 0, 4, 0, nullptr, nullptr); }});
+  }
+  cases.push_back(CASE(CL_INVALID_EVENT_WAIT_LIST,
+                       clEnqueueMarkerWithWaitList(queue, 1, reinterpret_cast<const cl_event*>(&garbage[1]), nullptr)));
+  cases.push_back(CASE(CL_INVALID_KERNEL, clEnqueueNDRangeKernel(queue, as<cl_kernel>(unreadable), 1, nullptr, &one, nullptr,
+                                                                 0, nullptr, nullptr)));
+  for (const Case& c : cases)
+    EXPECT_EXIT(std::exit(c.invoke() == c.expected && stillRuns() ? 0 : 1), ::testing::ExitedWithCode(0), "") << c.call;
+  EXPECT_TRUE(stillRuns());
+  munmap(unreadable, 4096);
+}
+
 TEST_F(BadInputTest, UnsupportedFeaturesFailWithTheirCodes) {
   cl_int error = CL_SUCCESS;
   // Pipes (CL_DEVICE_PIPE_SUPPORT is false): "CL_INVALID_OPERATION if no devices in context support pipes".

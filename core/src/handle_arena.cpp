@@ -1,4 +1,4 @@
-#include "level_zero/handle/handle_arena.h"
+#include "loom/core/handle_arena.h"
 
 #include <pthread.h>
 #include <sys/mman.h>
@@ -10,7 +10,7 @@
 // pointers to much of the heap, and the sanitizer scans no mapping it was not told of.
 extern "C" void __lsan_register_root_region(const void* start, size_t size) __attribute__((weak));
 
-namespace loom::l0 {
+namespace loom::core {
 
 namespace {
 // Address space only: pages are made usable as slots are carved from them.
@@ -69,4 +69,4 @@ void HandleArena::release(void* slot, size_t size) {
   freed_[sizeClass(size)].push_back(slot);
 }
 
-}  // namespace loom::l0
+}  // namespace loom::core

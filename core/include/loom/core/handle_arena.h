@@ -1,5 +1,5 @@
 #pragma once
-// Where every Level Zero API object lives: one reserved address range, so that a handle can be
+// Where every API object of both frontends lives: one reserved address range, so that a handle can be
 // validated by a range check and a read of its kind tag, whatever pointer the application passes.
 // Freed slots stay mapped (a destroyed handle still reads as dead) and are reused first in, first
 // out, only after many others were freed, so a stale handle rarely meets a new object in its slot.
@@ -9,7 +9,7 @@
 #include <deque>
 #include <mutex>
 
-namespace loom::l0 {
+namespace loom::core {
 
 class HandleArena {
  public:
@@ -42,4 +42,4 @@ class HandleArena {
   std::deque<void*> freed_[kSizeClasses];
 };
 
-}  // namespace loom::l0
+}  // namespace loom::core

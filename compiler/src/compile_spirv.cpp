@@ -69,7 +69,8 @@ llvm::Error checkIndirectCallees(const llvm::Module& module, const llvm::DenseSe
   return llvm::Error::success();
 }
 
-llvm::Expected<ProgramInfo> describeProgram(const llvm::Module& module, const std::map<std::string, std::string>& typeHints) {
+llvm::Expected<ProgramInfo> describeProgram(const llvm::Module& module, const CompileRequest& request) {
+  const std::map<std::string, std::string>& typeHints = request.vectorTypeHints;
   ProgramInfo info;
   for (const llvm::Function& function : module) {
     if (!isKernel(function)) continue;
@@ -81,8 +82,9 @@ llvm::Expected<ProgramInfo> describeProgram(const llvm::Module& module, const st
   describeProgramSymbols(module, info);
   const auto usingWorkItemState = cpu::functionsUsingWorkItemState(module);
   if (llvm::Error error = checkIndirectCallees(module, usingWorkItemState)) return error;
-  llvm::erase_if(info.exportedFunctions,
-                 [&](const std::string& name) { return usingWorkItemState.count(module.getFunction(name)) != 0; });
+  llvm::erase_if(info.exportedFunctions, [&](const std::string& name) {
+    return !request.exportFunctions || usingWorkItemState.count(module.getFunction(name)) != 0;
+  });
   return info;
 }
 
@@ -171,7 +173,7 @@ BuildResult compileSpirv(const CompileRequest& request) {
   context.setOpaquePointers(false);
   auto module = readSpirvModule(context, request.spirv, request.specializationConstants);
   if (!module) return failure(Status::BuildFailure, module.takeError());
-  auto info = describeProgram(**module, request.vectorTypeHints);
+  auto info = describeProgram(**module, request);
   if (!info) return failure(Status::BuildFailure, info.takeError());
   if (llvm::Error error = checkRequiredSubGroupSizes(*info, request.target)) return failure(Status::BuildFailure, std::move(error));
   auto code = compileForTarget(request, **module, *info, *options);

@@ -55,6 +55,23 @@ TEST(ProgramSymbols, ExportedFunctionsAreCallable) {
   EXPECT_EQ(program->function("no_such_function"), nullptr);
 }
 
+// OpenCL executables export nothing: their kernels' helpers leave no code of their own.
+TEST(ProgramSymbols, WithoutExportsHelpersAreNotExportedAndKernelsStillRun) {
+  CompileRequest request;
+  request.spirv = readSpirv("program_scope");
+  request.exportFunctions = false;
+  const BuildResult built = compileSpirv(request);
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  EXPECT_TRUE(built.program->info.exportedFunctions.empty());
+  EXPECT_EQ(built.program->info.globals.size(), 2u) << "variables are still the program's";
+  auto program = loadBuilt(built);
+  ASSERT_NE(program, nullptr);
+  EXPECT_EQ(program->function("exported_helper"), nullptr);
+  int out = 0;
+  runSingle(*program, "call_helper", &out);
+  EXPECT_EQ(out, 14 * 3 + 2);
+}
+
 TEST(ProgramSymbols, KernelsCallExportedFunctionsThroughTheirAddresses) {
   auto program = loadFresh("function_pointer_kernels");
   ASSERT_NE(program, nullptr);

@@ -64,6 +64,7 @@ TEST_F(CompilerCacheTest, KeysDependOnEveryInput) {
   EXPECT_TRUE(changed([](auto& r) { r.specializationConstants[3] = 1; }));
   EXPECT_TRUE(changed([](auto& r) { r.spirv.back() ^= 1; }));
   EXPECT_TRUE(changed([](auto& r) { r.target = compiler::Target::Nvptx; }));
+  EXPECT_TRUE(changed([](auto& r) { r.exportFunctions = false; }));
 }
 
 TEST_F(CompilerCacheTest, CorruptedEntriesAreIgnored) {

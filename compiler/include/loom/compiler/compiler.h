@@ -31,6 +31,10 @@ struct CompileRequest {
   // it replaces the SPIR-V's, which cannot tell uchar2 from char2.
   std::map<std::string, std::string> vectorTypeHints;
   bool dumpKernelIr = false;  // print the final LLVM IR to stderr (also when LOOM_DumpKernelIr=1 is set)
+  // Level Zero modules export their functions other than kernels (zeModuleGetFunctionPointer,
+  // zeModuleDynamicLink). An OpenCL executable has nothing that reaches them: without exports,
+  // what the kernels inlined needs no code of its own (hashcat's helpers were most of its build).
+  bool exportFunctions = true;
   // CPU code generation on up to this many threads, one partition of the kernels each; 0: one per
   // core for modules large enough to gain from it. The code does the same either way.
   unsigned codeGenerationThreads = 0;

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "cpu_code_generator.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
@@ -24,32 +25,34 @@ constexpr unsigned kParallelThreshold = 20000;
 // Each partition holds a copy of the module while it is cut down: bounded memory.
 constexpr unsigned kMaxPartitions = 16;
 
-std::vector<llvm::Function*> workGroupFunctions(llvm::Module& module) {
+// What the partitions share out: work-group functions and exported functions, each compiled in
+// one partition (a Level Zero module may export hundreds of functions, as much work as its kernels).
+std::vector<llvm::Function*> partitionedFunctions(llvm::Module& module) {
   std::vector<llvm::Function*> functions;
   for (llvm::Function& function : module)
-    if (!function.isDeclaration() && isWorkGroupFunction(function)) functions.push_back(&function);
+    if (!function.isDeclaration() && (isWorkGroupFunction(function) || !function.hasLocalLinkage())) functions.push_back(&function);
   return functions;
 }
 
-unsigned partitionCount(const llvm::Module& module, size_t kernels, unsigned threads, bool dumpIr) {
+unsigned partitionCount(const llvm::Module& module, size_t functions, unsigned threads, bool dumpIr) {
   if (dumpIr) return 1;  // one module printed whole
   if (threads == 0) {
     if (module.getInstructionCount() < kParallelThreshold) return 1;
     threads = std::max(1u, std::thread::hardware_concurrency());
   }
-  return static_cast<unsigned>(std::clamp<size_t>(std::min<size_t>(threads, kernels), 1, kMaxPartitions));
+  return static_cast<unsigned>(std::clamp<size_t>(std::min<size_t>(threads, functions), 1, kMaxPartitions));
 }
 
-// Largest kernels first, each to the partition with the fewest instructions so far.
-std::vector<std::vector<std::string>> assignKernels(std::vector<llvm::Function*> kernels, unsigned count) {
-  std::stable_sort(kernels.begin(), kernels.end(),
+// Largest functions first, each to the partition with the fewest instructions so far.
+std::vector<std::vector<std::string>> assignFunctions(std::vector<llvm::Function*> functions, unsigned count) {
+  std::stable_sort(functions.begin(), functions.end(),
                    [](llvm::Function* a, llvm::Function* b) { return a->getInstructionCount() > b->getInstructionCount(); });
   std::vector<std::vector<std::string>> partitions(count);
   std::vector<size_t> load(count, 0);
-  for (llvm::Function* kernel : kernels) {
+  for (llvm::Function* function : functions) {
     const size_t lightest = std::min_element(load.begin(), load.end()) - load.begin();
-    partitions[lightest].push_back(kernel->getName().str());
-    load[lightest] += kernel->getInstructionCount();
+    partitions[lightest].push_back(function->getName().str());
+    load[lightest] += function->getInstructionCount();
   }
   return partitions;
 }
@@ -67,17 +70,22 @@ void shareVariables(llvm::Module& module) {
   }
 }
 
-// Cuts a copy of the module down to the partition: its kernels' work-group functions; in
-// partitions after the first, external variables and functions only declared.
-void keepPartition(llvm::Module& module, const std::vector<std::string>& kernels, bool first) {
-  for (llvm::Function* function : workGroupFunctions(module))
-    if (!llvm::is_contained(kernels, function->getName())) function->eraseFromParent();
-  if (!first) {
-    for (llvm::Function& function : module)
-      if (!function.isDeclaration() && !function.hasLocalLinkage() && !isWorkGroupFunction(function)) function.deleteBody();
+// Cuts a copy of the module down to the partition: the work-group and exported functions assigned
+// to it (the others' work-group functions go, their exported functions are only declared); in
+// partitions after the first, external variables only declared.
+void keepPartition(llvm::Module& module, const std::vector<std::string>& functions, bool first) {
+  llvm::StringSet<> kept;
+  for (const std::string& name : functions) kept.insert(name);
+  for (llvm::Function* function : partitionedFunctions(module)) {
+    if (kept.contains(function->getName())) continue;
+    if (isWorkGroupFunction(*function))
+      function->eraseFromParent();
+    else
+      function->deleteBody();
+  }
+  if (!first)
     for (llvm::GlobalVariable& variable : module.globals())
       if (!variable.isDeclaration() && !variable.hasLocalLinkage()) variable.setInitializer(nullptr);
-  }
   runModulePipeline(module, nullptr, [](llvm::PassBuilder&) {
     llvm::ModulePassManager manager;
     manager.addPass(llvm::GlobalDCEPass());
@@ -85,13 +93,13 @@ void keepPartition(llvm::Module& module, const std::vector<std::string>& kernels
   });
 }
 
-llvm::Expected<std::vector<uint8_t>> compilePartition(llvm::StringRef bitcode, const std::vector<std::string>& kernels, bool first,
+llvm::Expected<std::vector<uint8_t>> compilePartition(llvm::StringRef bitcode, const std::vector<std::string>& functions, bool first,
                                                       const BuildOptions& options) {
   llvm::LLVMContext context;
   context.setOpaquePointers(false);
   auto module = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "loom-partition"), context);
   if (!module) return module.takeError();
-  keepPartition(**module, kernels, first);
+  keepPartition(**module, functions, first);
   return generateObject(**module, options, false);
 }
 
@@ -105,8 +113,8 @@ void appendObject(std::vector<uint8_t>& code, const std::vector<uint8_t>& object
 }  // namespace
 
 llvm::Expected<std::vector<uint8_t>> generateCode(llvm::Module& module, const BuildOptions& options, unsigned threads, bool dumpIr) {
-  const std::vector<llvm::Function*> kernels = workGroupFunctions(module);
-  const unsigned count = partitionCount(module, kernels.size(), threads, dumpIr);
+  const std::vector<llvm::Function*> functions = partitionedFunctions(module);
+  const unsigned count = partitionCount(module, functions.size(), threads, dumpIr);
   std::vector<uint8_t> code;
   if (count == 1) {
     auto object = generateObject(module, options, dumpIr);
@@ -114,7 +122,7 @@ llvm::Expected<std::vector<uint8_t>> generateCode(llvm::Module& module, const Bu
     appendObject(code, *object);
     return code;
   }
-  const std::vector<std::vector<std::string>> partitions = assignKernels(kernels, count);
+  const std::vector<std::vector<std::string>> partitions = assignFunctions(functions, count);
   shareVariables(module);
   std::string bitcode;
   llvm::raw_string_ostream stream(bitcode);
@@ -133,7 +141,7 @@ llvm::Expected<std::vector<uint8_t>> generateCode(llvm::Module& module, const Bu
     else
       failure = llvm::joinErrors(std::move(failure), object->takeError());
   }
-  if (failure) return std::move(failure);
+  if (failure) return failure;
   return code;
 }
 

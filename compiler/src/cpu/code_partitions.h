@@ -1,6 +1,7 @@
 #pragma once
-// A large program's CPU code is generated on several threads: its kernels are split into
-// partitions, each optimized and compiled to an object of its own in an LLVM context of its own.
+// A large program's CPU code is generated on several threads: its kernels' work-group functions
+// and its exported functions are split into partitions, each optimized and compiled to an object
+// of its own in an LLVM context of its own.
 // The program's code is then the partitions' objects, each preceded by its size (a uint64_t),
 // and the JIT loads them all into the program's library, where they resolve each other's symbols.
 #include <cstdint>
@@ -16,7 +17,7 @@ namespace loom::compiler::cpu {
 
 // The code of `module` (work-group functions and what they use, as keepOnly left it) in at most
 // `threads` partitions; 0 threads means one per core, for modules large enough to gain from it.
-// Variables and exported functions are defined in the first partition only.
+// Variables are defined in the first partition only, each function in one.
 llvm::Expected<std::vector<uint8_t>> generateCode(llvm::Module& module, const BuildOptions& options, unsigned threads, bool dumpIr);
 
 // The objects of CPU code, or nullopt when the framing is broken or a part is not an ELF object.

@@ -71,6 +71,7 @@ core::DeviceInfo describeHostCpu() {
   info.computeUnits = static_cast<uint32_t>(cores > 0 ? cores : 1);
   info.numEusPerSubslice = info.computeUnits;
   info.simdWidth = simdWidth();
+  info.vectorRegisterBytes = info.simdWidth * sizeof(float);
   struct sysinfo system {};
   sysinfo(&system);
   info.globalMemorySize = uint64_t(system.totalram) * system.mem_unit;

@@ -1,12 +1,13 @@
 // CLBlast's SGEMM, SGEMV and SAXPY on the first device of the OpenCL platform named on the command
-// line: the first call (which builds CLBlast's kernels) and the best of several timed calls, as
-// GFLOPS (GEMM, GEMV) and GB/s (AXPY). Checks one element of each result against the host.
+// line (then, optionally, the GEMM's order: 512 unless given): the first call (which builds
+// CLBlast's kernels) and the best of several timed calls, as GFLOPS (GEMM, GEMV) and GB/s (AXPY). Checks one element of each result against the host.
 #include <CL/cl.h>
 #include <clblast.h>
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -78,7 +79,7 @@ void print(const char* routine, std::pair<double, double> seconds, double work, 
 
 int main(int argc, char** argv) {
   Device device = open(argc > 1 ? argv[1] : "Loom");
-  const size_t n = 512;
+  const size_t n = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 512;
   std::vector<float> a(n * n), b(n * n), c(n * n, 0.0f);
   for (size_t i = 0; i < n * n; ++i) a[i] = float(i % 7) * 0.25f, b[i] = float(i % 5) * 0.5f;
   cl_mem da = bufferWith(device, a), db = bufferWith(device, b), dc = bufferWith(device, c);
@@ -88,7 +89,8 @@ int main(int argc, char** argv) {
   });
   float expected = 0;
   for (size_t k = 0; k < n; ++k) expected += a[3 * n + k] * b[k * n + 5];
-  print("SGEMM 512x512x512", gemm, 2.0 * n * n * n, "GFLOPS", near(readOne(device, dc, 3 * n + 5), expected));
+  const std::string gemmName = "SGEMM " + std::to_string(n) + "^3";
+  print(gemmName.c_str(), gemm, 2.0 * n * n * n, "GFLOPS", near(readOne(device, dc, 3 * n + 5), expected));
 
   const size_t m = 4096;
   std::vector<float> matrix(m * m), x(m), y(m, 0.0f);

@@ -5,11 +5,16 @@
 #   own tests of AXPY, GEMV and GEMM, CLBlast's SGEMM/SGEMV/SAXPY (clblast_routines.cpp), clpeak,
 #   and hashcat's benchmark of some modes with its first build timed (no kernel cache on either side).
 # Installs the Debian packages it needs. Run from the repository root after a build.
-# Usage: benchmarks/real_programs/run.sh [build-dir] [section...]
+# Usage: benchmarks/real_programs/run.sh [--gpu] [build-dir] [section...]
 #   sections: openmm boost clblast-tests clblast clpeak hashcat (default: all);
 #   HASHCAT_MODES="0 100 1400 1700" (the default) chooses hashcat's modes.
+#   --gpu: Loom's NVIDIA GPU beside NVIDIA's own OpenCL instead, on a machine without Debian's
+#   packages: build-dir is an unpacked bundle (scripts/bundle.sh) and the programs come from
+#   benchmarks/real_programs/pack.sh, unpacked at /. Sections clblast, clpeak and hashcat.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+gpu=0
+[ "${1:-}" = --gpu ] && { gpu=1; shift; }
 build=$(cd "${1:-$root/build}" && pwd)
 shift || true
 sections=("$@")
@@ -18,16 +23,26 @@ work=$(mktemp -d /tmp/loom-real-programs-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
 export DEBIAN_FRONTEND=noninteractive
-dpkg-query -W python3-simtk libopenmm-plugins libboost1.74-dev libclblast-dev clblast-tests clpeak hashcat pocl-opencl-icd \
+[ $gpu = 1 ] || dpkg-query -W python3-simtk libopenmm-plugins libboost1.74-dev libclblast-dev clblast-tests clpeak hashcat pocl-opencl-icd \
   >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends python3-simtk libopenmm-plugins libboost1.74-dev \
   libclblast-dev clblast-tests clpeak hashcat pocl-opencl-icd >/dev/null
 
 # One ICD folder per platform, so that each program sees only the platform under test.
-mkdir -p "$work/icd-loom" "$work/icd-pocl"
+peer=pocl
+[ $gpu = 1 ] && peer=nvidia
+platforms=(loom $peer)
+mkdir -p "$work/icd-loom" "$work/icd-$peer"
 echo "$build/lib/libloom_opencl.so.1" > "$work/icd-loom/loom.icd"
-cp /etc/OpenCL/vendors/pocl.icd "$work/icd-pocl/"
-platforms=(loom pocl)
-name_of() { [ "$1" = loom ] && echo Loom || echo "Portable Computing Language"; }
+# NVIDIA's driver may come without its vendor file: name its library then.
+cp "/etc/OpenCL/vendors/$peer.icd" "$work/icd-$peer/" 2>/dev/null || echo "lib$peer-opencl.so.1" > "$work/icd-$peer/$peer.icd"
+declare -A platform_name=([loom]=Loom [pocl]="Portable Computing Language" [nvidia]="NVIDIA CUDA")
+name_of() { echo "${platform_name[$1]}"; }
+# Only Loom's GPUs on a GPU run, and no driver cache of compiled code on either side.
+[ $gpu = 1 ] && export LOOM_EnableCudaDevices=1 LOOM_ForceBackend=cuda CUDA_CACHE_DISABLE=1
+device_type=1  # hashcat's -D: 1 CPU, 2 GPU
+[ $gpu = 1 ] && device_type=2
+gemm_order=512
+[ $gpu = 1 ] && gemm_order=4096
 # Runs a command on one platform, with an empty Loom compiler cache and PoCL kernel cache.
 on() {
   local platform=$1; shift
@@ -65,9 +80,12 @@ fi
 
 if wants clblast; then
   echo "== CLBlast routines"
-  g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=120 -DCL_USE_DEPRECATED_OPENCL_1_2_APIS -o "$work/clblast_routines" \
-    "$root/benchmarks/real_programs/clblast_routines.cpp" -lclblast -lOpenCL
-  for p in "${platforms[@]}"; do on "$p" "$work/clblast_routines" "$(name_of "$p")"; done
+  routines=$(command -v clblast_routines) || {
+    routines=$work/clblast_routines
+    g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=120 -DCL_USE_DEPRECATED_OPENCL_1_2_APIS -o "$routines" \
+      "$root/benchmarks/real_programs/clblast_routines.cpp" -lclblast -lOpenCL
+  }
+  for p in "${platforms[@]}"; do on "$p" "$routines" "$(name_of "$p")" "$gemm_order"; done
 fi
 
 if wants clpeak; then
@@ -86,7 +104,7 @@ if wants hashcat; then
       printf 'mode %-5s %-5s ' "$mode" "$p"
       # hashcat keeps compiled kernels under its session folder: a fresh one per run.
       (cd "$work/hashcat" && HOME="$work/hashcat" XDG_CACHE_HOME="$work/hashcat" \
-        on "$p" /usr/bin/time -f %e -o "$work/time" timeout 3600 hashcat -b -m "$mode" -D 1 --force > "$work/hashcat/out" 2>&1)
+        on "$p" /usr/bin/time -f %e -o "$work/time" timeout 3600 hashcat -b -m "$mode" -D "$device_type" --backend-ignore-cuda --force > "$work/hashcat/out" 2>&1)
       wall="$(cat "$work/time") s"
       speed=$(grep -m1 "Speed.#" "$work/hashcat/out" | sed 's/ *(.*//; s/Speed.#[0-9]*\.*: *//')
       echo "wall $wall, speed ${speed:-none (see below)}"

@@ -21,12 +21,6 @@ const char* vendorName(uint32_t vendorId) {
   }
 }
 
-// Vector widths follow the SIMD register: as many elements of each type as fit in it.
-cl_uint vectorWidth(const core::DeviceInfo& info, size_t elementSize) {
-  const size_t registerBytes = std::max<size_t>(16, size_t(info.simdWidth) * 4);
-  return static_cast<cl_uint>(std::min<size_t>(registerBytes / elementSize, 16));  // OpenCL vectors stop at 16
-}
-
 constexpr cl_device_fp_config kSingleFpConfig =
     CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA |
     CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
@@ -76,17 +70,17 @@ cl_int Device::getInfo(cl_device_info name, size_t size, void* value, size_t* si
       return out.array(std::vector<size_t>{device.maxGroupSize[0], device.maxGroupSize[1], device.maxGroupSize[2]});
     case CL_DEVICE_MAX_WORK_GROUP_SIZE: return out.scalar<size_t>(device.maxWorkGroupSize);
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR: return out.scalar(vectorWidth(device, 1));
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR: return out.scalar(core::preferredVectorWidth(device, 1));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT: return out.scalar(vectorWidth(device, 2));
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT: return out.scalar(core::preferredVectorWidth(device, 2));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: return out.scalar(vectorWidth(device, 4));
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: return out.scalar(core::preferredVectorWidth(device, 4));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG: return out.scalar(vectorWidth(device, 8));
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG: return out.scalar(core::preferredVectorWidth(device, 8));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: return out.scalar<cl_uint>(device.supportsFp64 ? vectorWidth(device, 8) : 0);
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: return out.scalar<cl_uint>(device.supportsFp64 ? core::preferredVectorWidth(device, 8) : 0);
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: return out.scalar<cl_uint>(0);
     case CL_DEVICE_MAX_CLOCK_FREQUENCY: return out.scalar<cl_uint>(device.coreClockMHz);

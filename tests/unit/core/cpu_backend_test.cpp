@@ -36,6 +36,9 @@ TEST(CpuBackend, DescribesTheHostTruthfully) {
   EXPECT_GE(info.computeUnits, 1u);
   EXPECT_GT(info.globalMemorySize, 0u);
   EXPECT_TRUE(info.simdWidth == 4 || info.simdWidth == 8 || info.simdWidth == 16);
+  EXPECT_EQ(core::preferredVectorWidth(info, 4), info.simdWidth);  // floats fill the SIMD register
+  EXPECT_EQ(core::preferredVectorWidth(info, 8), info.simdWidth / 2);
+  EXPECT_EQ(core::preferredVectorWidth(info, 1), 16u);  // OpenCL vectors stop at 16
 }
 
 TEST(CpuBackend, TimestampsIncrease) {

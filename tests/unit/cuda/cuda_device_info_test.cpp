@@ -73,6 +73,10 @@ TEST(CudaDeviceInfo, ComputeTopologyAndLimits) {
   EXPECT_EQ(info.numSlices * info.numSubslicesPerSlice * info.numEusPerSubslice, 132u);
   EXPECT_EQ(info.numThreadsPerEu, 64u);  // resident warps per SM
   EXPECT_EQ(info.simdWidth, 32u);
+  // Warps' lanes are scalar: programs that size their vectors by the device (hashcat's
+  // VECT_SIZE) must get 1, not a warp's worth of lanes.
+  EXPECT_EQ(core::preferredVectorWidth(info, 4), 1u);
+  EXPECT_EQ(core::preferredVectorWidth(info, 1), 1u);
   EXPECT_EQ(info.subGroupSizes, std::vector<uint32_t>{32});
   EXPECT_EQ(info.maxWorkGroupSize, 1024u);
   EXPECT_EQ(info.maxGroupSize, (std::array<uint32_t, 3>{1024, 1024, 64}));

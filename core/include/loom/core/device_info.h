@@ -27,6 +27,9 @@ struct DeviceInfo {
   uint32_t numEusPerSubslice = 1;
   uint32_t numThreadsPerEu = 1;
   uint32_t simdWidth = 1;
+  // Bytes of the widest vector register one work-item computes with (the CPU's SIMD register);
+  // 0 where work-items are the scalar lanes of a SIMT unit (GPUs), which gain nothing from vectors.
+  uint32_t vectorRegisterBytes = 0;
   uint32_t computeUnits = 1;  // OpenCL CL_DEVICE_MAX_COMPUTE_UNITS
   uint32_t maxWorkGroupSize = 1;
   std::array<uint32_t, 3> maxGroupSize{1, 1, 1};
@@ -51,5 +54,15 @@ struct DeviceInfo {
   // Sub-device position: -1 for a root device.
   int32_t subDeviceIndex = -1;
 };
+
+// The vector width a kernel should use for elements of this size (OpenCL's preferred and native
+// vector widths, which programs such as hashcat size their work by): as many as fill the
+// work-item's vector register, at least 16 bytes' worth on a CPU, and 1 on a GPU.
+inline uint32_t preferredVectorWidth(const DeviceInfo& info, uint32_t elementBytes) {
+  if (info.vectorRegisterBytes == 0 || elementBytes == 0) return 1;
+  const uint32_t registerBytes = info.vectorRegisterBytes < 16 ? 16 : info.vectorRegisterBytes;
+  const uint32_t width = registerBytes / elementBytes;
+  return width > 16 ? 16 : width;  // OpenCL vectors stop at 16
+}
 
 }  // namespace loom::core

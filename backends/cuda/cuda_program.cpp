@@ -85,11 +85,22 @@ core::BackendKernel* CudaProgram::kernel(const std::string& name, std::string& l
   }
   auto scope = context_->makeCurrent();
   uint32_t anyLaunchLimit = 0, wholeGroupsLimit = 0;
-  const KernelEntries entries{entry(name, anyLaunchLimit, log), entry(name + kWholeGroupsEntrySuffix, wholeGroupsLimit, log)};
-  if (!entries.anyLaunch || !entries.wholeGroups) return nullptr;
+  CUfunction anyLaunch = entry(name, anyLaunchLimit, log);
+  if (!anyLaunch) return nullptr;
+  // The compiler leaves large kernels without an entry for whole groups (kernel_entries.cpp).
+  const std::string wholeGroupsName = name + kWholeGroupsEntrySuffix;
+  CUfunction wholeGroups = hasFunction(wholeGroupsName) ? entry(wholeGroupsName, wholeGroupsLimit, log) : anyLaunch;
+  if (!wholeGroups) return nullptr;
+  if (wholeGroups == anyLaunch) wholeGroupsLimit = anyLaunchLimit;
+  const KernelEntries entries{anyLaunch, wholeGroups};
   auto& slot = kernels_[name];
   slot = std::make_unique<CudaKernel>(entries, std::min(anyLaunchLimit, wholeGroupsLimit), mayPrint_, launchesEarly_);
   return slot.get();
+}
+
+bool CudaProgram::hasFunction(const std::string& name) {
+  CUfunction function = nullptr;
+  return context_->driver().cuModuleGetFunction(&function, module_, name.c_str()) == CUDA_SUCCESS;
 }
 
 CUfunction CudaProgram::entry(const std::string& name, uint32_t& maxThreadsPerBlock, std::string& log) {

@@ -62,6 +62,7 @@ class CudaProgram final : public core::BackendProgram {
   bool link(const std::vector<core::BackendProgram*>& others, std::string& log) override;
 
  private:
+  bool hasFunction(const std::string& name);
   // The function `name` of the module, and its MAX_THREADS_PER_BLOCK; nullptr, said in `log`, if
   // the module lacks it.
   CUfunction entry(const std::string& name, uint32_t& maxThreadsPerBlock, std::string& log);

@@ -2,7 +2,9 @@
 
 #include "backends/cuda/cuda_launch_parameters.h"
 #include "cpu/local_memory_lowering.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
@@ -20,13 +22,36 @@ using backends::cuda::kWholeGroupsEntrySuffix;
 
 constexpr unsigned kSharedAddressSpace = 3;
 constexpr unsigned kSharedAlignment = 128;
+// Kernels larger than this (instructions, with what they call, before optimization) get no entry
+// for whole groups: the range check it saves is lost in their run time, while a second copy
+// doubles their share of the compile and of the driver's JIT.
+constexpr size_t kWholeGroupsEntryMaxInstructions = 2000;
 
 struct Entry {
   llvm::Function* function;
   llvm::Value* implicit;     // the ImplicitLaunchParameters parameter
   llvm::Instruction* shared;  // stands for dynamic shared memory until all is laid out
   bool wholeGroups;           // the entry for whole groups at global offset 0
+  size_t kernelIndex;
 };
+
+// Instructions of the kernel and of every function it calls, directly or not.
+size_t instructionsReachedFrom(llvm::Function& kernel) {
+  std::vector<llvm::Function*> pending{&kernel};
+  llvm::SmallPtrSet<llvm::Function*, 32> seen{&kernel};
+  size_t count = 0;
+  while (!pending.empty()) {
+    llvm::Function* function = pending.back();
+    pending.pop_back();
+    count += function->getInstructionCount();
+    for (llvm::Instruction& instruction : llvm::instructions(*function)) {
+      auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+      llvm::Function* callee = call ? call->getCalledFunction() : nullptr;
+      if (callee && !callee->isDeclaration() && seen.insert(callee).second) pending.push_back(callee);
+    }
+  }
+  return count;
+}
 
 llvm::Type* sharedBytePointer(llvm::LLVMContext& context) { return llvm::Type::getInt8PtrTy(context, kSharedAddressSpace); }
 
@@ -82,7 +107,8 @@ void markGridDependencyWait(llvm::IRBuilder<>& builder) {
 // The entry converts its parameters in block "entry", then calls the kernel if the thread is a
 // work-item (always, in the entry for whole groups): the static __local variables' addresses go
 // at the end of "entry", which dominates all the kernel's code.
-Entry createEntry(llvm::Module& module, llvm::Function& kernel, const KernelDescriptor& descriptor, bool wholeGroups) {
+Entry createEntry(llvm::Module& module, llvm::Function& kernel, const KernelDescriptor& descriptor, bool wholeGroups,
+                  size_t kernelIndex) {
   llvm::Function* entry = declareEntry(module, kernel, descriptor,
                                        wholeGroups ? descriptor.name + kWholeGroupsEntrySuffix : descriptor.name);
   llvm::LLVMContext& context = module.getContext();
@@ -113,7 +139,7 @@ Entry createEntry(llvm::Module& module, llvm::Function& kernel, const KernelDesc
   builder.CreateBr(done);
   builder.SetInsertPoint(done);
   builder.CreateRetVoid();
-  return {entry, implicit, shared, wholeGroups};
+  return {entry, implicit, shared, wholeGroups, kernelIndex};
 }
 
 // Work-item functions need the entry's parameters, so nothing the kernels call stays a function
@@ -152,19 +178,22 @@ void annotate(llvm::Module& module, llvm::Function& entry, const KernelDescripto
 
 llvm::Error buildKernelEntries(llvm::Module& module, std::vector<KernelDescriptor>& kernels) {
   std::vector<Entry> entries;
-  for (const KernelDescriptor& descriptor : kernels) {
+  for (size_t index = 0; index < kernels.size(); ++index) {
+    const KernelDescriptor& descriptor = kernels[index];
     llvm::Function* kernel = module.getFunction(descriptor.name);
     if (!kernel) return llvm::createStringError(llvm::inconvertibleErrorCode(), "kernel '%s' vanished", descriptor.name.c_str());
     kernel->setName(descriptor.name + ".kernel");
     kernel->setLinkage(llvm::GlobalValue::InternalLinkage);
-    for (bool wholeGroups : {false, true}) entries.push_back(createEntry(module, *kernel, descriptor, wholeGroups));
+    entries.push_back(createEntry(module, *kernel, descriptor, false, index));
+    if (instructionsReachedFrom(*kernel) <= kWholeGroupsEntryMaxInstructions)
+      entries.push_back(createEntry(module, *kernel, descriptor, true, index));
   }
   inlineIntoEntries(module, entries);
-  for (size_t i = 0; i < entries.size(); ++i) {
-    llvm::Function& entry = *entries[i].function;
-    KernelDescriptor& descriptor = kernels[i / 2];  // both entries of a kernel compute the same
-    descriptor.hasBarriers = lowerWorkItemFunctions(entry, entries[i].implicit, entries[i].wholeGroups);
-    descriptor.staticLocalMemorySize = cpu::lowerLocalVariables(entry, entry.getEntryBlock(), entries[i].shared);
+  for (const Entry& built : entries) {
+    llvm::Function& entry = *built.function;
+    KernelDescriptor& descriptor = kernels[built.kernelIndex];  // both entries of a kernel compute the same
+    descriptor.hasBarriers = lowerWorkItemFunctions(entry, built.implicit, built.wholeGroups);
+    descriptor.staticLocalMemorySize = cpu::lowerLocalVariables(entry, entry.getEntryBlock(), built.shared);
     annotate(module, entry, descriptor);
   }
   llvm::Constant* shared = dynamicSharedMemory(module);

@@ -297,6 +297,28 @@ TEST(Nvptx, OnlyTheEntryForAnyLaunchChecksTheGlobalRangeAndReadsTheOffset) {
   EXPECT_NE(wholeGroups.find("%ntid.x"), std::string::npos) << "the enqueued local size is the block's\n" << wholeGroups;
 }
 
+// A second entry would double a large kernel's share of the compile and of the driver's JIT for
+// a range check lost in its run time: large kernels get only the entry for any launch.
+TEST(Nvptx, LargeKernelsHaveOnlyTheEntryForAnyLaunch) {
+  const BuildResult built = compileSource(R"(
+    #define STEP x = x * 1.0001f + (float)(i ^ 3);
+    #define STEP10 STEP STEP STEP STEP STEP STEP STEP STEP STEP STEP
+    #define STEP100 STEP10 STEP10 STEP10 STEP10 STEP10 STEP10 STEP10 STEP10 STEP10 STEP10
+    kernel void small(global float* a) { a[get_global_id(0)] += 1.0f; }
+    kernel void large(global float* a) {
+      size_t i = get_global_id(0);
+      float x = a[i];
+      STEP100 STEP100 STEP100 STEP100 STEP100 STEP100 STEP100 STEP100
+      a[i] = x;
+    })");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  EXPECT_FALSE(entryBody(ptx, "small").empty()) << ptx;
+  EXPECT_FALSE(entryBody(ptx, std::string("small") + kWholeGroupsEntrySuffix).empty()) << ptx;
+  EXPECT_FALSE(entryBody(ptx, "large").empty()) << ptx;
+  EXPECT_EQ(ptx.find(std::string("large") + kWholeGroupsEntrySuffix), std::string::npos);
+}
+
 TEST(Nvptx, RequiredWorkGroupSizeBecomesReqntid) {
   const std::string fixed = entryBody(ptxOf(nvptxKernels("work_items")), "fixed_group");
   EXPECT_NE(fixed.find(".reqntid 8, 4, 1"), std::string::npos) << fixed;

@@ -18,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "loom/compiler/compiler.h"
 #include "loom/compiler/work_group_context.h"
+#include "module_passes.h"
 #include "nvptx/function_addresses.h"
 #include "nvptx/kernel_entries.h"
 #include "nvptx/libdevice.h"
@@ -107,6 +108,13 @@ bool dumpKernelIr(const CompileRequest& request) {
   return request.dumpKernelIr || (key && *key && std::string_view(key) != "0");
 }
 
+// The kernels and the functions other programs call: what the inlining starts from.
+std::vector<std::string> inliningRoots(const ProgramInfo& info) {
+  std::vector<std::string> roots = info.exportedFunctions;
+  for (const KernelDescriptor& kernel : info.kernels) roots.push_back(kernel.name);
+  return roots;
+}
+
 // What the runtime looks up by name: on the CPU a kernel's work-group function, on NVPTX its
 // entries and the variables holding the exported functions' addresses.
 std::vector<std::string> visibleSymbols(const ProgramInfo& info, Target target) {
@@ -133,6 +141,7 @@ llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, Program
   keepPrintfCalls(module);
   cpu::guardIntegerDivision(module);
   if (llvm::Error error = cpu::retargetToHost(module)) return error;
+  prepareForInlining(module, inliningRoots(info));
   if (llvm::Error error = cpu::buildWorkGroupFunctions(module, info.kernels)) return error;
   if (llvm::Error error = verify(module, "the work-group transformation")) return error;
   cpu::keepOnly(module, visibleSymbols(info, Target::Cpu));
@@ -146,6 +155,7 @@ llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, Progr
   materializeFloatAtomicAdds(module);
   expandPrintfVectors(module);  // as for the CPU: the driver's vprintf has no vector conversions either
   if (llvm::Error error = nvptx::retargetToNvptx(module)) return error;
+  prepareForInlining(module, inliningRoots(info));
   if (llvm::Error error = nvptx::buildKernelEntries(module, info.kernels)) return error;
   nvptx::addFunctionAddresses(module, info.exportedFunctions);
   if (llvm::Error error = verify(module, "building the kernel entries")) return error;

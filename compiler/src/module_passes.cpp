@@ -1,6 +1,10 @@
 #include "module_passes.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/SROA.h"
 
 namespace loom::compiler {
 
@@ -17,6 +21,22 @@ void runModulePipeline(llvm::Module& module, llvm::TargetMachine* machine,
   passes.registerLoopAnalyses(loops);
   passes.crossRegisterProxies(loops, functions, cgscc, modules);
   build(passes).run(module, modules);
+}
+
+void prepareForInlining(llvm::Module& module, const std::vector<std::string>& roots) {
+  llvm::StringSet<> keep;
+  for (const std::string& name : roots) keep.insert(name);
+  for (llvm::Function& function : module)
+    if (!function.isDeclaration() && !keep.contains(function.getName())) function.setLinkage(llvm::GlobalValue::InternalLinkage);
+  runModulePipeline(module, nullptr, [](llvm::PassBuilder&) {
+    llvm::ModulePassManager manager;
+    manager.addPass(llvm::GlobalDCEPass());
+    llvm::FunctionPassManager simplify;
+    simplify.addPass(llvm::SROAPass());
+    simplify.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/false));
+    manager.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(simplify)));
+    return manager;
+  });
 }
 
 void useCCallingConvention(llvm::Module& module) {

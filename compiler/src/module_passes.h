@@ -1,5 +1,6 @@
 #pragma once
 // Runs a pipeline of LLVM's new pass manager over a module, with every analysis registered.
+#include <string>
 #include <vector>
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -12,6 +13,13 @@ namespace loom::compiler {
 // `build` makes the pipeline from a PassBuilder for `machine` (which may be null).
 void runModulePipeline(llvm::Module& module, llvm::TargetMachine* machine,
                        llvm::function_ref<llvm::ModulePassManager(llvm::PassBuilder&)> build);
+
+// Before a target inlines everything into its kernels: drops the functions that no function named
+// in `roots` (the kernels, the program's exports) reaches, and simplifies the rest (SROA, EarlyCSE).
+// Large programs define hundreds of helpers their kernels never call, and an unoptimized helper is
+// several times the size it shrinks to, in every kernel it is inlined into. Neither changes
+// control flow, so barriers stay where the source put them.
+void prepareForInlining(llvm::Module& module, const std::vector<std::string>& roots);
 
 // SPIR-V's functions and calls use SPIR calling conventions; native targets want the C one.
 void useCCallingConvention(llvm::Module& module);

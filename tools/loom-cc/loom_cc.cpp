@@ -18,7 +18,7 @@ void printUsage() {
   std::puts(
       "usage: loom-cc spirv <input.cl> -o <output.spv> [--options \"<build options>\"]\n"
       "       loom-cc compile <input.spv | input.cl> -o <output.bin> [--options \"<build options>\"] [--target cpu|nvptx]\n"
-      "                       [--threads N]\n"
+      "                       [--threads N] [--exports all|none]\n"
       "       loom-cc describe <input.bin | input.spv | input.cl> [--options \"<build options>\"] [--target cpu|nvptx]\n"
       "spirv     compiles OpenCL C (-cl-std= among the options, CL1.2 by default) to SPIR-V, which\n"
       "          zeModuleCreate and clCreateProgramWithIL accept\n"
@@ -27,6 +27,9 @@ void printUsage() {
       "          accepts with ZE_MODULE_FORMAT_NATIVE on a device of that target\n"
       "--threads N  CPU code generation on up to N threads, one partition of the kernels each\n"
       "          (default 0: one per core, for programs large enough to gain from it)\n"
+      "--exports all|none  all (the default): every function stays callable by other modules and\n"
+      "          through pointers, as zeModuleCreate builds; none: as clBuildProgram builds an\n"
+      "          executable, which lets the compiler drop what the kernels inline\n"
       "describe  prints the kernels of a native binary (or of SPIR-V or OpenCL C, after compiling it)\n"
       "          with their arguments, resources and attributes\n"
       "A build that fails prints the compiler's log and exits with status 1.");
@@ -88,6 +91,7 @@ bool writeFile(const std::string& path, const std::vector<uint8_t>& bytes) {
 struct Arguments {
   std::string command, input, output, options, target = "cpu";
   unsigned threads = 0;  // code generation threads; 0: automatic
+  std::string exports = "all";
 };
 
 // SPIR-V as it is; OpenCL C (a .cl file) through the in-process OpenCL C compiler.
@@ -110,6 +114,7 @@ loom::compiler::BuildResult build(const Arguments& arguments, std::vector<uint8_
   request.options = arguments.options;
   request.target = arguments.target == "nvptx" ? loom::compiler::Target::Nvptx : loom::compiler::Target::Cpu;
   request.codeGenerationThreads = arguments.threads;
+  request.exportFunctions = arguments.exports == "all";
   return loom::compiler::compileSpirv(request);
 }
 
@@ -154,6 +159,11 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--options")) arguments.options = argv[i + 1];
     if (!std::strcmp(argv[i], "--target")) arguments.target = argv[i + 1];
     if (!std::strcmp(argv[i], "--threads")) arguments.threads = static_cast<unsigned>(std::strtoul(argv[i + 1], nullptr, 10));
+    if (!std::strcmp(argv[i], "--exports")) arguments.exports = argv[i + 1];
+  }
+  if (arguments.exports != "all" && arguments.exports != "none") {
+    std::fprintf(stderr, "loom-cc: --exports takes all or none, not %s\n", arguments.exports.c_str());
+    return 2;
   }
   if (arguments.target != "cpu" && arguments.target != "nvptx") {
     std::fprintf(stderr, "loom-cc: unknown target %s (cpu or nvptx)\n", arguments.target.c_str());

@@ -22,10 +22,10 @@ using backends::cuda::kWholeGroupsEntrySuffix;
 
 constexpr unsigned kSharedAddressSpace = 3;
 constexpr unsigned kSharedAlignment = 128;
-// Kernels larger than this (instructions, with what they call, before optimization) get no entry
-// for whole groups: the range check it saves is lost in their run time, while a second copy
-// doubles their share of the compile and of the driver's JIT.
-constexpr size_t kWholeGroupsEntryMaxInstructions = 2000;
+// Kernels larger than this (instructions, with what they call, as prepareForInlining left them)
+// get no entry for whole groups: the range check it saves is lost in their run time, while a
+// second copy doubles their share of the compile and of the driver's JIT.
+constexpr size_t kWholeGroupsEntryMaxInstructions = 500;
 
 struct Entry {
   llvm::Function* function;

@@ -146,7 +146,8 @@ scan_dependencies "$build"/lib/libze_loom.so.1 "$build"/lib/libloom_opencl.so.1 
 zeloader=$(readlink -f "$top/lib/libze_loader.so.1")
 [ -f "$zeloader" ] || die "the Level Zero loader was not found among the dependencies"
 for layer in libze_validation_layer.so.1 libze_tracing_layer.so.1; do
-  path=$(ldconfig -p | awk -v n="$layer" '$1 == n && /x86-64/ {print $NF; exit}')
+  # awk reads on after the match: ldconfig killed by SIGPIPE would fail the script (pipefail).
+  path=$(ldconfig -p | awk -v n="$layer" '!found && $1 == n && /x86-64/ {print $NF; found = 1}')
   [ -n "$path" ] && bundle_dependency "$layer" "$path"
 done
 # The bundled libraries' own dependencies (ICU for libxml2, libbsd for libedit, ...).

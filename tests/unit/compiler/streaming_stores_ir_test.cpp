@@ -55,20 +55,25 @@ entry:
 attributes #0 = { nounwind "loom-work-group-function" }
 )";
 
-struct Streamed {
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module;
-
-  Streamed() {
+class StreamingStoresIr : public testing::Test {
+ protected:
+  void SetUp() override {
     module = parseModule(context, kFunctions);
-    if (!module) return;
+    ASSERT_NE(module, nullptr);
     cpu::addStreamingVariants(*module);
     std::string problems;
     llvm::raw_string_ostream stream(problems);
-    EXPECT_FALSE(llvm::verifyModule(*module, &stream)) << problems;
+    ASSERT_FALSE(llvm::verifyModule(*module, &stream)) << problems;
+    fillVariant = variantOf("__loom_wg_fill");
+    ASSERT_NE(fillVariant, nullptr) << "@__loom_wg_fill stores a vector to a buffer";
   }
 
-  llvm::Function* variantOf(const char* name) const { return module->getFunction(cpu::streamingVariantName(name)); }
+  const llvm::Function* variantOf(const char* name) const { return module->getFunction(cpu::streamingVariantName(name)); }
+  llvm::Type* floats(unsigned count) { return llvm::FixedVectorType::get(llvm::Type::getFloatTy(context), count); }
+
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module;
+  const llvm::Function* fillVariant = nullptr;
 };
 
 bool isNonTemporal(const llvm::StoreInst& store) { return store.getMetadata(llvm::LLVMContext::MD_nontemporal) != nullptr; }
@@ -81,14 +86,9 @@ std::vector<const llvm::StoreInst*> storesOfType(const llvm::Function& function,
   return stores;
 }
 
-TEST(StreamingStoresIr, AVectorStoreToABufferStreamsWhereAligned) {
-  Streamed streamed;
-  ASSERT_NE(streamed.module, nullptr);
-  const llvm::Function* variant = streamed.variantOf("__loom_wg_fill");
-  ASSERT_NE(variant, nullptr);
-  llvm::Type* eightFloats = llvm::FixedVectorType::get(llvm::Type::getFloatTy(streamed.context), 8);
+TEST_F(StreamingStoresIr, AVectorStoreToABufferStreamsWhereAligned) {
   int streaming = 0, plain = 0;
-  for (const llvm::StoreInst* store : storesOfType(*variant, eightFloats)) {
+  for (const llvm::StoreInst* store : storesOfType(*fillVariant, floats(8))) {
     if (!isNonTemporal(*store)) {
       ++plain;
       continue;
@@ -100,12 +100,8 @@ TEST(StreamingStoresIr, AVectorStoreToABufferStreamsWhereAligned) {
   EXPECT_EQ(plain, 1) << "an unaligned address keeps the plain store";
 }
 
-TEST(StreamingStoresIr, TheVariantFencesItsStoresBeforeReturning) {
-  Streamed streamed;
-  ASSERT_NE(streamed.module, nullptr);
-  const llvm::Function* variant = streamed.variantOf("__loom_wg_fill");
-  ASSERT_NE(variant, nullptr);
-  for (const llvm::BasicBlock& block : *variant) {
+TEST_F(StreamingStoresIr, TheVariantFencesItsStoresBeforeReturning) {
+  for (const llvm::BasicBlock& block : *fillVariant) {
     if (!llvm::isa<llvm::ReturnInst>(block.getTerminator())) continue;
     const auto* fence = llvm::dyn_cast_or_null<llvm::CallInst>(block.getTerminator()->getPrevNode());
     ASSERT_NE(fence, nullptr) << "no call right before the return";
@@ -114,14 +110,9 @@ TEST(StreamingStoresIr, TheVariantFencesItsStoresBeforeReturning) {
   }
 }
 
-TEST(StreamingStoresIr, PrivateVariablesAndThePlainFunctionStayCached) {
-  Streamed streamed;
-  ASSERT_NE(streamed.module, nullptr);
-  const llvm::Function* variant = streamed.variantOf("__loom_wg_fill");
-  ASSERT_NE(variant, nullptr);
-  llvm::Type* fourFloats = llvm::FixedVectorType::get(llvm::Type::getFloatTy(streamed.context), 4);
-  for (const llvm::StoreInst* store : storesOfType(*variant, fourFloats)) EXPECT_FALSE(isNonTemporal(*store));
-  const llvm::Function* plain = streamed.module->getFunction("__loom_wg_fill");
+TEST_F(StreamingStoresIr, PrivateVariablesAndThePlainFunctionStayCached) {
+  for (const llvm::StoreInst* store : storesOfType(*fillVariant, floats(4))) EXPECT_FALSE(isNonTemporal(*store));
+  const llvm::Function* plain = module->getFunction("__loom_wg_fill");
   for (const llvm::Instruction& instruction : llvm::instructions(*plain)) {
     if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&instruction)) {
       EXPECT_FALSE(isNonTemporal(*store));
@@ -130,12 +121,10 @@ TEST(StreamingStoresIr, PrivateVariablesAndThePlainFunctionStayCached) {
   EXPECT_FALSE(calls(*plain, "llvm.x86.sse.sfence"));
 }
 
-TEST(StreamingStoresIr, OnlyWorkGroupFunctionsWithVectorStoresAndNoOrderedWritesGetAVariant) {
-  Streamed streamed;
-  ASSERT_NE(streamed.module, nullptr);
-  EXPECT_EQ(streamed.variantOf("__loom_wg_scalar"), nullptr) << "scalar stores do not fill a line";
-  EXPECT_EQ(streamed.variantOf("__loom_wg_counted"), nullptr) << "atomics do not order non-temporal stores";
-  EXPECT_EQ(streamed.variantOf("helper"), nullptr) << "not a work-group function";
+TEST_F(StreamingStoresIr, OnlyWorkGroupFunctionsWithVectorStoresAndNoOrderedWritesGetAVariant) {
+  EXPECT_EQ(variantOf("__loom_wg_scalar"), nullptr) << "scalar stores do not fill a line";
+  EXPECT_EQ(variantOf("__loom_wg_counted"), nullptr) << "atomics do not order non-temporal stores";
+  EXPECT_EQ(variantOf("helper"), nullptr) << "not a work-group function";
 }
 
 }  // namespace

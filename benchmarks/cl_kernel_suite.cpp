@@ -10,12 +10,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <functional>
-#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
+
+#include "embedded_files.h"
 
 namespace {
 
@@ -245,8 +245,7 @@ std::vector<Result> medianOfAlternatingRounds(const Benchmark& benchmark, std::v
 }  // namespace
 
 int main() {
-  std::ifstream file(LOOM_KERNEL_SUITE_SOURCE);
-  const std::string source((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::string source = loom::test::embeddedText("kernel_suite.cl");
   std::vector<Platform> platforms = openPlatforms(source);
   if (platforms.empty()) {
     std::fprintf(stderr, "neither Loom nor PoCL found: point OCL_ICD_VENDORS at build/icd-peers\n");

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
+
+#include "embedded_files.h"
 
 namespace {
 
@@ -34,8 +34,7 @@ double poclTriadSeconds(uint32_t n, int repetitions) {
   cl_int error = CL_SUCCESS;
   cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &error);
   cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, nullptr, &error);
-  std::ifstream file(LOOM_BENCHMARK_SOURCE);
-  const std::string source((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::string source = loom::test::embeddedText("benchmark_kernels.cl");
   const char* text = source.c_str();
   cl_program program = clCreateProgramWithSource(context, 1, &text, nullptr, &error);
   if (clBuildProgram(program, 1, &device, "", nullptr, nullptr) != CL_SUCCESS) return -1;

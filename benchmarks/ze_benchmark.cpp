@@ -2,6 +2,7 @@
 // the loader, next to memcpy/memset of the same buffers in the same run.
 #include <level_zero/ze_api.h>
 
+#include "embedded_files.h"
 #include "ze_check.h"
 
 #include "pocl_peer.h"
@@ -11,10 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <vector>
-
 
 namespace {
 
@@ -47,8 +45,7 @@ Session open() {
   ze_command_queue_desc_t queueDesc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
   queueDesc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
   CHECK(zeCommandListCreateImmediate(s.context, s.device, &queueDesc, &s.async));
-  std::ifstream file(LOOM_BENCHMARK_KERNEL, std::ios::binary);
-  std::vector<uint8_t> spirv((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::vector<uint8_t> spirv = loom::test::embeddedBytes("benchmark_kernels.spv");
   ze_module_desc_t moduleDesc{ZE_STRUCTURE_TYPE_MODULE_DESC};
   moduleDesc.format = ZE_MODULE_FORMAT_IL_SPIRV;
   moduleDesc.inputSize = spirv.size();

@@ -14,8 +14,10 @@ loom-bundle/:
   env.sh       source it (bash): sets LD_LIBRARY_PATH, ZE_ENABLE_ALT_DRIVERS, OCL_ICD_VENDORS and
                the samples' file variables relative to its own folder; `env.sh COMMAND ARGS...`
                runs one command in that environment instead
-  bin/         ze_sample, cl_sample, loom-info, loom-cc, ze_benchmark, cl_kernel_suite, gpu_benchmark and every
-               test binary in DIR/bin (loom_*_tests), stripped
+  bin/         ze_sample, cl_sample, loom-info, loom-cc, ze_benchmark, cl_kernel_suite,
+               gpu_benchmark and every test binary in DIR/bin (loom_*_tests), stripped; the tests
+               and benchmarks carry their kernels inside (loom_embedded_files in CMake), so they
+               run from any folder
   lib/         libze_loom.so.1, libloom_opencl.so.1 (stripped), and what they need that Ubuntu
                24.04 lacks: LLVM 15, clang-cpp 15, the SPIR-V translator, the Level Zero loader and
                its layers, the ocl-icd OpenCL loader (all from this Debian machine)
@@ -23,24 +25,16 @@ loom-bundle/:
                other libraries of this machine (libz3, libxml2 and ICU, libedit, libffi, ...):
                env.sh adds such a folder only when the system's ldconfig cache lacks SONAME
   icd/loom.icd names libloom_opencl.so.1; env.sh rewrites it with the absolute path when it can
-  data/        the files the programs read at run time (kernel sources, SPIR-V modules), at their
-               paths relative to the source folder the build was configured from (PREFIX); see
-               "Data files" below
-  MANIFEST     commit, build, prefix, the files and the libraries' origins
+  data/        the samples' kernels (sample_kernels.spv, sample_kernels.cl), which they read from
+               the files LOOM_SAMPLE_KERNEL and LOOM_SAMPLE_SOURCE name, as an application would
+  MANIFEST     commit, build, programs and the libraries' origins
 
 On the target machine:
   tar -xJf loom-bundle.tar.xz && . loom-bundle/env.sh
   LOOM_EnableCudaDevices=1 loom-info
   LOOM_EnableCudaDevices=1 LOOM_SAMPLE_DEVICE_TYPE=gpu ze_sample
-
-Data files: the programs were compiled with absolute paths to their data under PREFIX (the
-source folder, e.g. /work/main). ze_sample and cl_sample also read LOOM_SAMPLE_KERNEL and
-LOOM_SAMPLE_SOURCE, which env.sh sets. For the other programs (tests, benchmarks) env.sh makes
-PREFIX resolve: when PREFIX does not exist it creates the symbolic link PREFIX -> loom-bundle/data
-(needs write access to PREFIX's parent, e.g. root); when PREFIX is such a link from an earlier
-bundle it re-points it; when PREFIX is a real folder that lacks some of the files, it copies the
-missing ones there only if LOOM_BUNDLE_FILL_PREFIX=1 (never overwrites), else it warns.
-LOOM_BUNDLE_NO_PREFIX=1 skips all of this.
+  bash scripts/device-run.sh loom-bundle.tar.xz   (from a checkout: the samples, gpu_benchmark
+                                                   and the GPU test suites, see its header)
 
 Options:
   --build DIR      the build folder (default: build/ beside this script's folder)
@@ -77,10 +71,9 @@ die() { printf 'bundle: error: %s\n' "$*" >&2; exit 1; }
 
 for tool in strip xz tar ldd readelf; do command -v $tool >/dev/null || die "$tool is missing"; done
 
-# The source folder the build was configured from: the programs' compiled-in data paths start there.
-prefix=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
-[ -n "$prefix" ] || die "$build/CMakeCache.txt names no source folder: is $build a Loom build?"
-case $build/ in "$prefix"/*) build_rel=${build#"$prefix"/} ;; *) build_rel= ;; esac
+# The source folder the build was configured from: no bundled program may read files there.
+source_dir=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
+[ -n "$source_dir" ] || die "$build/CMakeCache.txt names no source folder: is $build a Loom build?"
 
 staging=$(mktemp -d "${TMPDIR:-/tmp}/loom-bundle.XXXXXX")
 cleanup() { if [ $keep = 1 ]; then say "staging kept in $staging"; else rm -rf "$staging"; fi; }
@@ -153,7 +146,8 @@ scan_dependencies "$build"/lib/libze_loom.so.1 "$build"/lib/libloom_opencl.so.1 
 zeloader=$(readlink -f "$top/lib/libze_loader.so.1")
 [ -f "$zeloader" ] || die "the Level Zero loader was not found among the dependencies"
 for layer in libze_validation_layer.so.1 libze_tracing_layer.so.1; do
-  path=$(ldconfig -p | awk -v n="$layer" '$1 == n && /x86-64/ {print $NF; exit}')
+  # awk reads on after the match: ldconfig killed by SIGPIPE would fail the script (pipefail).
+  path=$(ldconfig -p | awk -v n="$layer" '!found && $1 == n && /x86-64/ {print $NF; found = 1}')
   [ -n "$path" ] && bundle_dependency "$layer" "$path"
 done
 # The bundled libraries' own dependencies (ICU for libxml2, libbsd for libedit, ...).
@@ -162,40 +156,22 @@ for _ in 1 2 3; do
   scan_dependencies "${bundled[@]}"
 done
 
-# --- Data files the programs read at run time ----------------------------------------------------
-data_items=(samples/sample_kernels.cl benchmarks/kernel_suite.cl benchmarks/benchmark_kernels.cl tests/kernels/collective_kernels.cl)
-if [ -n "$build_rel" ]; then
-  for dir in samples/kernels benchmarks/kernels tests/api/kernels tests/opencl/kernels tests/unit/compiler/kernels; do
-    data_items+=("$build_rel/$dir")
-  done
-else
-  say "warning: $build is outside $prefix: the tests' SPIR-V folders are not bundled"
-fi
-: >"$staging/data.list"
-for item in "${data_items[@]}"; do
-  if [ -d "$prefix/$item" ]; then
-    for file in "$prefix/$item"/*; do
-      [ -f "$file" ] || continue
-      mkdir -p "$top/data/$item"
-      cp "$file" "$top/data/$item/"
-      echo "$item/$(basename "$file")" >>"$staging/data.list"
-    done
-  elif [ -f "$prefix/$item" ]; then
-    mkdir -p "$top/data/$(dirname "$item")"
-    cp "$prefix/$item" "$top/data/$item"
-    echo "$item" >>"$staging/data.list"
-  else
-    say "warning: $prefix/$item is missing: not bundled"
-  fi
+# --- Data files --------------------------------------------------------------------------------
+# Only the samples read files (as an application would); env.sh points them at these copies.
+for file in "$build/samples/kernels/sample_kernels.spv" "$source_dir/samples/sample_kernels.cl"; do
+  [ -f "$file" ] || die "$file is missing: build first (ninja -C $build)"
+  cp "$file" "$top/data/"
 done
-cp "$staging/data.list" "$top/data/.loom-bundle-data"
-# Cross-check: every path under the prefix that the programs name and that exists as a data file
-# (not C++ source, which only assertions name) must be in the bundle.
-while read -r path; do
-  case $path in *.cpp | *.h | *.hpp | *.cc | *.c) continue ;; esac
-  [ -f "$path" ] || continue
-  grep -qxF "${path#"$prefix"/}" "$staging/data.list" || say "warning: the programs name $path, which is not bundled"
-done < <(for p in "${programs[@]}"; do strings -n 8 "$top/bin/$p" | grep -o "$prefix/[^[:space:]\"']*"; done | sort -u)
+# Every other program carries its kernels: one that names a data file of the build machine would
+# fail elsewhere. Not data: C++ sources (which assertions name) and the builtin library's source
+# (which its bitcode names).
+for program in "${programs[@]}"; do
+  case $program in ze_sample | cl_sample) continue ;; esac
+  while read -r path; do
+    case $path in *.cpp | *.h | *.hpp | *.cc | *.c | *.inl | */compiler/builtins/*) continue ;; esac
+    if [ -f "$path" ]; then die "$program names $path, a file of this machine: embed it (loom_embedded_files in CMake)"; fi
+  done < <(strings -n 8 "$top/bin/$program" | grep -oE "($source_dir|$build)/[^[:space:]\"']*" | sort -u)
+done
 
 # --- icd/loom.icd, env.sh, MANIFEST --------------------------------------------------------------
 echo libloom_opencl.so.1 >"$top/icd/loom.icd"
@@ -206,14 +182,10 @@ cat >"$top/env.sh" <<'ENV_SH'
 #   /path/to/loom-bundle/env.sh CMD ARGS...  runs CMD in it
 # Sets: LOOM_BUNDLE (this folder), PATH (bin/ first), LD_LIBRARY_PATH (lib/, and lib/compat/SONAME
 # where the system lacks SONAME), ZE_ENABLE_ALT_DRIVERS (libze_loom), OCL_ICD_VENDORS (icd/),
-# LOOM_SAMPLE_KERNEL and LOOM_SAMPLE_SOURCE (the samples' data files). Then makes the compiled-in
-# data prefix resolve (see MANIFEST and scripts/bundle.sh --help):
-#   LOOM_BUNDLE_NO_PREFIX=1     leave the prefix alone
-#   LOOM_BUNDLE_FILL_PREFIX=1   copy missing data files into a prefix folder that exists
-#   LOOM_BUNDLE_QUIET=1         say nothing unless something is wrong
-LOOM_BUNDLE_PREFIX=@PREFIX@
+# LOOM_SAMPLE_KERNEL and LOOM_SAMPLE_SOURCE (the samples' data files). LOOM_BUNDLE_QUIET=1: say
+# nothing unless something is wrong.
 LOOM_BUNDLE=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")" && pwd -P)
-export LOOM_BUNDLE LOOM_BUNDLE_PREFIX
+export LOOM_BUNDLE
 
 _loom_say() { [ "${LOOM_BUNDLE_QUIET:-0}" = 1 ] || printf 'loom-bundle: %s\n' "$*" >&2; }
 
@@ -244,50 +216,10 @@ printf '%s\n' "$LOOM_BUNDLE/lib/libloom_opencl.so.1" >"$LOOM_BUNDLE/icd/loom.icd
 export OCL_ICD_VENDORS=$LOOM_BUNDLE/icd
 
 # The samples read these instead of their compiled-in paths.
-export LOOM_SAMPLE_KERNEL=$LOOM_BUNDLE/data/@BUILD_REL@/samples/kernels/sample_kernels.spv
-export LOOM_SAMPLE_SOURCE=$LOOM_BUNDLE/data/samples/sample_kernels.cl
-
-# The other programs read their data under the compiled-in prefix.
-_loom_missing() {  # the data files absent under the prefix, one a line
-  while read -r _loom_file; do
-    [ -e "$LOOM_BUNDLE_PREFIX/$_loom_file" ] || printf '%s\n' "$_loom_file"
-  done <"$LOOM_BUNDLE/data/.loom-bundle-data"
-}
-if [ "${LOOM_BUNDLE_NO_PREFIX:-0}" != 1 ]; then
-  if [ -z "$(_loom_missing)" ]; then
-    if [ -L "$LOOM_BUNDLE_PREFIX" ] && [ -e "$LOOM_BUNDLE_PREFIX/.loom-bundle-data" ] &&
-       [ "$(cd "$LOOM_BUNDLE_PREFIX" && pwd -P)" != "$LOOM_BUNDLE/data" ]; then
-      ln -sfn "$LOOM_BUNDLE/data" "$LOOM_BUNDLE_PREFIX" 2>/dev/null &&
-        _loom_say "re-pointed $LOOM_BUNDLE_PREFIX -> $LOOM_BUNDLE/data"
-    fi
-  elif [ -L "$LOOM_BUNDLE_PREFIX" ]; then  # a link from an earlier bundle, or a dangling one
-    if { [ -e "$LOOM_BUNDLE_PREFIX/.loom-bundle-data" ] || [ ! -e "$LOOM_BUNDLE_PREFIX" ]; } &&
-       ln -sfn "$LOOM_BUNDLE/data" "$LOOM_BUNDLE_PREFIX" 2>/dev/null; then
-      _loom_say "re-pointed $LOOM_BUNDLE_PREFIX -> $LOOM_BUNDLE/data"
-    else
-      _loom_say "warning: $LOOM_BUNDLE_PREFIX is a link this bundle may not change: tests and benchmarks will not find their data"
-    fi
-  elif [ ! -e "$LOOM_BUNDLE_PREFIX" ]; then
-    if mkdir -p "$(dirname "$LOOM_BUNDLE_PREFIX")" 2>/dev/null && ln -s "$LOOM_BUNDLE/data" "$LOOM_BUNDLE_PREFIX" 2>/dev/null; then
-      _loom_say "linked $LOOM_BUNDLE_PREFIX -> $LOOM_BUNDLE/data (the programs' compiled-in data paths)"
-    else
-      _loom_say "warning: cannot create $LOOM_BUNDLE_PREFIX -> $LOOM_BUNDLE/data (no write access?): tests and benchmarks will not find their data; the samples will"
-    fi
-  elif [ "${LOOM_BUNDLE_FILL_PREFIX:-0}" = 1 ]; then
-    _loom_filled=0
-    for _loom_file in $(_loom_missing); do
-      mkdir -p "$(dirname "$LOOM_BUNDLE_PREFIX/$_loom_file")" 2>/dev/null &&
-        cp "$LOOM_BUNDLE/data/$_loom_file" "$LOOM_BUNDLE_PREFIX/$_loom_file" 2>/dev/null &&
-        _loom_filled=$((_loom_filled + 1))
-    done
-    _loom_say "copied $_loom_filled missing data file(s) into the existing folder $LOOM_BUNDLE_PREFIX"
-    [ -z "$(_loom_missing)" ] || _loom_say "warning: still missing under $LOOM_BUNDLE_PREFIX: $(_loom_missing | tr '\n' ' ')"
-  else
-    _loom_say "warning: $LOOM_BUNDLE_PREFIX exists but lacks $(_loom_missing | wc -l) data file(s) the tests and benchmarks read; set LOOM_BUNDLE_FILL_PREFIX=1 to copy them there"
-  fi
-fi
-unset _loom_ld _loom_ldconfig _loom_cache _loom_dir _loom_soname _loom_compat _loom_file _loom_filled
-unset -f _loom_say _loom_missing
+export LOOM_SAMPLE_KERNEL=$LOOM_BUNDLE/data/sample_kernels.spv
+export LOOM_SAMPLE_SOURCE=$LOOM_BUNDLE/data/sample_kernels.cl
+unset _loom_ld _loom_ldconfig _loom_cache _loom_dir _loom_soname _loom_compat
+unset -f _loom_say
 
 # Executed rather than sourced: run the command given.
 if [ "${BASH_SOURCE[0]:-$0}" = "$0" ]; then
@@ -298,18 +230,15 @@ if [ "${BASH_SOURCE[0]:-$0}" = "$0" ]; then
   exec "$@"
 fi
 ENV_SH
-sed -i -e "s|@PREFIX@|$prefix|" -e "s|@BUILD_REL@|${build_rel:-build}|" "$top/env.sh"
 chmod 755 "$top/env.sh"
 
 {
   echo "Loom bundle made by scripts/bundle.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(. /etc/os-release && echo "$PRETTY_NAME")"
   echo "commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "build: $build ($(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$build/CMakeCache.txt"))"
-  echo "prefix (compiled-in data paths start here): $prefix"
   echo "programs: ${programs[*]}"
   cat "$staging/libs.txt"
-  echo "data files (under data/, at their paths relative to the prefix):"
-  sed 's/^/  /' "$staging/data.list"
+  echo "data files: $(cd "$top/data" && echo *)"
 } >"$manifest"
 
 # --- Pack ----------------------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 # Runs a Loom bundle (scripts/bundle.sh) on an NVIDIA GPU machine: unpacks it (builds nothing),
 # sources its env.sh and, with LOOM_EnableCudaDevices=1, runs loom-info (the GPU must be device
 # 0), ze_sample and cl_sample on the GPU, gpu_benchmark (Loom next to NVIDIA's OpenCL and native
-# CUDA), then the Level Zero and OpenCL API suites (and the CUDA
-# unit and NVPTX compiler suites) with LOOM_ForceBackend=cuda. Writes logs and a summary to $OUT.
+# CUDA), then the Level Zero and OpenCL API suites with LOOM_ForceBackend=cuda and the CUDA unit
+# and NVPTX compiler suites, each test suite in a process of its own. The test binaries carry
+# their kernels, so the bundle may come from a build in any folder. Writes logs and a summary to
+# $OUT.
 #
 # usage: bash scripts/device-run.sh [BUNDLE]     (from the repository root on the GPU machine)
 #   BUNDLE                  default build/loom-bundle.tar.xz
@@ -45,9 +47,6 @@ t=$SECONDS
 tar -C "$unpack" -xJf "$bundle" || { note "FAIL: cannot unpack $bundle"; exit 1; }
 note "unpacked in $((SECONDS - t)) s into $unpack/loom-bundle"
 head -n 4 "$unpack/loom-bundle/MANIFEST" | sed 's/^/  manifest: /' | tee -a "$summary"
-# The device machine is thrown away afterwards: let env.sh fill the compiled-in data prefix even
-# where it is an existing folder (e.g. this checkout, when it lies at the same path).
-export LOOM_BUNDLE_FILL_PREFIX=1
 # shellcheck disable=SC1091
 . "$unpack/loom-bundle/env.sh" 2>"$logs/env.log"
 sed 's/^/  env.sh: /' "$logs/env.log" | tee -a "$summary"
@@ -120,59 +119,43 @@ note "gpu_benchmark: ${results[-1]#gpu_benchmark }"
 sed 's/^/  /' "$logs/gpu_benchmark.log" >>"$summary"
 cp "$logs/gpu_benchmark.log" "$out"/ 2>/dev/null
 
-# --- GoogleTest suites, resumed past crashes -----------------------------------------------------
-# run_gtest NAME BUDGET BACKEND: runs bin/NAME (with LOOM_ForceBackend=BACKEND unless BACKEND is
-# "any"); when the process dies inside a test (signal, abort, timeout), that test is recorded and
-# the run resumes with the tests after it.
-run_gtest() {
-  local name=$1 want=$2 backend=$3 bin log seg rc segment=0 last filter
-  local -a force=(env)
+# --- GoogleTest suites, one process per test suite -------------------------------------------
+# run_suites NAME BUDGET BACKEND: runs each test suite of bin/NAME in a process of its own (with
+# LOOM_ForceBackend=BACKEND unless BACKEND is "any"), so that a crash or a hang ends only that
+# suite and is reported with the test it happened in. All suites together get BUDGET seconds.
+run_suites() {
+  local name=$1 want=$2 backend=$3 bin log out rc suite last t_start=$SECONDS processes=0
+  local -a force=(env) suites crashes=()
   [ "$backend" = any ] || force=(env "LOOM_ForceBackend=$backend")
   bin=$(command -v "$name") || { record "$name" "not in the bundle"; return; }
   log=$logs/$name.log
+  out=$logs/$name.suite.log
   : >"$log"
-  local -a all remaining started
-  local -A done_=()
-  mapfile -t all < <("${force[@]}" "$bin" --gtest_list_tests 2>/dev/null |
-    awk '/^[^ ]/ {suite = $1; next} /^  [^ ]/ {print suite $1}')
-  remaining=("${all[@]}")
-  local crashes=() t_start=$SECONDS
-  while ((${#remaining[@]} > 0)) && ((segment < 30)); do
-    segment=$((segment + 1))
+  mapfile -t suites < <("${force[@]}" "$bin" --gtest_list_tests 2>/dev/null | awk '/^[^ ]/ {print $1}')
+  for suite in "${suites[@]}"; do
     local l=$((want - (SECONDS - t_start)))
     ((l > $(left))) && l=$(left)
-    if ((l < 5)); then crashes+=("NOT RUN (time budget spent): ${#remaining[@]} tests"); break; fi
-    if ((segment == 1)); then filter='*'; else filter=$(IFS=:; echo "${remaining[*]}"); fi
-    seg=$logs/$name.segment.log
-    echo "=== segment $segment: ${#remaining[@]} tests, limit ${l}s" >>"$log"
-    { "${force[@]}" timeout -k 5 "$l" "$bin" --gtest_filter="$filter" >"$seg" 2>&1; } 2>/dev/null
+    if ((l < 5)); then crashes+=("NOT RUN (time budget spent): $suite and the suites after it"); break; fi
+    "${force[@]}" timeout -k 5 "$l" "$bin" --gtest_filter="$suite*" >"$out" 2>&1
     rc=$?
-    cat "$seg" >>"$log"
-    echo "=== segment $segment exit status $rc" >>"$log"
-    grep -q '^\[==========\] .* ran\.' "$seg" && break
-    mapfile -t started < <(sed -n 's/^\[ RUN      \] //p' "$seg")
-    if ((${#started[@]} == 0)); then crashes+=("exit status $rc before any test ran"); break; fi
-    last=${started[-1]}
-    if grep -E '^\[ +(OK|FAILED|SKIPPED) +\] ' "$seg" | grep -qF -e "] $last " -e "] $last,"; then
-      crashes+=("exit status $rc after the last test ($last), at exit")
+    processes=$((processes + 1))
+    { echo "=== $suite"; cat "$out"; echo "=== $suite exit status $rc"; } >>"$log"
+    last=$(sed -n 's/^\[ RUN      \] //p' "$out" | tail -n 1)
+    if grep -q '^\[==========\] .* ran\.' "$out"; then
+      ((rc > 1)) && crashes+=("exit status $rc after the last test of $suite, at exit")
     elif ((rc == 124 || rc == 137)); then
-      crashes+=("TIMEOUT in $last")
+      crashes+=("TIMEOUT in ${last:-$suite}")
     else
-      crashes+=("CRASH (exit status $rc$( ((rc > 128)) && echo ", signal $((rc - 128))")) in $last")
+      crashes+=("CRASH (exit status $rc$( ((rc > 128)) && echo ", signal $((rc - 128))")) in ${last:-$suite}")
     fi
-    local test
-    for test in "${started[@]}"; do done_[$test]=1; done
-    local -a next=()
-    for test in "${remaining[@]}"; do [ -n "${done_[$test]:-}" ] || next+=("$test"); done
-    remaining=("${next[@]}")
   done
-  rm -f "$seg"
+  rm -f "$out"
 
   local passed failed skipped
   passed=$(grep -c '^\[       OK \] ' "$log")
   failed=$(grep -cE '^\[  FAILED  \] .*\([0-9]+ ms\)$' "$log")
   skipped=$(grep -cE '^\[  SKIPPED \] .*\([0-9]+ ms\)$' "$log")
-  record "$name" "$passed passed, $failed failed, $skipped skipped, ${#crashes[@]} crash(es)/timeout(s) of ${#all[@]} tests, $segment process(es), $((SECONDS - t_start)) s"
+  record "$name" "$passed passed, $failed failed, $skipped skipped, ${#crashes[@]} crash(es)/timeout(s), ${#suites[@]} suites in $processes process(es), $((SECONDS - t_start)) s"
   {
     echo
     echo "== $name ($([ "$backend" = any ] && echo "no LOOM_ForceBackend" || echo "LOOM_ForceBackend=$backend")): ${results[-1]#"$name" }"
@@ -188,7 +171,7 @@ run_gtest() {
       /^\[ RUN      \] / {test = substr($0, 14); n = 0; delete buf; next}
       /^\[       OK \] / || /^\[  SKIPPED \] / {test = ""; next}
       /^\[  FAILED  \] .*\([0-9]+ ms\)$/ {show("FAILED", 8); test = ""; next}
-      /^=== segment .* exit status/ {if (test != "") show("DIED IN", 12); test = ""; next}
+      /^=== .* exit status/ {if (test != "") show("DIED IN", 12); test = ""; next}
       test != "" && NF > 0 {buf[++n] = $0}
     ' "$log"
   } >>"$summary"
@@ -198,9 +181,8 @@ run_gtest() {
   local -a bad
   mapfile -t bad < <({ printf '%s\n' "${crashes[@]}" | sed -nE 's/^(CRASH.*|TIMEOUT) in //p'; sed -nE 's/^\[  FAILED  \] ([^ ,]+).*\([0-9]+ ms\)$/\1/p' "$log"; } | head -n 20)
   if ((${#bad[@]} > 0)) && (($(left) > 20)); then
-    local dbg=$logs/$name.debug.log
+    local dbg=$logs/$name.debug.log test
     : >"$dbg"
-    local test
     for test in "${bad[@]}"; do
       (($(left) > 10)) || break
       echo "=== $test (LOOM_PrintDebugMessages=1)" >>"$dbg"
@@ -216,9 +198,9 @@ run_gtest() {
 
 # Sysman enabled, as CTest runs the suite (its disabled-sysman test then skips; CTest covers it).
 export ZES_ENABLE_SYSMAN=1
-run_gtest loom_ze_api_tests 150 cuda
+run_suites loom_ze_api_tests 150 cuda
 unset ZES_ENABLE_SYSMAN
-run_gtest loom_opencl_api_tests 150 cuda
+run_suites loom_opencl_api_tests 150 cuda
 # A device fault leaves the process's CUDA context unusable: that test runs alone.
 fault_log=$logs/device_fault.log
 LOOM_ForceBackend=cuda LOOM_TEST_DEVICE_FAULTS=1 timeout -k 5 "$(limit 30)" loom_ze_api_tests \
@@ -227,8 +209,8 @@ fault_rc=$?
 record device_fault "$(grep -c '^\[       OK \] ' "$fault_log") passed, $(grep -cE '^\[  FAILED  \] .*\([0-9]+ ms\)$' "$fault_log") failed, exit status $fault_rc"
 { echo; echo "== device_fault: ${results[-1]#device_fault }"; grep -E 'Failure|Expected|Which is|FAILED' "$fault_log" | head -n 12 | sed 's/^/  /'; } >>"$summary"
 # The CUDA backend's and the NVPTX target's unit suites make their own runtimes: no forcing.
-run_gtest loom_cuda_tests 60 any
-run_gtest loom_compiler_nvptx_tests 60 any
+run_suites loom_cuda_tests 60 any
+run_suites loom_compiler_nvptx_tests 60 any
 
 # --- Summary -------------------------------------------------------------------------------------
 {

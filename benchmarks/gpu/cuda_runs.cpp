@@ -2,12 +2,11 @@
 // opens it), kernels compiled by nvcc at build time (native_kernels.cu).
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <vector>
 
 #include "backends/cuda/cuda_driver.h"
+#include "embedded_files.h"
 #include "gpu/gpu_peers.h"
 
 namespace loom::benchmarks {
@@ -36,10 +35,9 @@ bool openSession(Session& s) {
     std::fprintf(stderr, "CUDA: %s\n", error.c_str());
     return false;
   }
-  std::ifstream file(LOOM_GPU_BENCHMARK_FATBIN, std::ios::binary);
-  const std::vector<char> image((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  if (image.empty()) {
-    std::fprintf(stderr, "CUDA: cannot read %s (the build had no nvcc?)\n", LOOM_GPU_BENCHMARK_FATBIN);
+  const test::EmbeddedFile* image = test::findEmbeddedFile("native_kernels.fatbin");
+  if (!image) {
+    std::fprintf(stderr, "CUDA: no native kernels (the build had no nvcc)\n");
     return false;
   }
   char name[256] = {};
@@ -50,7 +48,7 @@ bool openSession(Session& s) {
     return false;
   s.driver->cuDeviceGetName(name, sizeof(name), s.device);
   std::printf("CUDA: %s\n", name);
-  return ok(s, s.driver->cuModuleLoadDataEx(&s.module, image.data(), 0, nullptr, nullptr), "cuModuleLoadDataEx");
+  return ok(s, s.driver->cuModuleLoadDataEx(&s.module, image->bytes, 0, nullptr, nullptr), "cuModuleLoadDataEx");
 }
 
 void closeSession(Session& s) {

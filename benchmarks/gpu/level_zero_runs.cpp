@@ -3,10 +3,9 @@
 
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <vector>
 
+#include "embedded_files.h"
 #include "gpu/gpu_peers.h"
 
 namespace loom::benchmarks {
@@ -69,13 +68,12 @@ bool openSession(Session& s) {
   if (!ok(zeEventPoolCreate(s.context, &poolDesc, 1, &s.device, &s.pool), "zeEventPoolCreate")) return false;
   ze_event_desc_t eventDesc{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
   if (!ok(zeEventCreate(s.pool, &eventDesc, &s.done), "zeEventCreate")) return false;
-  std::ifstream file(LOOM_GPU_BENCHMARK_SPIRV, std::ios::binary);
-  const std::vector<uint8_t> spirv((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::vector<uint8_t> spirv = test::embeddedBytes("kernel_suite.spv");
   ze_module_desc_t moduleDesc{ZE_STRUCTURE_TYPE_MODULE_DESC};
   moduleDesc.format = ZE_MODULE_FORMAT_IL_SPIRV;
   moduleDesc.inputSize = spirv.size();
   moduleDesc.pInputModule = spirv.data();
-  return ok(zeModuleCreate(s.context, s.device, &moduleDesc, &s.module, nullptr), "zeModuleCreate " LOOM_GPU_BENCHMARK_SPIRV);
+  return ok(zeModuleCreate(s.context, s.device, &moduleDesc, &s.module, nullptr), "zeModuleCreate kernel_suite.spv");
 }
 
 void closeSession(Session& s) {

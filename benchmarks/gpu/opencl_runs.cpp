@@ -4,11 +4,10 @@
 
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
+#include "embedded_files.h"
 #include "gpu/gpu_peers.h"
 
 namespace loom::benchmarks {
@@ -55,12 +54,11 @@ bool openSession(Session& s, const std::string& platformName) {
   if (!ok(s, error, "clCreateContext")) return false;
   s.queue = clCreateCommandQueueWithProperties(s.context, device, nullptr, &error);
   if (!ok(s, error, "clCreateCommandQueueWithProperties")) return false;
-  std::ifstream file(LOOM_GPU_BENCHMARK_SOURCE);
-  const std::string source((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::string source = test::embeddedText("kernel_suite.cl");
   const char* text = source.c_str();
   s.program = clCreateProgramWithSource(s.context, 1, &text, nullptr, &error);
   if (!ok(s, error, "clCreateProgramWithSource")) return false;
-  return ok(s, clBuildProgram(s.program, 1, &device, "-cl-std=CL1.2", nullptr, nullptr), "clBuildProgram " LOOM_GPU_BENCHMARK_SOURCE);
+  return ok(s, clBuildProgram(s.program, 1, &device, "-cl-std=CL1.2", nullptr, nullptr), "clBuildProgram kernel_suite.cl");
 }
 
 void closeSession(Session& s) {

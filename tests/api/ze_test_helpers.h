@@ -1,7 +1,7 @@
 #pragma once
 // What every Level Zero API test needs: the Loom device through the loader, a context, modules
-// from the build's SPIR-V kernels, allocations, lists, queues and events that are released when
-// the test ends, and bounded waits. Result codes print by name in failure messages.
+// from the SPIR-V kernels built into the program, allocations, lists, queues and events that are
+// released when the test ends, and bounded waits. Result codes print by name in failure messages.
 #include <gtest/gtest.h>
 #include <level_zero/ze_api.h>
 #include <signal.h>
@@ -12,13 +12,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
-#include <iterator>
 #include <ostream>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "embedded_files.h"
 
 // gtest finds this by argument-dependent lookup: ze_result_t lives in the global namespace.
 inline const char* zeResultName(ze_result_t result) {
@@ -79,10 +79,8 @@ namespace loom::test {
 constexpr uint64_t kTimeout = 10'000'000'000ull;  // 10 s in nanoseconds: every wait is bounded
 constexpr auto kChildTimeout = std::chrono::seconds(10);
 
-inline std::vector<uint8_t> readKernelFile(const std::string& name) {
-  std::ifstream file(std::string(LOOM_TEST_KERNEL_DIR) + "/" + name, std::ios::binary);
-  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-}
+// A test kernel's SPIR-V (tests/kernels, built into the program).
+inline std::vector<uint8_t> readKernelFile(const std::string& name) { return embeddedBytes(name); }
 
 // The text of a build log (empty for a null handle); the log is destroyed.
 inline std::string takeBuildLog(ze_module_build_log_handle_t log) {

@@ -11,15 +11,15 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <functional>
-#include <iterator>
 #include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "embedded_files.h"
 
 namespace loom::test {
 
@@ -127,10 +127,9 @@ inline bool eventually(const std::function<bool()>& done) {
   return true;
 }
 
-inline std::vector<uint8_t> readKernelFile(const std::string& name) {
-  std::ifstream file(std::string(LOOM_CL_TEST_KERNEL_DIR) + "/" + name, std::ios::binary);
-  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-}
+// A test kernel's SPIR-V or OpenCL C (tests/kernels, tests/opencl/kernels; built into the program).
+inline std::vector<uint8_t> readKernelFile(const std::string& name) { return embeddedBytes(name); }
+inline std::string readKernelSource(const std::string& name) { return embeddedText(name); }
 
 // How a program of a parameterized suite is made: from IL (no options), or from source with these
 // build options.
@@ -314,20 +313,17 @@ class ClTest : public ::testing::Test {
     return created;
   }
 
-  // The kernel `name` of a program made as `kind` says: from the IL file `ilFile` of the test
-  // kernels, or from the OpenCL C source at `sourcePath`.
-  cl_kernel kernelOfKind(const ProgramKind& kind, const char* ilFile, const char* sourcePath, const char* name) {
+  // The kernel `name` of a program made as `kind` says from the test kernels `file`: from its
+  // SPIR-V (file.spv) or from its OpenCL C (file.cl).
+  cl_kernel kernelOfKind(const ProgramKind& kind, const std::string& file, const char* name) {
     cl_program p = nullptr;
     if (!kind.sourceOptions) {
-      p = ilProgram(readKernelFile(ilFile));
+      p = ilProgram(readKernelFile(file + ".spv"));
       if (p) {
         EXPECT_CL_OK(clBuildProgram(p, 0, nullptr, "", nullptr, nullptr)) << buildLog(p);
       }
     } else {
-      std::ifstream file(sourcePath);
-      const std::string source(std::istreambuf_iterator<char>(file), {});
-      EXPECT_FALSE(source.empty()) << sourcePath;
-      p = build(source, kind.sourceOptions);
+      p = build(readKernelSource(file + ".cl"), kind.sourceOptions);
     }
     return p ? kernel(p, name) : nullptr;
   }

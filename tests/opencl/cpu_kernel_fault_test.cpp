@@ -4,8 +4,6 @@
 #include <sys/mman.h>
 
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <thread>
 
 #include "../child_process.h"
@@ -33,8 +31,7 @@ class CpuKernelFaultTest : public ClTest {
   }
 
   cl_kernel faultKernel(const char* name) {
-    std::ifstream file(LOOM_CL_FAULT_KERNELS_SOURCE);
-    return buildKernel(std::string(std::istreambuf_iterator<char>(file), {}), name, "-cl-std=CL1.2");
+    return buildKernel(readKernelSource("fault_kernels.cl"), name, "-cl-std=CL1.2");
   }
 
   // Enqueues `faulting` over kWorkItems and expects the failure everywhere the API reports it.

@@ -13,7 +13,7 @@ namespace {
 class FloatAtomicsTest : public ClTest, public testing::WithParamInterface<ProgramKind> {
  protected:
   cl_kernel floatAtomicSums() {
-    return kernelOfKind(GetParam(), "float_atomic_kernels.spv", LOOM_CL_FLOAT_ATOMIC_KERNELS_SOURCE, "float_atomic_sums");
+    return kernelOfKind(GetParam(), "float_atomic_kernels", "float_atomic_sums");
   }
 };
 

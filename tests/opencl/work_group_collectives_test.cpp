@@ -12,7 +12,7 @@ namespace {
 class WorkGroupCollectivesTest : public ClTest, public testing::WithParamInterface<ProgramKind> {
  protected:
   cl_kernel collectives() {
-    return kernelOfKind(GetParam(), "collective_kernels.spv", LOOM_CL_COLLECTIVE_KERNELS_SOURCE, "group_collectives");
+    return kernelOfKind(GetParam(), "collective_kernels", "group_collectives");
   }
 
   // Runs group_collectives over `global` work-items in groups of `local` and compares every result.

@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <mutex>
+
+#include "embedded_files.h"
 
 namespace loom::compiler::test {
 
@@ -29,10 +29,7 @@ Scratch allocateScratch(size_t bytes) {
 
 }  // namespace
 
-std::vector<uint8_t> readSpirv(const std::string& name) {
-  std::ifstream file(std::string(LOOM_TEST_KERNEL_DIR) + "/" + name + ".spv", std::ios::binary);
-  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-}
+std::vector<uint8_t> readSpirv(const std::string& name) { return loom::test::embeddedBytes(name + ".spv"); }
 
 BuildResult compile(std::vector<uint8_t> spirv, const std::string& options) {
   CompileRequest request;

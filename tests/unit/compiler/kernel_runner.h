@@ -13,7 +13,8 @@
 
 namespace loom::compiler::test {
 
-// The SPIR-V of tests/unit/compiler/kernels/<name>.cl, compiled at build time.
+// The SPIR-V of tests/unit/compiler/kernels/<name>.cl, compiled at build time and built into the
+// program.
 std::vector<uint8_t> readSpirv(const std::string& name);
 
 BuildResult compile(std::vector<uint8_t> spirv, const std::string& options = "");

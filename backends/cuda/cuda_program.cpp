@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "backends/cuda/cuda_dependent_launch.h"
-#include "backends/cuda/cuda_launch_parameters.h"
 #include "backends/cuda/cuda_linker.h"
+#include "loom/compiler/nvptx_launch_abi.h"
 
 namespace loom::backends::cuda {
 
@@ -85,7 +85,7 @@ core::BackendKernel* CudaProgram::kernel(const std::string& name, std::string& l
   }
   auto scope = context_->makeCurrent();
   uint32_t anyLaunchLimit = 0, wholeGroupsLimit = 0;
-  const KernelEntries entries{entry(name, anyLaunchLimit, log), entry(name + kWholeGroupsEntrySuffix, wholeGroupsLimit, log)};
+  const KernelEntries entries{entry(name, anyLaunchLimit, log), entry(name + compiler::nvptx::kWholeGroupsEntrySuffix, wholeGroupsLimit, log)};
   if (!entries.anyLaunch || !entries.wholeGroups) return nullptr;
   auto& slot = kernels_[name];
   slot = std::make_unique<CudaKernel>(entries, std::min(anyLaunchLimit, wholeGroupsLimit), mayPrint_, launchesEarly_);
@@ -119,7 +119,7 @@ void* CudaProgram::globalVariable(const std::string& name) {
 }
 
 void* CudaProgram::function(const std::string& name) {
-  const auto* holder = static_cast<const void*>(globalVariable(kFunctionAddressPrefix + name));
+  const auto* holder = static_cast<const void*>(globalVariable(compiler::nvptx::kFunctionAddressPrefix + name));
   if (!holder) return nullptr;
   auto scope = context_->makeCurrent();
   void* address = nullptr;

@@ -1,6 +1,8 @@
 #include "module_passes.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
 
 namespace loom::compiler {
 
@@ -17,6 +19,20 @@ void runModulePipeline(llvm::Module& module, llvm::TargetMachine* machine,
   passes.registerLoopAnalyses(loops);
   passes.crossRegisterProxies(loops, functions, cgscc, modules);
   build(passes).run(module, modules);
+}
+
+void keepOnly(llvm::Module& module, const std::vector<std::string>& keepVisible) {
+  llvm::StringSet<> keep;
+  for (const std::string& name : keepVisible) keep.insert(name);
+  for (llvm::GlobalValue& value : module.global_values()) {
+    if (value.isDeclaration() || keep.contains(value.getName())) continue;
+    value.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+  runModulePipeline(module, nullptr, [](llvm::PassBuilder&) {
+    llvm::ModulePassManager manager;
+    manager.addPass(llvm::GlobalDCEPass());
+    return manager;
+  });
 }
 
 void useCCallingConvention(llvm::Module& module) {

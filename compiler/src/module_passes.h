@@ -1,5 +1,6 @@
 #pragma once
 // Runs a pipeline of LLVM's new pass manager over a module, with every analysis registered.
+#include <string>
 #include <vector>
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -12,6 +13,10 @@ namespace loom::compiler {
 // `build` makes the pipeline from a PassBuilder for `machine` (which may be null).
 void runModulePipeline(llvm::Module& module, llvm::TargetMachine* machine,
                        llvm::function_ref<llvm::ModulePassManager(llvm::PassBuilder&)> build);
+
+// Keeps only `keepVisible` visible (what the runtime looks up: kernels or their entries, program
+// globals, exported functions) and drops everything nothing reaches. Every target does this.
+void keepOnly(llvm::Module& module, const std::vector<std::string>& keepVisible);
 
 // SPIR-V's functions and calls use SPIR calling conventions; native targets want the C one.
 void useCCallingConvention(llvm::Module& module);

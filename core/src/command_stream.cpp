@@ -1,5 +1,6 @@
 #include "loom/core/command_stream.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
@@ -7,6 +8,9 @@ namespace loom::core {
 namespace {
 
 constexpr size_t kCommandAlignment = 8;
+// Room a stream takes when its first command comes: enough for a framed launch (wait, mark,
+// launch with its arguments, signal) in one allocation.
+constexpr size_t kInitialCapacity = 512;
 
 size_t alignUp(size_t value) { return (value + kCommandAlignment - 1) & ~(kCommandAlignment - 1); }
 
@@ -21,7 +25,16 @@ void appendLine(std::string& out, const char* format, Args... args) {
 
 void CommandStream::appendHeader(Opcode opcode, size_t size) {
   CommandHeader header{opcode, 0, static_cast<uint32_t>(alignUp(size))};
+  reserveFor(header.size);
   appendBytes(&header, sizeof(header));
+}
+
+// Streams are taken for submission and start again empty: each command grows the storage at most
+// once, by at least half, never a part at a time.
+void CommandStream::reserveFor(size_t size) {
+  const size_t needed = bytes_.size() + size;
+  if (needed <= bytes_.capacity()) return;
+  bytes_.reserve(std::max({needed, bytes_.capacity() * 3 / 2, kInitialCapacity}));
 }
 
 void CommandStream::appendBytes(const void* data, size_t size) {
@@ -32,9 +45,9 @@ void CommandStream::appendBytes(const void* data, size_t size) {
 void CommandStream::alignEnd() { bytes_.resize(alignUp(bytes_.size()), 0); }
 
 void CommandStream::appendLaunchKernel(const LaunchKernelCommand& command, const void* arguments) {
-  appendHeader(Opcode::LaunchKernel, sizeof(CommandHeader) + sizeof(command) + command.argumentSize);
+  appendHeader(Opcode::LaunchKernel, sizeof(CommandHeader) + sizeof(command) + command.launch.argumentSize);
   appendBytes(&command, sizeof(command));
-  appendBytes(arguments, command.argumentSize);
+  appendBytes(arguments, command.launch.argumentSize);
   alignEnd();
 }
 
@@ -108,10 +121,11 @@ void describe(const DecodedCommand& command, std::string& out) {
   appendLine(out, "  %-24s", opcodeName(command.header->opcode));
   switch (command.header->opcode) {
     case Opcode::LaunchKernel: {
-      const auto& launch = command.as<LaunchKernelCommand>();
+      const auto& recorded = command.as<LaunchKernelCommand>();
+      const KernelLaunch& launch = recorded.launch;
       appendLine(out, " kernel=%s groups=%ux%ux%u%s group-size=%ux%ux%u args=%u bytes local=%u bytes",
                  launch.descriptor ? launch.descriptor->name.c_str() : "?", launch.groupCount[0], launch.groupCount[1],
-                 launch.groupCount[2], launch.indirectGroupCount ? " (indirect)" : "", launch.groupSize[0],
+                 launch.groupCount[2], recorded.indirect.groupCount ? " (indirect)" : "", launch.groupSize[0],
                  launch.groupSize[1], launch.groupSize[2], launch.argumentSize, launch.localMemorySize);
       break;
     }

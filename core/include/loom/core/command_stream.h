@@ -124,6 +124,7 @@ class CommandStream {
   // One API command: `encode(*this)` appends the command itself inside `framing`.
   template <typename Encode>
   void appendFramed(const CommandFraming& framing, Encode&& encode);
+
   void appendLaunchKernel(const LaunchKernelCommand& command, const void* arguments);
   void appendCopy(const CopyCommand& command) { append(Opcode::Copy, command); }
   void appendCopyRegion(const CopyRegionCommand& command) { append(Opcode::CopyRegion, command); }

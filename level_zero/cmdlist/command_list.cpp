@@ -58,7 +58,7 @@ ze_result_t CommandList::checkAppend(const char* function, uint32_t numWaitEvent
 
 core::CommandFraming CommandList::framing(ze_event_handle_t signal, uint32_t numWaitEvents, ze_event_handle_t* waitEvents,
                                           std::vector<core::Event*>& waits) {
-  waits = coreEvents(numWaitEvents, waitEvents);
+  if (numWaitEvents) waits = coreEvents(numWaitEvents, waitEvents);
   const bool timed = signal && Event::fromHandle(signal)->recordsKernelTimestamps();
   return {waits, timed ? Event::coreOf(signal) : nullptr, Event::coreOf(signal)};
 }

@@ -129,7 +129,7 @@ class CommandStream {
   void appendCopy(const CopyCommand& command) { append(Opcode::Copy, command); }
   void appendCopyRegion(const CopyRegionCommand& command) { append(Opcode::CopyRegion, command); }
   void appendFill(const FillCommand& command, const void* pattern);
-  void appendBarrier() { appendHeader(Opcode::Barrier, sizeof(CommandHeader)); }
+  void appendBarrier() { appendCommand(Opcode::Barrier, 0); }
   void appendSignalEvent(Event* event) { append(Opcode::SignalEvent, EventCommand{event}); }
   void appendResetEvent(Event* event) { append(Opcode::ResetEvent, EventCommand{event}); }
   void appendMarkEventStart(Event* event) { append(Opcode::MarkEventStart, EventCommand{event}); }
@@ -159,14 +159,13 @@ class CommandStream {
   template <typename Command>
   void append(Opcode opcode, const Command& command) {
     static_assert(std::is_trivially_copyable_v<Command>);
-    appendHeader(opcode, sizeof(CommandHeader) + sizeof(Command));
-    appendBytes(&command, sizeof(Command));
+    put(appendCommand(opcode, sizeof(Command)), &command, sizeof(Command));
   }
-  // Commands start 8-byte aligned: appendHeader reserves the padded size, appendBytes fills it.
-  void appendHeader(Opcode opcode, size_t size);
-  void reserveFor(size_t size);
-  void appendBytes(const void* data, size_t size);
-  void alignEnd();
+  // Grows the stream by one command of `contentSize` bytes after its header, padded so that the
+  // next command starts 8-byte aligned; writes the header and returns where the content goes.
+  uint8_t* appendCommand(Opcode opcode, size_t contentSize);
+  // Copies `size` bytes to `at` and returns the end of the copy.
+  static uint8_t* put(uint8_t* at, const void* data, size_t size);
 
   std::vector<uint8_t> bytes_;
 };

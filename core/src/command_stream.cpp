@@ -9,9 +9,6 @@ namespace loom::core {
 namespace {
 
 constexpr size_t kCommandAlignment = 8;
-// Room a stream takes when its first command comes: enough for a framed launch (wait, mark,
-// launch with its arguments, signal) in one allocation.
-constexpr size_t kInitialCapacity = 512;
 
 size_t alignUp(size_t value) { return (value + kCommandAlignment - 1) & ~(kCommandAlignment - 1); }
 
@@ -24,12 +21,13 @@ void appendLine(std::string& out, const char* format, Args... args) {
 
 }  // namespace
 
-// Streams are taken for submission and start again empty: each command grows the storage at most
-// once, by at least half, never a part at a time.
+// Each command grows the storage at most once, by at least half, never a part at a time. A stream
+// taken for submission starts again empty and takes, at its first command, room for as much as
+// was taken: an immediate list's appends, which are mostly alike, cost one allocation each.
 uint8_t* CommandStream::appendCommand(Opcode opcode, size_t contentSize) {
   const size_t start = bytes_.size();
   const size_t size = alignUp(sizeof(CommandHeader) + contentSize);
-  if (start + size > bytes_.capacity()) bytes_.reserve(std::max({start + size, bytes_.capacity() * 3 / 2, kInitialCapacity}));
+  if (start + size > bytes_.capacity()) bytes_.reserve(std::max({start + size, bytes_.capacity() * 3 / 2, lastTaken_}));
   bytes_.resize(start + size);
   const CommandHeader header{opcode, 0, static_cast<uint32_t>(size)};
   std::memcpy(bytes_.data() + start, &header, sizeof(header));

@@ -150,6 +150,7 @@ class CommandStream {
   std::vector<uint8_t> take() {
     std::vector<uint8_t> taken;
     taken.swap(bytes_);
+    lastTaken_ = taken.size();
     return taken;
   }
   bool empty() const { return bytes_.empty(); }
@@ -168,6 +169,7 @@ class CommandStream {
   static uint8_t* put(uint8_t* at, const void* data, size_t size);
 
   std::vector<uint8_t> bytes_;
+  size_t lastTaken_ = 0;  // bytes handed over by the last take()
 };
 
 template <typename Encode>

@@ -95,6 +95,7 @@ void nextGroups(uint32_t ids[3], const uint32_t counts[3], uint32_t run) {
 // The groups [first, last) of a launch, which one thread runs in one call into kernel code.
 struct GroupRuns {
   const core::KernelLaunch* launch;
+  const uint8_t* arguments;
   compiler::WorkGroupFunction function;
   compiler::WorkGroupContext context;
   uint64_t first;
@@ -112,7 +113,7 @@ void runGroups(void* erased) {
   firstGroup(ids, launch.groupCount, runs.first);
   for (uint64_t index = runs.first; index < runs.last;) {
     const uint32_t run = enterGroupRun(runs.context, launch, ids, runs.last - index, runs.longest);
-    runs.function(launch.arguments, &runs.context);
+    runs.function(runs.arguments, &runs.context);
     index += run;
     nextGroups(ids, launch.groupCount, run);
   }
@@ -144,7 +145,7 @@ CpuBackend::Scratch& CpuBackend::scratchOf(unsigned thread) {
   return thread == 0 ? callingThread : scratch_[thread];
 }
 
-bool CpuBackend::runKernel(const core::KernelLaunch& launch) {
+bool CpuBackend::runKernel(const core::KernelLaunch& launch, const uint8_t* arguments) {
   const compiler::WorkGroupFunction function = chooseFunction(launch);
   const uint64_t groups = uint64_t(launch.groupCount[0]) * launch.groupCount[1] * launch.groupCount[2];
   const size_t groupItems = size_t(launch.groupSize[0]) * launch.groupSize[1] * launch.groupSize[2];
@@ -155,7 +156,7 @@ bool CpuBackend::runKernel(const core::KernelLaunch& launch) {
   std::atomic<bool> faulted{false};
   KernelFault firstFault;
   pool_.run(groups, [&](uint64_t first, uint64_t last, unsigned thread) {
-    GroupRuns runs{&launch, function, shared, first, last, longest};
+    GroupRuns runs{&launch, arguments, function, shared, first, last, longest};
     char* scratch = scratchOf(thread).reserve(localBytes + frameBytes);
     runs.context.localMemory = scratch;
     runs.context.barrierFrame = scratch + localBytes;

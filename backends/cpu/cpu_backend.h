@@ -20,12 +20,10 @@ class CpuBackend final : public core::Backend {
                                                     std::string& log) override;
   // Queues run each command before returning, and report a launch whose kernel faulted.
   std::unique_ptr<core::BackendQueue> createQueue() override;
-  // A launch with no queue to report to (direct calls): a fault fails it all the same.
-  void launch(const core::KernelLaunch& launch) override { runKernel(launch); }
   // Runs the launch's work-groups on the pool and the calling thread. False when kernel code
   // faulted (kernel_fault_guard.h): the groups not yet started then do not run, and the reason
   // goes to PrintDebugMessages.
-  bool runKernel(const core::KernelLaunch& launch);
+  bool runKernel(const core::KernelLaunch& launch, const uint8_t* arguments);
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
   uint64_t timestamp() const override;

@@ -7,9 +7,9 @@
 
 namespace loom::backends::cpu {
 
-void CpuQueue::launch(const core::KernelLaunch& launch) {
+void CpuQueue::launch(const core::KernelLaunch& launch, const uint8_t* arguments) {
   // A fault of kernel code is the CPU's lost device: the status a GPU's fault gets.
-  if (!backend_.runKernel(launch) && failure_ == 0) failure_ = core::kStatusOutOfResources;
+  if (!backend_.runKernel(launch, arguments) && failure_ == 0) failure_ = core::kStatusOutOfResources;
 }
 
 void CpuQueue::copy(void* destination, const void* source, size_t size) { backend_.copy(destination, source, size); }

@@ -11,7 +11,7 @@ class CpuQueue final : public core::BackendQueue {
  public:
   explicit CpuQueue(CpuBackend& backend) : backend_(backend) {}
   bool asynchronous() const override { return false; }
-  void launch(const core::KernelLaunch& launch) override;
+  void launch(const core::KernelLaunch& launch, const uint8_t* arguments) override;
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
   bool completed() override { return true; }

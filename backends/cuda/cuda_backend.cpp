@@ -1,6 +1,8 @@
 #include "backends/cuda/cuda_backend.h"
 
 #include <cstring>
+#include <mutex>
+#include <utility>
 
 #include "backends/cuda/cuda_device_info.h"
 #include "backends/cuda/cuda_program.h"
@@ -13,6 +15,43 @@ namespace loom::backends::cuda {
 
 namespace {
 CUdeviceptr address(const void* pointer) { return reinterpret_cast<CUdeviceptr>(pointer); }
+
+// An engine's queue when the driver has no stream left for it: its commands run on the backend's
+// own stream, which other threads share, and complete before each call returns.
+class SharedStreamQueue final : public core::BackendQueue {
+ public:
+  SharedStreamQueue(std::mutex& mutex, CudaQueue& stream) : mutex_(mutex), stream_(stream) {}
+  bool asynchronous() const override { return false; }
+  void launch(const core::KernelLaunch& launch, const uint8_t* arguments) override {
+    run([&] { stream_.launch(launch, arguments); });
+  }
+  void copy(void* destination, const void* source, size_t size) override {
+    run([&] { stream_.copy(destination, source, size); });
+  }
+  void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override {
+    run([&] { stream_.fill(destination, pattern, patternSize, size); });
+  }
+  void copyRegion(const core::CopyRegionCommand& copy) override {
+    run([&] { stream_.copyRegion(copy); });
+  }
+  bool completed() override { return true; }
+  void synchronize() override {}
+  int32_t takeFailure() override { return std::exchange(failure_, 0); }
+
+ private:
+  template <typename Command>
+  void run(Command&& command) {
+    std::lock_guard lock(mutex_);
+    command();
+    stream_.synchronize();
+    const int32_t failure = stream_.takeFailure();
+    if (failure_ == 0) failure_ = failure;
+  }
+
+  std::mutex& mutex_;
+  CudaQueue& stream_;
+  int32_t failure_ = 0;
+};
 }  // namespace
 
 std::unique_ptr<CudaBackend> CudaBackend::create(std::shared_ptr<const Driver> driver, CUdevice device, std::string& error) {
@@ -52,25 +91,23 @@ std::unique_ptr<core::BackendQueue> CudaBackend::createQueue() {
   if (queue) return queue;
   // Out of streams: the engine still works, synchronously, on the backend's own stream.
   core::debugMessage("%s: %s; this engine runs its commands synchronously", info_.name.c_str(), error.c_str());
-  return core::Backend::createQueue();
+  return std::make_unique<SharedStreamQueue>(synchronousMutex_, *synchronous_);
 }
 
-void CudaBackend::launch(const core::KernelLaunch& launch) {
-  std::lock_guard lock(synchronousMutex_);
-  synchronous_->launch(launch);
-  synchronous_->synchronize();
-}
-
+// A failure here was said under PrintDebugMessages and is nobody's to report: it must not reach
+// an engine whose queue shares the stream.
 void CudaBackend::copy(void* destination, const void* source, size_t size) {
   std::lock_guard lock(synchronousMutex_);
   synchronous_->copy(destination, source, size);
   synchronous_->synchronize();
+  synchronous_->takeFailure();
 }
 
 void CudaBackend::fill(void* destination, const void* pattern, size_t patternSize, size_t size) {
   std::lock_guard lock(synchronousMutex_);
   synchronous_->fill(destination, pattern, patternSize, size);
   synchronous_->synchronize();
+  synchronous_->takeFailure();
 }
 
 uint64_t CudaBackend::timestamp() const { return core::monotonicNanoseconds(); }

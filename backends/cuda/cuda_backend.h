@@ -1,7 +1,7 @@
 #pragma once
 // An NVIDIA GPU through the CUDA driver API: PTX modules, memory from the driver, and a CUDA
-// stream for each engine (createQueue). The backend's own synchronous launch, copy and fill run on
-// one more stream and wait for it.
+// stream for each engine (createQueue). The backend's own synchronous copy and fill run on one
+// more stream and wait for it.
 #include <memory>
 #include <mutex>
 #include <string>
@@ -26,7 +26,6 @@ class CudaBackend final : public core::Backend {
   std::unique_ptr<core::BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram> program,
                                                     std::string& log) override;
   std::unique_ptr<core::BackendQueue> createQueue() override;
-  void launch(const core::KernelLaunch& launch) override;
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
   // Host CLOCK_MONOTONIC_RAW nanoseconds, the CPU device's clock: the driver offers no host-readable

@@ -1,6 +1,6 @@
 #include "backends/cuda/cuda_dependent_launch.h"
 
-#include "backends/cuda/cuda_launch_parameters.h"
+#include "loom/compiler/nvptx_launch_abi.h"
 
 namespace loom::backends::cuda {
 
@@ -13,7 +13,7 @@ constexpr std::string_view kCompilerVersion = "\n.version 7.5\n", kRaisedVersion
 constexpr std::string_view kCompilerTarget = "\n.target sm_80\n", kRaisedTarget = "\n.target sm_90\n";
 
 bool everyEntryHasTheMarker(std::string_view ptx) {
-  const std::string_view marker = kGridDependencyWaitMarker;
+  const std::string_view marker = compiler::nvptx::kGridDependencyWaitMarker;
   for (size_t entry = ptx.find(kEntry); entry != std::string_view::npos;) {
     const size_t next = ptx.find(kEntry, entry + kEntry.size());
     const size_t wait = ptx.find(marker, entry);
@@ -36,7 +36,7 @@ std::optional<std::string> ptxWaitingForGridDependencies(std::string_view ptx) {
   std::string text(ptx);
   if (!replaceFirst(text, kCompilerVersion, kRaisedVersion) || !replaceFirst(text, kCompilerTarget, kRaisedTarget))
     return std::nullopt;
-  const std::string_view marker = kGridDependencyWaitMarker;
+  const std::string_view marker = compiler::nvptx::kGridDependencyWaitMarker;
   for (size_t at = text.find(marker); at != std::string::npos; at = text.find(marker, at + kWait.size()))
     text.replace(at, marker.size(), kWait);
   return text;

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "backends/cuda/cuda_launch_parameters.h"
+#include "loom/compiler/nvptx_launch_abi.h"
 
 namespace loom::backends::cuda {
 
@@ -67,7 +67,7 @@ core::DeviceInfo translateDeviceInfo(const DeviceFacts& facts, const AttributeLo
   const uint32_t optIn = get(DeviceAttribute::MaxSharedMemoryPerBlockOptin);
   info.maxSharedLocalMemory = optIn ? optIn : get(DeviceAttribute::MaxSharedMemoryPerBlock);
   info.subGroupSizes = {warpSize};
-  info.maxArgumentsSize = kKernelParameterBytes - sizeof(ImplicitLaunchParameters);
+  info.maxArgumentsSize = kKernelParameterBytes - sizeof(compiler::nvptx::ImplicitLaunchParameters);
   // Timestamps are host CLOCK_MONOTONIC_RAW nanoseconds (CudaBackend::timestamp).
   info.timerResolutionNs = 1;
   info.timestampValidBits = 64;

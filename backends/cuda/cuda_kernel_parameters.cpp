@@ -1,36 +1,15 @@
 #include "backends/cuda/cuda_kernel_parameters.h"
 
-#include <algorithm>
-#include <cstring>
+#include <bit>
 
 namespace loom::backends::cuda {
 
-using compiler::ArgumentKind;
+// Core writes a local pointer argument's arena offset as 64 bits; its PTX parameter takes the
+// low 32, which on a little-endian host start where the 64 do.
+static_assert(std::endian::native == std::endian::little);
 
-namespace {
-// The most padding before a parameter: OpenCL C's widest alignment is 128 bytes (long16).
-constexpr size_t kMaxPadding = 128;
-
-uint32_t alignUp(uint32_t value, uint32_t alignment) { return (value + alignment - 1) / alignment * alignment; }
-
-void append(PackedParameters& packed, const void* bytes, uint32_t size, uint32_t alignment) {
-  const uint32_t offset = alignUp(static_cast<uint32_t>(packed.buffer.size()), std::max(alignment, 1u));
-  packed.buffer.resize(offset + size);
-  std::memcpy(packed.buffer.data() + offset, bytes, size);
-  packed.offsets.push_back(offset);
-  packed.sizes.push_back(size);
-}
-
-// The runtime writes a local argument's arena offset as a 64-bit value; PTX takes 32 bits.
-uint32_t localOffset(const compiler::KernelArgument& argument, const uint8_t* arguments) {
-  uint64_t offset = 0;
-  std::memcpy(&offset, arguments + argument.offset, std::min<size_t>(argument.size, sizeof(offset)));
-  return static_cast<uint32_t>(offset);
-}
-}  // namespace
-
-ImplicitLaunchParameters implicitParameters(const core::KernelLaunch& launch) {
-  ImplicitLaunchParameters implicit{};
+compiler::nvptx::ImplicitLaunchParameters implicitParameters(const core::KernelLaunch& launch) {
+  compiler::nvptx::ImplicitLaunchParameters implicit{};
   for (int d = 0; d < 3; ++d) {
     implicit.globalOffset[d] = launch.globalOffset[d];
     implicit.globalSize[d] = launch.globalSize[d];
@@ -46,33 +25,14 @@ bool runsOnWholeGroupsEntry(const core::KernelLaunch& launch) {
   return true;
 }
 
-PackedParameters packParameters(const compiler::KernelDescriptor& descriptor, const uint8_t* arguments,
-                                const ImplicitLaunchParameters& implicit) {
-  // One allocation for each part, not one per parameter: packing is on every launch's path.
-  const size_t count = descriptor.arguments.size() + 1;
-  PackedParameters packed;
-  packed.buffer.reserve(descriptor.argumentBufferSize + sizeof(ImplicitLaunchParameters) + count * kMaxPadding);
-  packed.offsets.reserve(count);
-  packed.sizes.reserve(count);
-  packed.pointers.reserve(count);
-  for (const compiler::KernelArgument& argument : descriptor.arguments) {
-    switch (argument.kind) {
-      case ArgumentKind::GlobalPointer:
-      case ArgumentKind::ConstantPointer: append(packed, arguments + argument.offset, sizeof(uint64_t), sizeof(uint64_t)); break;
-      case ArgumentKind::LocalPointer: {
-        const uint32_t offset = localOffset(argument, arguments);
-        append(packed, &offset, kLocalPointerParameterSize, kLocalPointerParameterSize);
-        break;
-      }
-      case ArgumentKind::Value:
-      case ArgumentKind::Sampler:  // never produced yet: the compiler rejects images and samplers
-      case ArgumentKind::Image: append(packed, arguments + argument.offset, argument.size, argument.alignment); break;
-    }
-  }
-  append(packed, &implicit, sizeof(implicit), alignof(ImplicitLaunchParameters));
-  // Pointers only once the buffer has its final size.
-  for (uint32_t offset : packed.offsets) packed.pointers.push_back(packed.buffer.data() + offset);
-  return packed;
+KernelParameters::KernelParameters(const core::KernelLaunch& launch, const uint8_t* arguments)
+    : implicit(implicitParameters(launch)) {
+  const auto& described = launch.descriptor->arguments;
+  pointers.reserve(described.size() + 1);
+  // The driver only reads through these pointers.
+  auto* bytes = const_cast<uint8_t*>(arguments);
+  for (const compiler::KernelArgument& argument : described) pointers.push_back(bytes + argument.offset);
+  pointers.push_back(&implicit);
 }
 
 }  // namespace loom::backends::cuda

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "backends/cuda/cuda_dependent_launch.h"
-#include "backends/cuda/cuda_launch_parameters.h"
 #include "backends/cuda/cuda_linker.h"
+#include "loom/compiler/nvptx_launch_abi.h"
 
 namespace loom::backends::cuda {
 
@@ -88,7 +88,7 @@ core::BackendKernel* CudaProgram::kernel(const std::string& name, std::string& l
   CUfunction anyLaunch = entry(name, anyLaunchLimit, log);
   if (!anyLaunch) return nullptr;
   // The compiler leaves large kernels without an entry for whole groups (kernel_entries.cpp).
-  const std::string wholeGroupsName = name + kWholeGroupsEntrySuffix;
+  const std::string wholeGroupsName = name + compiler::nvptx::kWholeGroupsEntrySuffix;
   CUfunction wholeGroups = hasFunction(wholeGroupsName) ? entry(wholeGroupsName, wholeGroupsLimit, log) : anyLaunch;
   if (!wholeGroups) return nullptr;
   if (wholeGroups == anyLaunch) wholeGroupsLimit = anyLaunchLimit;
@@ -130,7 +130,7 @@ void* CudaProgram::globalVariable(const std::string& name) {
 }
 
 void* CudaProgram::function(const std::string& name) {
-  const auto* holder = static_cast<const void*>(globalVariable(kFunctionAddressPrefix + name));
+  const auto* holder = static_cast<const void*>(globalVariable(compiler::nvptx::kFunctionAddressPrefix + name));
   if (!holder) return nullptr;
   auto scope = context_->makeCurrent();
   void* address = nullptr;

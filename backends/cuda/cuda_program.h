@@ -11,7 +11,7 @@
 
 namespace loom::backends::cuda {
 
-// A kernel's two entries (cuda_launch_parameters.h): one for any launch, one for launches of whole
+// A kernel's two entries (loom/compiler/nvptx_launch_abi.h): one for any launch, one for launches of whole
 // groups only.
 struct KernelEntries {
   CUfunction anyLaunch = nullptr;

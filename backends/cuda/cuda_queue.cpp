@@ -147,14 +147,14 @@ bool CudaQueue::raiseDynamicSharedLimit(const core::KernelLaunch& launch) {
   return true;
 }
 
-void CudaQueue::launch(const core::KernelLaunch& launch) {
+void CudaQueue::launch(const core::KernelLaunch& launch, const uint8_t* arguments) {
   const uint32_t* groups = launch.groupCount;
   if (uint64_t(groups[0]) * groups[1] * groups[2] == 0) return;
   std::optional<PrimaryContext::Scope> scope;
   enter(scope);
   if (!raiseDynamicSharedLimit(launch)) return;
-  // The driver copies the parameters at the call, so the packed buffer may go at once.
-  PackedParameters parameters = packParameters(*launch.descriptor, launch.arguments, implicitParameters(launch));
+  // The driver copies the parameters at the call, so the arguments need not outlive it.
+  KernelParameters parameters(launch, arguments);
   auto* kernel = static_cast<CudaKernel*>(launch.kernel);
   printsPending_ = printsPending_ || kernel->mayPrint();
   CUfunction entry = runsOnWholeGroupsEntry(launch) ? kernel->entries().wholeGroups : kernel->entries().anyLaunch;

@@ -25,7 +25,7 @@ class CudaQueue final : public core::BackendQueue {
   ~CudaQueue() override;
 
   bool asynchronous() const override { return true; }
-  void launch(const core::KernelLaunch& launch) override;
+  void launch(const core::KernelLaunch& launch, const uint8_t* arguments) override;
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
   // One cuMemcpy2DAsync per slice instead of a copy per row.

@@ -2,7 +2,6 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "backends/cuda/cuda_launch_parameters.h"
 #include "loom/compiler/build_options.h"
 #include "builtin_library.h"
 #include "cpu/code_partitions.h"
@@ -17,6 +16,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 #include "loom/compiler/compiler.h"
+#include "loom/compiler/nvptx_launch_abi.h"
 #include "loom/compiler/work_group_context.h"
 #include "module_passes.h"
 #include "nvptx/function_addresses.h"
@@ -126,9 +126,9 @@ std::vector<std::string> visibleSymbols(const ProgramInfo& info, Target target) 
   }
   for (const auto& kernel : info.kernels) {
     names.push_back(kernel.name);
-    names.push_back(kernel.name + backends::cuda::kWholeGroupsEntrySuffix);
+    names.push_back(kernel.name + nvptx::kWholeGroupsEntrySuffix);
   }
-  for (const auto& function : info.exportedFunctions) names.push_back(backends::cuda::kFunctionAddressPrefix + function);
+  for (const auto& function : info.exportedFunctions) names.push_back(nvptx::kFunctionAddressPrefix + function);
   return names;
 }
 
@@ -144,14 +144,14 @@ llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, Program
   prepareForInlining(module, inliningRoots(info));
   if (llvm::Error error = cpu::buildWorkGroupFunctions(module, info.kernels)) return error;
   if (llvm::Error error = verify(module, "the work-group transformation")) return error;
-  cpu::keepOnly(module, visibleSymbols(info, Target::Cpu));
+  keepOnly(module, visibleSymbols(info, Target::Cpu));
   if (llvm::Error error = checkBuiltinsResolved(module)) return error;
   return cpu::generateCode(module, options, threads, dumpIr);
 }
 
 llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, ProgramInfo& info, bool dumpIr) {
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
-  materializeWorkGroupScratch(module, backends::cuda::kMaxThreadsPerBlock);
+  materializeWorkGroupScratch(module, nvptx::kMaxThreadsPerBlock);
   materializeFloatAtomicAdds(module);
   expandPrintfVectors(module);  // as for the CPU: the driver's vprintf has no vector conversions either
   if (llvm::Error error = nvptx::retargetToNvptx(module)) return error;
@@ -159,7 +159,7 @@ llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, Progr
   if (llvm::Error error = nvptx::buildKernelEntries(module, info.kernels)) return error;
   nvptx::addFunctionAddresses(module, info.exportedFunctions);
   if (llvm::Error error = verify(module, "building the kernel entries")) return error;
-  cpu::keepOnly(module, visibleSymbols(info, Target::Nvptx));
+  keepOnly(module, visibleSymbols(info, Target::Nvptx));
   if (llvm::Error error = checkBuiltinsResolved(module)) return error;
   nvptx::lowerFences(module);
   if (llvm::Error error = nvptx::linkLibdevice(module)) return error;

@@ -39,6 +39,20 @@ void prepareForInlining(llvm::Module& module, const std::vector<std::string>& ro
   });
 }
 
+void keepOnly(llvm::Module& module, const std::vector<std::string>& keepVisible) {
+  llvm::StringSet<> keep;
+  for (const std::string& name : keepVisible) keep.insert(name);
+  for (llvm::GlobalValue& value : module.global_values()) {
+    if (value.isDeclaration() || keep.contains(value.getName())) continue;
+    value.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+  runModulePipeline(module, nullptr, [](llvm::PassBuilder&) {
+    llvm::ModulePassManager manager;
+    manager.addPass(llvm::GlobalDCEPass());
+    return manager;
+  });
+}
+
 void useCCallingConvention(llvm::Module& module) {
   for (llvm::Function& function : module) {
     function.setCallingConv(llvm::CallingConv::C);

@@ -21,6 +21,10 @@ void runModulePipeline(llvm::Module& module, llvm::TargetMachine* machine,
 // control flow, so barriers stay where the source put them.
 void prepareForInlining(llvm::Module& module, const std::vector<std::string>& roots);
 
+// Keeps only `keepVisible` visible (what the runtime looks up: kernels or their entries, program
+// globals, exported functions) and drops everything nothing reaches. Every target does this.
+void keepOnly(llvm::Module& module, const std::vector<std::string>& keepVisible);
+
 // SPIR-V's functions and calls use SPIR calling conventions; native targets want the C one.
 void useCCallingConvention(llvm::Module& module);
 

@@ -3,27 +3,6 @@
 #include "loom/core/host_address_space.h"
 
 namespace loom::core {
-namespace {
-
-// For devices whose commands complete on the issuing thread (the CPU): every command runs through
-// the backend's own synchronous calls.
-class SynchronousQueue final : public BackendQueue {
- public:
-  explicit SynchronousQueue(Backend& backend) : backend_(backend) {}
-  bool asynchronous() const override { return false; }
-  void launch(const KernelLaunch& launch) override { backend_.launch(launch); }
-  void copy(void* destination, const void* source, size_t size) override { backend_.copy(destination, source, size); }
-  void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override {
-    backend_.fill(destination, pattern, patternSize, size);
-  }
-  bool completed() override { return true; }
-  void synchronize() override {}
-
- private:
-  Backend& backend_;
-};
-
-}  // namespace
 
 void BackendQueue::copyRegion(const CopyRegionCommand& copy) {
   auto* destination = static_cast<char*>(copy.destination);
@@ -38,8 +17,6 @@ void BackendQueue::copyRegion(const CopyRegionCommand& copy) {
     }
   }
 }
-
-std::unique_ptr<BackendQueue> Backend::createQueue() { return std::make_unique<SynchronousQueue>(*this); }
 
 AddressSpace* Backend::addressSpace() { return &HostAddressSpace::get(); }
 

@@ -11,24 +11,6 @@
 namespace loom::core {
 namespace {
 
-KernelLaunch resolveLaunch(const DecodedCommand& command) {
-  const auto& recorded = command.as<LaunchKernelCommand>();
-  KernelLaunch launch;
-  launch.kernel = recorded.kernel;
-  launch.descriptor = recorded.descriptor;
-  launch.arguments = trailingData(command);
-  launch.localMemorySize = recorded.localMemorySize;
-  launch.workDim = recorded.workDim;
-  for (int d = 0; d < 3; ++d) {
-    launch.groupCount[d] = recorded.indirectGroupCount ? recorded.indirectGroupCount[d] : recorded.groupCount[d];
-    launch.groupSize[d] = recorded.groupSize[d];
-    launch.globalOffset[d] = recorded.globalOffset[d];
-    const uint64_t uniformSize = uint64_t(launch.groupCount[d]) * launch.groupSize[d];
-    launch.globalSize[d] = recorded.globalSize[d] ? recorded.globalSize[d] : uniformSize;
-  }
-  return launch;
-}
-
 // Each queried event's timestamps and where they go.
 std::vector<std::pair<char*, EventTimestamps>> queriedTimestamps(const DecodedCommand& command) {
   const auto& query = command.as<QueryKernelTimestampsCommand>();
@@ -193,15 +175,23 @@ bool CommandExecutor::startMarked(const Event* event) const {
                      [&](const DeferredTime& start) { return start.event == event; });
 }
 
+void CommandExecutor::launch(const DecodedCommand& command) {
+  const auto& recorded = command.as<LaunchKernelCommand>();
+  const IndirectLaunch& indirect = recorded.indirect;
+  if (indirect.kernelCount && *indirect.kernelCount <= indirect.kernelIndex) return;
+  const uint8_t* arguments = trailingData(command);
+  if (indirect.groupCount)
+    queue_->launch(recorded.launch.withGroupCount(indirect.groupCount), arguments);
+  else
+    queue_->launch(recorded.launch, arguments);
+  issued();
+}
+
 void CommandExecutor::executeCommand(const DecodedCommand& command) {
   switch (command.header->opcode) {
-    case Opcode::LaunchKernel: {
-      const auto& recorded = command.as<LaunchKernelCommand>();
-      if (recorded.indirectKernelCount && *recorded.indirectKernelCount <= recorded.kernelIndex) break;
-      queue_->launch(resolveLaunch(command));
-      issued();
+    case Opcode::LaunchKernel:
+      launch(command);
       break;
-    }
     case Opcode::Copy: {
       const auto& copy = command.as<CopyCommand>();
       queue_->copy(copy.destination, copy.source, copy.size);

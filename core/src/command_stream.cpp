@@ -1,7 +1,9 @@
 #include "loom/core/command_stream.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 
 namespace loom::core {
 namespace {
@@ -19,47 +21,47 @@ void appendLine(std::string& out, const char* format, Args... args) {
 
 }  // namespace
 
-void CommandStream::appendHeader(Opcode opcode, size_t size) {
-  CommandHeader header{opcode, 0, static_cast<uint32_t>(alignUp(size))};
-  appendBytes(&header, sizeof(header));
+// Each command grows the storage at most once, by at least half, never a part at a time. A stream
+// taken for submission starts again empty and takes, at its first command, room for as much as
+// was taken: an immediate list's appends, which are mostly alike, cost one allocation each.
+uint8_t* CommandStream::appendCommand(Opcode opcode, size_t contentSize) {
+  const size_t start = bytes_.size();
+  const size_t size = alignUp(sizeof(CommandHeader) + contentSize);
+  if (start + size > bytes_.capacity()) bytes_.reserve(std::max({start + size, bytes_.capacity() * 3 / 2, lastTaken_}));
+  bytes_.resize(start + size);
+  const CommandHeader header{opcode, 0, static_cast<uint32_t>(size)};
+  std::memcpy(bytes_.data() + start, &header, sizeof(header));
+  return bytes_.data() + start + sizeof(header);
 }
 
-void CommandStream::appendBytes(const void* data, size_t size) {
-  const auto* first = static_cast<const uint8_t*>(data);
-  bytes_.insert(bytes_.end(), first, first + size);
+uint8_t* CommandStream::put(uint8_t* at, const void* data, size_t size) {
+  if (size) std::memcpy(at, data, size);
+  return at + size;
 }
-
-void CommandStream::alignEnd() { bytes_.resize(alignUp(bytes_.size()), 0); }
 
 void CommandStream::appendLaunchKernel(const LaunchKernelCommand& command, const void* arguments) {
-  appendHeader(Opcode::LaunchKernel, sizeof(CommandHeader) + sizeof(command) + command.argumentSize);
-  appendBytes(&command, sizeof(command));
-  appendBytes(arguments, command.argumentSize);
-  alignEnd();
+  uint8_t* at = appendCommand(Opcode::LaunchKernel, sizeof(command) + command.launch.argumentSize);
+  put(put(at, &command, sizeof(command)), arguments, command.launch.argumentSize);
 }
 
 void CommandStream::appendFill(const FillCommand& command, const void* pattern) {
-  appendHeader(Opcode::Fill, sizeof(CommandHeader) + sizeof(command) + command.patternSize);
-  appendBytes(&command, sizeof(command));
-  appendBytes(pattern, command.patternSize);
-  alignEnd();
+  uint8_t* at = appendCommand(Opcode::Fill, sizeof(command) + command.patternSize);
+  put(put(at, &command, sizeof(command)), pattern, command.patternSize);
 }
 
 void CommandStream::appendWaitEvents(Event* const* events, uint32_t count) {
-  WaitEventsCommand command{count};
-  appendHeader(Opcode::WaitEvents, sizeof(CommandHeader) + sizeof(command) + count * sizeof(Event*));
-  appendBytes(&command, sizeof(command));
-  appendBytes(events, count * sizeof(Event*));
+  const WaitEventsCommand command{count};
+  uint8_t* at = appendCommand(Opcode::WaitEvents, sizeof(command) + count * sizeof(Event*));
+  put(put(at, &command, sizeof(command)), events, count * sizeof(Event*));
 }
 
 void CommandStream::appendQueryKernelTimestamps(void* destination, Event* const* events, uint32_t count,
                                                 const size_t* offsets) {
-  QueryKernelTimestampsCommand command{destination, count, offsets != nullptr};
+  const QueryKernelTimestampsCommand command{destination, count, offsets != nullptr};
   const size_t trailing = count * sizeof(Event*) + (offsets ? count * sizeof(size_t) : 0);
-  appendHeader(Opcode::QueryKernelTimestamps, sizeof(CommandHeader) + sizeof(command) + trailing);
-  appendBytes(&command, sizeof(command));
-  appendBytes(events, count * sizeof(Event*));
-  if (offsets) appendBytes(offsets, count * sizeof(size_t));
+  uint8_t* at = appendCommand(Opcode::QueryKernelTimestamps, sizeof(command) + trailing);
+  at = put(put(at, &command, sizeof(command)), events, count * sizeof(Event*));
+  if (offsets) put(at, offsets, count * sizeof(size_t));
 }
 
 size_t payloadSize(Opcode opcode) {
@@ -108,10 +110,11 @@ void describe(const DecodedCommand& command, std::string& out) {
   appendLine(out, "  %-24s", opcodeName(command.header->opcode));
   switch (command.header->opcode) {
     case Opcode::LaunchKernel: {
-      const auto& launch = command.as<LaunchKernelCommand>();
+      const auto& recorded = command.as<LaunchKernelCommand>();
+      const KernelLaunch& launch = recorded.launch;
       appendLine(out, " kernel=%s groups=%ux%ux%u%s group-size=%ux%ux%u args=%u bytes local=%u bytes",
                  launch.descriptor ? launch.descriptor->name.c_str() : "?", launch.groupCount[0], launch.groupCount[1],
-                 launch.groupCount[2], launch.indirectGroupCount ? " (indirect)" : "", launch.groupSize[0],
+                 launch.groupCount[2], recorded.indirect.groupCount ? " (indirect)" : "", launch.groupSize[0],
                  launch.groupSize[1], launch.groupSize[2], launch.argumentSize, launch.localMemorySize);
       break;
     }

@@ -30,6 +30,7 @@ Kernel::Kernel(const compiler::KernelDescriptor& descriptor, BackendKernel* load
       argumentSet_(descriptor.arguments.size(), false) {
   const auto& required = descriptor.requiredWorkGroupSize;
   if (required[0] != 0) groupSize_ = required;
+  layOutLocalArguments();
 }
 
 uint32_t Kernel::maxGroupSize(uint32_t deviceLimit) const {
@@ -54,6 +55,7 @@ ArgumentError Kernel::setArgument(uint32_t index, size_t size, const void* value
       if (size == 0) return ArgumentError::InvalidSize;
       if (value) return ArgumentError::InvalidValue;
       localArgumentSizes_[index] = size;
+      layOutLocalArguments();
       break;
     case ArgumentKind::Value:
       if (size != argument.size) return ArgumentError::InvalidSize;
@@ -73,18 +75,16 @@ bool Kernel::allArgumentsSet() const {
   return true;
 }
 
-uint64_t Kernel::layOutLocalArguments(uint8_t* arguments) const {
+void Kernel::layOutLocalArguments() {
   uint64_t localOffset = descriptor_.staticLocalMemorySize;
   for (size_t i = 0; i < descriptor_.arguments.size(); ++i) {
     if (descriptor_.arguments[i].kind != ArgumentKind::LocalPointer) continue;
     localOffset = alignUp(localOffset, kLocalArgumentAlignment);
-    if (arguments) std::memcpy(arguments + descriptor_.arguments[i].offset, &localOffset, sizeof(localOffset));
+    std::memcpy(argumentBuffer_.data() + descriptor_.arguments[i].offset, &localOffset, sizeof(localOffset));
     localOffset = saturatingAdd(localOffset, localArgumentSizes_[i]);
   }
-  return localOffset;
+  localMemorySize_ = localOffset;
 }
-
-uint64_t Kernel::localMemorySize() const { return layOutLocalArguments(nullptr); }
 
 std::array<uint32_t, 3> Kernel::suggestGroupSize(const DeviceInfo& info, const std::array<uint64_t, 3>& global, uint32_t dimensions,
                                                  bool partialGroups) const {
@@ -110,17 +110,16 @@ LaunchError Kernel::checkLaunch(const DeviceInfo& info, const uint32_t* groupCou
   return LaunchError::None;
 }
 
-LaunchKernelCommand Kernel::prepareLaunch(std::vector<uint8_t>& arguments) const {
-  arguments = argumentBuffer_;
-  const uint64_t localOffset = layOutLocalArguments(arguments.data());
+void Kernel::appendLaunch(CommandStream& stream, const LaunchRange& range, const IndirectLaunch& indirect) const {
   LaunchKernelCommand command{};
-  command.kernel = loaded_;
-  command.descriptor = &descriptor_;
-  command.localMemorySize = static_cast<uint32_t>(localOffset);
-  command.workDim = 3;
-  for (int d = 0; d < 3; ++d) command.groupSize[d] = groupSize_[d];
-  command.argumentSize = static_cast<uint32_t>(arguments.size());
-  return command;
+  KernelLaunch& launch = command.launch;
+  launch.kernel = loaded_;
+  launch.descriptor = &descriptor_;
+  launch.argumentSize = static_cast<uint32_t>(argumentBuffer_.size());
+  launch.localMemorySize = static_cast<uint32_t>(localMemorySize_);
+  launch.setRange(range);
+  command.indirect = indirect;
+  stream.appendLaunchKernel(command, argumentBuffer_.data());
 }
 
 }  // namespace loom::core

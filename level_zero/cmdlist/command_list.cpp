@@ -32,7 +32,7 @@ bool CommandList::canLaunchKernels() const {
   return ordinal_ < groups.size() && groups[ordinal_].type == core::EngineType::Compute;
 }
 
-void CommandList::close() { recorded_ = std::make_shared<const std::vector<uint8_t>>(stream_.bytes()); }
+void CommandList::close() { recorded_ = std::make_shared<const std::vector<uint8_t>>(stream_.take()); }
 
 void CommandList::reset() {
   stream_.clear();
@@ -56,23 +56,15 @@ ze_result_t CommandList::checkAppend(const char* function, uint32_t numWaitEvent
   return checkHandleArray(function, "phWaitEvents", numWaitEvents, waitEvents);
 }
 
-void CommandList::encodeWaits(uint32_t numWaitEvents, ze_event_handle_t* waitEvents) {
-  if (numWaitEvents == 0) return;
-  const auto events = coreEvents(numWaitEvents, waitEvents);
-  stream_.appendWaitEvents(events.data(), numWaitEvents);
-}
-
-void CommandList::beginSignal(ze_event_handle_t signal) {
-  if (signal && Event::fromHandle(signal)->recordsKernelTimestamps()) stream_.appendMarkEventStart(Event::coreOf(signal));
-}
-
-void CommandList::endSignal(ze_event_handle_t signal) {
-  if (signal) stream_.appendSignalEvent(Event::coreOf(signal));
+core::CommandFraming CommandList::framing(ze_event_handle_t signal, uint32_t numWaitEvents, ze_event_handle_t* waitEvents,
+                                          std::vector<core::Event*>& waits) {
+  if (numWaitEvents) waits = coreEvents(numWaitEvents, waitEvents);
+  const bool timed = signal && Event::fromHandle(signal)->recordsKernelTimestamps();
+  return {waits, timed ? Event::coreOf(signal) : nullptr, Event::coreOf(signal)};
 }
 
 ze_result_t CommandList::submitImmediate(const char* function) {
-  lastTaskCount_ = engine_->submit(std::make_shared<const std::vector<uint8_t>>(stream_.bytes()));
-  stream_.clear();
+  lastTaskCount_ = engine_->submit(std::make_shared<const std::vector<uint8_t>>(stream_.take()));
   if (!synchronous_) return ZE_RESULT_SUCCESS;
   return synchronizationResult(engine_->waitForTaskCount(lastTaskCount_, UINT64_MAX), [&] { return engine_->deviceFailure(); }, function);
 }
@@ -350,18 +342,14 @@ ze_result_t checkLaunch(const char* function, CommandList& list, Kernel& kernel,
 }
 
 void encodeLaunch(core::CommandStream& stream, Kernel& kernel, const GroupCountSource& source) {
-  std::vector<uint8_t> arguments;
-  core::LaunchKernelCommand command = kernel.core().prepareLaunch(arguments);
-  if (source.indirect) {
-    command.indirectGroupCount = reinterpret_cast<const uint32_t*>(source.counts);
-  } else {
-    command.groupCount[0] = source.counts->groupCountX;
-    command.groupCount[1] = source.counts->groupCountY;
-    command.groupCount[2] = source.counts->groupCountZ;
-  }
-  command.indirectKernelCount = source.kernelCount;
-  command.kernelIndex = source.kernelIndex;
-  stream.appendLaunchKernel(command, arguments.data());
+  core::LaunchRange range;
+  range.groupSize = kernel.core().groupSize();
+  core::IndirectLaunch indirect{nullptr, source.kernelCount, source.kernelIndex};
+  if (source.indirect)
+    indirect.groupCount = reinterpret_cast<const uint32_t*>(source.counts);
+  else
+    range.groupCount = {source.counts->groupCountX, source.counts->groupCountY, source.counts->groupCountZ};
+  kernel.core().appendLaunch(stream, range, indirect);
 }
 
 ze_result_t appendLaunch(const char* function, ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,

@@ -47,9 +47,10 @@ class CommandList : public _ze_command_list_handle_t {
 
  private:
   ze_result_t checkAppend(const char* function, uint32_t numWaitEvents, ze_event_handle_t* waitEvents) const;
-  void encodeWaits(uint32_t numWaitEvents, ze_event_handle_t* waitEvents);
-  void beginSignal(ze_event_handle_t signal);
-  void endSignal(ze_event_handle_t signal);
+  // How an append is framed: it waits for `waitEvents` (as core events, kept in `waits`), and
+  // signals `signal`, whose start it marks where its pool records kernel timestamps.
+  static core::CommandFraming framing(ze_event_handle_t signal, uint32_t numWaitEvents, ze_event_handle_t* waitEvents,
+                                      std::vector<core::Event*>& waits);
   // Submits what an immediate list recorded; a synchronous list waits for it and reports how it went.
   ze_result_t submitImmediate(const char* function);
 
@@ -67,10 +68,8 @@ template <typename Encode>
 ze_result_t CommandList::append(const char* function, ze_event_handle_t signal, uint32_t numWaitEvents,
                                 ze_event_handle_t* waitEvents, Encode&& encode) {
   if (ze_result_t result = checkAppend(function, numWaitEvents, waitEvents); result != ZE_RESULT_SUCCESS) return result;
-  encodeWaits(numWaitEvents, waitEvents);
-  beginSignal(signal);
-  encode(stream_);
-  endSignal(signal);
+  std::vector<core::Event*> waits;
+  stream_.appendFramed(framing(signal, numWaitEvents, waitEvents, waits), encode);
   return immediate() ? submitImmediate(function) : ZE_RESULT_SUCCESS;
 }
 

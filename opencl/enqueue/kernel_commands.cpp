@@ -101,19 +101,18 @@ cl_int enqueueRange(CommandQueue& queue, Kernel& kernel, NdRange range, bool loc
   if (cl_int error = checkLaunch(*coreKernel, info, groupCount, function); error != CL_SUCCESS) return error;
 
   const bool empty = range.global[0] == 0 || range.global[1] == 0 || range.global[2] == 0;
-  std::vector<uint8_t> argumentBuffer;
-  core::LaunchKernelCommand command = coreKernel->prepareLaunch(argumentBuffer);
-  command.workDim = range.workDim;
+  core::LaunchRange launchRange;
+  launchRange.workDim = range.workDim;
   for (int d = 0; d < 3; ++d) {
-    command.groupCount[d] = groupCount[d];
-    command.groupSize[d] = static_cast<uint32_t>(range.local[d]);
-    command.globalSize[d] = range.global[d];
-    command.globalOffset[d] = range.offset[d];
+    launchRange.groupCount[d] = groupCount[d];
+    launchRange.groupSize[d] = static_cast<uint32_t>(range.local[d]);
+    launchRange.globalSize[d] = range.global[d];
+    launchRange.globalOffset[d] = range.offset[d];
   }
   return queue.enqueue(
       arguments,
       [&](core::CommandStream& stream) {
-        if (!empty) stream.appendLaunchKernel(command, argumentBuffer.data());
+        if (!empty) coreKernel->appendLaunch(stream, launchRange);
       },
       function);
 }

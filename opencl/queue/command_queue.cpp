@@ -53,11 +53,9 @@ cl_int CommandQueue::enqueue(const EnqueueArguments& arguments, const std::funct
   }
   if (arguments.event) record.event = new Event(context_, this, arguments.type);
 
+  core::Event* event = record.event ? &record.event->core() : nullptr;
   core::CommandStream stream;
-  if (!waits.empty()) stream.appendWaitEvents(waits.data(), static_cast<uint32_t>(waits.size()));
-  if (record.event) stream.appendMarkEventStart(&record.event->core());
-  encode(stream);
-  if (record.event) stream.appendSignalEvent(&record.event->core());
+  stream.appendFramed({waits, event, event}, encode);
 
   const bool onCaller = runsOnCaller(arguments, stream);
   auto bytes = std::make_shared<const std::vector<uint8_t>>(stream.take());

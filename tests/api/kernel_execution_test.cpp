@@ -148,6 +148,35 @@ TEST_F(KernelExecutionTest, ArgumentsAreCapturedWhenTheLaunchIsAppended) {
   EXPECT_EQ(second[n / 2], 0.0f) << "the second launch ran one group of n / 2";
 }
 
+// An immediate list hands each append to its engine at once; the launches wait there for a gate
+// while the kernel's arguments and group size change, and each runs with those of its append.
+TEST_F(KernelExecutionTest, AnImmediateListsWaitingLaunchesKeepTheArgumentsOfTheirAppend) {
+  ze_kernel_handle_t add = apiKernel("add_vectors");
+  const uint32_t n = 64;
+  float *a = shared<float>(n), *first = shared<float>(n), *second = shared<float>(n);
+  for (uint32_t i = 0; i < n; ++i) a[i] = float(i), first[i] = second[i] = 0.0f;
+  ze_command_list_handle_t async = immediateList(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+  ze_event_handle_t gate = hostVisibleEvent();
+  ze_event_handle_t done = hostVisibleEvent(ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP);
+  ze_group_count_t groups{2, 1, 1};
+  setArguments(add, a, a, first);
+  ASSERT_ZE(zeKernelSetGroupSize(add, n / 2, 1, 1));
+  ASSERT_ZE(zeCommandListAppendLaunchKernel(async, add, &groups, nullptr, 1, &gate));
+  setArguments(add, a, a, second);
+  ASSERT_ZE(zeKernelSetGroupSize(add, n / 4, 1, 1));
+  ASSERT_ZE(zeCommandListAppendLaunchKernel(async, add, &groups, done, 0, nullptr));
+  EXPECT_EQ(first[n - 1], 0.0f) << "the first launch waits for the gate";
+  ASSERT_ZE(zeEventHostSignal(gate));
+  ASSERT_ZE(zeEventHostSynchronize(done, kTimeout));
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(first[i], 2.0f * float(i)) << "first launch, " << i;
+  for (uint32_t i = 0; i < n / 2; ++i) ASSERT_EQ(second[i], 2.0f * float(i)) << "second launch, " << i;
+  EXPECT_EQ(second[n / 2], 0.0f) << "the second launch ran 2 groups of n / 4";
+  ze_kernel_timestamp_result_t times{};
+  ASSERT_ZE(zeEventQueryKernelTimestamp(done, &times));
+  EXPECT_LE(times.global.kernelStart, times.global.kernelEnd) << "the signal event's start was marked";
+  EXPECT_NE(times.global.kernelStart, 0u);
+}
+
 // Each launch reads what the one before it wrote. GPUs that start a kernel's blocks while the
 // kernel before it retires (backends/cuda/cuda_dependent_launch.h) keep this order by the wait at
 // the start of every entry.

@@ -19,7 +19,7 @@ namespace {
 using namespace loom::compiler;
 using loom::fuzz::require;
 
-// Sets every argument as an application following the descriptor would, then prepares a launch.
+// Sets every argument as an application following the descriptor would, then records a launch.
 void useAsTheRuntimeWould(const KernelDescriptor& descriptor) {
   loom::core::Kernel kernel(descriptor, nullptr);
   for (uint32_t index = 0; index < descriptor.arguments.size(); ++index) {
@@ -35,8 +35,9 @@ void useAsTheRuntimeWould(const KernelDescriptor& descriptor) {
       case ArgumentKind::Image: kernel.setArgument(index, sizeof(pointer), &pointer); break;
     }
   }
-  std::vector<uint8_t> arguments;
-  kernel.prepareLaunch(arguments);
+  loom::core::CommandStream stream;
+  kernel.appendLaunch(stream, {});
+  require(!stream.empty(), "a launch is recorded");
 }
 
 void checkRead(const uint8_t* data, size_t size) {

@@ -311,6 +311,35 @@ TEST_F(KernelTest, ArgumentsAreCapturedAtEnqueue) {
   EXPECT_EQ(readBack<int>(b, 8), std::vector<int>(8, 2));
 }
 
+// Local sizes are captured at enqueue as well: the second local argument of each launch starts
+// after the first one's size at that launch.
+TEST_F(KernelTest, LocalArgumentSizesAreCapturedAtEnqueue) {
+  cl_kernel k = buildKernel(
+      "kernel void gap(global ulong* o, local char* a, local char* b) {"
+      "  if (get_global_id(0) == 0) o[0] = (ulong)(b - a);"
+      "}",
+      "gap");
+  ASSERT_NE(k, nullptr);
+  cl_mem small = buffer(CL_MEM_READ_WRITE, sizeof(cl_ulong)), large = buffer(CL_MEM_READ_WRITE, sizeof(cl_ulong));
+  cl_int error = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(context, &error);
+  ASSERT_CL_OK(error);
+  const size_t n = 4;
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &small));
+  ASSERT_CL_OK(clSetKernelArg(k, 1, 10, nullptr));
+  ASSERT_CL_OK(clSetKernelArg(k, 2, 4, nullptr));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &n, &n, 1, &gate, nullptr));
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &large));
+  ASSERT_CL_OK(clSetKernelArg(k, 1, 3000, nullptr));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &n, &n, 0, nullptr, nullptr));
+  ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+  ASSERT_CL_OK(clReleaseEvent(gate));
+  const cl_ulong smallGap = readBack<cl_ulong>(small, 1)[0], largeGap = readBack<cl_ulong>(large, 1)[0];
+  EXPECT_GE(smallGap, 10u);
+  EXPECT_LT(smallGap, 3000u) << "the first launch kept the local size it was enqueued with";
+  EXPECT_GE(largeGap, 3000u);
+}
+
 // Scalars of every size, vectors and structs by value, and constant-space buffers.
 TEST_F(KernelTest, ByValueAndConstantArguments) {
   cl_kernel k = buildKernel(R"(

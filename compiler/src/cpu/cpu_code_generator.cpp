@@ -5,7 +5,6 @@
 
 #include <mutex>
 
-#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Operator.h"
@@ -16,7 +15,6 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
-#include "llvm/Transforms/IPO/GlobalDCE.h"
 
 namespace loom::compiler::cpu {
 
@@ -90,20 +88,6 @@ llvm::Error retargetToHost(llvm::Module& module) {
   module.setDataLayout((*machine)->createDataLayout());
   useCCallingConvention(module);
   return llvm::Error::success();
-}
-
-void keepOnly(llvm::Module& module, const std::vector<std::string>& keepVisible) {
-  llvm::StringSet<> keep;
-  for (const std::string& name : keepVisible) keep.insert(name);
-  for (llvm::GlobalValue& value : module.global_values()) {
-    if (value.isDeclaration() || keep.contains(value.getName())) continue;
-    value.setLinkage(llvm::GlobalValue::InternalLinkage);
-  }
-  runModulePipeline(module, nullptr, [](llvm::PassBuilder&) {
-    llvm::ModulePassManager manager;
-    manager.addPass(llvm::GlobalDCEPass());
-    return manager;
-  });
 }
 
 llvm::Expected<std::vector<uint8_t>> generateObject(llvm::Module& module, const BuildOptions& options, bool dumpIr) {

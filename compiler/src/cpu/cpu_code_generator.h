@@ -14,10 +14,6 @@ constexpr unsigned kPreferredVectorBits = 256;
 // Moves a SPIR module (spir64 triple, SPIR calling conventions) onto the host target.
 llvm::Error retargetToHost(llvm::Module& module);
 
-// Keeps only what the runtime looks up (work-group functions, program globals, exported
-// functions) visible, and drops everything nothing reaches.
-void keepOnly(llvm::Module& module, const std::vector<std::string>& keepVisible);
-
 // Optimizes and returns a relocatable object for the host CPU.
 llvm::Expected<std::vector<uint8_t>> generateObject(llvm::Module& module, const BuildOptions& options, bool dumpIr);
 

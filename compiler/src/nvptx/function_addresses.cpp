@@ -1,8 +1,8 @@
 #include "function_addresses.h"
 
-#include "backends/cuda/cuda_launch_parameters.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "loom/compiler/nvptx_launch_abi.h"
 
 namespace loom::compiler::nvptx {
 
@@ -17,7 +17,7 @@ void addFunctionAddresses(llvm::Module& module, const std::vector<std::string>& 
     if (!function || function->isDeclaration()) continue;
     auto* variable = new llvm::GlobalVariable(module, address, true, llvm::GlobalValue::ExternalLinkage,
                                               llvm::ConstantExpr::getBitCast(function, address),
-                                              backends::cuda::kFunctionAddressPrefix + name, nullptr,
+                                              kFunctionAddressPrefix + name, nullptr,
                                               llvm::GlobalValue::NotThreadLocal, kGlobalAddressSpace);
     variable->setAlignment(llvm::Align(sizeof(uint64_t)));
   }

@@ -1,6 +1,5 @@
 #include "kernel_entries.h"
 
-#include "backends/cuda/cuda_launch_parameters.h"
 #include "cpu/local_memory_lowering.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
@@ -8,17 +7,13 @@
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "loom/compiler/nvptx_launch_abi.h"
 #include "module_passes.h"
 #include "work_item_functions.h"
 
 namespace loom::compiler::nvptx {
 
 namespace {
-
-using backends::cuda::ImplicitLaunchParameters;
-using backends::cuda::kGridDependencyWaitMarker;
-using backends::cuda::kLocalPointerParameterSize;
-using backends::cuda::kWholeGroupsEntrySuffix;
 
 constexpr unsigned kSharedAddressSpace = 3;
 constexpr unsigned kSharedAlignment = 128;

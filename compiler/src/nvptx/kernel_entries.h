@@ -1,5 +1,5 @@
 #pragma once
-// A PTX entry per kernel, taking its parameters as backends/cuda/cuda_launch_parameters.h says,
+// A PTX entry per kernel, taking its parameters as loom/compiler/nvptx_launch_abi.h says,
 // with everything the kernel calls inlined into it.
 #include <vector>
 

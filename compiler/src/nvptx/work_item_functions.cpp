@@ -2,18 +2,17 @@
 
 #include <cstddef>
 
-#include "backends/cuda/cuda_launch_parameters.h"
 #include "cpu/work_item_builtins.h"
-#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/IRBuilder.h"
+#include "loom/compiler/nvptx_launch_abi.h"
 
 namespace loom::compiler::nvptx {
 
 namespace {
 
-using backends::cuda::ImplicitLaunchParameters;
 using cpu::SubGroupOperation;
 using cpu::WorkItemQuery;
 using Registers = llvm::Intrinsic::ID[3];

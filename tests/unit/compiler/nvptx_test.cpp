@@ -1,5 +1,5 @@
-// The NVPTX target: PTX whose entries follow the CUDA backend's parameter contract
-// (backends/cuda/cuda_launch_parameters.h), checked as text and, where the CUDA toolkit is
+// The NVPTX target: PTX whose entries follow its launch ABI
+// (loom/compiler/nvptx_launch_abi.h), checked as text and, where the CUDA toolkit is
 // installed, by ptxas.
 #include <gtest/gtest.h>
 
@@ -13,6 +13,7 @@
 
 #include "backends/cuda/cuda_dependent_launch.h"
 #include "kernel_runner.h"
+#include "loom/compiler/nvptx_launch_abi.h"
 #include "loom/compiler/opencl_c.h"
 
 namespace loom::compiler::test {
@@ -20,10 +21,10 @@ namespace {
 
 constexpr const char* kPtxas = "/usr/local/cuda/bin/ptxas";
 constexpr const char* kNvlink = "/usr/local/cuda/bin/nvlink";
-constexpr uint32_t kImplicitParameterSize = 56;  // sizeof(ImplicitLaunchParameters)
-constexpr uint32_t kLocalPointerParameterSize = 4;
-constexpr char kWholeGroupsEntrySuffix[] = "__loom_whole_groups";
-constexpr char kGridDependencyWaitMarker[] = "// loom: wait for the grids before";
+constexpr uint32_t kImplicitParameterSize = sizeof(nvptx::ImplicitLaunchParameters);
+using nvptx::kGridDependencyWaitMarker;
+using nvptx::kLocalPointerParameterSize;
+using nvptx::kWholeGroupsEntrySuffix;
 
 BuildResult compileForNvptx(std::vector<uint8_t> spirv) {
   CompileRequest request;
@@ -480,7 +481,7 @@ TEST(Nvptx, ExportedFunctionsAreVisibleWithVariablesHoldingTheirAddresses) {
   const std::string ptx = ptxOf(built);
   for (const std::string name : {"add_one", "square"}) {
     EXPECT_TRUE(std::regex_search(ptx, intFunction(R"(\.visible)", name))) << name << "\n" << ptx;
-    // What the CUDA backend reads for zeModuleGetFunctionPointer (cuda_launch_parameters.h).
+    // What the CUDA backend reads for zeModuleGetFunctionPointer (nvptx_launch_abi.h).
     const std::string address = ".visible .global .align 8 .u64 __loom_address_of_" + name + " = " + name + ";";
     EXPECT_NE(ptx.find(address), std::string::npos) << address << "\n" << ptx;
   }

@@ -96,12 +96,11 @@ TEST(CommandExecutor, LaunchesWithDirectAndIndirectGroupCounts) {
   const uint32_t argument = 42;
   uint32_t indirect[3] = {5, 6, 7};
   LaunchKernelCommand direct{};
-  direct.descriptor = &descriptor;
-  direct.argumentSize = 4;
-  direct.groupCount[0] = 2, direct.groupCount[1] = 1, direct.groupCount[2] = 1;
-  direct.groupSize[0] = 8, direct.groupSize[1] = 1, direct.groupSize[2] = 1;
+  direct.launch.descriptor = &descriptor;
+  direct.launch.argumentSize = 4;
+  direct.launch.setRange({3, {2, 1, 1}, {8, 1, 1}});
   LaunchKernelCommand fromMemory = direct;
-  fromMemory.indirectGroupCount = indirect;
+  fromMemory.indirect.groupCount = indirect;
   CommandStream stream;
   stream.appendLaunchKernel(direct, &argument);
   stream.appendLaunchKernel(fromMemory, &argument);
@@ -112,6 +111,9 @@ TEST(CommandExecutor, LaunchesWithDirectAndIndirectGroupCounts) {
   EXPECT_EQ(backend.launches[0].globalSize[0], 16u);
   EXPECT_EQ(backend.launches[1].groupCount[0], 9u);
   EXPECT_EQ(backend.launches[1].groupCount[2], 7u);
+  EXPECT_EQ(backend.launches[1].globalSize[0], 72u) << "an indirect launch's work-items follow the counts read";
+  EXPECT_EQ(backend.launches[1].globalSize[1], 6u);
+  EXPECT_EQ(backend.launchArguments[0], (std::vector<uint8_t>{42, 0, 0, 0}));
   EXPECT_EQ(backend.launchArguments[1], (std::vector<uint8_t>{42, 0, 0, 0}));
 }
 
@@ -123,10 +125,8 @@ TEST(CommandExecutor, SkipsMultipleIndirectLaunchesBeyondTheCount) {
   CommandStream stream;
   for (uint32_t i = 0; i < 3; ++i) {
     LaunchKernelCommand launch{};
-    launch.descriptor = &descriptor;
-    launch.indirectGroupCount = groups;
-    launch.indirectKernelCount = &kernelCount;
-    launch.kernelIndex = i;
+    launch.launch.descriptor = &descriptor;
+    launch.indirect = {groups, &kernelCount, i};
     stream.appendLaunchKernel(launch, nullptr);
   }
   executeCommandStream(stream.bytes(), backend);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 namespace loom::core {
 namespace {
 
@@ -35,8 +37,8 @@ TEST(CommandStream, KeepsPayloadAndTrailingDataOfEveryCommand) {
   stream.appendFill({buffer, sizeof(buffer), sizeof(pattern)}, pattern);
   const uint32_t arguments[5] = {10, 20, 30, 40, 50};
   LaunchKernelCommand launch{};
-  launch.groupCount[0] = 7;
-  launch.argumentSize = sizeof(arguments);
+  launch.launch.groupCount[0] = 7;
+  launch.launch.argumentSize = sizeof(arguments);
   stream.appendLaunchKernel(launch, arguments);
   Event* events[2] = {reinterpret_cast<Event*>(0x1000), reinterpret_cast<Event*>(0x2000)};
   stream.appendWaitEvents(events, 2);
@@ -46,7 +48,7 @@ TEST(CommandStream, KeepsPayloadAndTrailingDataOfEveryCommand) {
   ASSERT_EQ(decoded.size(), 3u);
   EXPECT_EQ(decoded[0].as<FillCommand>().destination, buffer);
   EXPECT_EQ(std::memcmp(trailingData(decoded[0]), pattern, sizeof(pattern)), 0);
-  EXPECT_EQ(decoded[1].as<LaunchKernelCommand>().groupCount[0], 7u);
+  EXPECT_EQ(decoded[1].as<LaunchKernelCommand>().launch.groupCount[0], 7u);
   EXPECT_EQ(std::memcmp(trailingData(decoded[1]), arguments, sizeof(arguments)), 0);
   EXPECT_EQ(decoded[2].as<WaitEventsCommand>().count, 2u);
   EXPECT_EQ(reinterpret_cast<Event* const*>(trailingData(decoded[2]))[1], events[1]);
@@ -73,6 +75,48 @@ TEST(CommandStream, DescribesEachCommandInWords) {
   EXPECT_NE(text.find("COPY"), std::string::npos);
   EXPECT_NE(text.find("size=4"), std::string::npos);
   EXPECT_NE(text.find("SIGNAL_EVENT"), std::string::npos);
+}
+
+// Both APIs frame each command the same way.
+TEST(CommandStream, FramesACommandWithItsWaitsStartMarkAndSignal) {
+  Event* waits[2] = {reinterpret_cast<Event*>(0x1000), reinterpret_cast<Event*>(0x2000)};
+  auto* event = reinterpret_cast<Event*>(0x3000);
+  CommandStream stream;
+  stream.appendFramed({waits, event, event}, [](CommandStream& inside) { inside.appendBarrier(); });
+  EXPECT_EQ(opcodes(stream),
+            (std::vector<Opcode>{Opcode::WaitEvents, Opcode::MarkEventStart, Opcode::Barrier, Opcode::SignalEvent}));
+  std::vector<DecodedCommand> decoded;
+  forEachCommand(stream.bytes(), [&](const DecodedCommand& command) { decoded.push_back(command); });
+  EXPECT_EQ(decoded[0].as<WaitEventsCommand>().count, 2u);
+  EXPECT_EQ(decoded[1].as<EventCommand>().event, event);
+  EXPECT_EQ(decoded[3].as<EventCommand>().event, event);
+}
+
+TEST(CommandStream, FramingLeavesOutWhatIsNotThere) {
+  auto* event = reinterpret_cast<Event*>(0x3000);
+  CommandStream bare;
+  bare.appendFramed({}, [](CommandStream& inside) { inside.appendBarrier(); });
+  EXPECT_EQ(opcodes(bare), std::vector<Opcode>{Opcode::Barrier});
+  CommandStream untimed;
+  untimed.appendFramed({{}, nullptr, event}, [](CommandStream&) {});
+  EXPECT_EQ(opcodes(untimed), std::vector<Opcode>{Opcode::SignalEvent});
+}
+
+// Streams are taken for each submission and start again empty: the next one works as the first.
+TEST(CommandStream, EncodesAgainAfterTake) {
+  CommandStream stream;
+  const uint64_t arguments[40] = {1, 2, 3};
+  LaunchKernelCommand launch{};
+  launch.launch.argumentSize = sizeof(arguments);
+  for (int round = 0; round < 3; ++round) {
+    stream.appendLaunchKernel(launch, arguments);
+    stream.appendBarrier();
+    const std::vector<uint8_t> taken = stream.take();
+    std::vector<Opcode> decoded;
+    forEachCommand(taken, [&](const DecodedCommand& command) { decoded.push_back(command.header->opcode); });
+    EXPECT_EQ(decoded, (std::vector<Opcode>{Opcode::LaunchKernel, Opcode::Barrier}));
+    EXPECT_TRUE(stream.empty());
+  }
 }
 
 TEST(CommandStream, ClearEmptiesTheStream) {

@@ -102,12 +102,11 @@ class CpuKernelFault : public ::testing::TestWithParam<void (*)()> {
     core::KernelLaunch launch;
     launch.kernel = &kernel;
     launch.descriptor = &descriptor;
-    launch.arguments = reinterpret_cast<const uint8_t*>(&arguments);
     launch.workDim = 1;
     launch.groupCount[0] = kGroups;
     launch.globalSize[0] = kGroups;
     groupsRun = 0;
-    queue.launch(launch);
+    queue.launch(launch, reinterpret_cast<const uint8_t*>(&arguments));
   }
 
   CpuBackend backend{describeHostCpu(), 4};
@@ -138,8 +137,7 @@ TEST_P(CpuKernelFault, FailsAOneGroupLaunchOnTheCallingThread) {
   core::KernelLaunch launch;
   launch.kernel = &kernel;
   launch.descriptor = &descriptor;
-  launch.arguments = reinterpret_cast<const uint8_t*>(&arguments);
-  queue->launch(launch);
+  queue->launch(launch, reinterpret_cast<const uint8_t*>(&arguments));
   EXPECT_EQ(queue->takeFailure(), core::kStatusOutOfResources);
   EXPECT_EQ(groupsRun.load(), 0u);
 }
@@ -170,13 +168,12 @@ void launchAFaultingKernelThenFaultOutsideIt() {
   core::KernelLaunch launch;
   launch.kernel = &kernel;
   launch.descriptor = &descriptor;
-  launch.arguments = reinterpret_cast<const uint8_t*>(&arguments);
   launch.workDim = 1;
   launch.groupCount[0] = 64;
   launch.globalSize[0] = 64;
   std::unique_ptr<core::BackendQueue> queue = backend.createQueue();
   inKernelCode = true;
-  queue->launch(launch);
+  queue->launch(launch, reinterpret_cast<const uint8_t*>(&arguments));
   inKernelCode = false;
   if (queue->takeFailure() != core::kStatusOutOfResources) _exit(4);
   storeThroughAWildPointer();

@@ -20,10 +20,28 @@ class FakeBackendBase : public Backend {
   std::unique_ptr<BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram>, std::string&) override {
     return nullptr;
   }
-  void launch(const KernelLaunch& launch) override {
+  // Its queues complete each command as it is issued, as the CPU's do.
+  class SynchronousQueue final : public BackendQueue {
+   public:
+    explicit SynchronousQueue(FakeBackendBase& device) : device_(device) {}
+    bool asynchronous() const override { return false; }
+    void launch(const KernelLaunch& launch, const uint8_t* arguments) override { device_.recordLaunch(launch, arguments); }
+    void copy(void* destination, const void* source, size_t size) override { device_.copy(destination, source, size); }
+    void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override {
+      device_.fill(destination, pattern, patternSize, size);
+    }
+    bool completed() override { return true; }
+    void synchronize() override {}
+
+   private:
+    FakeBackendBase& device_;
+  };
+
+  std::unique_ptr<BackendQueue> createQueue() override { return std::make_unique<SynchronousQueue>(*this); }
+  void recordLaunch(const KernelLaunch& launch, const uint8_t* arguments) {
     std::lock_guard lock(mutex);
     launches.push_back(launch);
-    launchArguments.emplace_back(launch.arguments, launch.arguments + launch.descriptor->argumentBufferSize);
+    launchArguments.emplace_back(arguments, arguments + launch.argumentSize);
   }
   void copy(void* destination, const void* source, size_t size) override { std::memmove(destination, source, size); }
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override {
@@ -52,7 +70,7 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
    public:
     explicit Queue(FakeAsynchronousBackend& device) : device_(device) {}
     bool asynchronous() const override { return true; }
-    void launch(const KernelLaunch& launch) override { device_.launch(launch); }
+    void launch(const KernelLaunch& launch, const uint8_t* arguments) override { device_.recordLaunch(launch, arguments); }
     void copy(void* destination, const void* source, size_t size) override {
       std::lock_guard lock(device_.workMutex);
       ++device_.copiesIssued;

@@ -34,6 +34,31 @@ TEST(Kernel, ChecksArgumentIndexSizeAndValue) {
   EXPECT_FALSE(kernel.allArgumentsSet());
 }
 
+// The one launch command in `stream`, and its argument bytes.
+struct RecordedLaunch {
+  LaunchKernelCommand command;
+  std::vector<uint8_t> arguments;
+};
+
+RecordedLaunch onlyLaunch(const CommandStream& stream) {
+  std::vector<RecordedLaunch> launches;
+  forEachCommand(stream.bytes(), [&](const DecodedCommand& command) {
+    if (command.header->opcode != Opcode::LaunchKernel) return;
+    const auto& recorded = command.as<LaunchKernelCommand>();
+    const uint8_t* arguments = trailingData(command);
+    launches.push_back({recorded, {arguments, arguments + recorded.launch.argumentSize}});
+  });
+  EXPECT_EQ(launches.size(), 1u);
+  return launches.empty() ? RecordedLaunch{} : launches[0];
+}
+
+template <typename T>
+T at(const std::vector<uint8_t>& bytes, size_t offset) {
+  T value{};
+  if (offset + sizeof(T) <= bytes.size()) std::memcpy(&value, bytes.data() + offset, sizeof(T));
+  return value;
+}
+
 TEST(Kernel, LaunchCapturesArgumentsAndPlacesLocalArgumentsAfterStaticLocals) {
   const auto d = descriptor();
   Kernel kernel(d, nullptr);
@@ -45,42 +70,126 @@ TEST(Kernel, LaunchCapturesArgumentsAndPlacesLocalArgumentsAfterStaticLocals) {
   ASSERT_EQ(kernel.setArgument(2, 10, nullptr), ArgumentError::None);
   ASSERT_EQ(kernel.setArgument(3, 256, nullptr), ArgumentError::None);
   EXPECT_TRUE(kernel.allArgumentsSet());
-  kernel.setGroupSize(4, 2, 1);
 
-  std::vector<uint8_t> arguments;
-  const LaunchKernelCommand launch = kernel.prepareLaunch(arguments);
-  ASSERT_EQ(arguments.size(), 32u);
-  float* capturedPointer;
-  uint32_t capturedValue;
-  uint64_t firstLocal, secondLocal;
-  std::memcpy(&capturedPointer, arguments.data(), 8);
-  std::memcpy(&capturedValue, arguments.data() + 8, 4);
-  std::memcpy(&firstLocal, arguments.data() + 16, 8);
-  std::memcpy(&secondLocal, arguments.data() + 24, 8);
-  EXPECT_EQ(capturedPointer, &data);
-  EXPECT_EQ(capturedValue, value);
-  EXPECT_EQ(firstLocal, kLocalArgumentAlignment);  // after 100 bytes of static locals
-  EXPECT_EQ(secondLocal, 2 * kLocalArgumentAlignment);
-  EXPECT_EQ(launch.localMemorySize, 2 * kLocalArgumentAlignment + 256);
-  EXPECT_EQ(launch.groupSize[0], 4u);
-  EXPECT_EQ(launch.groupSize[1], 2u);
+  CommandStream stream;
+  kernel.appendLaunch(stream, {});
+  const RecordedLaunch recorded = onlyLaunch(stream);
+  ASSERT_EQ(recorded.arguments.size(), 32u);
+  EXPECT_EQ(at<float*>(recorded.arguments, 0), &data);
+  EXPECT_EQ(at<uint32_t>(recorded.arguments, 8), value);
+  EXPECT_EQ(at<uint64_t>(recorded.arguments, 16), kLocalArgumentAlignment);  // after 100 bytes of static locals
+  EXPECT_EQ(at<uint64_t>(recorded.arguments, 24), 2 * kLocalArgumentAlignment);
+  EXPECT_EQ(recorded.command.launch.localMemorySize, 2 * kLocalArgumentAlignment + 256);
+  EXPECT_EQ(kernel.localMemorySize(), 2 * kLocalArgumentAlignment + 256);
+  EXPECT_EQ(recorded.command.launch.descriptor, &d);
+}
 
-  // A later change does not alter what was captured.
-  const uint32_t other = 1;
+// What a launch recorded keeps: arguments set later, even local sizes that move the arena, do not
+// reach it.
+TEST(Kernel, LaterArgumentsDoNotChangeARecordedLaunch) {
+  const auto d = descriptor();
+  Kernel kernel(d, nullptr);
+  float* pointer = nullptr;
+  const uint32_t value = 1;
+  kernel.setArgument(0, sizeof(pointer), &pointer);
+  kernel.setArgument(1, 4, &value);
+  kernel.setArgument(2, 10, nullptr);
+  kernel.setArgument(3, 10, nullptr);
+  CommandStream stream;
+  kernel.appendLaunch(stream, {});
+
+  float data = 0;
+  pointer = &data;
+  const uint32_t other = 2;
+  kernel.setArgument(0, sizeof(pointer), &pointer);
   kernel.setArgument(1, 4, &other);
-  std::memcpy(&capturedValue, arguments.data() + 8, 4);
-  EXPECT_EQ(capturedValue, value);
+  kernel.setArgument(2, 1000, nullptr);
+  const RecordedLaunch recorded = onlyLaunch(stream);
+  EXPECT_EQ(at<float*>(recorded.arguments, 0), nullptr);
+  EXPECT_EQ(at<uint32_t>(recorded.arguments, 8), value);
+  EXPECT_EQ(at<uint64_t>(recorded.arguments, 24), 2 * kLocalArgumentAlignment);
+  EXPECT_EQ(recorded.command.launch.localMemorySize, 2 * kLocalArgumentAlignment + 10);
+
+  CommandStream next;
+  kernel.appendLaunch(next, {});
+  const RecordedLaunch later = onlyLaunch(next);
+  EXPECT_EQ(at<float*>(later.arguments, 0), &data);
+  EXPECT_EQ(at<uint32_t>(later.arguments, 8), other);
+  EXPECT_EQ(at<uint64_t>(later.arguments, 24), 128 + 1024u) << "the first local argument grew to 1000 bytes";
+  EXPECT_EQ(later.command.launch.localMemorySize, 128 + 1024 + 10u);
+}
+
+// Level Zero's shape: whole groups of the kernel's group size from id 0.
+TEST(Kernel, LaunchOfWholeGroupsCoversThemExactly) {
+  const auto d = descriptor();
+  Kernel kernel(d, nullptr);
+  kernel.setGroupSize(4, 2, 1);
+  LaunchRange range;
+  range.groupCount = {3, 5, 7};
+  range.groupSize = kernel.groupSize();
+  CommandStream stream;
+  kernel.appendLaunch(stream, range);
+  const KernelLaunch launch = onlyLaunch(stream).command.launch;
+  EXPECT_EQ(launch.workDim, 3u);
+  EXPECT_EQ((std::array<uint32_t, 3>{launch.groupCount[0], launch.groupCount[1], launch.groupCount[2]}),
+            (std::array<uint32_t, 3>{3, 5, 7}));
+  EXPECT_EQ((std::array<uint32_t, 3>{launch.groupSize[0], launch.groupSize[1], launch.groupSize[2]}),
+            (std::array<uint32_t, 3>{4, 2, 1}));
+  EXPECT_EQ((std::array<uint64_t, 3>{launch.globalSize[0], launch.globalSize[1], launch.globalSize[2]}),
+            (std::array<uint64_t, 3>{12, 10, 7}));
+  EXPECT_EQ((std::array<uint64_t, 3>{launch.globalOffset[0], launch.globalOffset[1], launch.globalOffset[2]}),
+            (std::array<uint64_t, 3>{0, 0, 0}));
+}
+
+// OpenCL's shape: an NDRange with an offset whose last groups are partial.
+TEST(Kernel, LaunchOfAnNdRangeKeepsItsGlobalSizeAndOffset) {
+  const auto d = descriptor();
+  Kernel kernel(d, nullptr);
+  LaunchRange range;
+  range.workDim = 2;
+  range.groupCount = {4, 2, 1};
+  range.groupSize = {16, 8, 1};
+  range.globalSize = {50, 9, 1};
+  range.globalOffset = {3, 5, 0};
+  CommandStream stream;
+  kernel.appendLaunch(stream, range);
+  const KernelLaunch launch = onlyLaunch(stream).command.launch;
+  EXPECT_EQ(launch.workDim, 2u);
+  EXPECT_EQ(launch.groupCount[0], 4u);
+  EXPECT_EQ(launch.groupSize[1], 8u);
+  EXPECT_EQ(launch.globalSize[0], 50u);
+  EXPECT_EQ(launch.globalSize[1], 9u);
+  EXPECT_EQ(launch.globalSize[2], 1u);
+  EXPECT_EQ(launch.globalOffset[0], 3u);
+  EXPECT_EQ(launch.globalOffset[1], 5u);
+}
+
+TEST(Kernel, IndirectLaunchesKeepWhereTheirCountsAre) {
+  const auto d = descriptor();
+  Kernel kernel(d, nullptr);
+  const uint32_t counts[3] = {1, 2, 3};
+  const uint32_t kernelCount = 1;
+  CommandStream stream;
+  kernel.appendLaunch(stream, {}, {counts, &kernelCount, 4});
+  const LaunchKernelCommand command = onlyLaunch(stream).command;
+  EXPECT_EQ(command.indirect.groupCount, counts);
+  EXPECT_EQ(command.indirect.kernelCount, &kernelCount);
+  EXPECT_EQ(command.indirect.kernelIndex, 4u);
+  const KernelLaunch resolved = command.launch.withGroupCount(counts);
+  EXPECT_EQ(resolved.groupCount[2], 3u);
+  EXPECT_EQ(resolved.globalSize[2], 3u);
 }
 
 TEST(Kernel, NullPointerArgumentIsANullPointer) {
   const auto d = descriptor();
   Kernel kernel(d, nullptr);
+  float data = 0;
+  float* pointer = &data;
+  ASSERT_EQ(kernel.setArgument(0, sizeof(pointer), &pointer), ArgumentError::None);
   ASSERT_EQ(kernel.setArgument(0, sizeof(void*), nullptr), ArgumentError::None);
-  std::vector<uint8_t> arguments;
-  kernel.prepareLaunch(arguments);
-  uint64_t pointer = 1;
-  std::memcpy(&pointer, arguments.data(), 8);
-  EXPECT_EQ(pointer, 0u);
+  CommandStream stream;
+  kernel.appendLaunch(stream, {});
+  EXPECT_EQ(at<uint64_t>(onlyLaunch(stream).arguments, 0), 0u);
 }
 
 TEST(Kernel, RequiredWorkGroupSizeIsTheInitialGroupSize) {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "backends/cuda/cuda_dependent_launch.h"
-#include "backends/cuda/cuda_launch_parameters.h"
+#include "loom/compiler/nvptx_launch_abi.h"
 
 namespace loom::backends::cuda {
 namespace {
@@ -19,7 +19,7 @@ size_t occurrences(const std::string& text, const std::string& what) {
 
 std::string entry(const std::string& name, bool marked) {
   return ".visible .entry " + name + "(\n\t.param .u64 " + name + "_param_0\n)\n{\n" +
-         (marked ? std::string("\t") + kGridDependencyWaitMarker + "\n" : "") + "\tret;\n}\n";
+         (marked ? std::string("\t") + compiler::nvptx::kGridDependencyWaitMarker + "\n" : "") + "\tret;\n}\n";
 }
 
 std::string header(const char* version, const char* target) {
@@ -33,7 +33,7 @@ TEST(CudaDependentLaunch, RaisesTheHeaderAndWaitsAtEachMarker) {
   ASSERT_TRUE(raised);
   EXPECT_NE(raised->find("\n.version 7.8\n.target sm_90\n"), std::string::npos) << *raised;
   EXPECT_EQ(occurrences(*raised, "\tgriddepcontrol.wait;\n"), 2u) << *raised;
-  EXPECT_EQ(raised->find(kGridDependencyWaitMarker), std::string::npos) << *raised;
+  EXPECT_EQ(raised->find(compiler::nvptx::kGridDependencyWaitMarker), std::string::npos) << *raised;
 }
 
 TEST(CudaDependentLaunch, ProgramsWithoutEntriesAreRaisedToo) {

@@ -1,4 +1,4 @@
-// The CUDA backend on a real GPU, with hand-written PTX that follows cuda_launch_parameters.h.
+// The CUDA backend on a real GPU, with hand-written PTX that follows loom/compiler/nvptx_launch_abi.h.
 // Skipped where the driver finds no NVIDIA GPU.
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "backends/cuda/cuda_backend.h"
-#include "backends/cuda/cuda_launch_parameters.h"
+#include "loom/compiler/nvptx_launch_abi.h"
 #include "loom/core/shared_memory.h"
 
 namespace loom::backends::cuda {
@@ -115,7 +115,7 @@ DONE:
 )";
 
 std::string bothEntries(const std::string& name, const char* body) {
-  return ".visible .entry " + name + body + ".visible .entry " + name + kWholeGroupsEntrySuffix + body;
+  return ".visible .entry " + name + body + ".visible .entry " + name + compiler::nvptx::kWholeGroupsEntrySuffix + body;
 }
 
 const std::string kPtx = std::string(R"(
@@ -284,6 +284,7 @@ TEST_F(CudaGpu, LaunchesWithLocalMemoryAndANonUniformLastGroup) {
   std::vector<float> data(count + 8, 1.0f);
   auto* device = static_cast<float*>(gpu->allocateDevice(data.size() * 4));
   gpu->copy(device, data.data(), data.size() * 4);
+  std::unique_ptr<core::BackendQueue> queue = gpu->createQueue();
   for (uint32_t localOffset : {0u, 64u * 1024}) {  // the second needs the opt-in above 48 KiB
     std::vector<uint8_t> arguments(24);
     put<uint64_t>(arguments, 0, reinterpret_cast<uint64_t>(device));
@@ -292,14 +293,16 @@ TEST_F(CudaGpu, LaunchesWithLocalMemoryAndANonUniformLastGroup) {
     core::KernelLaunch launch;
     launch.kernel = kernel;
     launch.descriptor = &compiled->info.kernels[0];
-    launch.arguments = arguments.data();
+    launch.argumentSize = static_cast<uint32_t>(arguments.size());
     launch.localMemorySize = localOffset + 128 * 4;
     launch.workDim = 1;
     launch.groupSize[0] = 128;
     launch.groupCount[0] = (count - 3 + 127) / 128;
     launch.globalSize[0] = count - 3;
     launch.globalOffset[0] = 3;
-    gpu->launch(launch);
+    queue->launch(launch, arguments.data());
+    queue->synchronize();
+    EXPECT_EQ(queue->takeFailure(), 0);
   }
   const std::vector<float> result = download<float>(device, data.size());
   for (size_t i = 0; i < data.size(); ++i) ASSERT_EQ(result[i], i >= 3 && i < count ? 4.0f : 1.0f) << i;
@@ -326,13 +329,16 @@ TEST_F(CudaGpu, KernelReceivesMixedArgumentsAndTheImplicitStruct) {
   core::KernelLaunch launch;
   launch.kernel = kernel;
   launch.descriptor = &compiled->info.kernels[1];
-  launch.arguments = arguments.data();
+  launch.argumentSize = static_cast<uint32_t>(arguments.size());
   launch.localMemorySize = 64;
   launch.workDim = 3;
   for (int d = 0; d < 3; ++d) launch.groupSize[d] = 2, launch.groupCount[d] = 2, launch.globalSize[d] = 4;
   launch.globalOffset[0] = 5, launch.globalOffset[2] = 9;
   launch.globalSize[2] = 3;
-  gpu->launch(launch);
+  std::unique_ptr<core::BackendQueue> queue = gpu->createQueue();
+  queue->launch(launch, arguments.data());
+  queue->synchronize();
+  EXPECT_EQ(queue->takeFailure(), 0);
   EXPECT_EQ(download<uint64_t>(out, 11), (std::vector<uint64_t>{'L', uint64_t(-7), 123456, 48, 5, 9, 4, 3, 2, 2, 3}));
   gpu->release(out, core::MemoryType::Device);
   gpu->release(constant, core::MemoryType::Device);
@@ -358,7 +364,7 @@ TEST_F(CudaGpu, ProgramsExposeGlobalsAndReportErrors) {
   EXPECT_NE(log.find("'bogus'"), std::string::npos) << log;  // the JIT's own error log
 }
 
-// A program of hand-written PTX that exports `exports` and imports `imports` (cuda_launch_parameters.h).
+// A program of hand-written PTX that exports `exports` and imports `imports` (nvptx_launch_abi.h).
 std::shared_ptr<compiler::CompiledProgram> linkableProgram(const std::string& ptx, std::vector<std::string> exports,
                                                            std::vector<std::string> imports) {
   auto program = std::make_shared<compiler::CompiledProgram>();

@@ -19,9 +19,9 @@ compiler::KernelArgument argument(ArgumentKind kind, uint32_t offset, uint32_t s
 }
 
 template <typename T>
-T read(const PackedParameters& packed, size_t index) {
+T read(const KernelParameters& parameters, size_t index) {
   T value;
-  std::memcpy(&value, packed.pointers[index], sizeof(T));
+  std::memcpy(&value, parameters.pointers[index], sizeof(T));
   return value;
 }
 
@@ -47,41 +47,44 @@ struct MixedKernel {
   }
 };
 
-ImplicitLaunchParameters someImplicit() {
+core::KernelLaunch someLaunch(const compiler::KernelDescriptor& descriptor) {
   core::KernelLaunch launch;
+  launch.descriptor = &descriptor;
+  launch.argumentSize = descriptor.argumentBufferSize;
   launch.workDim = 2;
   launch.groupSize[0] = 64, launch.groupSize[1] = 4;
   launch.globalSize[0] = 1000, launch.globalSize[1] = 8;
   launch.globalOffset[0] = 7;
-  return implicitParameters(launch);
+  return launch;
 }
 
 TEST(CudaKernelParameters, OneParameterPerArgumentThenTheImplicitStruct) {
   MixedKernel kernel;
-  const PackedParameters packed = packParameters(kernel.descriptor, kernel.arguments, someImplicit());
-  ASSERT_EQ(packed.pointers.size(), 7u);
-  EXPECT_EQ(packed.sizes, (std::vector<uint32_t>{8, 4, 4, 16, 8, 1, 56}));
-  EXPECT_EQ(packed.offsets, (std::vector<uint32_t>{0, 8, 12, 16, 32, 40, 48}));
-  EXPECT_EQ(packed.buffer.size(), 104u);
-  for (size_t i = 0; i < packed.pointers.size(); ++i) EXPECT_EQ(packed.pointers[i], packed.buffer.data() + packed.offsets[i]);
+  const KernelParameters parameters(someLaunch(kernel.descriptor), kernel.arguments);
+  ASSERT_EQ(parameters.pointers.size(), 7u);
+  // The arguments are read where they lie, not copied.
+  const uint32_t offsets[6] = {0, 8, 16, 32, 48, 56};
+  for (size_t i = 0; i < 6; ++i) EXPECT_EQ(parameters.pointers[i], kernel.arguments + offsets[i]) << i;
+  EXPECT_EQ(parameters.pointers[6], &parameters.implicit);
 }
 
-TEST(CudaKernelParameters, ValuesAreCopiedAndLocalOffsetsNarrowed) {
+TEST(CudaKernelParameters, ValuesAndLocalOffsetsReadAsThePtxParametersTakeThem) {
   MixedKernel kernel;
-  const PackedParameters packed = packParameters(kernel.descriptor, kernel.arguments, someImplicit());
-  EXPECT_EQ(read<uint64_t>(packed, 0), 0x7f0000001000u);
-  EXPECT_EQ(read<int32_t>(packed, 1), -5);
-  EXPECT_EQ(read<uint32_t>(packed, 2), 256u);
-  EXPECT_EQ(read<float>(packed, 3), 1.0f);
-  EXPECT_EQ(std::memcmp(packed.pointers[3], kernel.arguments + 32, 16), 0);
-  EXPECT_EQ(read<uint64_t>(packed, 4), 0x7f0000002000u);
-  EXPECT_EQ(read<char>(packed, 5), 'x');
+  const KernelParameters parameters(someLaunch(kernel.descriptor), kernel.arguments);
+  EXPECT_EQ(read<uint64_t>(parameters, 0), 0x7f0000001000u);
+  EXPECT_EQ(read<int32_t>(parameters, 1), -5);
+  static_assert(compiler::nvptx::kLocalPointerParameterSize == sizeof(uint32_t));
+  EXPECT_EQ(read<uint32_t>(parameters, 2), 256u) << "the .u32 parameter of a local pointer is its arena offset";
+  EXPECT_EQ(read<float>(parameters, 3), 1.0f);
+  EXPECT_EQ(std::memcmp(parameters.pointers[3], kernel.arguments + 32, 16), 0);
+  EXPECT_EQ(read<uint64_t>(parameters, 4), 0x7f0000002000u);
+  EXPECT_EQ(read<char>(parameters, 5), 'x');
 }
 
 TEST(CudaKernelParameters, ImplicitStructHoldsTheLaunchGeometry) {
   MixedKernel kernel;
-  const PackedParameters packed = packParameters(kernel.descriptor, kernel.arguments, someImplicit());
-  const auto implicit = read<ImplicitLaunchParameters>(packed, 6);
+  const KernelParameters parameters(someLaunch(kernel.descriptor), kernel.arguments);
+  const auto implicit = read<compiler::nvptx::ImplicitLaunchParameters>(parameters, 6);
   EXPECT_EQ(implicit.globalOffset[0], 7u);
   EXPECT_EQ(implicit.globalOffset[1], 0u);
   EXPECT_EQ(implicit.globalSize[0], 1000u);
@@ -109,12 +112,13 @@ TEST(CudaKernelParameters, LaunchesOfWholeGroupsAtOffsetZeroAreTold) {
 }
 
 TEST(CudaKernelParameters, KernelWithoutArgumentsGetsOnlyTheImplicitStruct) {
-  const PackedParameters packed = packParameters(compiler::KernelDescriptor{}, nullptr, someImplicit());
-  EXPECT_EQ(packed.offsets, std::vector<uint32_t>{0});
-  EXPECT_EQ(packed.sizes, std::vector<uint32_t>{56});
+  const compiler::KernelDescriptor none;
+  const KernelParameters parameters(someLaunch(none), nullptr);
+  EXPECT_EQ(parameters.pointers, std::vector<void*>{const_cast<compiler::nvptx::ImplicitLaunchParameters*>(&parameters.implicit)});
 }
 
 TEST(CudaKernelParameters, ImplicitStructLayoutIsTheCompilersContract) {
+  using compiler::nvptx::ImplicitLaunchParameters;
   EXPECT_EQ(sizeof(ImplicitLaunchParameters), 56u);
   EXPECT_EQ(offsetof(ImplicitLaunchParameters, globalSize), 24u);
   EXPECT_EQ(offsetof(ImplicitLaunchParameters, workDim), 48u);

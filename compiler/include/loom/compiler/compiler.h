@@ -43,7 +43,7 @@ struct CompileRequest {
 // A compiled program: metadata plus target code (for the CPU, relocatable x86-64 ELF objects, one
 // per partition of the kernels, each preceded by its size as a uint64_t).
 // For NVPTX, code is NUL-terminated PTX text for sm_80 whose entries take their parameters as
-// backends/cuda/cuda_launch_parameters.h says; math links CUDA's libdevice, found at run time
+// nvptx_launch_abi.h says; math links CUDA's libdevice, found at run time
 // ($LOOM_LibdevicePath, else under $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, /usr/lib/cuda).
 struct CompiledProgram {
   Target target = Target::Cpu;

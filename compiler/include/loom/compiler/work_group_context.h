@@ -1,6 +1,7 @@
 #pragma once
-// The launch context of one work-group, shared by the runtime (which fills it) and the code the
-// CPU target generates (which reads it). Its layout is an ABI: change both sides together.
+// The launch ABI of the CPU target: the context of one work-group, shared by the runtime (which
+// fills it) and the code the CPU target generates (which reads it). Its layout is an ABI: change
+// both sides together. The NVPTX target's is nvptx_launch_abi.h.
 #include <cstdint>
 
 namespace loom::compiler {

@@ -12,6 +12,7 @@
 #include "loom/core/address_space.h"
 #include "loom/core/command_stream.h"
 #include "loom/core/device_info.h"
+#include "loom/core/kernel_launch.h"
 #include "loom/core/memory_type.h"
 #include "loom/core/telemetry.h"
 
@@ -43,20 +44,6 @@ struct PeerAccess {
   bool atomics = false;  // atomics on the peer's memory included
 };
 
-// One kernel launch, fully resolved: the argument buffer already holds the local-arena offsets
-// of local pointer arguments.
-struct KernelLaunch {
-  BackendKernel* kernel = nullptr;
-  const compiler::KernelDescriptor* descriptor = nullptr;
-  const uint8_t* arguments = nullptr;
-  uint32_t localMemorySize = 0;  // static __local variables plus local pointer arguments
-  uint32_t workDim = 3;
-  uint32_t groupCount[3] = {1, 1, 1};
-  uint32_t groupSize[3] = {1, 1, 1};     // the enqueued local size
-  uint64_t globalSize[3] = {1, 1, 1};    // may end inside the last group (OpenCL non-uniform groups)
-  uint64_t globalOffset[3] = {0, 0, 0};
-};
-
 // The hardware queue one engine issues its commands to (a CUDA stream on a GPU). Commands on an
 // asynchronous queue run in issue order and may still be running when launch, copy and fill
 // return; synchronize() waits for all of them. A synchronous queue completes each before return.
@@ -64,7 +51,10 @@ class BackendQueue {
  public:
   virtual ~BackendQueue() = default;
   virtual bool asynchronous() const = 0;
-  virtual void launch(const KernelLaunch& launch) = 0;
+  // The one way kernels run. `arguments` holds launch.argumentSize bytes laid out by the
+  // descriptor, local pointer arguments holding their offsets in the local arena; it stays valid
+  // only until the call returns.
+  virtual void launch(const KernelLaunch& launch, const uint8_t* arguments) = 0;
   virtual void copy(void* destination, const void* source, size_t size) = 0;
   virtual void fill(void* destination, const void* pattern, size_t patternSize, size_t size) = 0;
   // A 3-D region between pitched layouts; the default issues one copy per row.
@@ -106,11 +96,9 @@ class Backend {
   virtual compiler::Target compilerTarget() const = 0;
   virtual std::unique_ptr<BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram> program,
                                                       std::string& log) = 0;
-  // A queue of its own for one engine. The default is synchronous: it runs each command through
-  // launch, copy and fill below.
-  virtual std::unique_ptr<BackendQueue> createQueue();
-  // Commands run to completion before these return.
-  virtual void launch(const KernelLaunch& launch) = 0;
+  // A queue of its own for one engine: where its kernels, copies and fills run.
+  virtual std::unique_ptr<BackendQueue> createQueue() = 0;
+  // Copies and fills outside any engine (initial contents of new memory), complete on return.
   virtual void copy(void* destination, const void* source, size_t size) = 0;
   virtual void fill(void* destination, const void* pattern, size_t patternSize, size_t size) = 0;
   // Device clock in nanoseconds; kernel timestamps use it.

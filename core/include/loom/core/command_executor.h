@@ -41,6 +41,8 @@ class CommandExecutor {
 
  private:
   void executeCommand(const DecodedCommand& command);
+  // Issues a LaunchKernel command, its indirect group counts read now.
+  void launch(const DecodedCommand& command);
   void signal(Event* event);
   void markStart(Event* event);
   bool startMarked(const Event* event) const;

@@ -3,11 +3,12 @@
 // are the one place commands are written; forEachCommand decodes; printCommandStream describes.
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include "loom/compiler/kernel_descriptor.h"
+#include "loom/core/kernel_launch.h"
 
 namespace loom::core {
 
@@ -37,20 +38,18 @@ struct CommandHeader {
   uint32_t size;  // bytes of this command, header and trailing data included
 };
 
-// Trailing data: `argumentSize` bytes of the argument buffer.
+// Where Level Zero's indirect launches find their counts, read from memory when the command runs.
+struct IndirectLaunch {
+  const uint32_t* groupCount = nullptr;   // x, y, z: replace the recorded counts (whole groups)
+  const uint32_t* kernelCount = nullptr;  // when set, the launch runs only if *kernelCount > kernelIndex
+  uint32_t kernelIndex = 0;               // (zeCommandListAppendLaunchMultipleKernelsIndirect)
+};
+
+// Trailing data: `launch.argumentSize` bytes of the argument buffer, local pointer arguments
+// holding their offsets in the local arena.
 struct LaunchKernelCommand {
-  BackendKernel* kernel;
-  const compiler::KernelDescriptor* descriptor;
-  const uint32_t* indirectGroupCount;   // read when the command runs (zeCommandListAppendLaunchKernelIndirect)
-  const uint32_t* indirectKernelCount;  // when set, the launch runs only if *indirectKernelCount > kernelIndex
-  uint32_t kernelIndex;                 // (zeCommandListAppendLaunchMultipleKernelsIndirect)
-  uint32_t localMemorySize;
-  uint32_t workDim;
-  uint32_t groupCount[3];
-  uint32_t groupSize[3];
-  uint64_t globalSize[3];  // zero: groupCount * groupSize
-  uint64_t globalOffset[3];
-  uint32_t argumentSize;
+  KernelLaunch launch;
+  IndirectLaunch indirect;
 };
 
 struct CopyCommand {
@@ -112,13 +111,25 @@ struct MemoryHintCommand {
   uint32_t reserved;
 };
 
+// How both APIs frame each command: wait for `waits`, mark the start of `timed` (an event that
+// records when its command ran), the command, then signal `signal`. Null events are left out.
+struct CommandFraming {
+  std::span<Event* const> waits;
+  Event* timed = nullptr;
+  Event* signal = nullptr;
+};
+
 class CommandStream {
  public:
+  // One API command: `encode(*this)` appends the command itself inside `framing`.
+  template <typename Encode>
+  void appendFramed(const CommandFraming& framing, Encode&& encode);
+
   void appendLaunchKernel(const LaunchKernelCommand& command, const void* arguments);
   void appendCopy(const CopyCommand& command) { append(Opcode::Copy, command); }
   void appendCopyRegion(const CopyRegionCommand& command) { append(Opcode::CopyRegion, command); }
   void appendFill(const FillCommand& command, const void* pattern);
-  void appendBarrier() { appendHeader(Opcode::Barrier, sizeof(CommandHeader)); }
+  void appendBarrier() { appendCommand(Opcode::Barrier, 0); }
   void appendSignalEvent(Event* event) { append(Opcode::SignalEvent, EventCommand{event}); }
   void appendResetEvent(Event* event) { append(Opcode::ResetEvent, EventCommand{event}); }
   void appendMarkEventStart(Event* event) { append(Opcode::MarkEventStart, EventCommand{event}); }
@@ -139,6 +150,7 @@ class CommandStream {
   std::vector<uint8_t> take() {
     std::vector<uint8_t> taken;
     taken.swap(bytes_);
+    lastTaken_ = taken.size();
     return taken;
   }
   bool empty() const { return bytes_.empty(); }
@@ -148,16 +160,25 @@ class CommandStream {
   template <typename Command>
   void append(Opcode opcode, const Command& command) {
     static_assert(std::is_trivially_copyable_v<Command>);
-    appendHeader(opcode, sizeof(CommandHeader) + sizeof(Command));
-    appendBytes(&command, sizeof(Command));
+    put(appendCommand(opcode, sizeof(Command)), &command, sizeof(Command));
   }
-  // Commands start 8-byte aligned: appendHeader reserves the padded size, appendBytes fills it.
-  void appendHeader(Opcode opcode, size_t size);
-  void appendBytes(const void* data, size_t size);
-  void alignEnd();
+  // Grows the stream by one command of `contentSize` bytes after its header, padded so that the
+  // next command starts 8-byte aligned; writes the header and returns where the content goes.
+  uint8_t* appendCommand(Opcode opcode, size_t contentSize);
+  // Copies `size` bytes to `at` and returns the end of the copy.
+  static uint8_t* put(uint8_t* at, const void* data, size_t size);
 
   std::vector<uint8_t> bytes_;
+  size_t lastTaken_ = 0;  // bytes handed over by the last take()
 };
+
+template <typename Encode>
+void CommandStream::appendFramed(const CommandFraming& framing, Encode&& encode) {
+  if (!framing.waits.empty()) appendWaitEvents(framing.waits.data(), static_cast<uint32_t>(framing.waits.size()));
+  if (framing.timed) appendMarkEventStart(framing.timed);
+  encode(*this);
+  if (framing.signal) appendSignalEvent(framing.signal);
+}
 
 // A decoded command: its header and its fixed payload; trailingData() finds what follows.
 struct DecodedCommand {

@@ -1,6 +1,7 @@
 #pragma once
 // A kernel's launch state, shared by both APIs: argument values, local sizes, group size.
-// Launches capture a copy of it, so later changes do not affect recorded commands.
+// Launches copy its argument bytes into the command stream, so later changes do not affect
+// recorded commands.
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -35,7 +36,7 @@ class Kernel {
 
   // Bytes of local memory a work-group needs: static __local variables plus the local pointer
   // arguments set so far, each at kLocalArgumentAlignment (UINT64_MAX when the sum overflows).
-  uint64_t localMemorySize() const;
+  uint64_t localMemorySize() const { return localMemorySize_; }
 
   // The group size both APIs suggest when the application gives none: the kernel's required
   // size; else up to kPreferredGroupSize work-items (fewer where the kernel or the device allows
@@ -50,20 +51,21 @@ class Kernel {
   // launch runs), the local memory within the device's.
   LaunchError checkLaunch(const DeviceInfo& info, const uint32_t* groupCount) const;
 
-  // The launch command for the current state, which checkLaunch accepted; `arguments` receives the argument buffer with the
-  // local-arena offsets of local pointer arguments filled in.
-  LaunchKernelCommand prepareLaunch(std::vector<uint8_t>& arguments) const;
+  // Appends the launch of the kernel as it is set now (checkLaunch accepted it) over `range` to
+  // `stream`, with its argument bytes: later changes to the kernel do not alter it.
+  void appendLaunch(CommandStream& stream, const LaunchRange& range, const IndirectLaunch& indirect = {}) const;
 
  private:
-  // Local pointer arguments' offsets in the local arena, written into `arguments` when given;
-  // returns the arena's size.
-  uint64_t layOutLocalArguments(uint8_t* arguments) const;
+  // Writes the local pointer arguments' offsets in the local arena into the argument buffer, so
+  // that it is always ready to launch, and sums the arena's size.
+  void layOutLocalArguments();
 
   const compiler::KernelDescriptor& descriptor_;
   BackendKernel* loaded_;
   std::vector<uint8_t> argumentBuffer_;
   std::vector<uint64_t> localArgumentSizes_;  // per argument; zero for other kinds
   std::vector<bool> argumentSet_;
+  uint64_t localMemorySize_ = 0;
   std::array<uint32_t, 3> groupSize_{1, 1, 1};
 };
 

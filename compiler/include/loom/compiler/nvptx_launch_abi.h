@@ -1,13 +1,14 @@
 #pragma once
-// The contract between the NVPTX code the compiler makes and the CUDA backend that launches it.
-// It depends on nothing but <cstdint> so that the compiler can include it too.
+// The launch ABI of the NVPTX target: the contract between the PTX the compiler makes and the
+// CUDA backend that launches it, which both read from here (the CPU target's is
+// work_group_context.h). Its layout is an ABI: change both sides together.
 //
 // A kernel has two PTX entries with the same parameters: `name`, whose threads outside the global
 // range return at once, and `name` + kWholeGroupsEntrySuffix, which has no such check, takes the
 // global offset as 0, and serves launches whose groups are all whole (the global size a multiple
-// of the local size in each dimension) at offset 0. The check is a chain of dependent parameter
-// loads before the first memory access: it cost a memory-bound kernel 0.7% on an H100; adding
-// an offset read from the parameters cost a triad another 0.1%.
+// of the local size in each dimension) at offset 0: the check is a chain of dependent parameter
+// loads before the first memory access, which memory-bound kernels would otherwise pay for
+// (docs/performance.md).
 //
 // A kernel's PTX entry takes, in order:
 //   one parameter per descriptor argument, in the descriptor's order:
@@ -17,15 +18,16 @@
 //   then one implicit parameter, an ImplicitLaunchParameters struct passed by value
 //   (.param .align 8 .b8 [64]).
 // Every entry starts with kGridDependencyWaitMarker, an inline-assembly PTX comment, before its
-// first memory access: where a GPU that launches kernels early (cuda_dependent_launch.h) puts
+// first memory access: where a GPU that launches kernels early (backends/cuda/cuda_dependent_launch.h) puts
 // `griddepcontrol.wait`, which the PTX that LLVM 15 writes (7.5, for sm_80) cannot have.
 // Everything __local (static variables and local pointer arguments) lives in dynamic shared
-// memory; its size is KernelLaunch::localMemorySize. Group ids, local ids, group counts and the
-// enqueued local size come from the PTX special registers (%ctaid, %tid, %nctaid, %ntid).
+// memory; its size is the launch's localMemorySize (core::KernelLaunch). Group ids, local ids,
+// group counts and the enqueued local size come from the PTX special registers (%ctaid, %tid,
+// %nctaid, %ntid).
 #include <cstddef>
 #include <cstdint>
 
-namespace loom::backends::cuda {
+namespace loom::compiler::nvptx {
 
 struct ImplicitLaunchParameters {
   uint64_t globalOffset[3];
@@ -55,4 +57,4 @@ constexpr uint32_t kLocalPointerParameterSize = 4;
 // its device address: the host reads it for a function pointer (zeModuleGetFunctionPointer).
 constexpr char kFunctionAddressPrefix[] = "__loom_address_of_";
 
-}  // namespace loom::backends::cuda
+}  // namespace loom::compiler::nvptx

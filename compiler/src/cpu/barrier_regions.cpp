@@ -13,6 +13,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -372,22 +373,55 @@ void useFrames(Machine& machine) {
   }
 }
 
+// The slot whose array `pointer` points into (through the GEPs and casts that address its
+// elements), or null for a pointer that is not to the frames.
+const Slot* slotOf(const llvm::Value* pointer, const llvm::DenseMap<const llvm::Value*, const Slot*>& slotByBase) {
+  while (pointer) {
+    if (auto found = slotByBase.find(pointer); found != slotByBase.end()) return found->second;
+    auto* derived = llvm::dyn_cast<llvm::Operator>(pointer);
+    if (!derived || !(llvm::isa<llvm::GEPOperator>(derived) || llvm::isa<llvm::BitCastOperator>(derived))) return nullptr;
+    pointer = derived->getOperand(0);
+  }
+  return nullptr;
+}
+
 // The frames are the runtime's memory, which no pointer to global, constant or local memory
-// reaches: saying so lets the optimizer keep frame values in registers across other stores.
-void scopeFrameAccesses(llvm::Function& function, llvm::Value* frames) {
+// reaches, and each slot's array is apart from the others: saying so lets the optimizer keep
+// frame values in registers across other stores, and forward a value stored to one slot past
+// stores to the others (which alias analysis cannot tell apart: their offsets scale with the
+// work-item count, known only at run time).
+void scopeFrameAccesses(llvm::Function& function, const std::vector<Slot>& slots) {
   llvm::LLVMContext& context = function.getContext();
   llvm::MDBuilder metadata(context);
   llvm::MDNode* domain = metadata.createAnonymousAliasScopeDomain("loom.frames");
-  llvm::MDNode* scopes = llvm::MDNode::get(context, {metadata.createAnonymousAliasScope(domain, "frame")});
+  llvm::DenseMap<const llvm::Value*, const Slot*> slotByBase;
+  llvm::DenseMap<const Slot*, llvm::MDNode*> scopeOf;
+  llvm::SmallVector<llvm::Metadata*, 16> allScopes;
+  for (const Slot& slot : slots) {
+    llvm::MDNode* scope = metadata.createAnonymousAliasScope(domain, "slot");
+    slotByBase[slot.base] = &slot;
+    scopeOf[&slot] = scope;
+    allScopes.push_back(scope);
+  }
+  llvm::MDNode* everySlot = llvm::MDNode::get(context, allScopes);
+  llvm::DenseMap<const Slot*, llvm::MDNode*> othersOf;
+  for (const Slot& slot : slots) {
+    llvm::SmallVector<llvm::Metadata*, 16> others;
+    for (llvm::Metadata* scope : allScopes)
+      if (scope != scopeOf[&slot]) others.push_back(scope);
+    othersOf[&slot] = llvm::MDNode::get(context, others);
+  }
   for (llvm::BasicBlock& block : function)
     for (llvm::Instruction& instruction : block) {
       const llvm::Value* pointer = llvm::getLoadStorePointerOperand(&instruction);
       if (!pointer) continue;
       const unsigned space = pointer->getType()->getPointerAddressSpace();
-      if (llvm::getUnderlyingObject(pointer, 0) == frames)
-        instruction.setMetadata(llvm::LLVMContext::MD_alias_scope, scopes);
-      else if (space == kGlobalAddressSpace || space == kConstantAddressSpace || space == kLocalAddressSpace)
-        instruction.setMetadata(llvm::LLVMContext::MD_noalias, scopes);
+      if (const Slot* slot = slotOf(pointer, slotByBase)) {
+        instruction.setMetadata(llvm::LLVMContext::MD_alias_scope, llvm::MDNode::get(context, {scopeOf[slot]}));
+        instruction.setMetadata(llvm::LLVMContext::MD_noalias, othersOf[slot]);
+      } else if (space == kGlobalAddressSpace || space == kConstantAddressSpace || space == kLocalAddressSpace) {
+        instruction.setMetadata(llvm::LLVMContext::MD_noalias, everySlot);
+      }
     }
 }
 
@@ -448,7 +482,7 @@ BarrierRegions buildBarrierRegions(const WorkGroupBody& wg) {
 
   useFrames(machine);
   eraseBlocks(originals);
-  scopeFrameAccesses(function, machine.frames);
+  scopeFrameAccesses(function, machine.slots);
   for (Slot& slot : machine.slots) slot.variable->eraseFromParent();
   llvm::DominatorTree dominators(function);
   llvm::PromoteMemToReg(machine.regionCopies, dominators);

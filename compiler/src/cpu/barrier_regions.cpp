@@ -105,11 +105,12 @@ void eraseLifetimeMarkers(llvm::Function& function) {
   for (llvm::Instruction* marker : markers) marker->eraseFromParent();
 }
 
-constexpr int kMaxRecomputedDepth = 4;
+constexpr int kMaxRecomputedDepth = 6;
 
-// Work-item ids and sizes, and cheap arithmetic on them, kernel arguments and constants: such a
-// value is computed again where a later region uses it rather than kept in the frames (where it
-// would hide from the vectorizer that consecutive work-items have consecutive ids).
+// Work-item ids and sizes, and cheap arithmetic on them (addresses too), kernel arguments and
+// constants: such a value is computed again where a later region uses it rather than kept in the
+// frames (where it would hide from the vectorizer that consecutive work-items have consecutive
+// ids, or access consecutive elements).
 bool isRecomputable(const llvm::Value* value, const llvm::BasicBlock& entry, int depth = 0) {
   auto* instruction = llvm::dyn_cast<llvm::Instruction>(value);
   if (!instruction) return llvm::isa<llvm::Constant>(value) || llvm::isa<llvm::Argument>(value);
@@ -118,7 +119,7 @@ bool isRecomputable(const llvm::Value* value, const llvm::BasicBlock& entry, int
   if (auto* call = llvm::dyn_cast<llvm::CallInst>(instruction)) {
     const llvm::Function* callee = call->getCalledFunction();
     if (!callee || workItemQuery(callee->getName()) == WorkItemQuery::None) return false;
-  } else if (!llvm::isa<llvm::BinaryOperator, llvm::CastInst, llvm::CmpInst, llvm::SelectInst>(instruction)) {
+  } else if (!llvm::isa<llvm::BinaryOperator, llvm::CastInst, llvm::CmpInst, llvm::SelectInst, llvm::GetElementPtrInst>(instruction)) {
     return false;
   }
   return llvm::all_of(instruction->operands(), [&](const llvm::Use& operand) { return isRecomputable(operand.get(), entry, depth + 1); });

@@ -28,6 +28,19 @@ void keepOnly(llvm::Module& module, const std::vector<std::string>& keepVisible)
 // SPIR-V's functions and calls use SPIR calling conventions; native targets want the C one.
 void useCCallingConvention(llvm::Module& module);
 
+// A function pass run on some functions only.
+template <typename Pass>
+struct OnlyFunctions : llvm::PassInfoMixin<OnlyFunctions<Pass>> {
+  OnlyFunctions(std::vector<llvm::Function*> functions, Pass pass) : functions(std::move(functions)), pass(std::move(pass)) {}
+  llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses) {
+    if (!llvm::is_contained(functions, &function)) return llvm::PreservedAnalyses::all();
+    return pass.run(function, analyses);
+  }
+  static bool isRequired() { return true; }
+  std::vector<llvm::Function*> functions;
+  Pass pass;
+};
+
 // The calls of `function` (not other uses of it, such as taking its address).
 std::vector<llvm::CallInst*> callsOf(llvm::Function& function);
 

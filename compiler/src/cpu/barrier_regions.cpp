@@ -13,6 +13,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -104,11 +105,12 @@ void eraseLifetimeMarkers(llvm::Function& function) {
   for (llvm::Instruction* marker : markers) marker->eraseFromParent();
 }
 
-constexpr int kMaxRecomputedDepth = 4;
+constexpr int kMaxRecomputedDepth = 6;
 
-// Work-item ids and sizes, and cheap arithmetic on them, kernel arguments and constants: such a
-// value is computed again where a later region uses it rather than kept in the frames (where it
-// would hide from the vectorizer that consecutive work-items have consecutive ids).
+// Work-item ids and sizes, and cheap arithmetic on them (addresses too), kernel arguments and
+// constants: such a value is computed again where a later region uses it rather than kept in the
+// frames (where it would hide from the vectorizer that consecutive work-items have consecutive
+// ids, or access consecutive elements).
 bool isRecomputable(const llvm::Value* value, const llvm::BasicBlock& entry, int depth = 0) {
   auto* instruction = llvm::dyn_cast<llvm::Instruction>(value);
   if (!instruction) return llvm::isa<llvm::Constant>(value) || llvm::isa<llvm::Argument>(value);
@@ -117,7 +119,7 @@ bool isRecomputable(const llvm::Value* value, const llvm::BasicBlock& entry, int
   if (auto* call = llvm::dyn_cast<llvm::CallInst>(instruction)) {
     const llvm::Function* callee = call->getCalledFunction();
     if (!callee || workItemQuery(callee->getName()) == WorkItemQuery::None) return false;
-  } else if (!llvm::isa<llvm::BinaryOperator, llvm::CastInst, llvm::CmpInst, llvm::SelectInst>(instruction)) {
+  } else if (!llvm::isa<llvm::BinaryOperator, llvm::CastInst, llvm::CmpInst, llvm::SelectInst, llvm::GetElementPtrInst>(instruction)) {
     return false;
   }
   return llvm::all_of(instruction->operands(), [&](const llvm::Use& operand) { return isRecomputable(operand.get(), entry, depth + 1); });
@@ -208,16 +210,27 @@ uint64_t placeSlots(llvm::IRBuilder<>& builder, Machine& machine) {
   return llvm::alignTo(offset, alignment);
 }
 
-// The blocks a region runs: from its start up to the barriers and returns it reaches.
-std::vector<llvm::BasicBlock*> reachableUntilBarriers(llvm::BasicBlock* start, const llvm::SmallPtrSet<llvm::BasicBlock*, 8>& stops) {
+// The blocks reached from `start` up to the barriers and returns (`stops`), following from each
+// block the successors `taken` gives.
+template <typename Taken>
+std::vector<llvm::BasicBlock*> reachableUntil(llvm::BasicBlock* start, const llvm::SmallPtrSet<llvm::BasicBlock*, 8>& stops, Taken taken) {
   std::vector<llvm::BasicBlock*> blocks{start};
   llvm::SmallPtrSet<llvm::BasicBlock*, 16> seen{start};
   for (size_t i = 0; i < blocks.size(); ++i) {
     if (stops.contains(blocks[i])) continue;
-    for (llvm::BasicBlock* successor : llvm::successors(blocks[i]))
+    for (llvm::BasicBlock* successor : taken(blocks[i]))
       if (seen.insert(successor).second) blocks.push_back(successor);
   }
   return blocks;
+}
+
+llvm::SmallVector<llvm::BasicBlock*, 2> allSuccessors(llvm::BasicBlock* block) {
+  return llvm::SmallVector<llvm::BasicBlock*, 2>(llvm::successors(block));
+}
+
+// The blocks a region runs: from its start up to the barriers and returns it reaches.
+std::vector<llvm::BasicBlock*> reachableUntilBarriers(llvm::BasicBlock* start, const llvm::SmallPtrSet<llvm::BasicBlock*, 8>& stops) {
+  return reachableUntil(start, stops, allSuccessors);
 }
 
 bool branchesUniformly(const llvm::BasicBlock& block, const llvm::DenseSet<const llvm::Instruction*>& uniform) {
@@ -232,6 +245,97 @@ bool branchesUniformly(const llvm::BasicBlock& block, const llvm::DenseSet<const
   return instruction && uniform.contains(instruction);
 }
 
+constexpr int kMaxInvariantDepth = 6;
+constexpr size_t kMaxDecidedConditions = 5;
+
+// Whether `value` is the same wherever and whenever the group's work-items compute it: arithmetic
+// on constants, arguments and the entry block's values (the kernel's arguments), without phis
+// (a loop's condition changes from iteration to iteration).
+bool isGroupInvariant(const llvm::Value* value, const llvm::BasicBlock& entry, int depth = 0) {
+  auto* instruction = llvm::dyn_cast<llvm::Instruction>(value);
+  if (!instruction) return llvm::isa<llvm::Constant>(value) || llvm::isa<llvm::Argument>(value);
+  if (instruction->getParent() == &entry) return true;
+  if (depth > kMaxInvariantDepth || !llvm::isa<llvm::BinaryOperator, llvm::CastInst, llvm::CmpInst, llvm::SelectInst>(instruction))
+    return false;
+  return llvm::all_of(instruction->operands(), [&](const llvm::Use& operand) { return isGroupInvariant(operand.get(), entry, depth + 1); });
+}
+
+// Whether two group-invariant values are the same computation on the same inputs.
+bool sameComputation(const llvm::Value* a, const llvm::Value* b) {
+  if (a == b) return true;
+  auto* x = llvm::dyn_cast<llvm::Instruction>(a);
+  auto* y = llvm::dyn_cast<llvm::Instruction>(b);
+  if (!x || !y || !x->isSameOperationAs(y)) return false;
+  for (unsigned i = 0; i < x->getNumOperands(); ++i)
+    if (!sameComputation(x->getOperand(i), y->getOperand(i))) return false;
+  return true;
+}
+
+llvm::BranchInst* branchOnGroupInvariant(llvm::BasicBlock* block, const llvm::BasicBlock& entry) {
+  auto* branch = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
+  if (!branch || !branch->isConditional() || !isGroupInvariant(branch->getCondition(), entry)) return nullptr;
+  return branch;
+}
+
+// What work-items may do from a block on, with every branch taken either way: return, wait at a
+// barrier, or both (bit 0 and bit 1).
+unsigned endingsFrom(llvm::BasicBlock* block, const WorkGroupBody& wg, const llvm::SmallPtrSet<llvm::BasicBlock*, 8>& stops) {
+  unsigned endings = 0;
+  for (llvm::BasicBlock* reached : reachableUntilBarriers(block, stops)) {
+    if (reached == wg.tail) endings |= 1;
+    else if (stops.contains(reached)) endings |= 2;
+  }
+  return endings;
+}
+
+// The group-invariant conditions among `blocks`' branches that decide between returning and
+// waiting (their successors end differently), one per computation.
+std::vector<const llvm::Value*> decisiveConditions(const std::vector<llvm::BasicBlock*>& blocks, const WorkGroupBody& wg,
+                                                   const llvm::SmallPtrSet<llvm::BasicBlock*, 8>& stops) {
+  std::vector<const llvm::Value*> conditions;
+  for (llvm::BasicBlock* block : blocks) {
+    const llvm::BranchInst* branch = stops.contains(block) ? nullptr : branchOnGroupInvariant(block, *wg.entry);
+    if (!branch || endingsFrom(branch->getSuccessor(0), wg, stops) == endingsFrom(branch->getSuccessor(1), wg, stops)) continue;
+    const bool known = llvm::any_of(conditions, [&](const llvm::Value* c) { return sameComputation(c, branch->getCondition()); });
+    if (!known) conditions.push_back(branch->getCondition());
+  }
+  return conditions;
+}
+
+bool returnsWhileOthersWait(const std::vector<llvm::BasicBlock*>& reached, const WorkGroupBody& wg,
+                            const llvm::SmallPtrSet<llvm::BasicBlock*, 8>& stops) {
+  const bool returns = llvm::is_contained(reached, wg.tail);
+  const bool waits = llvm::any_of(reached, [&](llvm::BasicBlock* b) { return b != wg.tail && stops.contains(b); });
+  return returns && waits;
+}
+
+// Whether work-items that part at the divergent branch of `divergent` may end up some returning,
+// some waiting at a barrier. Branches on group-invariant conditions go the same way for all of
+// them: each choice of the values of those that decide between returning and waiting is followed
+// separately (CLBlast's GEMM tests `kSizeK >= WGD` on both sides of a divergent branch, and either
+// side then waits or returns).
+bool mayPartIntoReturnAndWait(llvm::BasicBlock* divergent, const WorkGroupBody& wg, const llvm::SmallPtrSet<llvm::BasicBlock*, 8>& stops) {
+  const std::vector<llvm::BasicBlock*> reached = reachableUntilBarriers(divergent, stops);
+  if (!returnsWhileOthersWait(reached, wg, stops)) return false;
+  const std::vector<const llvm::Value*> conditions = decisiveConditions(reached, wg, stops);
+  if (conditions.empty() || conditions.size() > kMaxDecidedConditions) return true;
+  auto indexOf = [&](const llvm::Value* condition) -> int {
+    for (size_t i = 0; i < conditions.size(); ++i)
+      if (sameComputation(conditions[i], condition)) return static_cast<int>(i);
+    return -1;
+  };
+  for (unsigned values = 0; values < (1u << conditions.size()); ++values) {
+    auto taken = [&](llvm::BasicBlock* block) {
+      llvm::BranchInst* branch = block == divergent ? nullptr : branchOnGroupInvariant(block, *wg.entry);
+      const int index = branch ? indexOf(branch->getCondition()) : -1;
+      if (index < 0) return allSuccessors(block);
+      return llvm::SmallVector<llvm::BasicBlock*, 2>{branch->getSuccessor((values >> index & 1) ? 0 : 1)};
+    };
+    if (returnsWhileOthersWait(reachableUntil(divergent, stops, taken), wg, stops)) return true;
+  }
+  return false;
+}
+
 // Work-items that returned while others went on to a barrier sit out the later regions (undefined
 // behaviour in OpenCL, but common code): possible where a region branches divergently to paths
 // of which one returns and another reaches a barrier.
@@ -240,10 +344,7 @@ bool mayReturnEarly(const std::vector<std::vector<llvm::BasicBlock*>>& regions, 
   for (const auto& blocks : regions)
     for (llvm::BasicBlock* block : blocks) {
       if (stops.contains(block) || branchesUniformly(*block, uniform)) continue;
-      const std::vector<llvm::BasicBlock*> reached = reachableUntilBarriers(block, stops);
-      const bool returns = llvm::is_contained(reached, wg.tail);
-      const bool waits = llvm::any_of(reached, [&](llvm::BasicBlock* b) { return b != wg.tail && stops.contains(b); });
-      if (returns && waits) return true;
+      if (mayPartIntoReturnAndWait(block, wg, stops)) return true;
     }
   return false;
 }
@@ -372,22 +473,55 @@ void useFrames(Machine& machine) {
   }
 }
 
+// The slot whose array `pointer` points into (through the GEPs and casts that address its
+// elements), or null for a pointer that is not to the frames.
+const Slot* slotOf(const llvm::Value* pointer, const llvm::DenseMap<const llvm::Value*, const Slot*>& slotByBase) {
+  while (pointer) {
+    if (auto found = slotByBase.find(pointer); found != slotByBase.end()) return found->second;
+    auto* derived = llvm::dyn_cast<llvm::Operator>(pointer);
+    if (!derived || !(llvm::isa<llvm::GEPOperator>(derived) || llvm::isa<llvm::BitCastOperator>(derived))) return nullptr;
+    pointer = derived->getOperand(0);
+  }
+  return nullptr;
+}
+
 // The frames are the runtime's memory, which no pointer to global, constant or local memory
-// reaches: saying so lets the optimizer keep frame values in registers across other stores.
-void scopeFrameAccesses(llvm::Function& function, llvm::Value* frames) {
+// reaches, and each slot's array is apart from the others: saying so lets the optimizer keep
+// frame values in registers across other stores, and forward a value stored to one slot past
+// stores to the others (which alias analysis cannot tell apart: their offsets scale with the
+// work-item count, known only at run time).
+void scopeFrameAccesses(llvm::Function& function, const std::vector<Slot>& slots) {
   llvm::LLVMContext& context = function.getContext();
   llvm::MDBuilder metadata(context);
   llvm::MDNode* domain = metadata.createAnonymousAliasScopeDomain("loom.frames");
-  llvm::MDNode* scopes = llvm::MDNode::get(context, {metadata.createAnonymousAliasScope(domain, "frame")});
+  llvm::DenseMap<const llvm::Value*, const Slot*> slotByBase;
+  llvm::DenseMap<const Slot*, llvm::MDNode*> scopeOf;
+  llvm::SmallVector<llvm::Metadata*, 16> allScopes;
+  for (const Slot& slot : slots) {
+    llvm::MDNode* scope = metadata.createAnonymousAliasScope(domain, "slot");
+    slotByBase[slot.base] = &slot;
+    scopeOf[&slot] = scope;
+    allScopes.push_back(scope);
+  }
+  llvm::MDNode* everySlot = llvm::MDNode::get(context, allScopes);
+  llvm::DenseMap<const Slot*, llvm::MDNode*> othersOf;
+  for (const Slot& slot : slots) {
+    llvm::SmallVector<llvm::Metadata*, 16> others;
+    for (llvm::Metadata* scope : allScopes)
+      if (scope != scopeOf[&slot]) others.push_back(scope);
+    othersOf[&slot] = llvm::MDNode::get(context, others);
+  }
   for (llvm::BasicBlock& block : function)
     for (llvm::Instruction& instruction : block) {
       const llvm::Value* pointer = llvm::getLoadStorePointerOperand(&instruction);
       if (!pointer) continue;
       const unsigned space = pointer->getType()->getPointerAddressSpace();
-      if (llvm::getUnderlyingObject(pointer, 0) == frames)
-        instruction.setMetadata(llvm::LLVMContext::MD_alias_scope, scopes);
-      else if (space == kGlobalAddressSpace || space == kConstantAddressSpace || space == kLocalAddressSpace)
-        instruction.setMetadata(llvm::LLVMContext::MD_noalias, scopes);
+      if (const Slot* slot = slotOf(pointer, slotByBase)) {
+        instruction.setMetadata(llvm::LLVMContext::MD_alias_scope, llvm::MDNode::get(context, {scopeOf[slot]}));
+        instruction.setMetadata(llvm::LLVMContext::MD_noalias, othersOf[slot]);
+      } else if (space == kGlobalAddressSpace || space == kConstantAddressSpace || space == kLocalAddressSpace) {
+        instruction.setMetadata(llvm::LLVMContext::MD_noalias, everySlot);
+      }
     }
 }
 
@@ -448,7 +582,7 @@ BarrierRegions buildBarrierRegions(const WorkGroupBody& wg) {
 
   useFrames(machine);
   eraseBlocks(originals);
-  scopeFrameAccesses(function, machine.frames);
+  scopeFrameAccesses(function, machine.slots);
   for (Slot& slot : machine.slots) slot.variable->eraseFromParent();
   llvm::DominatorTree dominators(function);
   llvm::PromoteMemToReg(machine.regionCopies, dominators);

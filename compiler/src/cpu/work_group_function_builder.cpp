@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "barrier_kernel_simplification.h"
 #include "context_access.h"
 #include "cpu_code_generator.h"
 #include "llvm/IR/IRBuilder.h"
@@ -244,19 +245,6 @@ void lowerSubGroupOperations(llvm::Function& function) {
   }
 }
 
-// A function pass run on some functions only.
-template <typename Pass>
-struct OnlyFunctions : llvm::PassInfoMixin<OnlyFunctions<Pass>> {
-  OnlyFunctions(std::vector<llvm::Function*> functions, Pass pass) : functions(std::move(functions)), pass(std::move(pass)) {}
-  llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses) {
-    if (!llvm::is_contained(functions, &function)) return llvm::PreservedAnalyses::all();
-    return pass.run(function, analyses);
-  }
-  static bool isRequired() { return true; }
-  std::vector<llvm::Function*> functions;
-  Pass pass;
-};
-
 // Everything the kernel calls is inlined into the work-group function (OpenCL has no recursion),
 // so barriers and work-item queries all end up in one function.
 void inlineEverything(llvm::Module& module) {
@@ -318,12 +306,11 @@ uint32_t privateVariableBytes(llvm::Function& function) {
   return static_cast<uint32_t>(bytes);
 }
 
-struct Wrapper {
-  WorkGroupBody body;
-  llvm::Value* localMemory;
-};
+llvm::Value* loadLocalMemory(llvm::IRBuilder<>& builder, llvm::Value* context) {
+  return loadContextField(builder, context, LOOM_CONTEXT_FIELD(localMemory), builder.getInt8PtrTy());
+}
 
-Wrapper createWrapper(llvm::Module& module, llvm::Function& kernel, const KernelDescriptor& descriptor) {
+WorkGroupBody createWrapper(llvm::Module& module, llvm::Function& kernel, const KernelDescriptor& descriptor) {
   llvm::LLVMContext& context = module.getContext();
   llvm::Function* function = declareWorkGroupFunction(module, descriptor.name);
   auto* entry = llvm::BasicBlock::Create(context, "entry", function);
@@ -331,7 +318,7 @@ Wrapper createWrapper(llvm::Module& module, llvm::Function& kernel, const Kernel
   auto* tail = llvm::BasicBlock::Create(context, "workitem.done", function);
   llvm::IRBuilder<> builder(entry);
   llvm::Value* contextArgument = function->getArg(kContext);
-  llvm::Value* localMemory = loadContextField(builder, contextArgument, LOOM_CONTEXT_FIELD(localMemory), builder.getInt8PtrTy());
+  llvm::Value* localMemory = loadLocalMemory(builder, contextArgument);
   std::vector<llvm::Value*> arguments = loadArguments(builder, kernel, descriptor, function->getArg(kArgumentBuffer), localMemory);
   builder.CreateBr(body);
   builder.SetInsertPoint(body);
@@ -341,7 +328,7 @@ Wrapper createWrapper(llvm::Module& module, llvm::Function& kernel, const Kernel
   builder.CreateBr(tail);
   builder.SetInsertPoint(tail);
   builder.CreateRetVoid();
-  return {{function, entry, body, tail, contextArgument}, localMemory};
+  return {function, entry, body, tail, contextArgument};
 }
 
 }  // namespace
@@ -351,27 +338,31 @@ std::string workGroupFunctionName(const std::string& kernelName) { return "__loo
 bool isWorkGroupFunction(const llvm::Function& function) { return function.hasFnAttribute(kWorkGroupFunctionAttribute); }
 
 llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDescriptor>& kernels) {
-  std::vector<Wrapper> wrappers;
+  std::vector<WorkGroupBody> wrappers;
   for (const KernelDescriptor& descriptor : kernels) {
     llvm::Function* kernel = module.getFunction(descriptor.name);
     if (!kernel) return llvm::createStringError(llvm::inconvertibleErrorCode(), "kernel '%s' vanished", descriptor.name.c_str());
     wrappers.push_back(createWrapper(module, *kernel, descriptor));
   }
   inlineEverything(module);
-  std::vector<llvm::Function*> regionKernels;
+  std::vector<llvm::Function*> regionKernels, barrierKernels;
   for (size_t i = 0; i < wrappers.size(); ++i) {
-    const WorkGroupBody& body = wrappers[i].body;
+    const WorkGroupBody& body = wrappers[i];
     kernels[i].hasBarriers = hasBarrier(*body.function);
     kernels[i].privateMemorySize = privateVariableBytes(*body.function);
-    if (kernels[i].hasBarriers || insertUniformLoopBarriers(*body.function, *body.entry)) regionKernels.push_back(body.function);
+    if (kernels[i].hasBarriers) barrierKernels.push_back(body.function);
+  }
+  simplifyBarrierKernels(module, barrierKernels);
+  for (const WorkGroupBody& body : wrappers) {
+    if (llvm::is_contained(barrierKernels, body.function) || insertUniformLoopBarriers(*body.function, *body.entry))
+      regionKernels.push_back(body.function);
   }
   std::vector<llvm::Function*> scalarized = regionKernels;
-  for (const Wrapper& wrapper : wrappers)
-    if (!llvm::is_contained(regionKernels, wrapper.body.function) && narrowerThanARegister(*wrapper.body.function))
-      scalarized.push_back(wrapper.body.function);
+  for (const WorkGroupBody& body : wrappers)
+    if (!llvm::is_contained(regionKernels, body.function) && narrowerThanARegister(*body.function)) scalarized.push_back(body.function);
   scalarize(module, scalarized);
   for (size_t i = 0; i < wrappers.size(); ++i) {
-    const WorkGroupBody& body = wrappers[i].body;
+    const WorkGroupBody& body = wrappers[i];
     KernelDescriptor& descriptor = kernels[i];
     LocalIds ids;
     BarrierRegions regions;
@@ -392,7 +383,9 @@ llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDesc
     lowerSubGroupOperations(*body.function);
     markRegionLoopsParallel(regions.loops);
     lowerLocalAtomics(*body.function);
-    descriptor.staticLocalMemorySize = lowerLocalVariables(*body.function, *body.entry, wrappers[i].localMemory);
+    // Loaded again: the simplification of kernels with barriers drops the first load where unused.
+    llvm::IRBuilder<> builder(body.entry->getTerminator());
+    descriptor.staticLocalMemorySize = lowerLocalVariables(*body.function, *body.entry, loadLocalMemory(builder, body.context));
   }
   return llvm::Error::success();
 }

@@ -174,5 +174,95 @@ TEST(BarrierRegions, RunsAUniformLoopOneIterationForAllWorkItemsAtATime) {
   }
 }
 
+
+// Small whole numbers: every sum below is exact in floats, whatever order the kernel adds in.
+std::vector<float> wholeNumbers(size_t count, uint32_t seed) {
+  std::mt19937 generator(seed);
+  std::vector<float> values(count);
+  for (float& value : values) value = float(generator() % 9) - 4.0f;
+  return values;
+}
+
+TEST(BarrierRegions, KeepsPrivateArraysAcrossBarriers) {
+  const Kernel dot = kernel("tile_dot");
+  ASSERT_NE(dot.function, nullptr);
+  constexpr int kDepth = 12;
+  for (uint32_t group : {8u, 13u, 64u}) {
+    const uint32_t items = group * 3;
+    const std::vector<float> a = wholeNumbers(size_t(kDepth) * items, group), w = wholeNumbers(kDepth, 7);
+    std::vector<float> out(items, -1.0f);
+    Arguments(*dot.descriptor).set(0, a.data()).set(1, w.data()).set(2, out.data()).set(3, kDepth).run(dot.function, range1d(items, group));
+    for (uint32_t i = 0; i < items; ++i) {
+      const uint32_t mirrored = i / group * group + group - 1 - i % group;
+      float own = 0, other = 0;
+      for (int t = 0; t < kDepth; ++t) own += a[t * items + i] * w[t], other += a[t * items + mirrored] * w[t];
+      ASSERT_EQ(out[i], own - 2.0f * other) << "group " << group << " item " << i;
+    }
+  }
+}
+
+// column_sums's result for one column, as the kernel computes it.
+float columnSum(const std::vector<float>& a, const std::vector<float>& w, int width, int k, int group, int column) {
+  const int span = group * 2, first = column / span * span, full = k / 4 * 4;
+  const int mirrored = first + span - 1 - (column - first);
+  float sum = 0;
+  for (int t = 0; t < full; ++t) sum += (mirrored < width ? a[t * width + mirrored] : 0.0f) * w[t];
+  for (int t = full; t < k; ++t) sum += a[t * width + column] * w[t];
+  return sum;
+}
+
+TEST(BarrierRegions, DecidesBetweenReturningAndWaitingByGroupInvariantTests) {
+  const Kernel sums = kernel("column_sums");
+  ASSERT_NE(sums.function, nullptr);
+  constexpr int kWidth = 45, kGroup = 8, kGroups = 3;  // the last group's last columns lie past the width
+  for (int k : {11, 8, 3}) {  // two whole tiles and a rest, whole tiles only, no whole tile (no barrier)
+    const std::vector<float> a = wholeNumbers(size_t(k) * kWidth, k), w = wholeNumbers(k, 3);
+    std::vector<float> out(kWidth + 3, -100.0f);
+    Arguments(*sums.descriptor)
+        .set(0, a.data())
+        .set(1, w.data())
+        .set(2, out.data())
+        .set(3, kWidth)
+        .set(4, k)
+        .run(sums.function, range1d(kGroup * kGroups, kGroup));
+    for (int column = 0; column < kWidth; ++column)
+      ASSERT_EQ(out[column], columnSum(a, w, kWidth, k, kGroup, column)) << "k " << k << " column " << column;
+    for (int column = kWidth; column < kWidth + 3; ++column) ASSERT_EQ(out[column], -100.0f) << column;
+  }
+}
+
+TEST(BarrierRegions, WorkItemsReturningOnAGroupInvariantTestSitOutLaterRegions) {
+  const Kernel asked = kernel("return_when_asked");
+  ASSERT_NE(asked.function, nullptr);
+  constexpr int kGroup = 8, kItems = 16;
+  for (int quit : {5, 3}) {
+    std::vector<int> data(kItems, -1);
+    Arguments(*asked.descriptor).set(0, data.data()).set(1, quit).setLocal(2, kGroup * sizeof(int)).run(asked.function, range1d(kItems, kGroup));
+    for (int i = 0; i < kItems; ++i) {
+      const int l = i % kGroup, source = l < 2 ? l : 2 + (l - 1) % (kGroup - 2);
+      const int expected = quit > 4 && l < 2 ? -1 : source * 3 + i / kGroup * 100;
+      ASSERT_EQ(data[i], expected) << "quit " << quit << " item " << i;
+    }
+  }
+}
+
+// The loops over work-items of column_sums's accumulating regions are vectorized: its private
+// array became values, the short loops inside the regions were unrolled, no work-item needs a
+// flag for having returned early (each side's return or wait hangs on the same group-invariant
+// test), and the values kept across barriers live in slots the optimizer tells apart.
+TEST(BarrierRegions, VectorizesTheRegionsThatAccumulateIntoAPrivateArray) {
+  CompileRequest request;
+  request.spirv = readSpirv("regions");
+  request.dumpKernelIr = true;
+  testing::internal::CaptureStderr();
+  const BuildResult built = compileSpirv(request);
+  const std::string ir = testing::internal::GetCapturedStderr();
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const size_t start = ir.find("@__loom_wg_column_sums(");
+  ASSERT_NE(start, std::string::npos);
+  const std::string body = ir.substr(start, ir.find("\n}\n", start) - start);
+  EXPECT_NE(body.find("@llvm.fmuladd.v"), std::string::npos) << body;
+}
+
 }  // namespace
 }  // namespace loom::compiler::test

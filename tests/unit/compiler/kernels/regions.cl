@@ -106,3 +106,69 @@ kernel void local_conflicts(global uint* out) {
   barrier(CLK_LOCAL_MEM_FENCE);
   if (l < 4) out[get_group_id(0) * 4 + l] = counts[l];
 }
+
+// A private array accumulated over tiles of local memory between barriers, indexed by short
+// constant loops (CLBlast's GEMM keeps its results so): a region loop the vectorizer can take.
+kernel void tile_dot(global const float* a, global const float* w, global float* out, int k) {
+  local float tile[4][64];  // groups of at most 64
+  int l = get_local_id(0), size = get_local_size(0);
+  float acc[2] = {0.0f, 0.0f};
+  for (int t = 0; t < k; t += 4) {
+    for (int d = 0; d < 4; ++d) tile[d][l] = a[(t + d) * get_global_size(0) + get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int d = 0; d < 4; ++d) {
+      acc[0] += tile[d][l] * w[t + d];
+      acc[1] += tile[d][size - 1 - l] * w[t + d];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(0)] = acc[0] - 2.0f * acc[1];
+}
+
+// CLBlast's GEMM shape: the groups whose columns reach past the matrix take the other, checked
+// side of a branch the compiler sees as divergent; both sides wait at barriers only while k covers
+// a whole tile (the same group-invariant test on each side), else every work-item returns
+// without one.
+kernel void column_sums(global const float* a, global const float* w, global float* out, int width, int k) {
+  local float tile[4 * 64];  // groups of at most 32, two columns each
+  const int l = get_local_id(0), span = get_local_size(0) * 2;
+  const int first = get_group_id(0) * span, column = first + l * 2;
+  float acc[2] = {0.0f, 0.0f};
+  int t = 0;
+  if (column < (width / span) * span) {
+    for (; t < (k / 4) * 4; t += 4) {
+      for (int d = 0; d < 4; ++d)
+        for (int j = 0; j < 2; ++j) tile[d * span + l * 2 + j] = a[(t + d) * width + column + j];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int d = 0; d < 4; ++d)
+        for (int j = 0; j < 2; ++j) acc[j] += tile[d * span + span - 1 - (l * 2 + j)] * w[t + d];
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (; t < k; ++t)
+      for (int j = 0; j < 2; ++j) acc[j] += a[t * width + column + j] * w[t];
+    for (int j = 0; j < 2; ++j) out[column + j] = acc[j];
+  } else {
+    for (; t < (k / 4) * 4; t += 4) {
+      for (int d = 0; d < 4; ++d)
+        for (int j = 0; j < 2; ++j) tile[d * span + l * 2 + j] = column + j < width ? a[(t + d) * width + column + j] : 0.0f;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int d = 0; d < 4; ++d)
+        for (int j = 0; j < 2; ++j) acc[j] += tile[d * span + span - 1 - (l * 2 + j)] * w[t + d];
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (; t < k; ++t)
+      for (int j = 0; j < 2; ++j) acc[j] += (column + j < width ? a[t * width + column + j] : 0.0f) * w[t];
+    for (int j = 0; j < 2; ++j)
+      if (column + j < width) out[column + j] = acc[j];
+  }
+}
+
+// The first two work-items of each group return before the barrier when `quit` > 4 (a
+// group-invariant test after a divergent one): they must sit out the region after it.
+kernel void return_when_asked(global int* data, int quit, local int* tile) {
+  int l = get_local_id(0), size = get_local_size(0);
+  if (l < 2 && quit > 4) return;
+  tile[l] = l * 3 + (int)get_group_id(0) * 100;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  data[get_global_id(0)] = tile[l < 2 ? l : 2 + (l - 1) % (size - 2)];
+}

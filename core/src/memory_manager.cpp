@@ -222,8 +222,25 @@ RangeCheck MemoryManager::checkRange(const void* pointer, size_t size) const {
         return size <= allocation.size - (start - base) ? RangeCheck::Valid : RangeCheck::PastAllocation;
     }
     if (next != byAddress_.end() && next->first - start < size) return RangeCheck::PastAllocation;
+    auto variable = programVariables_.upper_bound(start);
+    if (variable != programVariables_.begin()) {
+      const auto& [base, known] = *std::prev(variable);
+      if (start - base < known.size) return size <= known.size - (start - base) ? RangeCheck::Valid : RangeCheck::PastAllocation;
+    }
   }
   return endsAreReadable(pointer, size) ? RangeCheck::Valid : RangeCheck::UnreadableAddress;
+}
+
+void MemoryManager::addProgramVariable(const void* address, size_t size, const void* owner) {
+  if (!address || size == 0) return;
+  std::unique_lock lock(mutex_);
+  programVariables_[reinterpret_cast<uintptr_t>(address)] = {size, owner};
+}
+
+void MemoryManager::forgetProgramVariablesOf(const void* owner) {
+  std::unique_lock lock(mutex_);
+  for (auto it = programVariables_.begin(); it != programVariables_.end();)
+    it = it->second.owner == owner ? programVariables_.erase(it) : std::next(it);
 }
 
 void MemoryManager::freeAllOf(const void* owner) {

@@ -54,7 +54,8 @@ core::ProgramBuild build(Device& device, const ze_module_desc_t& desc) {
 
 }  // namespace
 
-Module::~Module() = default;
+// Copies may have reached its variables (zeModuleGetGlobalPointer).
+Module::~Module() { core::Runtime::get().memory().forgetProgramVariablesOf(this); }
 
 ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_module_desc_t* desc,
                            ze_module_handle_t* phModule, ze_module_build_log_handle_t* phBuildLog) {
@@ -155,6 +156,8 @@ ze_result_t zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char* pGl
   ZE_REQUIRE(global != globals.end(), ZE_RESULT_ERROR_INVALID_GLOBAL_NAME, "no global variable of that name");
   void* address = program.loaded().globalVariable(global->name);
   ZE_REQUIRE(address != nullptr, ZE_RESULT_ERROR_INVALID_GLOBAL_NAME, "the global variable could not be resolved");
+  // Copies and fills may reach it now, also where it is device memory outside every allocation.
+  core::Runtime::get().memory().addProgramVariable(address, global->size, Module::fromHandle(hModule));
   if (pSize) *pSize = global->size;
   if (pptr) *pptr = address;
   return ZE_RESULT_SUCCESS;

@@ -198,6 +198,7 @@ TEST_F(BadInputTest, NullOutputsAndBadSizes) {
 TEST_F(BadInputTest, CopiesAndFillsOutsideAllocationsAreInvalidValues) {
   if (!(deviceInfo<cl_device_svm_capabilities>(CL_DEVICE_SVM_CAPABILITIES) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
     GTEST_SKIP() << "the device reports no SVM";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // a forked child cannot use its parent's CUDA context
   void* unreadable = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   ASSERT_NE(unreadable, MAP_FAILED);
   auto* svm = static_cast<char*>(svmAlloc(CL_MEM_READ_WRITE, 64));
@@ -233,6 +234,7 @@ TEST_F(BadInputTest, CopiesAndFillsOutsideAllocationsAreInvalidValues) {
 // Handles past the first argument reach Loom unread by the ICD loader: a random pointer, one into
 // unmapped memory and a released object are refused, each case in a child process.
 TEST_F(BadInputTest, GarbageAndReleasedHandlesAreInvalid) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // a forked child cannot use its parent's CUDA context
   void* unreadable = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   ASSERT_NE(unreadable, MAP_FAILED);
   int onStack[8] = {};

@@ -73,6 +73,26 @@ TEST(MemoryManager, RangesStayInsideOneAllocationOrInHostMemoryOfNone) {
   EXPECT_STRNE(describe(RangeCheck::PastAllocation), "");
 }
 
+// A GPU program's variables are device memory of no allocation: copies may reach them once the
+// application has their address, until their program goes.
+TEST(MemoryManager, ProgramVariablesAreValidRangesWhileTheirProgramLives) {
+  MemoryManager memory;
+  void* page = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(page, MAP_FAILED);
+  char* variable = static_cast<char*>(page) + 64;
+  EXPECT_EQ(memory.checkRange(variable, 16), RangeCheck::UnreadableAddress);
+  memory.addProgramVariable(variable, 32, &kOwner);
+  EXPECT_EQ(memory.checkRange(variable, 32), RangeCheck::Valid);
+  EXPECT_EQ(memory.checkRange(variable + 16, 16), RangeCheck::Valid);
+  EXPECT_EQ(memory.checkRange(variable + 16, 17), RangeCheck::PastAllocation);
+  EXPECT_EQ(memory.checkRange(variable + 32, 4), RangeCheck::UnreadableAddress) << "just past it";
+  memory.forgetProgramVariablesOf(&kOtherOwner);
+  EXPECT_EQ(memory.checkRange(variable, 32), RangeCheck::Valid);
+  memory.forgetProgramVariablesOf(&kOwner);
+  EXPECT_EQ(memory.checkRange(variable, 16), RangeCheck::UnreadableAddress);
+  munmap(page, 4096);
+}
+
 TEST(MemoryManager, FreeAllOfReleasesOnlyThatOwner) {
   MemoryManager memory;
   auto mine = memory.allocate(MemoryType::Host, 8, 0, nullptr, &kOwner);

@@ -69,6 +69,11 @@ class MemoryManager {
   // The range check of every copy and fill, in both APIs: a range is valid inside one allocation,
   // or in host memory that holds no allocation (the application's own, which the APIs allow).
   RangeCheck checkRange(const void* pointer, size_t size) const;
+  // Device memory outside every allocation that copies and fills may reach all the same: the
+  // variables of a loaded program, whose addresses zeModuleGetGlobalPointer gives out (on a GPU
+  // they are not host memory). `owner` (the program) forgets its variables when it goes.
+  void addProgramVariable(const void* address, size_t size, const void* owner);
+  void forgetProgramVariablesOf(const void* owner);
   // Frees every allocation of `owner` (a context being destroyed).
   void freeAllOf(const void* owner);
   // The backend whose allocator serves host allocations (Backend::providesHostMemory); it must
@@ -92,8 +97,14 @@ class MemoryManager {
   Allocation insert(Allocation allocation);  // gives it an id and indexes it
   void release(const Allocation& allocation);
 
+  struct ProgramVariable {
+    size_t size;
+    const void* owner;
+  };
+
   mutable std::shared_mutex mutex_;
   std::map<uintptr_t, Allocation> byAddress_;
+  std::map<uintptr_t, ProgramVariable> programVariables_;
   uint64_t nextId_ = 1;
   Backend* hostAllocator_ = nullptr;
 };

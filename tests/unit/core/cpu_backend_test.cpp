@@ -36,6 +36,9 @@ TEST(CpuBackend, DescribesTheHostTruthfully) {
   EXPECT_GE(info.computeUnits, 1u);
   EXPECT_GT(info.globalMemorySize, 0u);
   EXPECT_TRUE(info.simdWidth == 4 || info.simdWidth == 8 || info.simdWidth == 16);
+  EXPECT_EQ(info.preferredGroupSizeMultiple, info.simdWidth) << "work-item loops vectorize across x";
+  EXPECT_GT(info.computeQueues, 1u);
+  EXPECT_GT(info.copyQueues, 1u);
 }
 
 TEST(CpuBackend, TimestampsIncrease) {

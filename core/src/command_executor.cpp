@@ -19,6 +19,7 @@ KernelLaunch resolveLaunch(const DecodedCommand& command) {
   launch.arguments = trailingData(command);
   launch.localMemorySize = recorded.localMemorySize;
   launch.workDim = recorded.workDim;
+  launch.cooperative = recorded.cooperative;
   for (int d = 0; d < 3; ++d) {
     launch.groupCount[d] = recorded.indirectGroupCount ? recorded.indirectGroupCount[d] : recorded.groupCount[d];
     launch.groupSize[d] = recorded.groupSize[d];

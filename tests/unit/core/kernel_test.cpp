@@ -131,5 +131,24 @@ TEST(Kernel, SuggestedGroupSizesDivideTheGlobalSizeAlongXFirst) {
   EXPECT_EQ(Kernel(fixed, nullptr).suggestGroupSize(info, {1024, 1024, 1024}, 3, true), (Size{8, 4, 2}));
 }
 
+TEST(Kernel, SuggestedGroupSizesAlongXAreMultiplesOfWhatTheDevicePrefers) {
+  const auto d = descriptor();
+  const Kernel kernel(d, nullptr);
+  using Size = std::array<uint32_t, 3>;
+  DeviceInfo gpu = deviceWithGroupsOf(1024);
+  gpu.preferredGroupSizeMultiple = 32;  // a warp
+  DeviceInfo cpu = deviceWithGroupsOf(1024);
+  cpu.preferredGroupSizeMultiple = 8;  // float lanes of AVX2
+  // 8160 = 32 * 255: 255 divides it, but whole warps (160) and whole vectors (240) run better.
+  EXPECT_EQ(kernel.suggestGroupSize(deviceWithGroupsOf(1024), {8160, 1, 1}, 1, false), (Size{255, 1, 1}));
+  EXPECT_EQ(kernel.suggestGroupSize(gpu, {8160, 1, 1}, 1, false), (Size{160, 1, 1}));
+  EXPECT_EQ(kernel.suggestGroupSize(cpu, {8160, 1, 1}, 1, false), (Size{240, 1, 1}));
+  // No multiple of the warp divides 1000: the largest divisor still does.
+  EXPECT_EQ(kernel.suggestGroupSize(gpu, {1000, 1, 1}, 1, false), (Size{250, 1, 1}));
+  // A partial group of a prime global size is whole warps too.
+  gpu.maxGroupSize[0] = 200;
+  EXPECT_EQ(kernel.suggestGroupSize(gpu, {1009, 1, 1}, 1, true), (Size{192, 1, 1}));
+}
+
 }  // namespace
 }  // namespace loom::core

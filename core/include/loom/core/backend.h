@@ -24,6 +24,10 @@ class BackendKernel {
   // The most work-items one group of this kernel may have when the kernel itself sets a lower
   // limit than the device (a GPU kernel's register use does); 0 when only the device's applies.
   virtual uint32_t groupSizeLimit() const { return 0; }
+  // How many groups of `groupItems` work-items using `localMemorySize` bytes of local memory run at
+  // once on one compute unit, all resident together, as a cooperative launch needs them; the
+  // default is one (the CPU runs each group of a cooperative launch on a thread of its own).
+  virtual uint32_t residentGroupsPerComputeUnit(uint32_t groupItems, uint32_t localMemorySize) const { return 1; }
 };
 
 // A compiled program loaded on a device.
@@ -55,6 +59,8 @@ struct KernelLaunch {
   uint32_t groupSize[3] = {1, 1, 1};     // the enqueued local size
   uint64_t globalSize[3] = {1, 1, 1};    // may end inside the last group (OpenCL non-uniform groups)
   uint64_t globalOffset[3] = {0, 0, 0};
+  // All groups run at once, so that they may wait for each other (zeCommandListAppendLaunchCooperativeKernel).
+  bool cooperative = false;
 };
 
 // The hardware queue one engine issues its commands to (a CUDA stream on a GPU). Commands on an

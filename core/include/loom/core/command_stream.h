@@ -51,6 +51,7 @@ struct LaunchKernelCommand {
   uint64_t globalSize[3];  // zero: groupCount * groupSize
   uint64_t globalOffset[3];
   uint32_t argumentSize;
+  bool cooperative;  // KernelLaunch::cooperative
 };
 
 struct CopyCommand {

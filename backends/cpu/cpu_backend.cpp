@@ -183,6 +183,7 @@ bool CpuBackend::runKernel(const core::KernelLaunch& launch) {
 }
 
 bool CpuBackend::runCooperatively(const LaunchPlan& plan, uint64_t groups, FaultRecord& faults) {
+  if (groups == 0) return true;
   // The threads start the kernel together once all of them exist, or none does: a group started
   // without the others could wait for them forever.
   enum Gate : uint32_t { kClosed, kOpen, kCancelled };
@@ -203,7 +204,7 @@ bool CpuBackend::runCooperatively(const LaunchPlan& plan, uint64_t groups, Fault
   const bool started = gate.load() != kCancelled;
   if (started) gate.store(kOpen);
   gate.notify_all();
-  if (started && groups > 0) runGroup(0);
+  if (started) runGroup(0);
   for (std::thread& thread : threads) thread.join();
   if (!started) core::debugMessage("cannot start a thread for each of the %llu groups of a cooperative launch", (unsigned long long)groups);
   return started;

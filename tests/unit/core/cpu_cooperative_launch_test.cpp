@@ -52,6 +52,10 @@ TEST(CpuCooperativeLaunch, EveryGroupRunsAtOnceOnAPoolOfOneThread) {
   EXPECT_EXIT(launchAGridBarrierOnOneThread(16, true, 10), ::testing::ExitedWithCode(0), "");
 }
 
+TEST(CpuCooperativeLaunch, ALaunchOfNoGroupsRunsNothing) {
+  EXPECT_EXIT(launchAGridBarrierOnOneThread(0, true, 10), ::testing::ExitedWithCode(0), "");
+}
+
 // What the cooperative flag changes: without it, the pool's one thread runs the groups one after
 // another, and the first waits forever.
 TEST(CpuCooperativeLaunch, AnOrdinaryLaunchRunsItsGroupsOneAfterAnother) {

@@ -225,9 +225,9 @@ struct Benchmark {
   std::function<Result(Platform&)> run;
 };
 
-// The platforms take turns, round after round, and each one's median time counts: whichever ran
-// first in a single round was up to a fifth slower on the project's VM (memory bandwidth drifts
-// from minute to minute), so one round each said more about the order than about the runtimes.
+// The platforms take turns, round after round, and each one's median time counts: memory
+// bandwidth drifts from minute to minute, so a single round would say more about the order in
+// which the platforms ran than about the runtimes.
 constexpr int kRounds = 5;
 
 std::vector<Result> medianOfAlternatingRounds(const Benchmark& benchmark, std::vector<Platform>& platforms) {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <exception>
+#include <thread>
 
 #include "backends/cpu/cpu_program.h"
 #include "backends/cpu/cpu_queue.h"
@@ -36,7 +38,7 @@ compiler::WorkGroupContext launchContext(const core::KernelLaunch& launch) {
 // 4 bytes or more per work-item they write 32 MiB or more, past the last-level cache a core shares
 // on most CPUs, so cached stores would only read each line before overwriting it. Smaller outputs
 // may stay cached for the next command. The cache size the CPU reports cannot decide this:
-// virtual machines overstate it (320 MiB on the project's VM).
+// virtual machines overstate it.
 constexpr uint64_t kStreamingLaunchWorkItems = uint64_t(8) << 20;
 
 compiler::WorkGroupFunction chooseFunction(const core::KernelLaunch& launch) {
@@ -107,8 +109,8 @@ struct GroupRuns {
 void runGroups(void* erased) {
   GroupRuns& runs = *static_cast<GroupRuns*>(erased);
   const core::KernelLaunch& launch = *runs.launch;
-  // Group ids advance from run to run: dividing them out of each index cost a memory-bound
-  // kernel of small groups a seventh of its time.
+  // Group ids advance from run to run rather than being divided out of each index: small groups
+  // of a memory-bound kernel would feel the divisions.
   uint32_t ids[3];
   firstGroup(ids, launch.groupCount, runs.first);
   for (uint64_t index = runs.first; index < runs.last;) {
@@ -145,38 +147,77 @@ CpuBackend::Scratch& CpuBackend::scratchOf(unsigned thread) {
   return thread == 0 ? callingThread : scratch_[thread];
 }
 
+void CpuBackend::FaultRecord::add(const KernelFault& fault) {
+  if (fault.signal != 0 && !faulted.exchange(true)) first = fault;
+}
+
+KernelFault CpuBackend::runGroupsOf(const LaunchPlan& plan, uint64_t first, uint64_t last, Scratch& scratch) {
+  GroupRuns runs{plan.launch, plan.arguments, plan.function, plan.context, first, last, plan.longest};
+  char* memory = scratch.reserve(plan.localBytes + plan.frameBytes);
+  runs.context.localMemory = memory;
+  runs.context.barrierFrame = memory + plan.localBytes;
+  return runKernelCode(runGroups, &runs);
+}
+
 bool CpuBackend::runKernel(const core::KernelLaunch& launch, const uint8_t* arguments) {
-  const compiler::WorkGroupFunction function = chooseFunction(launch);
-  const uint64_t groups = uint64_t(launch.groupCount[0]) * launch.groupCount[1] * launch.groupCount[2];
   const size_t groupItems = size_t(launch.groupSize[0]) * launch.groupSize[1] * launch.groupSize[2];
-  const size_t localBytes = (launch.localMemorySize + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment;
-  const size_t frameBytes = size_t(launch.descriptor->barrierFrameSize) * groupItems;
-  const compiler::WorkGroupContext shared = launchContext(launch);
-  const uint64_t longest = longestGroupRun(launch);
-  std::atomic<bool> faulted{false};
-  KernelFault firstFault;
-  pool_.run(groups, [&](uint64_t first, uint64_t last, unsigned thread) {
-    GroupRuns runs{&launch, arguments, function, shared, first, last, longest};
-    char* scratch = scratchOf(thread).reserve(localBytes + frameBytes);
-    runs.context.localMemory = scratch;
-    runs.context.barrierFrame = scratch + localBytes;
-    const KernelFault fault = runKernelCode(runGroups, &runs);
-    if (fault.signal == 0) return true;
-    if (!faulted.exchange(true)) firstFault = fault;
-    return false;
-  });
-  if (!faulted.load()) return true;
+  const LaunchPlan plan{&launch,
+                        arguments,
+                        chooseFunction(launch),
+                        launchContext(launch),
+                        longestGroupRun(launch),
+                        (launch.localMemorySize + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment,
+                        size_t(launch.descriptor->barrierFrameSize) * groupItems};
+  const uint64_t groups = uint64_t(launch.groupCount[0]) * launch.groupCount[1] * launch.groupCount[2];
+  FaultRecord faults;
+  if (launch.cooperative) {
+    if (!runCooperatively(plan, groups, faults)) return false;
+  } else {
+    pool_.run(groups, [&](uint64_t first, uint64_t last, unsigned thread) {
+      faults.add(runGroupsOf(plan, first, last, scratchOf(thread)));
+      return !faults.faulted.load(std::memory_order_relaxed);
+    });
+  }
+  if (!faults.faulted.load()) return true;
   core::debugMessage("kernel code raised %s (code %d, address %p): the launch failed as on a lost device",
-                     faultName(firstFault.signal), firstFault.code, firstFault.address);
+                     faultName(faults.first.signal), faults.first.code, faults.first.address);
   return false;
+}
+
+bool CpuBackend::runCooperatively(const LaunchPlan& plan, uint64_t groups, FaultRecord& faults) {
+  if (groups == 0) return true;
+  // The threads start the kernel together once all of them exist, or none does: a group started
+  // without the others could wait for them forever.
+  enum Gate : uint32_t { kClosed, kOpen, kCancelled };
+  std::atomic<uint32_t> gate{kClosed};
+  auto runGroup = [&](uint64_t group) {
+    gate.wait(kClosed);
+    if (gate.load() == kCancelled) return;
+    Scratch scratch;
+    faults.add(runGroupsOf(plan, group, group + 1, scratch));
+  };
+  std::vector<std::thread> threads;
+  try {
+    threads.reserve(groups - 1);
+    for (uint64_t group = 1; group < groups; ++group) threads.emplace_back(runGroup, group);
+  } catch (const std::exception&) {
+    gate.store(kCancelled);
+  }
+  const bool started = gate.load() != kCancelled;
+  if (started) gate.store(kOpen);
+  gate.notify_all();
+  if (started) runGroup(0);
+  for (std::thread& thread : threads) thread.join();
+  if (!started) core::debugMessage("cannot start a thread for each of the %llu groups of a cooperative launch", (unsigned long long)groups);
+  return started;
 }
 
 namespace {
 
 constexpr size_t kStreamingFillThreshold = 1 << 20;
 // Copies stream from this size on. glibc picks non-temporal stores from the last-level cache size
-// the CPU reports, which virtual machines overstate (320 MiB on the project's VM), and then copies
-// 128 MiB through the cache at 0.6 times the streaming rate; below a few MiB cached copies win.
+// the CPU reports, which virtual machines overstate, and then copies large blocks through the
+// cache; below a few MiB cached copies win.
 constexpr size_t kStreamingCopyThreshold = 16 << 20;
 constexpr size_t kStreamBlock = 128;  // a multiple of every pattern size
 

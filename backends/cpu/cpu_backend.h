@@ -1,11 +1,14 @@
 #pragma once
 // The CPU device: kernels are JIT-compiled work-group functions run on a thread pool; memory is
 // host memory, so copies and fills are plain memory operations.
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <vector>
 
+#include "backends/cpu/kernel_fault_guard.h"
 #include "backends/cpu/thread_pool.h"
+#include "loom/compiler/work_group_context.h"
 #include "loom/core/backend.h"
 
 namespace loom::backends::cpu {
@@ -20,9 +23,10 @@ class CpuBackend final : public core::Backend {
                                                     std::string& log) override;
   // Queues run each command before returning, and report a launch whose kernel faulted.
   std::unique_ptr<core::BackendQueue> createQueue() override;
-  // Runs the launch's work-groups on the pool and the calling thread. False when kernel code
-  // faulted (kernel_fault_guard.h): the groups not yet started then do not run, and the reason
-  // goes to PrintDebugMessages.
+  // Runs the launch's work-groups on the pool and the calling thread; those of a cooperative
+  // launch each on a thread of its own, all at once. False when kernel code faulted
+  // (kernel_fault_guard.h): the groups not yet started then do not run, and the reason goes to
+  // PrintDebugMessages.
   bool runKernel(const core::KernelLaunch& launch, const uint8_t* arguments);
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
@@ -43,6 +47,29 @@ class CpuBackend final : public core::Backend {
   // Thread 0 of the pool is whichever thread launches, and several may launch at once: each has
   // scratch of its own.
   Scratch& scratchOf(unsigned thread);
+
+  // What every group of one launch shares.
+  struct LaunchPlan {
+    const core::KernelLaunch* launch;
+    const uint8_t* arguments;
+    compiler::WorkGroupFunction function;
+    compiler::WorkGroupContext context;
+    uint64_t longest;   // groups one call into kernel code may run
+    size_t localBytes;  // of each group's scratch: its local arena, then its barrier frames
+    size_t frameBytes;
+  };
+  // The first fault of a launch's kernel code, from whichever thread raised it.
+  struct FaultRecord {
+    std::atomic<bool> faulted{false};
+    KernelFault first;
+    void add(const KernelFault& fault);
+  };
+  // Runs groups [first, last) of the launch on the calling thread.
+  static KernelFault runGroupsOf(const LaunchPlan& plan, uint64_t first, uint64_t last, Scratch& scratch);
+  // The groups of a cooperative launch may wait for each other, which groups queued behind others
+  // on the pool's threads could not: each runs on a thread of its own (the calling thread runs
+  // the first). False, said under PrintDebugMessages, when the threads cannot be started.
+  static bool runCooperatively(const LaunchPlan& plan, uint64_t groups, FaultRecord& faults);
 
   core::DeviceInfo info_;
   ThreadPool pool_;

@@ -82,6 +82,12 @@ core::DeviceInfo describeHostCpu() {
   info.maxGroupCount = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
   info.maxSharedLocalMemory = 64 * 1024;
   info.subGroupSizes = {1};
+  // Work-item loops run vectorized across x, a vector's lanes at a time.
+  info.preferredGroupSizeMultiple = info.simdWidth;
+  // Each queue is an engine with a thread of its own: several let applications overlap
+  // independent work (a copy beside a kernel) without many idle threads.
+  info.computeQueues = 4;
+  info.copyQueues = 2;
   info.maxArgumentsSize = 4096;
   info.l1CacheSize = static_cast<uint64_t>(cacheSize(_SC_LEVEL1_DCACHE_SIZE));
   const long l3 = cacheSize(_SC_LEVEL3_CACHE_SIZE);

@@ -76,6 +76,7 @@ enum class DeviceAttribute : int {
   GlobalMemoryBusWidth = 37,
   L2CacheSize = 38,
   MaxThreadsPerMultiprocessor = 39,
+  AsyncEngineCount = 40,
   PciDomainId = 50,
   ComputeCapabilityMajor = 75,
   ComputeCapabilityMinor = 76,

@@ -29,7 +29,7 @@ class CudaBackend final : public core::Backend {
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
   // Host CLOCK_MONOTONIC_RAW nanoseconds, the CPU device's clock: the driver offers no host-readable
-  // GPU clock, and commands complete before the engine reads it, so host time orders them exactly.
+  // GPU clock. Queues give their commands' times on the same clock (CudaQueue::timeOfMark).
   uint64_t timestamp() const override;
 
   // Every kind of unified shared memory comes from the driver; nullptr when the GPU has too little.

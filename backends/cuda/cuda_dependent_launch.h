@@ -2,9 +2,9 @@
 // Programmatic dependent launch (compute capability 9.0 and later, driver 12.0): a kernel launched
 // with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION may start its blocks while the kernel
 // before it in the stream retires, and waits with `griddepcontrol.wait` for that kernel's
-// completion and memory before it touches memory. Back to back, a memory-bound kernel of 290 us
-// gains about 2 us per launch on an H100. Stream operations that are not kernels (copies, event
-// records, value waits and writes) keep their full ordering.
+// completion and memory before it touches memory, which hides part of each launch's latency
+// between kernels back to back. Stream operations that are not kernels (copies, event records,
+// value waits and writes) keep their full ordering.
 //
 // The compiler marks where each entry waits (kGridDependencyWaitMarker); LLVM 15 writes PTX 7.5
 // for sm_80, which lacks griddepcontrol, so the GPU gets the same code as PTX 7.8 for sm_90.

@@ -16,6 +16,9 @@ constexpr uint32_t kNvidiaVendorId = 0x10de;
 constexpr uint32_t kKernelParameterBytes = 4096;
 // NVIDIA's L1 and L2 line; not a device attribute.
 constexpr uint32_t kCacheLineBytes = 128;
+// Streams run concurrently on as many hardware work queues as the driver connects, 8 unless
+// CUDA_DEVICE_MAX_CONNECTIONS says otherwise: more compute queues would share them.
+constexpr uint32_t kComputeQueues = 8;
 
 uint32_t unsignedAttribute(const AttributeLookup& attribute, DeviceAttribute which) {
   return static_cast<uint32_t>(std::max(attribute(which), 0));
@@ -67,6 +70,10 @@ core::DeviceInfo translateDeviceInfo(const DeviceFacts& facts, const AttributeLo
   const uint32_t optIn = get(DeviceAttribute::MaxSharedMemoryPerBlockOptin);
   info.maxSharedLocalMemory = optIn ? optIn : get(DeviceAttribute::MaxSharedMemoryPerBlock);
   info.subGroupSizes = {warpSize};
+  info.preferredGroupSizeMultiple = warpSize;
+  info.computeQueues = kComputeQueues;
+  // One copy queue per copy engine, which copies while kernels run.
+  info.copyQueues = std::max(get(DeviceAttribute::AsyncEngineCount), 1u);
   info.maxArgumentsSize = kKernelParameterBytes - sizeof(compiler::nvptx::ImplicitLaunchParameters);
   // Timestamps are host CLOCK_MONOTONIC_RAW nanoseconds (CudaBackend::timestamp).
   info.timerResolutionNs = 1;

@@ -64,6 +64,10 @@ LOOM_CUDA_FUNCTION(cuLinkComplete, "cuLinkComplete", nullptr, CUlinkState, void*
 LOOM_CUDA_FUNCTION(cuLinkDestroy, "cuLinkDestroy", nullptr, CUlinkState)
 LOOM_CUDA_FUNCTION(cuLaunchKernel, "cuLaunchKernel", nullptr, CUfunction, unsigned int, unsigned int, unsigned int,
                    unsigned int, unsigned int, unsigned int, unsigned int, CUstream, void**, void**)
+LOOM_CUDA_FUNCTION(cuLaunchCooperativeKernel, "cuLaunchCooperativeKernel", nullptr, CUfunction, unsigned int, unsigned int,
+                   unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, CUstream, void**)
+LOOM_CUDA_FUNCTION(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor", nullptr, int*,
+                   CUfunction, int, size_t)
 LOOM_CUDA_FUNCTION(cuFuncGetAttribute, "cuFuncGetAttribute", nullptr, int*, FunctionAttribute, CUfunction)
 LOOM_CUDA_FUNCTION(cuFuncSetAttribute, "cuFuncSetAttribute", nullptr, CUfunction, FunctionAttribute, int)
 LOOM_CUDA_FUNCTION(cuEventCreate, "cuEventCreate", nullptr, CUevent*, unsigned int)

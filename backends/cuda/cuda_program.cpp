@@ -5,6 +5,7 @@
 #include "backends/cuda/cuda_dependent_launch.h"
 #include "backends/cuda/cuda_linker.h"
 #include "loom/compiler/nvptx_launch_abi.h"
+#include "loom/core/log.h"
 
 namespace loom::backends::cuda {
 
@@ -76,6 +77,22 @@ CUmodule CudaProgram::module() {
   return module_;
 }
 
+uint32_t CudaKernel::residentGroupsPerComputeUnit(uint32_t groupItems, uint32_t localMemorySize) const {
+  auto scope = context_->makeCurrent();
+  uint32_t resident = UINT32_MAX;
+  for (CUfunction function : {entries_.anyLaunch, entries_.wholeGroups}) {
+    int blocks = 0;
+    const CUresult result = context_->driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, function, static_cast<int>(groupItems), size_t(localMemorySize));
+    if (result != CUDA_SUCCESS) {
+      core::debugMessage("%s", context_->driver().describe("cuOccupancyMaxActiveBlocksPerMultiprocessor", result).c_str());
+      return 0;
+    }
+    resident = std::min(resident, static_cast<uint32_t>(std::max(blocks, 0)));
+  }
+  return resident;
+}
+
 core::BackendKernel* CudaProgram::kernel(const std::string& name, std::string& log) {
   std::lock_guard lock(mutex_);
   if (auto found = kernels_.find(name); found != kernels_.end()) return found->second.get();
@@ -94,7 +111,7 @@ core::BackendKernel* CudaProgram::kernel(const std::string& name, std::string& l
   if (wholeGroups == anyLaunch) wholeGroupsLimit = anyLaunchLimit;
   const KernelEntries entries{anyLaunch, wholeGroups};
   auto& slot = kernels_[name];
-  slot = std::make_unique<CudaKernel>(entries, std::min(anyLaunchLimit, wholeGroupsLimit), mayPrint_, launchesEarly_);
+  slot = std::make_unique<CudaKernel>(context_, entries, std::min(anyLaunchLimit, wholeGroupsLimit), mayPrint_, launchesEarly_);
   return slot.get();
 }
 

@@ -20,8 +20,13 @@ struct KernelEntries {
 
 class CudaKernel final : public core::BackendKernel {
  public:
-  CudaKernel(KernelEntries entries, uint32_t maxThreadsPerBlock, bool mayPrint, bool launchesEarly)
-      : entries_(entries), maxThreadsPerBlock_(maxThreadsPerBlock), mayPrint_(mayPrint), launchesEarly_(launchesEarly) {}
+  CudaKernel(std::shared_ptr<const PrimaryContext> context, KernelEntries entries, uint32_t maxThreadsPerBlock, bool mayPrint,
+             bool launchesEarly)
+      : context_(std::move(context)),
+        entries_(entries),
+        maxThreadsPerBlock_(maxThreadsPerBlock),
+        mayPrint_(mayPrint),
+        launchesEarly_(launchesEarly) {}
   const KernelEntries& entries() const { return entries_; }
   // Whether its module calls vprintf: the driver prints that output only at a synchronization.
   bool mayPrint() const { return mayPrint_; }
@@ -30,12 +35,17 @@ class CudaKernel final : public core::BackendKernel {
   bool launchesEarly() const { return launchesEarly_; }
   // The driver lowers the limit below the device's for kernels that use many registers.
   uint32_t groupSizeLimit() const override { return maxThreadsPerBlock_; }
+  // The driver's occupancy for both entries (the fewer of the two): blocks of that size resident
+  // on one SM at once, which is what cuLaunchCooperativeKernel accepts per SM. 0, said under
+  // PrintDebugMessages, when the driver cannot tell.
+  uint32_t residentGroupsPerComputeUnit(uint32_t groupItems, uint32_t localMemorySize) const override;
 
   // Dynamic shared memory the function may use, as last set with cuFuncSetAttribute; launches
   // above the driver's default (48 KiB) raise it first.
   std::atomic<uint32_t> dynamicSharedLimit{48 * 1024};
 
  private:
+  std::shared_ptr<const PrimaryContext> context_;
   KernelEntries entries_;
   uint32_t maxThreadsPerBlock_;
   bool mayPrint_;

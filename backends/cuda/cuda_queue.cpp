@@ -158,6 +158,14 @@ void CudaQueue::launch(const core::KernelLaunch& launch, const uint8_t* argument
   auto* kernel = static_cast<CudaKernel*>(launch.kernel);
   printsPending_ = printsPending_ || kernel->mayPrint();
   CUfunction entry = runsOnWholeGroupsEntry(launch) ? kernel->entries().wholeGroups : kernel->entries().anyLaunch;
+  // All blocks resident at once, or the launch fails (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE).
+  if (launch.cooperative) {
+    succeeded(driver().cuLaunchCooperativeKernel(entry, groups[0], groups[1], groups[2], launch.groupSize[0],
+                                                 launch.groupSize[1], launch.groupSize[2], launch.localMemorySize, stream_,
+                                                 parameters.pointers.data()),
+              "cuLaunchCooperativeKernel");
+    return;
+  }
   if (kernel->launchesEarly()) return launchEarly(entry, launch, parameters.pointers.data());
   succeeded(driver().cuLaunchKernel(entry, groups[0], groups[1], groups[2],
                                     launch.groupSize[0], launch.groupSize[1], launch.groupSize[2], launch.localMemorySize,

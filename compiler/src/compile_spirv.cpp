@@ -19,6 +19,7 @@
 #include "loom/compiler/nvptx_launch_abi.h"
 #include "loom/compiler/work_group_context.h"
 #include "module_passes.h"
+#include "loom/core/debug_keys.h"
 #include "nvptx/function_addresses.h"
 #include "nvptx/kernel_entries.h"
 #include "nvptx/libdevice.h"
@@ -104,8 +105,9 @@ llvm::Error checkRequiredSubGroupSizes(const ProgramInfo& info, Target target) {
 // The debug key works for every user of the compiler (loom-cc, the unit tests), not just the
 // runtime, which passes it in the request.
 bool dumpKernelIr(const CompileRequest& request) {
-  const char* key = std::getenv("LOOM_DumpKernelIr");
-  return request.dumpKernelIr || (key && *key && std::string_view(key) != "0");
+  bool key = false;
+  core::readDebugKey("DumpKernelIr", key);
+  return request.dumpKernelIr || key;
 }
 
 // The kernels and the functions other programs call: what the inlining starts from.

@@ -112,10 +112,11 @@ void describe(const DecodedCommand& command, std::string& out) {
     case Opcode::LaunchKernel: {
       const auto& recorded = command.as<LaunchKernelCommand>();
       const KernelLaunch& launch = recorded.launch;
-      appendLine(out, " kernel=%s groups=%ux%ux%u%s group-size=%ux%ux%u args=%u bytes local=%u bytes",
+      appendLine(out, " kernel=%s groups=%ux%ux%u%s group-size=%ux%ux%u args=%u bytes local=%u bytes%s",
                  launch.descriptor ? launch.descriptor->name.c_str() : "?", launch.groupCount[0], launch.groupCount[1],
                  launch.groupCount[2], recorded.indirect.groupCount ? " (indirect)" : "", launch.groupSize[0],
-                 launch.groupSize[1], launch.groupSize[2], launch.argumentSize, launch.localMemorySize);
+                 launch.groupSize[1], launch.groupSize[2], launch.argumentSize, launch.localMemorySize,
+                 launch.cooperative ? " cooperative" : "");
       break;
     }
     case Opcode::Copy: {

@@ -27,9 +27,10 @@ bool parse(const char* text, std::string& out) {
 }
 
 template <typename T>
-void readKey(const char* name, T& value) {
+bool readKey(const char* name, T& value) {
   std::string variable = std::string("LOOM_") + name;
-  if (const char* text = std::getenv(variable.c_str())) parse(text, value);
+  const char* text = std::getenv(variable.c_str());
+  return text && parse(text, value);
 }
 
 std::string show(bool value) { return value ? "1" : "0"; }
@@ -52,6 +53,9 @@ std::vector<DebugKeyInfo> DebugKeys::list() const {
 #undef LOOM_DEBUG_KEY
   return keys;
 }
+
+bool readDebugKey(const char* name, bool& value) { return readKey(name, value); }
+bool readDebugKey(const char* name, std::string& value) { return readKey(name, value); }
 
 const DebugKeys& debugKeys() {
   static const DebugKeys keys;

@@ -1,20 +1,17 @@
 #include "loom/core/device.h"
 
+#include <algorithm>
+
 #include "loom/core/engine.h"
 
 namespace loom::core {
-
-namespace {
-// Several queues per group so that applications can overlap independent work.
-constexpr uint32_t kComputeEngines = 4;
-constexpr uint32_t kCopyEngines = 2;
-}  // namespace
 
 Device::Device(std::unique_ptr<Backend> backend, Device* parent, std::function<void()> engineCompletion,
                EngineRegistry* registry)
     : backend_(std::move(backend)),
       parent_(parent),
-      engineGroups_{{EngineType::Compute, kComputeEngines}, {EngineType::Copy, kCopyEngines}},
+      engineGroups_{{EngineType::Compute, std::max(backend_->info().computeQueues, 1u)},
+                    {EngineType::Copy, std::max(backend_->info().copyQueues, 1u)}},
       engineCompletion_(std::move(engineCompletion)),
       registry_(registry) {}
 

@@ -97,11 +97,7 @@ uint64_t Engine::runLocked(const std::vector<uint8_t>& stream) {
 bool Engine::waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs) {
   auto done = [&] { return completionTag() >= taskCount; };
   const uint64_t deadline = timeoutNs == UINT64_MAX ? UINT64_MAX : monotonicNanoseconds() + timeoutNs;
-  // Work on a GPU keeps no core of this machine busy, so its waiters may spin (politely) for as long
-  // as a wake-up would still cost a noticeable share of the wait; the CPU's waiters would take a
-  // core from the work they wait for.
-  const uint64_t spin = executor_.asynchronous() ? kDeviceWaitSpinNanoseconds : kSpinWaitNanoseconds;
-  if (spinUntil(done, deadline, spin)) return true;
+  if (spinUntil(done, deadline, waitSpinNanoseconds(backend_.info().type))) return true;
   std::unique_lock lock(mutex_);
   if (timeoutNs == UINT64_MAX) {
     completed_.wait(lock, done);

@@ -40,7 +40,7 @@ bool Event::hostSynchronize(uint64_t timeoutNs) const {
   if (isSignaled()) return true;
   if (timeoutNs == 0) return false;
   const uint64_t deadline = timeoutNs == UINT64_MAX ? UINT64_MAX : monotonicNanoseconds() + timeoutNs;
-  if (spinUntil([&] { return isSignaled(); }, deadline, gpuWork_ ? kDeviceWaitSpinNanoseconds : kSpinWaitNanoseconds))
+  if (spinUntil([&] { return isSignaled(); }, deadline, waitSpinNanoseconds(work_)))
     return true;
   while (!isSignaled()) {
     uint64_t now = monotonicNanoseconds();

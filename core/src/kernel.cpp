@@ -14,11 +14,20 @@ namespace {
 uint64_t saturatingAdd(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 uint64_t alignUp(uint64_t value, uint64_t alignment) { return saturatingAdd(value, alignment - 1) / alignment * alignment; }
 
-uint64_t largestDivisorUpTo(uint64_t value, uint64_t limit) {
-  for (uint64_t candidate = std::min(value, limit); candidate > 1; --candidate)
-    if (value % candidate == 0) return candidate;
-  return 1;
+// The largest divisor of `value` up to `limit` that is a multiple of `multiple`; the largest
+// divisor at all where none is.
+uint64_t largestDivisorUpTo(uint64_t value, uint64_t limit, uint64_t multiple) {
+  uint64_t largest = 0;
+  for (uint64_t candidate = std::min(value, limit); candidate > 1; --candidate) {
+    if (value % candidate != 0) continue;
+    if (candidate % multiple == 0) return candidate;
+    if (largest == 0) largest = candidate;
+  }
+  return std::max<uint64_t>(largest, 1);
 }
+
+// At most `value`, and a multiple of `multiple` where `value` holds one.
+uint64_t roundDownTo(uint64_t value, uint64_t multiple) { return value >= multiple ? value / multiple * multiple : value; }
 
 }  // namespace
 
@@ -93,19 +102,31 @@ std::array<uint32_t, 3> Kernel::suggestGroupSize(const DeviceInfo& info, const s
   uint64_t budget = std::min<uint64_t>(kPreferredGroupSize, maxGroupSize(info.maxWorkGroupSize));
   for (uint32_t d = 0; d < std::min(dimensions, 3u); ++d) {
     const uint64_t limit = std::min<uint64_t>(budget, info.maxGroupSize[d]);
-    uint64_t chosen = largestDivisorUpTo(global[d], limit);
+    // x is the dimension a GPU packs into warps and the CPU vectorizes.
+    const uint64_t multiple = d == 0 ? std::max(info.preferredGroupSizeMultiple, 1u) : 1;
+    uint64_t chosen = largestDivisorUpTo(global[d], limit, multiple);
     // A small divisor (a prime global size, say) makes many tiny groups: partial groups are better.
-    if (partialGroups && chosen * 4 < std::min(limit, global[d])) chosen = std::min(limit, global[d]);
+    if (partialGroups && chosen * 4 < std::min(limit, global[d])) chosen = roundDownTo(std::min(limit, global[d]), multiple);
     size[d] = static_cast<uint32_t>(std::max<uint64_t>(chosen, 1));
     budget = std::max<uint64_t>(budget / size[d], 1);
   }
   return size;
 }
 
-LaunchError Kernel::checkLaunch(const DeviceInfo& info, const uint32_t* groupCount) const {
+uint32_t Kernel::maxCooperativeGroupCount(const DeviceInfo& info) const {
+  const uint32_t groupItems = groupSize_[0] * groupSize_[1] * groupSize_[2];
+  const uint64_t localBytes = std::min<uint64_t>(localMemorySize(), UINT32_MAX);
+  const uint32_t perUnit = loaded_ ? loaded_->residentGroupsPerComputeUnit(groupItems, static_cast<uint32_t>(localBytes)) : 1;
+  return static_cast<uint32_t>(std::min<uint64_t>(uint64_t(perUnit) * info.computeUnits, UINT32_MAX));
+}
+
+LaunchError Kernel::checkLaunch(const DeviceInfo& info, const uint32_t* groupCount, bool cooperative) const {
   if (!allArgumentsSet()) return LaunchError::ArgumentsMissing;
   for (int d = 0; groupCount && d < 3; ++d)
     if (groupCount[d] > info.maxGroupCount[d]) return LaunchError::TooManyGroups;
+  if (cooperative && groupCount &&
+      uint64_t(groupCount[0]) * groupCount[1] * groupCount[2] > maxCooperativeGroupCount(info))
+    return LaunchError::TooManyCooperativeGroups;
   if (localMemorySize() > info.maxSharedLocalMemory) return LaunchError::TooMuchLocalMemory;
   return LaunchError::None;
 }

@@ -4,6 +4,7 @@ namespace loom::core {
 
 void KernelLaunch::setRange(const LaunchRange& range) {
   workDim = range.workDim;
+  cooperative = range.cooperative;
   for (int d = 0; d < 3; ++d) {
     groupCount[d] = range.groupCount[d];
     groupSize[d] = range.groupSize[d];
@@ -18,7 +19,9 @@ KernelLaunch KernelLaunch::withGroupCount(const uint32_t counts[3]) const {
   launch.setRange({workDim,
                    {counts[0], counts[1], counts[2]},
                    {groupSize[0], groupSize[1], groupSize[2]},
-                   {globalOffset[0], globalOffset[1], globalOffset[2]}});
+                   {globalOffset[0], globalOffset[1], globalOffset[2]},
+                   {},
+                   cooperative});
   return launch;
 }
 

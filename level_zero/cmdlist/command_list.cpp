@@ -322,6 +322,7 @@ struct GroupCountSource {
   bool indirect;
   const uint32_t* kernelCount = nullptr;  // multiple-kernels-indirect only
   uint32_t kernelIndex = 0;
+  bool cooperative = false;  // all groups run at once (zeCommandListAppendLaunchCooperativeKernel)
 };
 
 ze_result_t checkLaunch(const char* function, CommandList& list, Kernel& kernel, const GroupCountSource& source) {
@@ -329,12 +330,15 @@ ze_result_t checkLaunch(const char* function, CommandList& list, Kernel& kernel,
   // Indirect counts are in memory that later work may write: they are read when the launch runs.
   static_assert(sizeof(ze_group_count_t) == 3 * sizeof(uint32_t));
   const uint32_t* counts = source.indirect ? nullptr : reinterpret_cast<const uint32_t*>(source.counts);
-  switch (kernel.core().checkLaunch(list.device().core().info(), counts)) {
+  switch (kernel.core().checkLaunch(list.device().core().info(), counts, source.cooperative)) {
     case core::LaunchError::None: return ZE_RESULT_SUCCESS;
     case core::LaunchError::ArgumentsMissing:
       return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "not every kernel argument was set");
     case core::LaunchError::TooManyGroups:
       return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "a group count exceeds the device's maximum");
+    case core::LaunchError::TooManyCooperativeGroups:
+      return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function,
+                         "more groups than can run at once (zeKernelSuggestMaxCooperativeGroupCount)");
     case core::LaunchError::TooMuchLocalMemory:
       return reportError(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, function, "the kernel needs more local memory than the device has");
   }
@@ -344,6 +348,7 @@ ze_result_t checkLaunch(const char* function, CommandList& list, Kernel& kernel,
 void encodeLaunch(core::CommandStream& stream, Kernel& kernel, const GroupCountSource& source) {
   core::LaunchRange range;
   range.groupSize = kernel.core().groupSize();
+  range.cooperative = source.cooperative;
   core::IndirectLaunch indirect{nullptr, source.kernelCount, source.kernelIndex};
   if (source.indirect)
     indirect.groupCount = reinterpret_cast<const uint32_t*>(source.counts);
@@ -376,9 +381,8 @@ ze_result_t zeCommandListAppendLaunchKernel(ze_command_list_handle_t hCommandLis
 ze_result_t zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
                                                        const ze_group_count_t* pLaunchFuncArgs, ze_event_handle_t hSignalEvent,
                                                        uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
-  // All work-groups of a launch within zeKernelSuggestMaxCooperativeGroupCount run concurrently on
-  // the pool's threads, so a cooperative launch is an ordinary one.
-  return appendLaunch(__func__, hCommandList, hKernel, {pLaunchFuncArgs, false}, hSignalEvent, numWaitEvents, phWaitEvents);
+  return appendLaunch(__func__, hCommandList, hKernel, {pLaunchFuncArgs, false, nullptr, 0, true}, hSignalEvent, numWaitEvents,
+                      phWaitEvents);
 }
 
 ze_result_t zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,

@@ -19,7 +19,9 @@ class Context : public _ze_context_handle_t {
   static Context* fromHandle(ze_context_handle_t handle) { return static_cast<Context*>(handle); }
 
   Driver& driver() const { return driver_; }
-  // Devices the context was created for (with their sub-devices).
+  // The devices the context was created for.
+  const std::vector<Device*>& devices() const { return devices_; }
+  // Whether `device` is one of them or one of their sub-devices.
   bool contains(const Device& device) const;
 
   // Where the context reserves virtual memory: the address space of its first device (GPUs come

@@ -145,7 +145,7 @@ ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t hDevice, ze_device_mo
   p.fp32flags = ieee;
   p.fp64flags = info.supportsFp64 ? ieee : 0;
   p.maxArgumentsSize = info.maxArgumentsSize;
-  p.printfBufferSize = 0;  // printf is not supported yet
+  p.printfBufferSize = static_cast<uint32_t>(info.printfBufferSize);
   std::memset(p.nativeKernelSupported.id, 0, sizeof(p.nativeKernelSupported.id));
   std::memcpy(p.nativeKernelSupported.id, info.uuid.data(), std::min(sizeof(p.nativeKernelSupported.id), info.uuid.size()));
   fillModulePropertiesChain(info, p.pNext);

@@ -1,9 +1,12 @@
 #include "level_zero/event/event_pool.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "level_zero/context/context.h"
+#include "level_zero/device/device.h"
 #include "level_zero/validation.h"
 #include "loom/core/runtime.h"
 #include "loom/core/futex.h"
@@ -16,6 +19,14 @@ namespace {
 constexpr ze_event_pool_flags_t kPoolFlags =
     ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_IPC | ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
 constexpr ze_event_scope_flags_t kScopeFlags = ZE_EVENT_SCOPE_FLAG_SUBDEVICE | ZE_EVENT_SCOPE_FLAG_DEVICE | ZE_EVENT_SCOPE_FLAG_HOST;
+
+// The kind of device whose work a pool's events stand for: a GPU's where a GPU may signal them,
+// also where the CPU device signals some of them.
+core::DeviceType workOf(const std::vector<Device*>& devices) {
+  const bool anyGpu = std::any_of(devices.begin(), devices.end(),
+                                  [](const Device* device) { return device->core().info().type == core::DeviceType::Gpu; });
+  return anyGpu ? core::DeviceType::Gpu : core::DeviceType::Cpu;
+}
 
 }  // namespace
 
@@ -42,7 +53,10 @@ ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_
   core::SharedMemoryBlock storage =
       core::Runtime::get().memory().allocateDeviceVisible(sizeof(core::EventStorage) * desc->count, alignof(core::EventStorage));
   ZE_REQUIRE(storage.address != nullptr, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, "cannot allocate event storage");
-  *phEventPool = new EventPool(desc->flags, desc->count, storage, false);
+  std::vector<Device*> users;
+  for (uint32_t i = 0; i < numDevices; ++i) users.push_back(Device::fromHandle(phDevices[i]));
+  const core::DeviceType work = workOf(numDevices ? users : Context::fromHandle(hContext)->devices());
+  *phEventPool = new EventPool(desc->flags, desc->count, storage, false, work);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -85,7 +99,7 @@ ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_
   core::SharedMemoryBlock storage =
       core::Runtime::get().memory().mapForeignDeviceVisible(handle->file, storageSize, why);
   if (!storage.address) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, __func__, why.c_str());
-  *phEventPool = new EventPool(handle->flags, handle->count, storage, true);
+  *phEventPool = new EventPool(handle->flags, handle->count, storage, true, workOf(Context::fromHandle(hContext)->devices()));
   return ZE_RESULT_SUCCESS;
 }
 

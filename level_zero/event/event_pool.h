@@ -16,14 +16,16 @@ class Event;
 
 class EventPool : public _ze_event_pool_handle_t {
  public:
-  EventPool(ze_event_pool_flags_t flags, uint32_t count, core::SharedMemoryBlock storage, bool imported)
-      : flags_(flags), count_(count), storage_(storage), imported_(imported) {}
+  // `work`: the kind of device whose work its events stand for (core::Event).
+  EventPool(ze_event_pool_flags_t flags, uint32_t count, core::SharedMemoryBlock storage, bool imported, core::DeviceType work)
+      : flags_(flags), count_(count), storage_(storage), imported_(imported), work_(work) {}
   ~EventPool();
   static EventPool* fromHandle(ze_event_pool_handle_t handle) { return static_cast<EventPool*>(handle); }
 
   ze_event_pool_flags_t flags() const { return flags_; }
   uint32_t count() const { return count_; }
   bool imported() const { return imported_; }
+  core::DeviceType work() const { return work_; }
   const core::SharedMemoryBlock& storage() const { return storage_; }
   core::EventStorage* eventStorage(uint32_t index) const { return static_cast<core::EventStorage*>(storage_.address) + index; }
   // Completes every event not signaled yet with core::kStatusAbandoned: commands that wait on
@@ -37,15 +39,14 @@ class EventPool : public _ze_event_pool_handle_t {
   uint32_t count_;
   core::SharedMemoryBlock storage_;
   bool imported_;
+  core::DeviceType work_;
   ChildHandles<Event> events_;
 };
 
 class Event : public _ze_event_handle_t {
  public:
-  // A pool in memory the GPUs address belongs to a context with a GPU: its events are waited for
-  // as GPU work is, by spinning longer (core::Event), also where the CPU device signals them.
   Event(EventPool& pool, uint32_t index)
-      : pool_(pool), event_(pool.eventStorage(index), pool.storage().deviceVisible, pool.storage().deviceVisible) {}
+      : pool_(pool), event_(pool.eventStorage(index), pool.storage().deviceVisible, pool.work()) {}
   static Event* fromHandle(ze_event_handle_t handle) { return static_cast<Event*>(handle); }
   static core::Event* coreOf(ze_event_handle_t handle) { return handle ? &fromHandle(handle)->core() : nullptr; }
 

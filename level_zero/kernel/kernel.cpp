@@ -15,6 +15,18 @@ namespace {
 
 const core::DeviceInfo& deviceInfo(Kernel& kernel) { return kernel.module().device().core().info(); }
 
+// The extension structures chained to zeKernelGetProperties' output that Loom knows; others are
+// left as the application gave them.
+void fillKernelPropertiesChain(const core::DeviceInfo& info, void* next) {
+  for (auto* chained = static_cast<ze_base_properties_t*>(next); chained;
+       chained = static_cast<ze_base_properties_t*>(chained->pNext)) {
+    if (chained->stype != ZE_STRUCTURE_TYPE_KERNEL_PREFERRED_GROUP_SIZE_PROPERTIES) continue;
+    // What zeKernelSuggestGroupSize rounds x to (core::Kernel::suggestGroupSize).
+    reinterpret_cast<ze_kernel_preferred_group_size_properties_t*>(chained)->preferredMultiple =
+        std::max(info.preferredGroupSizeMultiple, 1u);
+  }
+}
+
 }  // namespace
 
 ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t* desc, ze_kernel_handle_t* phKernel) {
@@ -83,8 +95,8 @@ ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t global
 ze_result_t zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t hKernel, uint32_t* totalGroupCount) {
   ZE_REQUIRE_HANDLE(hKernel);
   ZE_REQUIRE_POINTER(totalGroupCount);
-  // The groups that run at once: one per pool thread.
-  *totalGroupCount = deviceInfo(*Kernel::fromHandle(hKernel)).computeUnits;
+  Kernel& kernel = *Kernel::fromHandle(hKernel);
+  *totalGroupCount = kernel.core().maxCooperativeGroupCount(deviceInfo(kernel));
   return ZE_RESULT_SUCCESS;
 }
 
@@ -136,6 +148,7 @@ ze_result_t zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_f
 ze_result_t zeKernelGetProperties(ze_kernel_handle_t hKernel, ze_kernel_properties_t* pKernelProperties) {
   ZE_REQUIRE_HANDLE(hKernel);
   ZE_REQUIRE_POINTER(pKernelProperties);
+  if (ze_result_t result = checkChain(__func__, pKernelProperties->pNext); result != ZE_RESULT_SUCCESS) return result;
   Kernel& kernel = *Kernel::fromHandle(hKernel);
   const compiler::KernelDescriptor& descriptor = kernel.core().descriptor();
   const core::DeviceInfo& info = deviceInfo(kernel);
@@ -153,6 +166,7 @@ ze_result_t zeKernelGetProperties(ze_kernel_handle_t hKernel, ze_kernel_properti
   p.privateMemSize = descriptor.privateMemorySize;
   p.spillMemSize = 0;
   std::memset(&p.uuid, 0, sizeof(p.uuid));
+  fillKernelPropertiesChain(info, p.pNext);
   return ZE_RESULT_SUCCESS;
 }
 

@@ -2,11 +2,13 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "level_zero/context/context.h"
 #include "level_zero/device/device.h"
 #include "level_zero/driver/driver.h"
 #include "level_zero/validation.h"
+#include "loom/core/allocation_limits.h"
 #include "loom/core/runtime.h"
 
 namespace loom::l0 {
@@ -19,17 +21,13 @@ constexpr ze_host_mem_alloc_flags_t kHostAllocFlags = ZE_HOST_MEM_ALLOC_FLAG_BIA
                                                       ZE_HOST_MEM_ALLOC_FLAG_BIAS_WRITE_COMBINED |
                                                       ZE_HOST_MEM_ALLOC_FLAG_BIAS_INITIAL_PLACEMENT;
 
-// How large one allocation may be: maxMemAllocSize, or with relaxed limits the device's memory.
-uint64_t allocationLimit(const core::DeviceInfo& info, bool relaxed) {
-  return relaxed ? info.globalMemorySize : info.maxAllocationSize;
-}
-
-uint64_t allocationLimit(Context* context, Device* device, bool relaxed) {
-  if (device) return allocationLimit(device->core().info(), relaxed);
-  uint64_t largest = 0;
-  for (Device* candidate : context->driver().devices())
-    largest = std::max(largest, allocationLimit(candidate->core().info(), relaxed));
-  return largest;
+// How large one allocation may be: that of a device fits the device; one without a device
+// (host memory, shared memory of no device) fits every device of the context.
+uint64_t allocationLimit(const Context& context, const Device* device, bool relaxed) {
+  if (device) return core::allocationLimit(device->core().info(), relaxed);
+  std::vector<const core::DeviceInfo*> infos;
+  for (const Device* member : context.devices()) infos.push_back(&member->core().info());
+  return core::allocationLimit(infos, relaxed);
 }
 
 // ZE_experimental_relaxed_allocation_limits: a ze_relaxed_allocation_limits_exp_desc_t chained to
@@ -53,10 +51,11 @@ ze_result_t allocate(const char* function, Context* context, core::MemoryType ty
   bool relaxed = false;
   if (ze_result_t result = relaxedLimits(function, deviceDesc, relaxed); result != ZE_RESULT_SUCCESS) return result;
   if (size == 0) return reportError(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, function, "size is 0");
-  if (size > allocationLimit(context, device, relaxed))
+  if (size > allocationLimit(*context, device, relaxed))
     return reportError(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, function,
-                       relaxed ? "size exceeds the device's memory"
-                               : "size exceeds maxMemAllocSize (see ZE_experimental_relaxed_allocation_limits)");
+                       relaxed ? "size exceeds the memory of the device, or of a device of the context"
+                               : "size exceeds maxMemAllocSize of the device, or of a device of the context "
+                                 "(see ZE_experimental_relaxed_allocation_limits)");
   if (alignment & (alignment - 1))
     return reportError(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT, function, "alignment is not a power of two");
   if (device && !context->contains(*device))

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "loom/core/allocation_limits.h"
 #include "loom/core/runtime.h"
 #include "opencl/device/device.h"
 #include "opencl/info.h"
@@ -15,6 +16,12 @@ Context::~Context() {
   // Destructor callbacks run in reverse order of registration, as for memory objects.
   for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it) (*it)();
   core::Runtime::get().memory().freeAllOf(this);
+}
+
+uint64_t Context::allocationLimit() const {
+  std::vector<const core::DeviceInfo*> infos;
+  for (const Device* device : devices_) infos.push_back(&device->info());
+  return core::allocationLimit(infos);
 }
 
 bool Context::hasDevice(const Device* device) const {

@@ -1,6 +1,7 @@
 #pragma once
 // A context: its devices, the properties it was created with and its callbacks. Memory, programs
 // and queues retain their context.
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <vector>
@@ -24,6 +25,9 @@ class Context : public _cl_context, public RefCounted {
   bool hasDevice(const Device* device) const;
   // The object behind `handle` when it is one of this context's devices.
   Device* deviceOf(cl_device_id handle) const;
+  // The largest allocation of the context, which every one of its devices may use
+  // (core::allocationLimit): a buffer or SVM allocation, or USM of no device.
+  uint64_t allocationLimit() const;
   const std::vector<cl_context_properties>& properties() const { return properties_; }
   void addDestructorCallback(std::function<void()> callback);
 

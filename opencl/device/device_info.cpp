@@ -1,5 +1,5 @@
 // clGetDeviceInfo: every CL_DEVICE_* value, from the core device description. Features Loom does
-// not implement yet (images, pipes, device-side enqueue, sub-groups, fp16) report their absence.
+// does not implement (images, pipes, device-side enqueue, fp16) report their absence.
 #include <algorithm>
 
 #include "opencl/device/device.h"
@@ -40,7 +40,6 @@ constexpr cl_device_fp_atomic_capabilities_ext kFpAtomicCapabilities =
 constexpr cl_uint kMemBaseAddressAlignBits = 1024;  // 128 bytes: the alignment of every allocation
 constexpr cl_ulong kMaxConstantBufferSize = 1 << 20;
 constexpr size_t kMaxGlobalVariableSize = 1 << 16;
-constexpr size_t kPrintfBufferSize = 1 << 20;
 constexpr const char* kIlVersions = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4";
 
 std::vector<std::pair<std::string, cl_version>> ilVersions() {
@@ -164,7 +163,7 @@ cl_int Device::getInfo(cl_device_info name, size_t size, void* value, size_t* si
     case CL_DEVICE_BUILT_IN_KERNELS: return out.string("");
     case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION: return out.array(std::vector<cl_name_version>{});
     case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: return out.string("v0000-01-01-00");  // never submitted
-    case CL_DEVICE_PRINTF_BUFFER_SIZE: return out.scalar<size_t>(kPrintfBufferSize);
+    case CL_DEVICE_PRINTF_BUFFER_SIZE: return out.scalar<size_t>(device.printfBufferSize);
     case CL_DEVICE_PARENT_DEVICE: return out.scalar<cl_device_id>(nullptr);
     case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: return out.scalar<cl_uint>(0);
     case CL_DEVICE_PARTITION_PROPERTIES: return out.array(std::vector<cl_device_partition_property>{0});

@@ -73,6 +73,7 @@ cl_int checkLaunch(const core::Kernel& kernel, const core::DeviceInfo& info, con
     case core::LaunchError::None: return CL_SUCCESS;
     case core::LaunchError::ArgumentsMissing: return reportError(CL_INVALID_KERNEL_ARGS, function, "not every kernel argument is set");
     case core::LaunchError::TooManyGroups:
+    case core::LaunchError::TooManyCooperativeGroups:  // OpenCL launches are never cooperative
       return reportError(CL_INVALID_GLOBAL_WORK_SIZE, function, "the NDRange has more work-groups than the device can launch");
     case core::LaunchError::TooMuchLocalMemory:
       return reportError(CL_OUT_OF_RESOURCES, function, "the kernel needs more local memory than the device has");

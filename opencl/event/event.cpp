@@ -16,7 +16,7 @@ Event::Event(Context& context, CommandQueue* queue, cl_command_type commandType)
     : context_(context),
       queue_(queue),
       commandType_(commandType),
-      core_(&storage_, false, queue && !queue->device().isCpu()),
+      core_(&storage_, false, queue ? queue->device().info().type : core::DeviceType::Cpu),
       queuedTime_(core::monotonicNanoseconds()) {
   context_.retain();
 }

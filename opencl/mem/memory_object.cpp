@@ -88,12 +88,6 @@ cl_int checkBufferFlags(cl_mem_flags flags, const char* function) {
   return CL_SUCCESS;
 }
 
-uint64_t maxAllocationSize(const Context& context) {
-  uint64_t largest = 0;
-  for (Device* device : context.devices()) largest = std::max<uint64_t>(largest, device->info().maxAllocationSize);
-  return largest;
-}
-
 bool allDevicesShareHostMemory(const Context& context) {
   return std::all_of(context.devices().begin(), context.devices().end(),
                      [](Device* device) { return device->info().unifiedMemory; });
@@ -119,7 +113,8 @@ cl_int createBuffer(cl_context context, const cl_mem_properties* properties, cl_
   }
   if (cl_int error = checkBufferFlags(flags, function); error != CL_SUCCESS) return error;
   if (!(flags & kAccessFlags)) flags |= CL_MEM_READ_WRITE;
-  CL_REQUIRE(size != 0 && size <= maxAllocationSize(*owner), CL_INVALID_BUFFER_SIZE, "size is 0 or above the maximum");
+  CL_REQUIRE(size != 0 && size <= owner->allocationLimit(), CL_INVALID_BUFFER_SIZE,
+             "size is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE of a device of the context");
   const bool needsHostPtr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
   CL_REQUIRE(needsHostPtr == (hostPtr != nullptr), CL_INVALID_HOST_PTR,
              "host_ptr must be given exactly with CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR");

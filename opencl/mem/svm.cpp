@@ -53,8 +53,7 @@ CL_API_ENTRY void* CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags f
   if (access & (access - 1)) return nullptr;  // the access flags are alternatives
   if ((flags & CL_MEM_SVM_ATOMICS) && !(flags & CL_MEM_SVM_FINE_GRAIN_BUFFER)) return nullptr;
   if ((alignment & (alignment - 1)) != 0 || alignment > kLargestSvmAlignment) return nullptr;
-  for (Device* device : owner->devices())
-    if (size > device->info().maxAllocationSize) return nullptr;
+  if (size > owner->allocationLimit()) return nullptr;
   // Shared memory of the context's first device: managed memory on a GPU, which its kernels and
   // the host both address; the CPU's own memory otherwise.
   auto allocation = loom::core::Runtime::get().memory().allocate(loom::core::MemoryType::Shared, size,

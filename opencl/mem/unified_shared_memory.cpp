@@ -2,6 +2,7 @@
 // USM, owned by the context; copies and fills are the SVM ones under their own command types.
 #include <cstring>
 
+#include "loom/core/allocation_limits.h"
 #include "loom/core/runtime.h"
 #include "opencl/context/context.h"
 #include "opencl/device/device.h"
@@ -37,8 +38,10 @@ cl_int allocate(cl_context context, cl_device_id device, bool needsDevice, core:
   if (cl_int error = checkAllocProperties(properties); error != CL_SUCCESS) return error;
   CL_REQUIRE((alignment & (alignment - 1)) == 0 && alignment <= 4096, CL_INVALID_VALUE,
              "alignment is not a power of two up to 4096");
-  const uint64_t limit = (target ? target : owner->devices().front())->info().maxAllocationSize;
-  CL_REQUIRE(size != 0 && size <= limit, CL_INVALID_BUFFER_SIZE, "size is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+  // Memory of one device fits that device; memory of none fits each device of the context.
+  const uint64_t limit = target ? core::allocationLimit(target->info()) : owner->allocationLimit();
+  CL_REQUIRE(size != 0 && size <= limit, CL_INVALID_BUFFER_SIZE,
+             "size is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE of the device, or of a device of the context");
   auto allocation = core::Runtime::get().memory().allocate(type, size, alignment ? alignment : 128,
                                                            target ? &target->core() : nullptr, owner);
   CL_REQUIRE(allocation, CL_OUT_OF_RESOURCES, "out of memory");

@@ -64,9 +64,8 @@ void applyFastMath(llvm::Module& module, const BuildOptions& options) {
 
 // Vectors of 256 bits at most, also where the CPU has AVX-512: AMD's Zen 4 executes 512-bit
 // operations as two halves and Intel's cores lower their clock for them. LLVM prefers 256 bits on
-// Intel's AVX-512 CPUs already, but not on Zen 4, which LLVM 15 does not know: there the kernel
-// suite ran faster at 256 bits in all but one kernel (SGEMM 1.5x, n-body 1.2x, the triad 1.3x;
-// the reduction 0.8x).
+// Intel's AVX-512 CPUs already, but not on Zen 4, which LLVM 15 does not know (docs/performance.md
+// has the kernel suite's figures at both widths).
 void preferVectorsOf256Bits(llvm::Module& module) {
   const std::string width = std::to_string(kPreferredVectorBits);
   for (llvm::Function& function : module) function.addFnAttr("prefer-vector-width", width);

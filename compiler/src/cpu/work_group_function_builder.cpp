@@ -270,8 +270,8 @@ void inlineEverything(llvm::Module& module) {
 
 // The widest vector a kernel computes in (without barriers) decides whether its work-item loop is
 // better widened across work-items: vectors narrower than a register leave most of it empty, and
-// the vectorizer leaves loops with vector types alone. clpeak's float2 bandwidth kernel went from
-// 18 to 29 GB/s scalarized; float8 and float16 kernels, which fill a register, lost a third.
+// the vectorizer leaves loops with vector types alone. Kernels whose vectors fill a register
+// (float8, float16) run slower scalarized, so they keep their vectors.
 bool narrowerThanARegister(const llvm::Function& function) {
   unsigned widest = 0;
   for (const llvm::Instruction& instruction : llvm::instructions(function))

@@ -13,6 +13,7 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "loom/core/debug_keys.h"
 
 namespace loom::compiler::nvptx {
 
@@ -21,7 +22,7 @@ namespace {
 constexpr const char* kPathInToolkit = "/nvvm/libdevice/libdevice.10.bc";
 
 std::vector<std::string> candidatePaths() {
-  if (const char* path = std::getenv("LOOM_LibdevicePath"); path && *path) return {path};
+  if (std::string path; core::readDebugKey("LibdevicePath", path) && !path.empty()) return {path};
   std::vector<std::string> paths;
   for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
     if (const char* root = std::getenv(variable); root && *root) paths.push_back(root + std::string(kPathInToolkit));

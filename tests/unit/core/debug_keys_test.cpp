@@ -45,5 +45,25 @@ TEST(DebugKeys, ListShowsEveryKeyWithDefaultAndCurrentValue) {
   EXPECT_TRUE(found);
 }
 
+// readDebugKey reads the environment at each call, with the same rules as DebugKeys.
+TEST(DebugKeys, ReadDebugKeySeesTheEnvironmentAsItIsNow) {
+  bool dump = true;
+  unsetenv("LOOM_DumpKernelIr");
+  EXPECT_FALSE(readDebugKey("DumpKernelIr", dump));
+  EXPECT_TRUE(dump) << "an unset key leaves the value";
+  setenv("LOOM_DumpKernelIr", "false", 1);
+  EXPECT_TRUE(readDebugKey("DumpKernelIr", dump));
+  EXPECT_FALSE(dump);
+  setenv("LOOM_DumpKernelIr", "1", 1);
+  EXPECT_TRUE(readDebugKey("DumpKernelIr", dump));
+  EXPECT_TRUE(dump);
+  unsetenv("LOOM_DumpKernelIr");
+  std::string path;
+  setenv("LOOM_LibdevicePath", "/opt/libdevice.bc", 1);
+  EXPECT_TRUE(readDebugKey("LibdevicePath", path));
+  EXPECT_EQ(path, "/opt/libdevice.bc");
+  unsetenv("LOOM_LibdevicePath");
+}
+
 }  // namespace
 }  // namespace loom::core

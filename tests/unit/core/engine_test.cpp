@@ -40,6 +40,21 @@ TEST(Engine, TaskCountsIncreaseAndCompleteInOrder) {
   EXPECT_EQ(completions.load(), 3);
 }
 
+// The queue groups hold as many queues as the backend says its device offers.
+TEST(Device, QueueGroupsHoldTheQueuesTheBackendOffers) {
+  DeviceInfo info;
+  info.computeQueues = 3;
+  info.copyQueues = 5;
+  Device device(std::make_unique<testing::FakeBackend>(info), nullptr);
+  ASSERT_EQ(device.engineGroups().size(), 2u);
+  EXPECT_EQ(device.engineGroups()[0].type, EngineType::Compute);
+  EXPECT_EQ(device.engineGroups()[0].count, 3u);
+  EXPECT_EQ(device.engineGroups()[1].type, EngineType::Copy);
+  EXPECT_EQ(device.engineGroups()[1].count, 5u);
+  EXPECT_NE(device.createEngine(1, 4), nullptr);
+  EXPECT_EQ(device.createEngine(0, 3), nullptr);
+}
+
 // An engine's own completion handler runs after the device's, once per completed stream (OpenCL
 // queues retire their commands' events there).
 TEST(Device, EnginesRunTheirOwnCompletionHandlerAfterTheDevices) {

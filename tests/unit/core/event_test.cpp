@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "loom/core/futex.h"
+#include "loom/core/spin_wait.h"
 
 namespace loom::core {
 namespace {
@@ -14,6 +15,14 @@ TEST(Event, StartsUnsignaledAndQueryDoesNotBlock) {
   Event event(&storage);
   EXPECT_FALSE(event.isSignaled());
   EXPECT_FALSE(event.hostSynchronize(0));
+}
+
+// One rule for how long host waiters spin: longer for a GPU's work, which keeps no core busy.
+TEST(Event, WaitersForAGpusWorkSpinLongerThanForTheCpus) {
+  EXPECT_GT(waitSpinNanoseconds(DeviceType::Gpu), waitSpinNanoseconds(DeviceType::Cpu));
+  EventStorage storage;
+  EXPECT_EQ(Event(&storage).work(), DeviceType::Cpu);
+  EXPECT_EQ(Event(&storage, false, DeviceType::Gpu).work(), DeviceType::Gpu);
 }
 
 TEST(Event, HostSynchronizeTimesOutAfterRoughlyTheTimeout) {

@@ -14,7 +14,7 @@ namespace loom::core::testing {
 
 class FakeBackendBase : public Backend {
  public:
-  FakeBackendBase() { info_.name = "fake"; }
+  explicit FakeBackendBase(DeviceInfo info = {}) : info_(std::move(info)) { info_.name = "fake"; }
   const DeviceInfo& info() const override { return info_; }
   compiler::Target compilerTarget() const override { return compiler::Target::Cpu; }
   std::unique_ptr<BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram>, std::string&) override {
@@ -59,7 +59,10 @@ class FakeBackendBase : public Backend {
   DeviceInfo info_;
 };
 
-class FakeBackend final : public FakeBackendBase {};
+class FakeBackend final : public FakeBackendBase {
+ public:
+  using FakeBackendBase::FakeBackendBase;
+};
 
 // A device whose queues run copies only when the test lets the device work (`finishWork`), as a
 // GPU runs them after launch returns: for the asynchronous paths of executors and engines. Its

@@ -180,6 +180,27 @@ TEST(Kernel, IndirectLaunchesKeepWhereTheirCountsAre) {
   EXPECT_EQ(resolved.globalSize[2], 3u);
 }
 
+// Level Zero's cooperative append: the flag reaches the backend's launch, indirect or not, and
+// the stream's description says so.
+TEST(Kernel, CooperativeLaunchesStayCooperative) {
+  const auto d = descriptor();
+  Kernel kernel(d, nullptr);
+  const uint32_t counts[3] = {2, 1, 1};
+  LaunchRange range;
+  range.cooperative = true;
+  CommandStream stream;
+  kernel.appendLaunch(stream, range, {counts});
+  const LaunchKernelCommand command = onlyLaunch(stream).command;
+  EXPECT_TRUE(command.launch.cooperative);
+  EXPECT_TRUE(command.launch.withGroupCount(counts).cooperative);
+  EXPECT_NE(describeCommandStream(stream.bytes()).find("cooperative"), std::string::npos);
+
+  CommandStream ordinary;
+  kernel.appendLaunch(ordinary, {});
+  EXPECT_FALSE(onlyLaunch(ordinary).command.launch.cooperative);
+  EXPECT_EQ(describeCommandStream(ordinary.bytes()).find("cooperative"), std::string::npos);
+}
+
 TEST(Kernel, NullPointerArgumentIsANullPointer) {
   const auto d = descriptor();
   Kernel kernel(d, nullptr);
@@ -238,6 +259,25 @@ TEST(Kernel, SuggestedGroupSizesDivideTheGlobalSizeAlongXFirst) {
   auto fixed = descriptor();
   fixed.requiredWorkGroupSize = {8, 4, 2};
   EXPECT_EQ(Kernel(fixed, nullptr).suggestGroupSize(info, {1024, 1024, 1024}, 3, true), (Size{8, 4, 2}));
+}
+
+TEST(Kernel, SuggestedGroupSizesAlongXAreMultiplesOfWhatTheDevicePrefers) {
+  const auto d = descriptor();
+  const Kernel kernel(d, nullptr);
+  using Size = std::array<uint32_t, 3>;
+  DeviceInfo gpu = deviceWithGroupsOf(1024);
+  gpu.preferredGroupSizeMultiple = 32;  // a warp
+  DeviceInfo cpu = deviceWithGroupsOf(1024);
+  cpu.preferredGroupSizeMultiple = 8;  // float lanes of AVX2
+  // 8160 = 32 * 255: 255 divides it, but whole warps (160) and whole vectors (240) run better.
+  EXPECT_EQ(kernel.suggestGroupSize(deviceWithGroupsOf(1024), {8160, 1, 1}, 1, false), (Size{255, 1, 1}));
+  EXPECT_EQ(kernel.suggestGroupSize(gpu, {8160, 1, 1}, 1, false), (Size{160, 1, 1}));
+  EXPECT_EQ(kernel.suggestGroupSize(cpu, {8160, 1, 1}, 1, false), (Size{240, 1, 1}));
+  // No multiple of the warp divides 1000: the largest divisor still does.
+  EXPECT_EQ(kernel.suggestGroupSize(gpu, {1000, 1, 1}, 1, false), (Size{250, 1, 1}));
+  // A partial group of a prime global size is whole warps too.
+  gpu.maxGroupSize[0] = 200;
+  EXPECT_EQ(kernel.suggestGroupSize(gpu, {1009, 1, 1}, 1, true), (Size{192, 1, 1}));
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ const std::map<DeviceAttribute, int> kH100 = {
     {A::MaxSharedMemoryPerBlock, 49152}, {A::MaxSharedMemoryPerBlockOptin, 232448}, {A::WarpSize, 32},
     {A::ClockRateKHz, 1980000}, {A::MemoryClockRateKHz, 2619000}, {A::GlobalMemoryBusWidth, 5120},
     {A::MultiprocessorCount, 132}, {A::MaxThreadsPerMultiprocessor, 2048}, {A::L2CacheSize, 52428800},
-    {A::ComputeCapabilityMajor, 9}, {A::ComputeCapabilityMinor, 0}, {A::Integrated, 0}};
+    {A::ComputeCapabilityMajor, 9}, {A::ComputeCapabilityMinor, 0}, {A::Integrated, 0}, {A::AsyncEngineCount, 3}};
 
 AttributeLookup lookupIn(const std::map<DeviceAttribute, int>& attributes) {
   return [&attributes](DeviceAttribute which) {
@@ -87,6 +87,13 @@ TEST(CudaDeviceInfo, ComputeTopologyAndLimits) {
   EXPECT_TRUE(info.supportsFp64);
 }
 
+TEST(CudaDeviceInfo, GroupSizesInWholeWarpsAndAQueuePerCopyEngine) {
+  const core::DeviceInfo info = translateDeviceInfo(h100Facts(), lookupIn(kH100));
+  EXPECT_EQ(info.preferredGroupSizeMultiple, 32u);
+  EXPECT_EQ(info.copyQueues, 3u);
+  EXPECT_GT(info.computeQueues, 1u);
+}
+
 TEST(CudaDeviceInfo, WithoutOptInSharedMemoryUsesTheDefault) {
   std::map<DeviceAttribute, int> attributes = kH100;
   attributes.erase(A::MaxSharedMemoryPerBlockOptin);
@@ -97,6 +104,8 @@ TEST(CudaDeviceInfo, UnknownAttributesNeverDivideByZero) {
   const core::DeviceInfo info = translateDeviceInfo(DeviceFacts{}, [](DeviceAttribute) { return 0; });
   EXPECT_EQ(info.computeUnits, 1u);
   EXPECT_EQ(info.numThreadsPerEu, 1u);
+  EXPECT_EQ(info.preferredGroupSizeMultiple, 1u);
+  EXPECT_EQ(info.copyQueues, 1u);
   EXPECT_EQ(info.coreClockMHz, 0u);
   EXPECT_FALSE(info.supportsFp16);
 }

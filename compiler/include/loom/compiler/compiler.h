@@ -1,7 +1,8 @@
 #pragma once
 // The kernel compiler's public interface: bytes + options + target in, a program binary out (opencl_c.h
 // adds OpenCL C source to SPIR-V and SPIR-V linking).
-// It depends on LLVM and clang only (privately) and on no runtime object.
+// It depends on LLVM and clang only (privately), and on no runtime object: of core, only the debug
+// keys (loom_debug_keys), read as each compilation runs.
 #include <cstdint>
 #include <map>
 #include <memory>

@@ -25,6 +25,10 @@ class BackendKernel {
   // The most work-items one group of this kernel may have when the kernel itself sets a lower
   // limit than the device (a GPU kernel's register use does); 0 when only the device's applies.
   virtual uint32_t groupSizeLimit() const { return 0; }
+  // How many groups of `groupItems` work-items using `localMemorySize` bytes of local memory run at
+  // once on one compute unit, all resident together, as a cooperative launch needs them; the
+  // default is one (the CPU runs each group of a cooperative launch on a thread of its own).
+  virtual uint32_t residentGroupsPerComputeUnit(uint32_t groupItems, uint32_t localMemorySize) const { return 1; }
 };
 
 // A compiled program loaded on a device.

@@ -30,4 +30,10 @@ class DebugKeys {
 // The process-wide keys, read on first use.
 const DebugKeys& debugKeys();
 
+// Reads the key `name` (a name of debug_keys.inl) from the environment now, as DebugKeys does:
+// for code that must see the environment as it is at each use (the compiler, which tools and
+// tests use without a runtime). False, leaving `value`, when the key is unset or malformed.
+bool readDebugKey(const char* name, bool& value);
+bool readDebugKey(const char* name, std::string& value);
+
 }  // namespace loom::core

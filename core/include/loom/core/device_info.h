@@ -30,13 +30,22 @@ struct DeviceInfo {
   // Bytes of the widest vector register one work-item computes with (the CPU's SIMD register);
   // 0 where work-items are the scalar lanes of a SIMT unit (GPUs), which gain nothing from vectors.
   uint32_t vectorRegisterBytes = 0;
+  // What group sizes along x the device runs best in multiples of (a GPU's warp, the CPU's vector
+  // lanes): the group-size suggestion of both APIs prefers them.
+  uint32_t preferredGroupSizeMultiple = 1;
   uint32_t computeUnits = 1;  // OpenCL CL_DEVICE_MAX_COMPUTE_UNITS
   uint32_t maxWorkGroupSize = 1;
   std::array<uint32_t, 3> maxGroupSize{1, 1, 1};
   std::array<uint32_t, 3> maxGroupCount{1, 1, 1};
   uint32_t maxSharedLocalMemory = 0;
   std::vector<uint32_t> subGroupSizes;
+  // Queues (engines) of each queue group the backend offers applications.
+  uint32_t computeQueues = 1;
+  uint32_t copyQueues = 1;
   uint32_t maxArgumentsSize = 0;
+  // Bytes of printf output one launch may leave: the CUDA driver's default printf FIFO; the CPU
+  // prints at once and reports the same size, by which programs may size their output.
+  uint64_t printfBufferSize = uint64_t(1) << 20;
   uint64_t timerResolutionNs = 1;
   uint32_t timestampValidBits = 64;
   uint32_t kernelTimestampValidBits = 64;

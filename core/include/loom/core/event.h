@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "loom/core/device_info.h"
+
 namespace loom::core {
 
 // Field order matches ze_kernel_timestamp_result_t: global start/end, then context start/end.
@@ -35,11 +37,10 @@ class Event {
  public:
   // `deviceVisible`: the storage lies in memory the devices can address
   // (MemoryManager::allocateDeviceVisible), so that their queues can wait on it and signal it.
-  // `gpuWork`: the event stands for work on a GPU, which keeps no core of this machine busy: its
-  // waiters spin as long as the engine's waiters for a GPU do (kDeviceWaitSpinNanoseconds), where a
-  // wake-up would cost a percent of a few milliseconds of work.
-  explicit Event(EventStorage* storage, bool deviceVisible = false, bool gpuWork = false)
-      : storage_(storage), deviceVisible_(deviceVisible), gpuWork_(gpuWork) {}
+  // `work`: the kind of device whose work the event stands for, which decides how long its host
+  // waiters spin (waitSpinNanoseconds), as the engines' waiters for that device do.
+  explicit Event(EventStorage* storage, bool deviceVisible = false, DeviceType work = DeviceType::Cpu)
+      : storage_(storage), deviceVisible_(deviceVisible), work_(work) {}
 
   void markStart(uint64_t timestamp);
   void signal(uint64_t timestamp);  // records the end timestamp, then wakes every waiter
@@ -53,6 +54,7 @@ class Event {
   bool hostSynchronize(uint64_t timeoutNs) const;
   EventTimestamps timestamps() const { return storage_->timestamps; }
   bool deviceVisible() const { return deviceVisible_; }
+  DeviceType work() const { return work_; }
   // The word device queues wait on and write (EventStorage::deviceState).
   uint32_t* deviceWord() const { return &storage_->deviceState; }
 
@@ -61,7 +63,7 @@ class Event {
   std::atomic_ref<uint32_t> deviceState() const { return std::atomic_ref<uint32_t>(storage_->deviceState); }
   EventStorage* storage_;
   bool deviceVisible_;
-  bool gpuWork_;
+  DeviceType work_;
 };
 
 }  // namespace loom::core

@@ -16,7 +16,7 @@ namespace loom::core {
 enum class ArgumentError { None, InvalidIndex, InvalidSize, InvalidValue };
 // What keeps the kernel's current state from launching on a device; each API answers it with its
 // own error code.
-enum class LaunchError { None, ArgumentsMissing, TooManyGroups, TooMuchLocalMemory };
+enum class LaunchError { None, ArgumentsMissing, TooManyGroups, TooManyCooperativeGroups, TooMuchLocalMemory };
 
 class Kernel {
  public:
@@ -40,16 +40,22 @@ class Kernel {
 
   // The group size both APIs suggest when the application gives none: the kernel's required
   // size; else up to kPreferredGroupSize work-items (fewer where the kernel or the device allows
-  // fewer), growing along x first (the dimension the CPU vectorizes), each size dividing its
-  // global size, or, where `partialGroups` are allowed and the best divisor is small, as large as
-  // the limit. Dimensions from `dimensions` on are 1.
+  // fewer), growing along x first, each size dividing its global size, or, where `partialGroups`
+  // are allowed and the best divisor is small, as large as the limit. Along x the size is a
+  // multiple of the device's preferredGroupSizeMultiple (a GPU's warp, the CPU's vector lanes)
+  // wherever one divides the global size. Dimensions from `dimensions` on are 1.
   std::array<uint32_t, 3> suggestGroupSize(const DeviceInfo& info, const std::array<uint64_t, 3>& global, uint32_t dimensions,
                                            bool partialGroups) const;
 
+  // The most groups of a cooperative launch of the current group size and local memory: as many
+  // as the device keeps resident at once.
+  uint32_t maxCooperativeGroupCount(const DeviceInfo& info) const;
+
   // The one check of both APIs before a launch on a device described by `info`: every argument
   // set, `groupCount` within the device's limits (null when the counts are read from memory as the
-  // launch runs), the local memory within the device's.
-  LaunchError checkLaunch(const DeviceInfo& info, const uint32_t* groupCount) const;
+  // launch runs), and for a `cooperative` launch within maxCooperativeGroupCount, the local memory
+  // within the device's.
+  LaunchError checkLaunch(const DeviceInfo& info, const uint32_t* groupCount, bool cooperative = false) const;
 
   // Appends the launch of the kernel as it is set now (checkLaunch accepted it) over `range` to
   // `stream`, with its argument bytes: later changes to the kernel do not alter it.

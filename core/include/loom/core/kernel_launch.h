@@ -20,6 +20,8 @@ struct LaunchRange {
   // Where the work-items end along each dimension: inside the last group for OpenCL's
   // non-uniform work-groups. 0: at the end of the last group (whole groups, as in Level Zero).
   std::array<uint64_t, 3> globalSize{0, 0, 0};
+  // All groups run at once, so that they may wait for each other (zeCommandListAppendLaunchCooperativeKernel).
+  bool cooperative = false;
 };
 
 struct KernelLaunch {
@@ -32,6 +34,7 @@ struct KernelLaunch {
   uint32_t groupSize[3] = {1, 1, 1};   // the enqueued local size
   uint64_t globalSize[3] = {1, 1, 1};  // may end inside the last group (OpenCL non-uniform groups)
   uint64_t globalOffset[3] = {0, 0, 0};
+  bool cooperative = false;  // LaunchRange::cooperative
 
   // Places the launch's work-items where `range` says.
   void setRange(const LaunchRange& range);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "loom/core/device_info.h"
 #include "loom/core/futex.h"
 
 namespace loom::core {
@@ -15,6 +16,14 @@ constexpr uint64_t kSpinWaitNanoseconds = 50'000;
 // sleeping thread costs tens of microseconds (an idle core's wake-up among them), which is still
 // a percent of a few milliseconds of GPU work.
 constexpr uint64_t kDeviceWaitSpinNanoseconds = 20'000'000;
+
+// The one rule of both APIs and the engines for how long a host thread waiting for work on a
+// device of `type` spins before it sleeps: work on a GPU keeps no core of this machine busy, so
+// its waiters may spin (politely) while a wake-up would still cost a noticeable share of the
+// wait; waiters for the CPU would take a core from the work they wait for.
+constexpr uint64_t waitSpinNanoseconds(DeviceType type) {
+  return type == DeviceType::Gpu ? kDeviceWaitSpinNanoseconds : kSpinWaitNanoseconds;
+}
 
 // True as soon as `done()` is; false once `nanoseconds` have passed (or `deadline`, a
 // monotonicNanoseconds() time, if sooner) without it.

@@ -1,0 +1,26 @@
+# Fails when Loom's own code reads an environment variable LOOM_<Name> (getenv("LOOM_<Name>"),
+# readDebugKey("<Name>")) that the one list of debug keys (core/include/loom/core/debug_keys.inl,
+# which `loom-info --keys` prints) does not hold.
+# Usage: cmake -DROOT=<source tree> -P check_debug_keys.cmake
+file(READ ${ROOT}/core/include/loom/core/debug_keys.inl list)
+set(read_call "(getenv\\(\"LOOM_|readDebugKey\\(\")([A-Za-z0-9_]+)\"")
+set(unlisted "")
+foreach(dir backends compiler core level_zero opencl tools)
+  file(GLOB_RECURSE sources ${ROOT}/${dir}/*.cpp ${ROOT}/${dir}/*.h ${ROOT}/${dir}/*.inl)
+  foreach(source ${sources})
+    file(STRINGS ${source} reads REGEX "${read_call}")
+    foreach(read ${reads})
+      string(REGEX MATCHALL "${read_call}" calls "${read}")
+      foreach(call ${calls})
+        string(REGEX REPLACE "${read_call}" "\\2" name "${call}")
+        if(NOT list MATCHES "LOOM_DEBUG_KEY\\([^,]+, ${name},")
+          list(APPEND unlisted "LOOM_${name} (${source})")
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
+endforeach()
+if(unlisted)
+  message(FATAL_ERROR "read but not in debug_keys.inl: ${unlisted}")
+endif()
+message(STATUS "every LOOM_ variable Loom reads is a listed debug key")

@@ -71,7 +71,6 @@ core::DeviceInfo describeHostCpu() {
   info.computeUnits = static_cast<uint32_t>(cores > 0 ? cores : 1);
   info.numEusPerSubslice = info.computeUnits;
   info.simdWidth = simdWidth();
-  info.vectorRegisterBytes = info.simdWidth * sizeof(float);
   struct sysinfo system {};
   sysinfo(&system);
   info.globalMemorySize = uint64_t(system.totalram) * system.mem_unit;
@@ -82,8 +81,6 @@ core::DeviceInfo describeHostCpu() {
   info.maxGroupCount = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
   info.maxSharedLocalMemory = 64 * 1024;
   info.subGroupSizes = {1};
-  // Work-item loops run vectorized across x, a vector's lanes at a time.
-  info.preferredGroupSizeMultiple = info.simdWidth;
   // Each queue is an engine with a thread of its own: several let applications overlap
   // independent work (a copy beside a kernel) without many idle threads.
   info.computeQueues = 4;

@@ -70,7 +70,6 @@ core::DeviceInfo translateDeviceInfo(const DeviceFacts& facts, const AttributeLo
   const uint32_t optIn = get(DeviceAttribute::MaxSharedMemoryPerBlockOptin);
   info.maxSharedLocalMemory = optIn ? optIn : get(DeviceAttribute::MaxSharedMemoryPerBlock);
   info.subGroupSizes = {warpSize};
-  info.preferredGroupSizeMultiple = warpSize;
   info.computeQueues = kComputeQueues;
   // One copy queue per copy engine, which copies while kernels run.
   info.copyQueues = std::max(get(DeviceAttribute::AsyncEngineCount), 1u);

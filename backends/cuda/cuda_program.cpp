@@ -101,39 +101,39 @@ core::BackendKernel* CudaProgram::kernel(const std::string& name, std::string& l
     return nullptr;
   }
   auto scope = context_->makeCurrent();
-  uint32_t anyLaunchLimit = 0, wholeGroupsLimit = 0;
-  CUfunction anyLaunch = entry(name, anyLaunchLimit, log);
-  if (!anyLaunch) return nullptr;
+  uint32_t anyLaunchLimit = 0;
+  CUfunction anyLaunch = findFunction(name, &log);
+  if (!anyLaunch || !readThreadLimit(anyLaunch, name, anyLaunchLimit, log)) return nullptr;
   // The compiler leaves large kernels without an entry for whole groups (kernel_entries.cpp).
   const std::string wholeGroupsName = name + compiler::nvptx::kWholeGroupsEntrySuffix;
-  CUfunction wholeGroups = hasFunction(wholeGroupsName) ? entry(wholeGroupsName, wholeGroupsLimit, log) : anyLaunch;
-  if (!wholeGroups) return nullptr;
-  if (wholeGroups == anyLaunch) wholeGroupsLimit = anyLaunchLimit;
+  uint32_t wholeGroupsLimit = anyLaunchLimit;
+  CUfunction wholeGroups = findFunction(wholeGroupsName, nullptr);
+  if (!wholeGroups) wholeGroups = anyLaunch;
+  else if (!readThreadLimit(wholeGroups, wholeGroupsName, wholeGroupsLimit, log)) return nullptr;
   const KernelEntries entries{anyLaunch, wholeGroups};
   auto& slot = kernels_[name];
   slot = std::make_unique<CudaKernel>(context_, entries, std::min(anyLaunchLimit, wholeGroupsLimit), mayPrint_, launchesEarly_);
   return slot.get();
 }
 
-bool CudaProgram::hasFunction(const std::string& name) {
+CUfunction CudaProgram::findFunction(const std::string& name, std::string* log) {
   CUfunction function = nullptr;
-  return context_->driver().cuModuleGetFunction(&function, module_, name.c_str()) == CUDA_SUCCESS;
+  CUresult result = context_->driver().cuModuleGetFunction(&function, module_, name.c_str());
+  if (result == CUDA_SUCCESS) return function;
+  if (log) *log += context_->driver().describe("cuModuleGetFunction(" + name + ")", result) + "\n";
+  return nullptr;
 }
 
-CUfunction CudaProgram::entry(const std::string& name, uint32_t& maxThreadsPerBlock, std::string& log) {
-  CUfunction function = nullptr;
-  if (CUresult result = context_->driver().cuModuleGetFunction(&function, module_, name.c_str()); result != CUDA_SUCCESS) {
-    log += context_->driver().describe("cuModuleGetFunction(" + name + ")", result) + "\n";
-    return nullptr;
-  }
+bool CudaProgram::readThreadLimit(CUfunction function, const std::string& name, uint32_t& maxThreadsPerBlock,
+                                  std::string& log) {
   int limit = 0;
   if (CUresult result = context_->driver().cuFuncGetAttribute(&limit, FunctionAttribute::MaxThreadsPerBlock, function);
       result != CUDA_SUCCESS) {
     log += context_->driver().describe("cuFuncGetAttribute(" + name + ", MAX_THREADS_PER_BLOCK)", result) + "\n";
-    return nullptr;
+    return false;
   }
   maxThreadsPerBlock = static_cast<uint32_t>(limit);
-  return function;
+  return true;
 }
 
 void* CudaProgram::globalVariable(const std::string& name) {

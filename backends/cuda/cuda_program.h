@@ -72,10 +72,10 @@ class CudaProgram final : public core::BackendProgram {
   bool link(const std::vector<core::BackendProgram*>& others, std::string& log) override;
 
  private:
-  bool hasFunction(const std::string& name);
-  // The function `name` of the module, and its MAX_THREADS_PER_BLOCK; nullptr, said in `log`, if
-  // the module lacks it.
-  CUfunction entry(const std::string& name, uint32_t& maxThreadsPerBlock, std::string& log);
+  // The function `name` of the module; nullptr, said in `log` when one is given, if it lacks it.
+  CUfunction findFunction(const std::string& name, std::string* log);
+  // The function's MAX_THREADS_PER_BLOCK; false, said in `log`, when the driver does not tell.
+  bool readThreadLimit(CUfunction function, const std::string& name, uint32_t& maxThreadsPerBlock, std::string& log);
   // The module, once its imports are resolved; nullptr before.
   CUmodule module();
 

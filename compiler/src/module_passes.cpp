@@ -23,34 +23,42 @@ void runModulePipeline(llvm::Module& module, llvm::TargetMachine* machine,
   build(passes).run(module, modules);
 }
 
-void prepareForInlining(llvm::Module& module, const std::vector<std::string>& roots) {
-  llvm::StringSet<> keep;
-  for (const std::string& name : roots) keep.insert(name);
-  for (llvm::Function& function : module)
-    if (!function.isDeclaration() && !keep.contains(function.getName())) function.setLinkage(llvm::GlobalValue::InternalLinkage);
-  runModulePipeline(module, nullptr, [](llvm::PassBuilder&) {
+namespace {
+
+// Gives every definition among `values` that `keep` does not name internal linkage, so that
+// GlobalDCE may drop it once nothing uses it.
+template <typename Values>
+void internalizeAllBut(Values&& values, const std::vector<std::string>& keep) {
+  llvm::StringSet<> kept;
+  for (const std::string& name : keep) kept.insert(name);
+  for (llvm::GlobalValue& value : values)
+    if (!value.isDeclaration() && !kept.contains(value.getName())) value.setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+// Drops what no visible symbol reaches; with `simplify`, also runs SROA and EarlyCSE on what stays.
+void dropUnreached(llvm::Module& module, bool simplify) {
+  runModulePipeline(module, nullptr, [simplify](llvm::PassBuilder&) {
     llvm::ModulePassManager manager;
     manager.addPass(llvm::GlobalDCEPass());
-    llvm::FunctionPassManager simplify;
-    simplify.addPass(llvm::SROAPass());
-    simplify.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/false));
-    manager.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(simplify)));
+    if (!simplify) return manager;
+    llvm::FunctionPassManager simplifications;
+    simplifications.addPass(llvm::SROAPass());
+    simplifications.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/false));
+    manager.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(simplifications)));
     return manager;
   });
 }
 
+}  // namespace
+
+void prepareForInlining(llvm::Module& module, const std::vector<std::string>& roots) {
+  internalizeAllBut(module.functions(), roots);  // variables stay: the runtime looks them up later
+  dropUnreached(module, /*simplify=*/true);
+}
+
 void keepOnly(llvm::Module& module, const std::vector<std::string>& keepVisible) {
-  llvm::StringSet<> keep;
-  for (const std::string& name : keepVisible) keep.insert(name);
-  for (llvm::GlobalValue& value : module.global_values()) {
-    if (value.isDeclaration() || keep.contains(value.getName())) continue;
-    value.setLinkage(llvm::GlobalValue::InternalLinkage);
-  }
-  runModulePipeline(module, nullptr, [](llvm::PassBuilder&) {
-    llvm::ModulePassManager manager;
-    manager.addPass(llvm::GlobalDCEPass());
-    return manager;
-  });
+  internalizeAllBut(module.global_values(), keepVisible);
+  dropUnreached(module, /*simplify=*/false);
 }
 
 void useCCallingConvention(llvm::Module& module) {

@@ -103,7 +103,7 @@ std::array<uint32_t, 3> Kernel::suggestGroupSize(const DeviceInfo& info, const s
   for (uint32_t d = 0; d < std::min(dimensions, 3u); ++d) {
     const uint64_t limit = std::min<uint64_t>(budget, info.maxGroupSize[d]);
     // x is the dimension a GPU packs into warps and the CPU vectorizes.
-    const uint64_t multiple = d == 0 ? std::max(info.preferredGroupSizeMultiple, 1u) : 1;
+    const uint64_t multiple = d == 0 ? preferredGroupSizeMultiple(info) : 1;
     uint64_t chosen = largestDivisorUpTo(global[d], limit, multiple);
     // A small divisor (a prime global size, say) makes many tiny groups: partial groups are better.
     if (partialGroups && chosen * 4 < std::min(limit, global[d])) chosen = roundDownTo(std::min(limit, global[d]), multiple);

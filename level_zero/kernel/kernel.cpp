@@ -23,7 +23,7 @@ void fillKernelPropertiesChain(const core::DeviceInfo& info, void* next) {
     if (chained->stype != ZE_STRUCTURE_TYPE_KERNEL_PREFERRED_GROUP_SIZE_PROPERTIES) continue;
     // What zeKernelSuggestGroupSize rounds x to (core::Kernel::suggestGroupSize).
     reinterpret_cast<ze_kernel_preferred_group_size_properties_t*>(chained)->preferredMultiple =
-        std::max(info.preferredGroupSizeMultiple, 1u);
+        core::preferredGroupSizeMultiple(info);
   }
 }
 

@@ -289,7 +289,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
       return out.array(std::vector<size_t>{required[0], required[1], required[2]});
     }
     case CL_KERNEL_LOCAL_MEM_SIZE: return out.scalar<cl_ulong>(deviceKernel.localMemorySize());
-    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return out.scalar<size_t>(std::max<uint32_t>(info.preferredGroupSizeMultiple, 1));
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return out.scalar<size_t>(loom::core::preferredGroupSizeMultiple(info));
     case CL_KERNEL_PRIVATE_MEM_SIZE: return out.scalar<cl_ulong>(descriptor.privateMemorySize);
     default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
   }

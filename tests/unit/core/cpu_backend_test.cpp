@@ -39,7 +39,7 @@ TEST(CpuBackend, DescribesTheHostTruthfully) {
   EXPECT_EQ(core::preferredVectorWidth(info, 4), info.simdWidth);  // floats fill the SIMD register
   EXPECT_EQ(core::preferredVectorWidth(info, 8), info.simdWidth / 2);
   EXPECT_EQ(core::preferredVectorWidth(info, 1), 16u);  // OpenCL vectors stop at 16
-  EXPECT_EQ(info.preferredGroupSizeMultiple, info.simdWidth) << "work-item loops vectorize across x";
+  EXPECT_EQ(core::preferredGroupSizeMultiple(info), info.simdWidth) << "work-item loops vectorize across x";
   EXPECT_GT(info.computeQueues, 1u);
   EXPECT_GT(info.copyQueues, 1u);
 }

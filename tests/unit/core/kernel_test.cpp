@@ -266,9 +266,9 @@ TEST(Kernel, SuggestedGroupSizesAlongXAreMultiplesOfWhatTheDevicePrefers) {
   const Kernel kernel(d, nullptr);
   using Size = std::array<uint32_t, 3>;
   DeviceInfo gpu = deviceWithGroupsOf(1024);
-  gpu.preferredGroupSizeMultiple = 32;  // a warp
+  gpu.simdWidth = 32;  // a warp
   DeviceInfo cpu = deviceWithGroupsOf(1024);
-  cpu.preferredGroupSizeMultiple = 8;  // float lanes of AVX2
+  cpu.simdWidth = 8;  // float lanes of AVX2
   // 8160 = 32 * 255: 255 divides it, but whole warps (160) and whole vectors (240) run better.
   EXPECT_EQ(kernel.suggestGroupSize(deviceWithGroupsOf(1024), {8160, 1, 1}, 1, false), (Size{255, 1, 1}));
   EXPECT_EQ(kernel.suggestGroupSize(gpu, {8160, 1, 1}, 1, false), (Size{160, 1, 1}));

@@ -89,7 +89,7 @@ TEST(CudaDeviceInfo, ComputeTopologyAndLimits) {
 
 TEST(CudaDeviceInfo, GroupSizesInWholeWarpsAndAQueuePerCopyEngine) {
   const core::DeviceInfo info = translateDeviceInfo(h100Facts(), lookupIn(kH100));
-  EXPECT_EQ(info.preferredGroupSizeMultiple, 32u);
+  EXPECT_EQ(core::preferredGroupSizeMultiple(info), 32u);
   EXPECT_EQ(info.copyQueues, 3u);
   EXPECT_GT(info.computeQueues, 1u);
 }
@@ -104,7 +104,7 @@ TEST(CudaDeviceInfo, UnknownAttributesNeverDivideByZero) {
   const core::DeviceInfo info = translateDeviceInfo(DeviceFacts{}, [](DeviceAttribute) { return 0; });
   EXPECT_EQ(info.computeUnits, 1u);
   EXPECT_EQ(info.numThreadsPerEu, 1u);
-  EXPECT_EQ(info.preferredGroupSizeMultiple, 1u);
+  EXPECT_EQ(core::preferredGroupSizeMultiple(info), 1u);
   EXPECT_EQ(info.copyQueues, 1u);
   EXPECT_EQ(info.coreClockMHz, 0u);
   EXPECT_FALSE(info.supportsFp16);

@@ -26,13 +26,9 @@ struct DeviceInfo {
   uint32_t numSubslicesPerSlice = 1;
   uint32_t numEusPerSubslice = 1;
   uint32_t numThreadsPerEu = 1;
+  // Work-items one instruction computes: a GPU's warp; on the CPU the float lanes of its SIMD
+  // register, across which the work-item loops along x are vectorized.
   uint32_t simdWidth = 1;
-  // Bytes of the widest vector register one work-item computes with (the CPU's SIMD register);
-  // 0 where work-items are the scalar lanes of a SIMT unit (GPUs), which gain nothing from vectors.
-  uint32_t vectorRegisterBytes = 0;
-  // What group sizes along x the device runs best in multiples of (a GPU's warp, the CPU's vector
-  // lanes): the group-size suggestion of both APIs prefers them.
-  uint32_t preferredGroupSizeMultiple = 1;
   uint32_t computeUnits = 1;  // OpenCL CL_DEVICE_MAX_COMPUTE_UNITS
   uint32_t maxWorkGroupSize = 1;
   std::array<uint32_t, 3> maxGroupSize{1, 1, 1};
@@ -64,12 +60,18 @@ struct DeviceInfo {
   int32_t subDeviceIndex = -1;
 };
 
+// What group sizes along x the device runs best in multiples of (a GPU's warp, the CPU's vector
+// lanes): the group-size suggestion of both APIs prefers them.
+inline uint32_t preferredGroupSizeMultiple(const DeviceInfo& info) { return info.simdWidth > 1 ? info.simdWidth : 1; }
+
 // The vector width a kernel should use for elements of this size (OpenCL's preferred and native
-// vector widths, which programs such as hashcat size their work by): as many as fill the
-// work-item's vector register, at least 16 bytes' worth on a CPU, and 1 on a GPU.
+// vector widths, which programs such as hashcat size their work by): on a CPU as many as fill
+// its SIMD register, at least 16 bytes' worth; 1 on a GPU, whose work-items are the scalar lanes
+// of a warp and gain nothing from vectors.
 inline uint32_t preferredVectorWidth(const DeviceInfo& info, uint32_t elementBytes) {
-  if (info.vectorRegisterBytes == 0 || elementBytes == 0) return 1;
-  const uint32_t registerBytes = info.vectorRegisterBytes < 16 ? 16 : info.vectorRegisterBytes;
+  if (info.type != DeviceType::Cpu || elementBytes == 0) return 1;
+  const uint32_t simdRegisterBytes = info.simdWidth * 4;  // simdWidth counts float lanes
+  const uint32_t registerBytes = simdRegisterBytes < 16 ? 16 : simdRegisterBytes;
   const uint32_t width = registerBytes / elementBytes;
   return width > 16 ? 16 : width;  // OpenCL vectors stop at 16
 }

@@ -42,7 +42,7 @@ class Kernel {
   // size; else up to kPreferredGroupSize work-items (fewer where the kernel or the device allows
   // fewer), growing along x first, each size dividing its global size, or, where `partialGroups`
   // are allowed and the best divisor is small, as large as the limit. Along x the size is a
-  // multiple of the device's preferredGroupSizeMultiple (a GPU's warp, the CPU's vector lanes)
+  // multiple of the device's preferredGroupSizeMultiple() (a GPU's warp, the CPU's vector lanes)
   // wherever one divides the global size. Dimensions from `dimensions` on are 1.
   std::array<uint32_t, 3> suggestGroupSize(const DeviceInfo& info, const std::array<uint64_t, 3>& global, uint32_t dimensions,
                                            bool partialGroups) const;

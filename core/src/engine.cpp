@@ -10,6 +10,7 @@
 #include "loom/core/command_executor.h"
 #include "loom/core/command_stream.h"
 #include "loom/core/debug_keys.h"
+#include "loom/core/log.h"
 #include "loom/core/process_generation.h"
 #include "loom/core/spin_wait.h"
 
@@ -95,10 +96,15 @@ Engine::~Engine() {
   // Work that has not completed may never complete (a kernel that loops): the thread finishes it
   // alone, holding the state. On its own thread (an owner destroyed from its completion handler)
   // the engine cannot wait for itself.
-  if (state_->close() && worker_.get_id() != std::this_thread::get_id())
+  const bool done = state_->close();
+  if (done && worker_.get_id() != std::this_thread::get_id()) {
     worker_.join();
-  else
-    worker_.detach();
+    return;
+  }
+  if (!done)
+    debugMessage("a %s engine was destroyed before its work completed: its thread finishes the work alone",
+                 backend_.info().name.c_str());
+  worker_.detach();
 }
 
 uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) { return state_->submit(std::move(stream)); }

@@ -19,12 +19,7 @@ Device::~Device() = default;
 
 std::unique_ptr<Engine> Device::createEngine(uint32_t ordinal, uint32_t index, std::function<void()> onCompletion) {
   if (ordinal >= engineGroups_.size() || index >= engineGroups_[ordinal].count) return nullptr;
-  if (!onCompletion) return std::make_unique<Engine>(*backend_, engineCompletion_, registry_);
-  auto both = [device = engineCompletion_, own = std::move(onCompletion)] {
-    if (device) device();
-    own();
-  };
-  return std::make_unique<Engine>(*backend_, std::move(both), registry_);
+  return std::make_unique<Engine>(*backend_, engineCompletion_, registry_, std::move(onCompletion));
 }
 
 Telemetry& Device::telemetry() {

@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <deque>
+#include <mutex>
 
 #include "loom/core/command_executor.h"
 #include "loom/core/command_stream.h"
 #include "loom/core/debug_keys.h"
+#include "loom/core/log.h"
 #include "loom/core/process_generation.h"
 #include "loom/core/spin_wait.h"
 
@@ -20,39 +24,142 @@ constexpr auto kFirstPause = std::chrono::microseconds(50);
 constexpr auto kLongestPause = std::chrono::milliseconds(1);
 }  // namespace
 
-Engine::Engine(Backend& backend, std::function<void()> onCompletion, EngineRegistry* registry)
+class Engine::State {
+ public:
+  State(Backend& backend, std::function<void()> onCompletion, EngineRegistry* registry,
+        std::function<void()> ownerCompletion);
+  ~State() { unlist(); }
+
+  uint64_t submit(std::shared_ptr<const std::vector<uint8_t>> stream);
+  uint64_t runHereOrSubmit(std::shared_ptr<const std::vector<uint8_t>> stream);
+  uint64_t completionTag() const { return progress_.completionTag.load(std::memory_order_acquire); }
+  uint64_t submittedTaskCount() const { return progress_.submitted.load(std::memory_order_acquire); }
+  bool waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs);
+  int32_t deviceFailure() const { return executor_.deviceFailure(); }
+  // The engine's thread: runs submissions until the engine closes and nothing is left.
+  void run();
+  // The engine's owner goes: nothing more is submitted, the owner's completion handler no longer
+  // runs, and the thread ends once it has run what is left. True when nothing is left already.
+  bool close();
+  // The thread exists only in the process that created it: a forked child executes submissions
+  // on the submitting thread.
+  bool ownedByThisProcess() const { return processGeneration() == ownerProcess_; }
+  // Leaves the registry (at the end, or in a forked child, where no thread completes the work).
+  void unlist();
+
+ private:
+  // The next submitted stream, or nullptr when the engine stops; while none is there, issued
+  // device work is retired as it completes.
+  std::shared_ptr<const std::vector<uint8_t>> nextStream();
+  bool nothingSubmitted() const { return submittedTaskCount() == issued_.load(std::memory_order_acquire); }
+  // Completes the streams issued so far (their work is done): advances the completion tag.
+  void retireIssued();
+  // With nothing submitted: waits until the issued work is done, then retires it. Work that
+  // waits in the queue for a signal may take any time: then the engine polls it and returns
+  // early, returning false, when a submission arrives (which it issues then) or the engine stops.
+  bool retireWhileIdle();
+  void trace(const std::vector<uint8_t>& stream) const;
+  // Runs the stream to completion on the calling thread, which holds mutex_; returns its task count.
+  uint64_t runLocked(const std::vector<uint8_t>& stream);
+
+  Backend& backend_;
+  CommandExecutor executor_;
+  // Streams issued to the executor: by the engine thread, or by runLocked while the engine is idle.
+  std::atomic<uint64_t> issued_{0};
+  std::function<void()> onCompletion_;
+  std::function<void()> ownerCompletion_;
+  std::atomic<bool> ownerGone_{false};
+  EngineRegistry* registry_;
+  uint64_t registryId_ = 0;
+  const uint32_t ownerProcess_;  // process generation (process_generation.h)
+  std::mutex mutex_;
+  std::condition_variable workArrived_;
+  std::condition_variable completed_;
+  std::deque<std::shared_ptr<const std::vector<uint8_t>>> pending_;
+  EngineProgress progress_;  // the task count submitted and the completion tag, readable without the lock
+  uint64_t taskCount_ = 0;
+  bool stopping_ = false;
+};
+
+Engine::Engine(Backend& backend, std::function<void()> onCompletion, EngineRegistry* registry,
+               std::function<void()> ownerCompletion)
+    : backend_(backend),
+      state_(std::make_shared<State>(backend, std::move(onCompletion), registry, std::move(ownerCompletion))),
+      worker_([state = state_] { state->run(); }) {}
+
+Engine::~Engine() {
+  if (!state_->ownedByThisProcess()) {
+    state_->unlist();
+    worker_.detach();  // it does not exist in this process
+    return;
+  }
+  // Work that has not completed may never complete (a kernel that loops): the thread finishes it
+  // alone, holding the state. On its own thread (an owner destroyed from its completion handler)
+  // the engine cannot wait for itself.
+  const bool done = state_->close();
+  if (done && worker_.get_id() != std::this_thread::get_id()) {
+    worker_.join();
+    return;
+  }
+  if (!done)
+    debugMessage("a %s engine was destroyed before its work completed: its thread finishes the work alone",
+                 backend_.info().name.c_str());
+  worker_.detach();
+}
+
+uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) { return state_->submit(std::move(stream)); }
+
+uint64_t Engine::runHereOrSubmit(std::shared_ptr<const std::vector<uint8_t>> stream) {
+  return state_->runHereOrSubmit(std::move(stream));
+}
+
+uint64_t Engine::completionTag() const { return state_->completionTag(); }
+
+uint64_t Engine::submittedTaskCount() const { return state_->submittedTaskCount(); }
+
+bool Engine::waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs) {
+  return state_->waitForTaskCount(taskCount, timeoutNs);
+}
+
+int32_t Engine::deviceFailure() const { return state_->deviceFailure(); }
+
+Engine::State::State(Backend& backend, std::function<void()> onCompletion, EngineRegistry* registry,
+                     std::function<void()> ownerCompletion)
     : backend_(backend),
       executor_(backend),
       onCompletion_(std::move(onCompletion)),
+      ownerCompletion_(std::move(ownerCompletion)),
       registry_(registry),
-      ownerProcess_(processGeneration()),
-      worker_([this] { run(); }) {
-  if (registry_) registryId_ = registry_->add(this);
+      ownerProcess_(processGeneration()) {
+  if (registry_) registryId_ = registry_->add(&progress_);
 }
 
-Engine::~Engine() {
+void Engine::State::unlist() {
   if (registry_) registry_->remove(registryId_);
-  if (processGeneration() != ownerProcess_) {
-    worker_.detach();
-    return;
-  }
+  registry_ = nullptr;
+}
+
+bool Engine::State::close() {
+  ownerGone_.store(true, std::memory_order_release);
+  bool done;
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
+    done = pending_.empty() && completionTag() == taskCount_;
   }
   workArrived_.notify_all();
-  worker_.join();
+  return done;
 }
 
-void Engine::trace(const std::vector<uint8_t>& stream) const {
+void Engine::State::trace(const std::vector<uint8_t>& stream) const {
   if (debugKeys().PrintCommandStream)
     std::fprintf(stderr, "[loom] command stream submitted to %s engine:\n%s", backend_.info().name.c_str(),
                  describeCommandStream(stream).c_str());
 }
 
-uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
+uint64_t Engine::State::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
   trace(*stream);
-  if (processGeneration() != ownerProcess_) {
+  if (!ownedByThisProcess()) {
     std::lock_guard lock(mutex_);
     return runLocked(*stream);
   }
@@ -61,13 +168,13 @@ uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
     std::lock_guard lock(mutex_);
     pending_.push_back(std::move(stream));
     taskCount = ++taskCount_;
-    submitted_.store(taskCount, std::memory_order_release);
+    progress_.submitted.store(taskCount, std::memory_order_release);
   }
   workArrived_.notify_one();
   return taskCount;
 }
 
-uint64_t Engine::runHereOrSubmit(std::shared_ptr<const std::vector<uint8_t>> stream) {
+uint64_t Engine::State::runHereOrSubmit(std::shared_ptr<const std::vector<uint8_t>> stream) {
   std::unique_lock lock(mutex_);
   // Only on a synchronous queue (the CPU), and only when the engine has completed everything:
   // then its thread touches neither the executor nor the counters until the lock is free.
@@ -82,19 +189,19 @@ uint64_t Engine::runHereOrSubmit(std::shared_ptr<const std::vector<uint8_t>> str
   return taskCount;
 }
 
-uint64_t Engine::runLocked(const std::vector<uint8_t>& stream) {
+uint64_t Engine::State::runLocked(const std::vector<uint8_t>& stream) {
   // Holding the lock keeps the engine thread from starting later submissions, and from retiring,
   // meanwhile.
   const uint64_t taskCount = ++taskCount_;
-  submitted_.store(taskCount, std::memory_order_release);
+  progress_.submitted.store(taskCount, std::memory_order_release);
   issued_.store(taskCount, std::memory_order_release);
   executor_.execute(stream);
   executor_.retire(true);
-  completionTag_.store(taskCount, std::memory_order_release);
+  progress_.completionTag.store(taskCount, std::memory_order_release);
   return taskCount;
 }
 
-bool Engine::waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs) {
+bool Engine::State::waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs) {
   auto done = [&] { return completionTag() >= taskCount; };
   const uint64_t deadline = timeoutNs == UINT64_MAX ? UINT64_MAX : monotonicNanoseconds() + timeoutNs;
   if (spinUntil(done, deadline, waitSpinNanoseconds(backend_.info().type))) return true;
@@ -107,7 +214,7 @@ bool Engine::waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs) {
   return completed_.wait_for(lock, std::chrono::nanoseconds(deadline > now ? deadline - now : 0), done);
 }
 
-void Engine::run() {
+void Engine::State::run() {
   while (std::shared_ptr<const std::vector<uint8_t>> stream = nextStream()) {
     executor_.execute(*stream);
     const uint64_t issued = issued_.fetch_add(1, std::memory_order_acq_rel) + 1;
@@ -120,7 +227,7 @@ void Engine::run() {
   retireIssued();
 }
 
-std::shared_ptr<const std::vector<uint8_t>> Engine::nextStream() {
+std::shared_ptr<const std::vector<uint8_t>> Engine::State::nextStream() {
   // Back-to-back submissions are common: poll briefly before sleeping, so that the next one is
   // issued without a wake-up (and, on a GPU, before the device runs dry). Once the device is done,
   // poll again: a waiter that has just been told tends to submit more at once.
@@ -137,7 +244,7 @@ std::shared_ptr<const std::vector<uint8_t>> Engine::nextStream() {
   return stream;
 }
 
-bool Engine::retireWhileIdle() {
+bool Engine::State::retireWhileIdle() {
   if (!executor_.waitsInQueue()) {
     executor_.retire(true);
     retireIssued();
@@ -153,16 +260,17 @@ bool Engine::retireWhileIdle() {
   return true;
 }
 
-void Engine::retireIssued() {
+void Engine::State::retireIssued() {
   {
     // Under the lock: runLocked may be advancing both counters on another thread.
     std::lock_guard lock(mutex_);
     const uint64_t issued = issued_.load(std::memory_order_acquire);
     if (completionTag() == issued) return;
-    completionTag_.store(issued, std::memory_order_release);
+    progress_.completionTag.store(issued, std::memory_order_release);
   }
   completed_.notify_all();
   if (onCompletion_) onCompletion_();
+  if (ownerCompletion_ && !ownerGone_.load(std::memory_order_acquire)) ownerCompletion_();
 }
 
 }  // namespace loom::core

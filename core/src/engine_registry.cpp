@@ -1,10 +1,8 @@
 #include "loom/core/engine_registry.h"
 
-#include "loom/core/engine.h"
-
 namespace loom::core {
 
-uint64_t EngineRegistry::add(Engine* engine) {
+uint64_t EngineRegistry::add(const EngineProgress* engine) {
   std::lock_guard lock(mutex_);
   engines_.emplace(nextId_, engine);
   return nextId_++;
@@ -18,7 +16,7 @@ void EngineRegistry::remove(uint64_t id) {
 EngineRegistry::Snapshot EngineRegistry::submittedWork() const {
   std::lock_guard lock(mutex_);
   Snapshot work;
-  for (const auto& [id, engine] : engines_) work.emplace_back(id, engine->submittedTaskCount());
+  for (const auto& [id, engine] : engines_) work.emplace_back(id, engine->submitted.load(std::memory_order_acquire));
   return work;
 }
 
@@ -26,7 +24,7 @@ bool EngineRegistry::completed(const Snapshot& work) const {
   std::lock_guard lock(mutex_);
   for (const auto& [id, taskCount] : work) {
     auto engine = engines_.find(id);
-    if (engine != engines_.end() && engine->second->completionTag() < taskCount) return false;
+    if (engine != engines_.end() && engine->second->completionTag.load(std::memory_order_acquire) < taskCount) return false;
   }
   return true;
 }

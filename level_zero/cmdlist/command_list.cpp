@@ -22,11 +22,6 @@ std::vector<core::Event*> coreEvents(uint32_t count, ze_event_handle_t* events) 
 }
 }  // namespace
 
-CommandList::~CommandList() {
-  // An immediate list's submissions reference its events and kernels: let them finish.
-  if (engine_ && lastTaskCount_) engine_->waitForTaskCount(lastTaskCount_, UINT64_MAX);
-}
-
 bool CommandList::canLaunchKernels() const {
   const auto& groups = device_.core().engineGroups();
   return ordinal_ < groups.size() && groups[ordinal_].type == core::EngineType::Compute;
@@ -64,9 +59,9 @@ core::CommandFraming CommandList::framing(ze_event_handle_t signal, uint32_t num
 }
 
 ze_result_t CommandList::submitImmediate(const char* function) {
-  lastTaskCount_ = engine_->submit(std::make_shared<const std::vector<uint8_t>>(stream_.take()));
+  const uint64_t taskCount = engine_->submit(std::make_shared<const std::vector<uint8_t>>(stream_.take()));
   if (!synchronous_) return ZE_RESULT_SUCCESS;
-  return synchronizationResult(engine_->waitForTaskCount(lastTaskCount_, UINT64_MAX), [&] { return engine_->deviceFailure(); }, function);
+  return synchronizationResult(engine_->waitForTaskCount(taskCount, UINT64_MAX), [&] { return engine_->deviceFailure(); }, function);
 }
 
 ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_command_list_desc_t* desc,

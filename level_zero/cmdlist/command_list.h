@@ -18,10 +18,10 @@ class Device;
 
 class CommandList : public _ze_command_list_handle_t {
  public:
-  // `engine` is set for immediate lists only: each owns one.
+  // `engine` is set for immediate lists only: each owns one. Destroying an immediate list in use
+  // leaves its work to finish alone, as destroying a queue does (zeCommandQueueDestroy).
   CommandList(Context& context, Device& device, uint32_t ordinal, std::unique_ptr<core::Engine> engine, bool synchronous)
       : context_(context), device_(device), ordinal_(ordinal), engine_(std::move(engine)), synchronous_(synchronous) {}
-  ~CommandList();
   static CommandList* fromHandle(ze_command_list_handle_t handle) { return static_cast<CommandList*>(handle); }
 
   Device& device() const { return device_; }
@@ -61,7 +61,6 @@ class CommandList : public _ze_command_list_handle_t {
   bool synchronous_;
   core::CommandStream stream_;
   std::shared_ptr<const std::vector<uint8_t>> recorded_;
-  uint64_t lastTaskCount_ = 0;
 };
 
 template <typename Encode>

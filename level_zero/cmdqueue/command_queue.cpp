@@ -50,8 +50,9 @@ ze_result_t zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
   ZE_REQUIRE_HANDLE(hCommandQueue);
   CommandQueue* queue = CommandQueue::fromHandle(hCommandQueue);
   queue->retireHandle();
-  // Work in flight still references the queue's lists and events: let it finish first.
-  queue->synchronize(UINT64_MAX);
+  // The application must not destroy a queue in use, yet a kernel may never end: work still in
+  // flight finishes on the engine's thread alone, which holds what it needs (core::Engine), and
+  // what it uses (events, modules, memory) is released only after it (releaseAfterSubmittedWork).
   delete queue;
   return ZE_RESULT_SUCCESS;
 }

@@ -21,7 +21,8 @@ CommandQueue::CommandQueue(Context& context, Device& device, cl_command_queue_pr
 }
 
 CommandQueue::~CommandQueue() {
-  finish();
+  // Every command has completed (deleteOnceIdle), yet the engine's thread may still be in its
+  // completion handler, or be this very thread: the engine waits for, or leaves, itself.
   engine_.reset();
   retire();
   releaseContext(context_);
@@ -92,6 +93,7 @@ void CommandQueue::finish() {
 
 void CommandQueue::retire() {
   std::vector<InFlight> done;
+  bool lastOfAReleasedQueue;
   {
     std::lock_guard lock(inFlightMutex_);
     const uint64_t completed = engine_ ? engine_->completionTag() : UINT64_MAX;
@@ -99,6 +101,7 @@ void CommandQueue::retire() {
       done.push_back(std::move(inFlight_.front()));
       inFlight_.pop_front();
     }
+    lastOfAReleasedQueue = released_ && !done.empty() && inFlight_.empty();
   }
   for (InFlight& record : done) {
     if (record.event) {
@@ -107,10 +110,22 @@ void CommandQueue::retire() {
     }
     for (Event* event : record.waited) releaseEvent(*event);
   }
+  if (lastOfAReleasedQueue) delete this;
+}
+
+void CommandQueue::deleteOnceIdle() {
+  bool idle;
+  {
+    std::lock_guard lock(inFlightMutex_);
+    released_ = true;
+    idle = inFlight_.empty();
+  }
+  // Otherwise the queue may be gone already: retire() deletes it on the engine's thread.
+  if (idle) delete this;
 }
 
 void releaseQueue(CommandQueue& queue) {
-  if (queue.release()) delete &queue;
+  if (queue.release()) queue.deleteOnceIdle();
 }
 
 namespace {

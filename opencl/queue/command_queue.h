@@ -52,8 +52,13 @@ class CommandQueue : public _cl_command_queue, public RefCounted {
   // The first failure of the device on this queue's work (a negative execution status), or 0.
   // Sticky, as a lost GPU context is.
   int32_t deviceFailure() const { return engine_ ? engine_->deviceFailure() : 0; }
-  // Completes the bookkeeping of finished commands: event callbacks, references.
+  // Completes the bookkeeping of finished commands: event callbacks, references. Deletes a
+  // released queue once its last command has completed.
   void retire();
+  // The application released its last reference: OpenCL deletes the queue once every command
+  // queued has finished, so now when they have, else when the engine completes the last (a kernel
+  // that never ends keeps the queue, and the context it retains, to the end of the process).
+  void deleteOnceIdle();
 
  private:
   struct InFlight {
@@ -69,6 +74,7 @@ class CommandQueue : public _cl_command_queue, public RefCounted {
   std::vector<cl_queue_properties> propertiesArray_;
   std::mutex inFlightMutex_;
   std::deque<InFlight> inFlight_;
+  bool released_ = false;  // under inFlightMutex_
   std::unique_ptr<core::Engine> engine_;  // last: destroyed first, so its thread stops before the rest
 };
 

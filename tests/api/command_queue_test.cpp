@@ -1,5 +1,8 @@
 // The command queue object: both modes, every ordinal and index, synchronization and bad
 // descriptors.
+#include <unistd.h>
+
+#include "../child_process.h"
 #include "ze_test_helpers.h"
 
 namespace loom::test {
@@ -21,7 +24,23 @@ class CommandQueueTest : public ZeTest {
     EXPECT_ZE(zeCommandListClose(l));
     return l;
   }
+  // Submits, to a new asynchronous queue (the last of `queues`), a list that copies 3 to
+  // `destination` and signals `copied` once the returned event is signaled.
+  ze_event_handle_t submitACopyBehindAGate(int* destination, ze_event_handle_t copied) {
+    ze_event_handle_t gate = hostVisibleEvent();
+    int* source = shared<int>(1);
+    *source = 3;
+    ze_command_list_handle_t l = regularList();
+    EXPECT_ZE(zeCommandListAppendWaitOnEvents(l, 1, &gate));
+    EXPECT_ZE(zeCommandListAppendMemoryCopy(l, destination, source, sizeof(int), copied, 0, nullptr));
+    EXPECT_ZE(zeCommandListClose(l));
+    EXPECT_ZE(zeCommandQueueExecuteCommandLists(commandQueue(), 1, &l, nullptr));
+    return gate;
+  }
 };
+
+// A child that hangs fails (SIGALRM ends it) rather than stalling the suite.
+constexpr unsigned kSecondsBeforeAHangFails = 60;
 
 TEST_F(CommandQueueTest, EveryQueueOfBothGroupsRunsAListInBothModes) {
   const auto groups = queueGroups();
@@ -79,6 +98,48 @@ TEST_F(CommandQueueTest, SynchronizeReturnsNotReadyUntilTheHostSignalsTheAwaited
   EXPECT_EQ(*destination, 0);
   ASSERT_ZE(zeEventHostSignal(gate));
   ASSERT_ZE(zeCommandQueueSynchronize(q, kTimeout));
+  EXPECT_EQ(*destination, 3);
+}
+
+// The application must not destroy a queue in use, yet it may: the destroy returns at once, and
+// the work finishes on the queue's own thread, the events and memory it uses kept until then.
+// In a child process, where a destroy that hangs fails (SIGALRM) rather than stalls the suite.
+TEST_F(CommandQueueTest, DestroyingAQueueInUseReturnsAndItsWorkFinishesAlone) {
+  EXPECT_PASSES_IN_A_CHILD_PROCESS({
+    alarm(kSecondsBeforeAHangFails);
+    ze_event_handle_t copied = hostVisibleEvent();
+    int* destination = shared<int>(1);
+    *destination = 0;
+    ze_event_handle_t gate = submitACopyBehindAGate(destination, copied);
+    EXPECT_ZE(zeCommandQueueDestroy(queues.back()));
+    queues.pop_back();
+    EXPECT_EQ(zeEventQueryStatus(copied), ZE_RESULT_NOT_READY);
+    EXPECT_EQ(*destination, 0);
+    ASSERT_ZE(zeEventHostSignal(gate));
+    EXPECT_ZE(zeEventHostSynchronize(copied, kTimeout));
+    EXPECT_EQ(*destination, 3);
+  });
+}
+
+// A forked child inherits its parent's queues without their threads: it may still destroy them,
+// even one whose work the parent had not completed when the child was forked.
+TEST_F(CommandQueueTest, AForkedChildDestroysTheQueuesItInherited) {
+  SKIP_UNLESS_CPU_DEVICE("a forked child can use its parent's device (CUDA is not usable after fork)");
+  int* destination = shared<int>(1);
+  *destination = 0;
+  ze_event_handle_t copied = hostVisibleEvent();
+  ze_event_handle_t gate = submitACopyBehindAGate(destination, copied);
+  ze_command_queue_handle_t waiting = queues.back();
+  ze_command_list_handle_t immediate = immediateList(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+  ASSERT_ZE(zeCommandListAppendWaitOnEvents(immediate, 1, &gate));
+  EXPECT_EQ(runInChildProcess([&] {
+              return zeCommandQueueDestroy(waiting) == ZE_RESULT_SUCCESS && zeCommandListDestroy(immediate) == ZE_RESULT_SUCCESS;
+            }),
+            0);
+  // The parent's queues are untouched.
+  ASSERT_ZE(zeEventHostSignal(gate));
+  EXPECT_ZE(zeCommandQueueSynchronize(waiting, kTimeout));
+  EXPECT_ZE(zeEventHostSynchronize(copied, kTimeout));
   EXPECT_EQ(*destination, 3);
 }
 

@@ -4,8 +4,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
-#include <thread>
+#include <cstdlib>
 
 #include "../child_process.h"
 #include "ze_test_helpers.h"
@@ -76,8 +77,35 @@ class CpuKernelFaultTest : public ZeTest {
     expectAKernelToWork();
   }
 
+  // spin_until_set over kSpinningGroups groups of one work-item: more groups than the device has
+  // threads, so that every worker may end up inside one. It ends once *release is set.
+  ze_kernel_handle_t spinUntilSet(int* release, int* done) {
+    ze_kernel_handle_t spin = faultKernel("spin_until_set");
+    setArguments(spin, release, done);
+    EXPECT_ZE(zeKernelSetGroupSize(spin, 1, 1, 1));
+    return spin;
+  }
+
+  // Two ints, both 0: a flag no one sets, and a count.
+  int* neverSet() {
+    int* flags = shared<int>(2);
+    flags[0] = flags[1] = 0;
+    return flags;
+  }
+
+  // Destroys a helper's object itself, so that TearDown leaves it alone.
+  template <typename Handle>
+  static void forget(std::vector<Handle>& made, Handle handle) {
+    made.erase(std::remove(made.begin(), made.end(), handle), made.end());
+  }
+
+  static constexpr uint32_t kSpinningGroups = 256;
+  static constexpr ze_group_count_t kSpinningCount{kSpinningGroups, 1, 1};
   ze_module_handle_t faultModule = nullptr;
 };
+
+// A child that hangs fails (SIGALRM ends it) rather than stalling the suite.
+constexpr unsigned kSecondsBeforeAHangFails = 60;
 
 TEST_F(CpuKernelFaultTest, AStoreFarOutOfBoundsLosesTheDeviceAndTheProcessGoesOn) {
   SKIP_UNLESS_CPU_DEVICE("catching a kernel's fault in the process");
@@ -143,33 +171,67 @@ TEST_F(CpuKernelFaultWithAnApplicationHandlerTest, TheApplicationsHandlerGetsIts
 TEST_F(CpuKernelFaultTest, AKernelThatDoesNotEndHoldsUpOnlyItsOwnQueue) {
   SKIP_UNLESS_CPU_DEVICE("sharing the CPU's threads between queues");
   EXPECT_PASSES_IN_A_CHILD_PROCESS({
-    auto* flags = shared<int>(2);
+    alarm(kSecondsBeforeAHangFails);
+    int* flags = neverSet();
     int* release = flags;
     int* done = flags + 1;
-    *release = 0;
-    *done = 0;
-    ze_kernel_handle_t spin = faultKernel("spin_until_set");
-    setArguments(spin, release, done);
-    ASSERT_ZE(zeKernelSetGroupSize(spin, 1, 1, 1));
-    // More groups than the device has threads: every worker may end up inside one.
-    constexpr uint32_t kSpinningGroups = 256;
-    const ze_group_count_t count{kSpinningGroups, 1, 1};
     ze_event_handle_t spun = hostVisibleEvent();
     ze_command_list_handle_t spinning = immediateList(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
-    ASSERT_ZE(zeCommandListAppendLaunchKernel(spinning, spin, &count, spun, 0, nullptr));
-    // Destroying the list waits for its kernel (the application must not destroy a list in use),
-    // but only on the thread that destroys it.
-    std::thread destroying([&] { EXPECT_ZE(zeCommandListDestroy(spinning)); });
+    ASSERT_ZE(zeCommandListAppendLaunchKernel(spinning, spinUntilSet(release, done), &kSpinningCount, spun, 0, nullptr));
+    // The application must not destroy a list in use, yet a kernel may never end: the destroy
+    // returns and the kernel runs on.
+    forget(commandLists, spinning);
+    EXPECT_ZE(zeCommandListDestroy(spinning));
     // Another queue of this context, and one of another context, run their kernels meanwhile.
     expectAKernelToWork();
     EXPECT_EQ(zeEventQueryStatus(spun), ZE_RESULT_NOT_READY);
     switchToANewContext();
     expectAKernelToWork();
     EXPECT_EQ(zeEventQueryStatus(spun), ZE_RESULT_NOT_READY);
+    // The list's work completes without it.
     __atomic_store_n(release, 1, __ATOMIC_SEQ_CST);
-    destroying.join();
     EXPECT_ZE(zeEventHostSynchronize(spun, kTimeout));
     EXPECT_EQ(__atomic_load_n(done, __ATOMIC_SEQ_CST), int(kSpinningGroups));
+  });
+}
+
+// A kernel that never ends on a queue and on an immediate list: destroying both returns, the work
+// behind the kernel never reports success, other queues go on, the application tears everything
+// down (the kernel's module and memory with it) and the process exits normally.
+TEST_F(CpuKernelFaultTest, DestroyingQueuesWhoseKernelNeverEndsReturnsAndTheProcessExits) {
+  SKIP_UNLESS_CPU_DEVICE("sharing the CPU's threads between queues");
+  EXPECT_PASSES_IN_A_CHILD_PROCESS({
+    alarm(kSecondsBeforeAHangFails);
+    int* flags = neverSet();
+    ze_kernel_handle_t spin = spinUntilSet(flags, flags + 1);
+    ze_event_handle_t spun = hostVisibleEvent(), behind = hostVisibleEvent(), spunToo = hostVisibleEvent();
+    // A queue runs the kernel, then a list behind it.
+    ze_command_list_handle_t spinning = regularList(), copying = regularList();
+    ASSERT_ZE(zeCommandListAppendLaunchKernel(spinning, spin, &kSpinningCount, spun, 0, nullptr));
+    int* copied = shared<int>(1);
+    *copied = 0;
+    const int one = 1;
+    ASSERT_ZE(zeCommandListAppendMemoryCopy(copying, copied, &one, sizeof(one), behind, 0, nullptr));
+    ASSERT_ZE(zeCommandListClose(spinning));
+    ASSERT_ZE(zeCommandListClose(copying));
+    ze_command_queue_handle_t queue = commandQueue();
+    ze_command_list_handle_t both[] = {spinning, copying};
+    ASSERT_ZE(zeCommandQueueExecuteCommandLists(queue, 2, both, nullptr));
+    // An immediate list runs it too.
+    ze_command_list_handle_t immediate = immediateList(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+    ASSERT_ZE(zeCommandListAppendLaunchKernel(immediate, spin, &kSpinningCount, spunToo, 0, nullptr));
+
+    forget(queues, queue);
+    EXPECT_ZE(zeCommandQueueDestroy(queue));
+    forget(commandLists, immediate);
+    EXPECT_ZE(zeCommandListDestroy(immediate));
+    expectAKernelToWork();
+    for (ze_event_handle_t never : {spun, behind, spunToo}) EXPECT_EQ(zeEventQueryStatus(never), ZE_RESULT_NOT_READY);
+    EXPECT_EQ(*copied, 0);
+    // Events, lists, the module, the memory and the context go (after the work, which keeps them).
+    TearDown();
+    std::fflush(nullptr);
+    std::exit(HasFailure() ? 1 : 0);
   });
 }
 

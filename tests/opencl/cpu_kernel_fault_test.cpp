@@ -2,9 +2,12 @@
 // status, CL_OUT_OF_RESOURCES from clFinish) and the process, its other queues and contexts go
 // on; a kernel that never ends holds up only its own queue.
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
-#include <thread>
+#include <cstdlib>
 
 #include "../child_process.h"
 #include "cl_test_helpers.h"
@@ -14,6 +17,8 @@ namespace {
 
 constexpr size_t kWorkItems = 4096;
 constexpr cl_ulong kOneTebibyteOfInts = (cl_ulong(1) << 40) / sizeof(cl_int);
+// A child that hangs fails (SIGALRM ends it) rather than stalling the suite.
+constexpr unsigned kSecondsBeforeAHangFails = 60;
 
 class CpuKernelFaultTest : public ClTest {
  protected:
@@ -56,6 +61,36 @@ class CpuKernelFaultTest : public ClTest {
     for (size_t i = 0; i < kWorkItems; ++i) ASSERT_EQ(values[i], cl_int(i * i)) << i;
   }
 
+  // spin_until_set over kSpinningGroups work-items, one per group: more groups than the device
+  // has threads, so that every worker may end up inside one. It ends once *release is set.
+  void enqueueSpinning(cl_command_queue on, cl_kernel spin, cl_event* event) {
+    const size_t one = 1;
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(on, spin, 1, nullptr, &kSpinningGroups, &one, 0, nullptr, event));
+    track(*event);
+  }
+
+  // Two ints, 0 and 0, in fine-grained SVM the host reads and writes while kernels run.
+  cl_int* sharedFlags() {
+    auto* flags = static_cast<cl_int*>(
+        svmAlloc(CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, 2 * sizeof(cl_int)));
+    if (flags) flags[0] = flags[1] = 0;
+    return flags;
+  }
+
+  cl_uint contextReferences() {
+    cl_uint count = 0;
+    EXPECT_CL_OK(clGetContextInfo(context, CL_CONTEXT_REFERENCE_COUNT, sizeof(count), &count, nullptr));
+    return count;
+  }
+
+  // Releases a queue the test made with createQueue, which TearDown then leaves alone.
+  void releaseQueue(cl_command_queue released) {
+    queues.erase(std::remove(queues.begin(), queues.end(), released), queues.end());
+    EXPECT_CL_OK(clReleaseCommandQueue(released));
+  }
+
+  static constexpr size_t kSpinningGroups = 256;
+
   // Another queue of the same context works, and so does a new context.
   void expectTheProcessToGoOn() {
     expectAKernelToWork();
@@ -95,32 +130,77 @@ TEST_F(CpuKernelFaultTest, AStorePastTheEndOfAMappedFileFailsTheCommandAndThePro
 // In a child process too: what the test leaves behind stays there, and so would a hang.
 TEST_F(CpuKernelFaultTest, AKernelThatDoesNotEndHoldsUpOnlyItsOwnQueue) {
   EXPECT_PASSES_IN_A_CHILD_PROCESS({
-    auto* flags = static_cast<cl_int*>(
-        svmAlloc(CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, 2 * sizeof(cl_int)));
+    alarm(kSecondsBeforeAHangFails);
+    cl_int* flags = sharedFlags();
     ASSERT_NE(flags, nullptr);
     cl_int* release = flags;
     cl_int* done = flags + 1;
-    *release = 0;
-    *done = 0;
     cl_kernel spin = faultKernel("spin_until_set");
     ASSERT_CL_OK(clSetKernelArgSVMPointer(spin, 0, release));
     ASSERT_CL_OK(clSetKernelArgSVMPointer(spin, 1, done));
-    // More groups than the device has threads: every worker may end up inside one.
-    const size_t groups = 256, one = 1;
-    cl_command_queue spinning = createQueue(0);
     cl_event spun = nullptr;
-    ASSERT_CL_OK(clEnqueueNDRangeKernel(spinning, spin, 1, nullptr, &groups, &one, 0, nullptr, &spun));
-    track(spun);
-    // Releasing the queue waits for its kernel, but only on the thread that releases it.
-    queues.pop_back();
-    std::thread releasing([&] { EXPECT_CL_OK(clReleaseCommandQueue(spinning)); });
+    enqueueSpinning(createQueue(0), spin, &spun);
+    // The queue goes once its commands have finished: the release returns at once.
+    releaseQueue(queues.back());
     // Another queue of this context, and one of another context, run their kernels meanwhile.
     expectTheProcessToGoOn();
     EXPECT_GT(eventStatus(spun), CL_COMPLETE);
     __atomic_store_n(release, 1, __ATOMIC_SEQ_CST);
-    releasing.join();
     EXPECT_CL_OK(clWaitForEvents(1, &spun));
-    EXPECT_EQ(__atomic_load_n(done, __ATOMIC_SEQ_CST), cl_int(groups));
+    EXPECT_EQ(__atomic_load_n(done, __ATOMIC_SEQ_CST), cl_int(kSpinningGroups));
+  });
+}
+
+// OpenCL deletes a released queue once its commands have finished: until then it keeps its
+// context, and its events' callbacks run when they complete.
+TEST_F(CpuKernelFaultTest, AReleasedQueueKeepsItsContextUntilItsKernelEnds) {
+  EXPECT_PASSES_IN_A_CHILD_PROCESS({
+    alarm(kSecondsBeforeAHangFails);
+    cl_int* flags = sharedFlags();
+    ASSERT_NE(flags, nullptr);
+    cl_kernel spin = faultKernel("spin_until_set");
+    ASSERT_CL_OK(clSetKernelArgSVMPointer(spin, 0, flags));
+    ASSERT_CL_OK(clSetKernelArgSVMPointer(spin, 1, flags + 1));
+    cl_command_queue spinning = createQueue(0);
+    cl_event spun = nullptr;
+    enqueueSpinning(spinning, spin, &spun);
+    std::atomic<int> completions{0};
+    auto count = [](cl_event, cl_int, void* counter) { ++*static_cast<std::atomic<int>*>(counter); };
+    ASSERT_CL_OK(clSetEventCallback(spun, CL_COMPLETE, count, &completions));
+    const cl_uint withTheQueue = contextReferences();
+    releaseQueue(spinning);
+    EXPECT_EQ(contextReferences(), withTheQueue) << "the released queue's kernel still runs";
+    EXPECT_EQ(completions.load(), 0);
+    __atomic_store_n(flags, 1, __ATOMIC_SEQ_CST);
+    EXPECT_TRUE(eventually([&] { return contextReferences() == withTheQueue - 1; }));
+    EXPECT_EQ(completions.load(), 1) << "the callbacks run before the queue goes";
+    EXPECT_EQ(eventStatus(spun), CL_COMPLETE);
+  });
+}
+
+// A kernel that never ends: releasing its queue and the context returns, the command behind the
+// kernel never completes, other queues go on, the application releases everything (the kernel's
+// program and memory with it) and the process exits normally.
+TEST_F(CpuKernelFaultTest, ReleasingAQueueWhoseKernelNeverEndsReturnsAndTheProcessExits) {
+  EXPECT_PASSES_IN_A_CHILD_PROCESS({
+    alarm(kSecondsBeforeAHangFails);
+    cl_mem flags = bufferWith(std::vector<cl_int>{0, 0});
+    cl_kernel spin = faultKernel("spin_until_set");
+    setArgs(spin, flags, flags);
+    cl_command_queue spinning = createQueue(0);
+    cl_event spun = nullptr, behind = nullptr;
+    enqueueSpinning(spinning, spin, &spun);
+    cl_int copied = 0;
+    ASSERT_CL_OK(clEnqueueReadBuffer(spinning, flags, CL_FALSE, 0, sizeof(copied), &copied, 0, nullptr, &behind));
+    track(behind);
+    releaseQueue(spinning);
+    expectTheProcessToGoOn();
+    EXPECT_GT(eventStatus(spun), CL_COMPLETE);
+    EXPECT_GT(eventStatus(behind), CL_COMPLETE);
+    // Events, the kernel, its program, the buffer, the other queues and both contexts.
+    TearDown();
+    std::fflush(nullptr);
+    std::exit(HasFailure() ? 1 : 0);
   });
 }
 

@@ -5,6 +5,7 @@
 #include "fake_backend.h"
 #include "loom/core/command_stream.h"
 #include "loom/core/device.h"
+#include "loom/core/engine_registry.h"
 #include "loom/core/event.h"
 #include "loom/core/runtime.h"
 
@@ -195,6 +196,38 @@ TEST(Engine, WorkWaitingInTheQueueForAHostSignalDoesNotHoldUpLaterSubmissions) {
   ASSERT_TRUE(engine.waitForTaskCount(laterTask, 10'000'000'000ull));
   EXPECT_EQ(first, 3);
   EXPECT_EQ(second, 3);
+}
+
+// Destroying an engine never waits for work that has not completed (it may never complete): the
+// engine's thread finishes it alone, listed in the registry until then so that deferred releases
+// wait for it, and the owner's completion handler, gone with the owner, no longer runs.
+TEST(Engine, DestroyedWithWorkLeftItsThreadFinishesTheWorkAlone) {
+  // What the thread uses lives to the end of the process: the thread may outlast this scope.
+  struct Leftovers {
+    testing::FakeBackend backend;
+    EngineRegistry registry;
+    EventStorage gateStorage, doneStorage;
+    Event gate{&gateStorage}, done{&doneStorage};
+    std::atomic<int> ownerCompletions{0};
+  };
+  static Leftovers left;
+  auto engine = std::make_unique<Engine>(left.backend, nullptr, &left.registry, [] { ++left.ownerCompletions; });
+  Event* waited[] = {&left.gate};
+  CommandStream stream;
+  stream.appendWaitEvents(waited, 1);
+  stream.appendSignalEvent(&left.done);
+  engine->submit(share(stream));
+  const EngineRegistry::Snapshot work = left.registry.submittedWork();
+  engine.reset();
+  EXPECT_FALSE(left.registry.completed(work));
+  EXPECT_FALSE(left.done.isSignaled());
+  left.gate.hostSignal();
+  ASSERT_TRUE(left.done.hostSynchronize(10'000'000'000ull));
+  for (int poll = 0; poll < 10000 && !left.registry.submittedWork().empty(); ++poll)
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  EXPECT_TRUE(left.registry.submittedWork().empty()) << "the thread leaves the registry once done";
+  EXPECT_TRUE(left.registry.completed(work));
+  EXPECT_EQ(left.ownerCompletions.load(), 0);
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ class Device {
   // queue and immediate command list owns one, so that work blocked on an event in one queue
   // never holds up another (as separate hardware contexts behave on a GPU).
   // `onCompletion`, when given, runs on the engine's thread after each completed stream (after
-  // the device's own completion handler).
+  // the device's own completion handler), until the engine is destroyed.
   std::unique_ptr<Engine> createEngine(uint32_t ordinal, uint32_t index, std::function<void()> onCompletion = {});
 
   // The backend's telemetry, created on first use and kept for the device's lifetime.

@@ -1,7 +1,9 @@
 #pragma once
-// Every live engine of the process, so that deferred releases can wait for work submitted
-// anywhere. Engines register themselves; a snapshot names them by id, never by pointer, so an
-// engine destroyed meanwhile (it drains before it goes) simply counts as done.
+// Every engine of the process that may have work, so that deferred releases can wait for work
+// submitted anywhere. Engines register their progress; a snapshot names them by id, never by
+// pointer, so an engine gone meanwhile (it completed its work before it went) simply counts as
+// done.
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -10,20 +12,24 @@
 
 namespace loom::core {
 
-class Engine;
+// How far one engine's work got: the task count of its last submission and its completion tag.
+struct EngineProgress {
+  std::atomic<uint64_t> submitted{0};
+  std::atomic<uint64_t> completionTag{0};
+};
 
 class EngineRegistry {
  public:
   using Snapshot = std::vector<std::pair<uint64_t, uint64_t>>;  // engine id, task count submitted
 
-  uint64_t add(Engine* engine);
+  uint64_t add(const EngineProgress* engine);
   void remove(uint64_t id);
   Snapshot submittedWork() const;
   bool completed(const Snapshot& work) const;
 
  private:
   mutable std::mutex mutex_;
-  std::map<uint64_t, Engine*> engines_;
+  std::map<uint64_t, const EngineProgress*> engines_;
   uint64_t nextId_ = 1;
 };
 

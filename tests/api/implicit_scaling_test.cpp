@@ -191,12 +191,16 @@ TEST_F(ImplicitScalingTest, AKernelTimestampSpansEveryTilesPart) {
   ze_event_handle_t timed = hostVisibleEvent(ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP);
   uint64_t hostTime = 0, before = 0, released = 0, after = 0;
   ASSERT_ZE(zeDeviceGetGlobalTimestamps(device, &hostTime, &before));
+  ::testing::internal::CaptureStderr();
   HeldLaunch held(*this, scalingKernel("hold_last_groups"), timed, tiles);
   for (int polls = 0; polls < 20000 && !held.unheldGroupsDone(tiles); ++polls) usleep(1000);
   // The last tile's groups end after this moment, so the kernel's end must too.
   ASSERT_ZE(zeDeviceGetGlobalTimestamps(device, &hostTime, &released));
   held.release();
   ASSERT_ZE(zeEventHostSynchronize(timed, kTimeout));
+  ASSERT_ZE(zeCommandQueueSynchronize(held.queue(), kTimeout));
+  const std::string messages = ::testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(splitAmongAllTiles(messages, "hold_last_groups", tiles)) << messages;
   ASSERT_ZE(zeDeviceGetGlobalTimestamps(device, &hostTime, &after));
   ze_kernel_timestamp_result_t result{};
   ASSERT_ZE(zeEventQueryKernelTimestamp(timed, &result));

@@ -67,8 +67,9 @@ void CompositeQueue::runSplit(const KernelLaunch& launch, const uint8_t* argumen
   const uint32_t groups[3] = {launch.groupsToRun(0), launch.groupsToRun(1), launch.groupsToRun(2)};
   const int dimension = splitDimension(groups, static_cast<unsigned>(tiles_.size()));
   std::vector<KernelLaunch> parts = splitLaunch(launch, dimension, static_cast<unsigned>(tiles_.size()));
-  debugMessage("implicit scaling: kernel %s (%u x %u x %u groups) split along %c: %s", kernelName(launch), groups[0], groups[1],
-               groups[2], "xyz"[dimension], describeParts(parts, dimension).c_str());
+  if (debugKeys().PrintDebugMessages)  // the description takes allocations every launch would pay for
+    debugMessage("implicit scaling: kernel %s (%u x %u x %u groups) split along %c: %s", kernelName(launch), groups[0], groups[1],
+                 groups[2], "xyz"[dimension], describeParts(parts, dimension).c_str());
   const auto* kernel = static_cast<const CompositeKernel*>(launch.kernel);
   for (size_t tile = 0; tile < parts.size(); ++tile) parts[tile].kernel = kernel->onTile(tile);
   joinBefore(kAllTiles);

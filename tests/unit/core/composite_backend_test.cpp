@@ -323,6 +323,7 @@ class CompositeOverCpuTiles : public ::testing::TestWithParam<unsigned> {
     launch.setRange({workDim, groups, {4, 1, 1}, offset, globalSize, false});
     launch.kernel = kernel.get();
     launch.descriptor = &descriptor;
+    launch.argumentSize = sizeof(RecordArguments);  // what a tile that starts its part copies
     const uint64_t count = uint64_t(groups[0]) * groups[1] * groups[2];
     std::vector<GroupRecord> records(count);
     std::atomic<uint32_t> workItems{0};

@@ -26,6 +26,8 @@ class ImplicitScalingTest : public ZeTest {
  protected:
   void SetUp() override {
     if (!std::getenv("LOOM_CpuSubDevices")) GTEST_SKIP() << "run with LOOM_CpuSubDevices=N";
+    const char* messages = std::getenv("LOOM_PrintDebugMessages");
+    if (!messages || std::string(messages) != "1") GTEST_SKIP() << "run with LOOM_PrintDebugMessages=1: the tests read them";
     ZeTest::SetUp();
     SKIP_UNLESS_CPU_DEVICE("tiles by LOOM_CpuSubDevices");
     ASSERT_ZE(zeDeviceGetSubDevices(device, &tiles, nullptr));

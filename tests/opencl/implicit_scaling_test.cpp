@@ -20,6 +20,8 @@ class ClImplicitScalingTest : public ClTest {
   void SetUp() override {
     const char* tilesWanted = std::getenv("LOOM_CpuSubDevices");
     if (!tilesWanted) GTEST_SKIP() << "run with LOOM_CpuSubDevices=N";
+    const char* messages = std::getenv("LOOM_PrintDebugMessages");
+    if (!messages || std::string(messages) != "1") GTEST_SKIP() << "run with LOOM_PrintDebugMessages=1: the tests read them";
     tiles = static_cast<uint32_t>(std::atoi(tilesWanted));
     ClTest::SetUp();
     if (deviceInfo<cl_device_type>(CL_DEVICE_TYPE) != CL_DEVICE_TYPE_CPU) GTEST_SKIP() << "tiles by LOOM_CpuSubDevices are the CPU's";

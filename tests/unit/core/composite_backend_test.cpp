@@ -9,12 +9,14 @@
 #include <atomic>
 #include <cstring>
 #include <numeric>
+#include <thread>
 
 #include "backends/cpu/cpu_backend.h"
 #include "backends/cpu/cpu_program.h"
 #include "fake_backend.h"
 #include "loom/core/composite_kernel.h"
 #include "loom/core/debug_keys.h"
+#include "loom/core/event.h"
 #include "loom/core/launch_split.h"
 #include "loom/core/memory_coloring.h"
 
@@ -262,6 +264,69 @@ TEST(CompositeOverTilesWithoutParts, RunsLaunchesOnTileZeroAndStillSplitsCopies)
   queue->copy(destination.data(), source.data(), source.size());
   EXPECT_EQ(first.writes.size(), 1u);
   EXPECT_EQ(second.writes.size(), 1u);
+}
+
+// Asynchronous tiles (GPUs): the composite keeps the root's order across them.
+class CompositeOverAsynchronousTiles : public ::testing::Test {
+ protected:
+  CompositeOverAsynchronousTiles() {
+    root = createCompositeBackend({&tiles[0], &tiles[1]});
+    queue = root->createQueue();
+  }
+  // Lets tile 1 work from another thread while the composite waits for it.
+  std::thread runTileOneUntil(const std::atomic<bool>& stop) {
+    return std::thread([&] {
+      while (!stop.load()) {
+        tiles[1].finishWork();
+        std::this_thread::yield();
+      }
+    });
+  }
+
+  testing::FakeAsynchronousBackend tiles[2];
+  std::unique_ptr<Backend> root;
+  std::unique_ptr<BackendQueue> queue;
+};
+
+TEST_F(CompositeOverAsynchronousTiles, WritesAValueOnlyAfterEveryTilesWork) {
+  EXPECT_TRUE(queue->asynchronous());
+  std::vector<uint8_t> source(2 * kGranule, 5), destination(2 * kGranule, 0);
+  queue->copy(destination.data(), source.data(), source.size());
+  EXPECT_EQ(tiles[0].copiesIssued, 1u);
+  EXPECT_EQ(tiles[1].copiesIssued, 1u);
+  uint32_t word = 0;
+  std::atomic<bool> stop{false};
+  std::thread tileOne = runTileOneUntil(stop);
+  EXPECT_TRUE(queue->writeValue(&word, 7));
+  stop.store(true);
+  tileOne.join();
+  // Tile 1's half was done before the write was issued; tile 0 writes after its own half.
+  EXPECT_TRUE(tiles[1].pending.empty());
+  EXPECT_TRUE(std::equal(destination.begin() + kGranule, destination.end(), source.begin() + kGranule));
+  EXPECT_EQ(word, 0u);
+  tiles[0].finishWork();
+  EXPECT_EQ(word, 7u);
+  EXPECT_EQ(destination, source);
+  EXPECT_TRUE(queue->completed());
+}
+
+TEST_F(CompositeOverAsynchronousTiles, AMarkIsPassedWhenTheLastTilePassedIt) {
+  tiles[1].deviceClock = 5000;  // tile 1 reaches the mark later
+  const uint32_t mark = queue->markTime();
+  ASSERT_NE(mark, BackendQueue::kNoMark);
+  tiles[0].finishWork();
+  tiles[1].finishWork();
+  EXPECT_TRUE(queue->completed());
+  EXPECT_EQ(queue->timeOfMark(mark), 6000u);
+  queue->forgetMarks();
+  EXPECT_TRUE(tiles[0].markTimes.empty());
+  EXPECT_TRUE(tiles[1].markTimes.empty());
+}
+
+TEST_F(CompositeOverAsynchronousTiles, ReportsAFailureOfAnyTileOnce) {
+  tiles[1].failure = kStatusOutOfResources;
+  EXPECT_EQ(queue->takeFailure(), kStatusOutOfResources);
+  EXPECT_EQ(queue->takeFailure(), 0);
 }
 
 // CPU tiles sharing one pool, running a kernel written by hand in the CPU's work-group ABI that

@@ -12,6 +12,7 @@
 #include "backends/cpu/cpu_queue.h"
 #include "backends/cpu/host_telemetry.h"
 #include "backends/cpu/kernel_fault_guard.h"
+#include "loom/core/composite_backend.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/futex.h"
 #include "loom/core/log.h"
@@ -71,26 +72,29 @@ uint32_t enterGroupRun(compiler::WorkGroupContext& context, const core::KernelLa
     context.groupId[d] = ids[d];
     context.localSize[d] = groupSizeAt(launch, d, ids[d]);
   }
-  uint64_t run = std::min<uint64_t>({available, launch.groupCount[0] - ids[0], longest});
+  const uint32_t rowEnd = launch.firstGroupToRun(0) + launch.groupsToRun(0);
+  uint64_t run = std::min<uint64_t>({available, rowEnd - ids[0], longest});
   // A smaller last group runs on its own.
   if (run > 1 && groupSizeAt(launch, 0, ids[0] + uint32_t(run) - 1) != context.localSize[0]) --run;
   context.groupRun = static_cast<uint32_t>(run);
   return context.groupRun;
 }
 
-// Group ids in the order of linear group indices: x fastest, then y, then z.
-void firstGroup(uint32_t ids[3], const uint32_t counts[3], uint64_t index) {
-  ids[0] = static_cast<uint32_t>(index % counts[0]);
-  ids[1] = static_cast<uint32_t>(index / counts[0] % counts[1]);
-  ids[2] = static_cast<uint32_t>(index / (uint64_t(counts[0]) * counts[1]));
+// The ids of the group with linear index `index` among the groups the launch runs (all of them,
+// or a part's box of them): x fastest, then y, then z.
+void firstGroup(uint32_t ids[3], const core::KernelLaunch& launch, uint64_t index) {
+  const uint32_t countX = launch.groupsToRun(0), countY = launch.groupsToRun(1);
+  ids[0] = launch.firstGroupToRun(0) + static_cast<uint32_t>(index % countX);
+  ids[1] = launch.firstGroupToRun(1) + static_cast<uint32_t>(index / countX % countY);
+  ids[2] = launch.firstGroupToRun(2) + static_cast<uint32_t>(index / (uint64_t(countX) * countY));
 }
 
 // Advances `ids` by `run` groups along x, of which there are that many left in the row.
-void nextGroups(uint32_t ids[3], const uint32_t counts[3], uint32_t run) {
-  if ((ids[0] += run) < counts[0]) return;
-  ids[0] = 0;
-  if (++ids[1] < counts[1]) return;
-  ids[1] = 0;
+void nextGroups(uint32_t ids[3], const core::KernelLaunch& launch, uint32_t run) {
+  if ((ids[0] += run) < launch.firstGroupToRun(0) + launch.groupsToRun(0)) return;
+  ids[0] = launch.firstGroupToRun(0);
+  if (++ids[1] < launch.firstGroupToRun(1) + launch.groupsToRun(1)) return;
+  ids[1] = launch.firstGroupToRun(1);
   ++ids[2];
 }
 
@@ -112,12 +116,12 @@ void runGroups(void* erased) {
   // Group ids advance from run to run rather than being divided out of each index: small groups
   // of a memory-bound kernel would feel the divisions.
   uint32_t ids[3];
-  firstGroup(ids, launch.groupCount, runs.first);
+  firstGroup(ids, launch, runs.first);
   for (uint64_t index = runs.first; index < runs.last;) {
     const uint32_t run = enterGroupRun(runs.context, launch, ids, runs.last - index, runs.longest);
     runs.function(runs.arguments, &runs.context);
     index += run;
-    nextGroups(ids, launch.groupCount, run);
+    nextGroups(ids, launch, run);
   }
 }
 }  // namespace
@@ -129,9 +133,17 @@ char* CpuBackend::Scratch::reserve(size_t bytes) {
   return memory.get();
 }
 
-CpuBackend::CpuBackend(core::DeviceInfo info, unsigned threads) : info_(std::move(info)), pool_(threads), scratch_(threads) {
+CpuBackend::CpuBackend(core::DeviceInfo info, unsigned threads)
+    : info_(std::move(info)), pool_(std::make_shared<ThreadPool>(threads)), scratch_(pool_->threads()) {
   installKernelFaultHandler();
 }
+
+CpuBackend::CpuBackend(core::DeviceInfo info, std::shared_ptr<ThreadPool> pool, unsigned tile)
+    : info_(std::move(info)), pool_(std::move(pool)), tile_(tile), scratch_(pool_->threads()) {
+  installKernelFaultHandler();
+}
+
+bool CpuBackend::runsProgramsOf(const core::Backend& other) const { return dynamic_cast<const CpuBackend*>(&other) != nullptr; }
 
 std::unique_ptr<core::Telemetry> CpuBackend::createTelemetry() { return std::make_unique<HostTelemetry>(); }
 
@@ -159,29 +171,52 @@ KernelFault CpuBackend::runGroupsOf(const LaunchPlan& plan, uint64_t first, uint
   return runKernelCode(runGroups, &runs);
 }
 
-bool CpuBackend::runKernel(const core::KernelLaunch& launch, const uint8_t* arguments) {
+CpuBackend::LaunchPlan CpuBackend::planOf(const core::KernelLaunch& launch, const uint8_t* arguments) {
   const size_t groupItems = size_t(launch.groupSize[0]) * launch.groupSize[1] * launch.groupSize[2];
-  const LaunchPlan plan{&launch,
-                        arguments,
-                        chooseFunction(launch),
-                        launchContext(launch),
-                        longestGroupRun(launch),
-                        (launch.localMemorySize + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment,
-                        size_t(launch.descriptor->barrierFrameSize) * groupItems};
-  const uint64_t groups = uint64_t(launch.groupCount[0]) * launch.groupCount[1] * launch.groupCount[2];
-  FaultRecord faults;
-  if (launch.cooperative) {
-    if (!runCooperatively(plan, groups, faults)) return false;
-  } else {
-    pool_.run(groups, [&](uint64_t first, uint64_t last, unsigned thread) {
-      faults.add(runGroupsOf(plan, first, last, scratchOf(thread)));
-      return !faults.faulted.load(std::memory_order_relaxed);
-    });
-  }
+  return LaunchPlan{&launch,
+                    arguments,
+                    chooseFunction(launch),
+                    launchContext(launch),
+                    longestGroupRun(launch),
+                    (launch.localMemorySize + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment,
+                    size_t(launch.descriptor->barrierFrameSize) * groupItems};
+}
+
+bool CpuBackend::GroupsTask::operator()(uint64_t first, uint64_t last, unsigned thread) const {
+  faults->add(runGroupsOf(*plan, first, last, backend->scratchOf(thread)));
+  return !faults->faulted.load(std::memory_order_relaxed);
+}
+
+bool CpuBackend::reportFault(const FaultRecord& faults) const {
   if (!faults.faulted.load()) return true;
   core::debugMessage("kernel code raised %s (code %d, address %p): the launch failed as on a lost device",
                      faultName(faults.first.signal), faults.first.code, faults.first.address);
   return false;
+}
+
+bool CpuBackend::runKernel(const core::KernelLaunch& launch, const uint8_t* arguments) {
+  const LaunchPlan plan = planOf(launch, arguments);
+  const uint64_t groups = launch.groupsToRun();
+  FaultRecord faults;
+  if (launch.cooperative) {
+    if (!runCooperatively(plan, groups, faults)) return false;
+  } else {
+    pool_->run(groups, GroupsTask{this, &plan, &faults}, tile_);
+  }
+  return reportFault(faults);
+}
+
+std::unique_ptr<CpuBackend::StartedKernel> CpuBackend::startKernel(const core::KernelLaunch& launch, const uint8_t* arguments) {
+  auto started = std::make_unique<StartedKernel>(launch, arguments);
+  started->plan = planOf(started->launch, started->arguments.data());
+  started->task = GroupsTask{this, &started->plan, &started->faults};
+  pool_->start(started->job, started->launch.groupsToRun(), started->task, tile_);
+  return started;
+}
+
+bool CpuBackend::finishKernel(StartedKernel& started) {
+  pool_->finish(started.job);
+  return reportFault(started.faults);
 }
 
 bool CpuBackend::runCooperatively(const LaunchPlan& plan, uint64_t groups, FaultRecord& faults) {
@@ -302,15 +337,26 @@ core::DiscoveredDevice discoverCpuDevice() {
   const unsigned threads = configuredThreads > 0 ? static_cast<unsigned>(configuredThreads) : root.computeUnits;
   core::DiscoveredDevice device;
   const int64_t tiles = core::debugKeys().CpuSubDevices;
+  if (tiles <= 0) {
+    device.backend = std::make_unique<CpuBackend>(root, threads);
+    return device;
+  }
+  // One pool for the root and its tiles: no more threads than cores, whichever a program uses.
+  auto pool = std::make_shared<ThreadPool>(threads, static_cast<unsigned>(tiles));
+  std::vector<core::Backend*> tileBackends;
   for (int64_t tile = 0; tile < tiles; ++tile) {
     core::DeviceInfo info = root;
     info.subDeviceIndex = static_cast<int32_t>(tile);
     info.computeUnits = std::max(1u, root.computeUnits / static_cast<unsigned>(tiles));
     info.numEusPerSubslice = info.computeUnits;
+    // Each tile has its share of the memory: the root reports the sum of its tiles.
+    info.globalMemorySize = root.globalMemorySize / uint64_t(tiles);
+    info.maxAllocationSize = root.maxAllocationSize / uint64_t(tiles);
     info.uuid[15] = static_cast<uint8_t>(tile + 1);
-    device.subDevices.push_back(std::make_unique<CpuBackend>(info, std::max(1u, threads / static_cast<unsigned>(tiles))));
+    device.subDevices.push_back(std::make_unique<CpuBackend>(info, pool, static_cast<unsigned>(tile)));
+    tileBackends.push_back(device.subDevices.back().get());
   }
-  device.backend = std::make_unique<CpuBackend>(root, threads);
+  device.backend = core::createCompositeBackend(std::move(tileBackends));
   return device;
 }
 

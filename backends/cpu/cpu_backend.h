@@ -15,12 +15,18 @@ namespace loom::backends::cpu {
 
 class CpuBackend final : public core::Backend {
  public:
+  // A device with a thread pool of its own.
   CpuBackend(core::DeviceInfo info, unsigned threads);
+  // A tile: `tile` of the tiles that share `pool`, whose workers it partitions among them.
+  CpuBackend(core::DeviceInfo info, std::shared_ptr<ThreadPool> pool, unsigned tile);
 
   const core::DeviceInfo& info() const override { return info_; }
   compiler::Target compilerTarget() const override { return compiler::Target::Cpu; }
   std::unique_ptr<core::BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram> program,
                                                     std::string& log) override;
+  bool runsLaunchParts() const override { return true; }
+  // Every CPU device of the process runs every CPU program.
+  bool runsProgramsOf(const core::Backend& other) const override;
   // Queues run each command before returning, and report a launch whose kernel faulted.
   std::unique_ptr<core::BackendQueue> createQueue() override;
   // Runs the launch's work-groups on the pool and the calling thread; those of a cooperative
@@ -28,6 +34,11 @@ class CpuBackend final : public core::Backend {
   // (kernel_fault_guard.h): the groups not yet started then do not run, and the reason goes to
   // PrintDebugMessages.
   bool runKernel(const core::KernelLaunch& launch, const uint8_t* arguments);
+  // A launch started on the pool's workers (this tile's) while the caller goes on; never a
+  // cooperative one. finishKernel works on it too and waits for it: false when it faulted.
+  class StartedKernel;
+  std::unique_ptr<StartedKernel> startKernel(const core::KernelLaunch& launch, const uint8_t* arguments);
+  bool finishKernel(StartedKernel& started);
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
   uint64_t timestamp() const override;
@@ -64,6 +75,15 @@ class CpuBackend final : public core::Backend {
     KernelFault first;
     void add(const KernelFault& fault);
   };
+  // Runs the pool's runs of a launch's groups, until one faults.
+  struct GroupsTask {
+    CpuBackend* backend;
+    const LaunchPlan* plan;
+    FaultRecord* faults;
+    bool operator()(uint64_t first, uint64_t last, unsigned thread) const;
+  };
+  static LaunchPlan planOf(const core::KernelLaunch& launch, const uint8_t* arguments);
+  bool reportFault(const FaultRecord& faults) const;
   // Runs groups [first, last) of the launch on the calling thread.
   static KernelFault runGroupsOf(const LaunchPlan& plan, uint64_t first, uint64_t last, Scratch& scratch);
   // The groups of a cooperative launch may wait for each other, which groups queued behind others
@@ -72,14 +92,34 @@ class CpuBackend final : public core::Backend {
   static bool runCooperatively(const LaunchPlan& plan, uint64_t groups, FaultRecord& faults);
 
   core::DeviceInfo info_;
-  ThreadPool pool_;
-  std::vector<Scratch> scratch_;  // one per pool worker, by its thread number
+  std::shared_ptr<ThreadPool> pool_;
+  unsigned tile_ = ThreadPool::kAnyTile;  // whose workers of the pool run this device's launches
+  std::vector<Scratch> scratch_;          // one per pool worker, by its thread number
+
+ public:
+  // What a started launch keeps until it finishes: the launch and arguments it was given, since
+  // the caller's copies die when startKernel returns.
+  class StartedKernel {
+   public:
+    StartedKernel(const core::KernelLaunch& launch, const uint8_t* arguments)
+        : launch(launch), arguments(arguments, arguments + launch.argumentSize) {}
+
+   private:
+    friend class CpuBackend;
+    core::KernelLaunch launch;
+    std::vector<uint8_t> arguments;
+    LaunchPlan plan{};
+    FaultRecord faults;
+    GroupsTask task{};
+    ThreadPool::StartedJob job;
+  };
 };
 
 // Describes this machine's CPU (name, cores, caches, memory, vector width).
 core::DeviceInfo describeHostCpu();
 
-// The CPU root device and, with LOOM_CpuSubDevices=N, its N tiles (partitions of the cores).
+// The CPU root device and, with LOOM_CpuSubDevices=N, its N tiles (partitions of the cores,
+// which share one thread pool); the root over tiles is their composite (implicit scaling).
 core::DiscoveredDevice discoverCpuDevice();
 
 }  // namespace loom::backends::cpu

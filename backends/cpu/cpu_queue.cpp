@@ -7,9 +7,25 @@
 
 namespace loom::backends::cpu {
 
-void CpuQueue::launch(const core::KernelLaunch& launch, const uint8_t* arguments) {
+void CpuQueue::fail() {
   // A fault of kernel code is the CPU's lost device: the status a GPU's fault gets.
-  if (!backend_.runKernel(launch, arguments) && failure_ == 0) failure_ = core::kStatusOutOfResources;
+  if (failure_ == 0) failure_ = core::kStatusOutOfResources;
+}
+
+void CpuQueue::launch(const core::KernelLaunch& launch, const uint8_t* arguments) {
+  if (!backend_.runKernel(launch, arguments)) fail();
+}
+
+bool CpuQueue::startLaunch(const core::KernelLaunch& launch, const uint8_t* arguments) {
+  if (launch.cooperative) return false;
+  started_.push_back(backend_.startKernel(launch, arguments));
+  return true;
+}
+
+void CpuQueue::finishLaunches() {
+  for (auto& started : started_)
+    if (!backend_.finishKernel(*started)) fail();
+  started_.clear();
 }
 
 void CpuQueue::copy(void* destination, const void* source, size_t size) { backend_.copy(destination, source, size); }

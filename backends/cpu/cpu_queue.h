@@ -1,15 +1,18 @@
 #pragma once
 // An engine's queue on the CPU: every command completes on the issuing thread before the call
 // returns; a kernel that faulted fails its launch, which takeFailure reports.
+#include <memory>
+#include <vector>
+
+#include "backends/cpu/cpu_backend.h"
 #include "loom/core/backend.h"
 
 namespace loom::backends::cpu {
 
-class CpuBackend;
-
 class CpuQueue final : public core::BackendQueue {
  public:
   explicit CpuQueue(CpuBackend& backend) : backend_(backend) {}
+  ~CpuQueue() override { finishLaunches(); }  // the pool's workers may still run what started
   bool asynchronous() const override { return false; }
   void launch(const core::KernelLaunch& launch, const uint8_t* arguments) override;
   void copy(void* destination, const void* source, size_t size) override;
@@ -17,10 +20,16 @@ class CpuQueue final : public core::BackendQueue {
   bool completed() override { return true; }
   void synchronize() override {}
   int32_t takeFailure() override;
+  // Launches of a composite queue's tile run on this tile's workers while the caller runs another.
+  bool startLaunch(const core::KernelLaunch& launch, const uint8_t* arguments) override;
+  void finishLaunches() override;
 
  private:
+  void fail();
+
   CpuBackend& backend_;
   int32_t failure_ = 0;
+  std::vector<std::unique_ptr<CpuBackend::StartedKernel>> started_;
 };
 
 }  // namespace loom::backends::cpu

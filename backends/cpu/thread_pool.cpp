@@ -18,9 +18,12 @@ constexpr uint32_t kAllSlots = ~uint32_t(0);
 uint32_t* futexWord(std::atomic<uint32_t>& word) { return reinterpret_cast<uint32_t*>(&word); }
 }  // namespace
 
-ThreadPool::ThreadPool(unsigned threads) : ownerProcess_(core::processGeneration()) {
-  for (unsigned thread = 1; thread < std::max(threads, 1u); ++thread)
-    workers_.emplace_back([this, thread] { workerLoop(thread); });
+ThreadPool::ThreadPool(unsigned threads, unsigned tiles) : ownerProcess_(core::processGeneration()) {
+  threads = std::max(threads, 1u);
+  tiles = std::max(tiles, 1u);
+  // Consecutive threads form a tile; the calling thread (0) counts in tile 0.
+  for (unsigned thread = 0; thread < threads; ++thread) homeTile_.push_back(tiles == 1 ? 0 : thread * tiles / threads);
+  for (unsigned thread = 1; thread < threads; ++thread) workers_.emplace_back([this, thread] { workerLoop(thread); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -34,14 +37,36 @@ ThreadPool::~ThreadPool() {
   for (auto& worker : workers_) worker.join();
 }
 
-void ThreadPool::runErased(uint64_t count, void* task, Trampoline trampoline) {
+bool ThreadPool::workersAvailable(uint64_t count) const {
+  return !workers_.empty() && count > 1 && core::processGeneration() == ownerProcess_;
+}
+
+void ThreadPool::runErased(uint64_t count, void* task, Trampoline trampoline, unsigned tile) {
   if (count == 0) return;
-  Job job{task, trampoline, count};
-  if (workers_.empty() || count == 1 || core::processGeneration() != ownerProcess_) return runAlone(job);
+  Job job{task, trampoline, count, tile};
+  if (!workersAvailable(count)) return runAlone(job);
   const unsigned slot = post(job);
   if (slot == kSlots) return runAlone(job);
   work(job, 0, nullptr);
   withdraw(slot);
+}
+
+void ThreadPool::startErased(StartedJob& started, uint64_t count, void* task, Trampoline trampoline, unsigned tile) {
+  started.job.task = task;
+  started.job.trampoline = trampoline;
+  started.job.count = count;
+  started.job.tile = tile;
+  started.job.next.store(0, std::memory_order_relaxed);
+  started.started = count != 0;
+  started.slot = started.started && workersAvailable(count) ? post(started.job) : kSlots;
+}
+
+void ThreadPool::finish(StartedJob& started) {
+  if (!started.started) return;
+  started.started = false;
+  if (started.slot == kSlots) return runAlone(started.job);
+  work(started.job, 0, nullptr);
+  withdraw(started.slot);
 }
 
 void ThreadPool::runAlone(Job& job) { job.trampoline(job.task, 0, job.count, 0); }
@@ -56,6 +81,7 @@ unsigned ThreadPool::post(Job& job) {
   Slot& posted = slots_[slot];
   posted.ownerSleeping.store(false, std::memory_order_relaxed);
   posted.hasWork.store(true, std::memory_order_relaxed);
+  posted.tile.store(job.tile, std::memory_order_relaxed);
   posted.job.store(&job);
   generation_.fetch_add(1);
   core::futexWakeAll(futexWord(generation_));
@@ -110,6 +136,7 @@ unsigned ThreadPool::leastHelpedSlot(unsigned thread) const {
   for (uint32_t rest = occupied; rest != 0; rest &= rest - 1) {
     const unsigned slot = (unsigned(std::countr_zero(rest)) + thread) % kSlots;
     const Slot& candidate = slots_[slot];
+    if (!helps(thread, candidate)) continue;
     if (!candidate.hasWork.load(std::memory_order_relaxed) || !candidate.job.load(std::memory_order_relaxed)) continue;
     const uint32_t helpers = candidate.helpers.load(std::memory_order_relaxed);
     if (helpers < fewest) {
@@ -120,14 +147,20 @@ unsigned ThreadPool::leastHelpedSlot(unsigned thread) const {
   return best;
 }
 
+bool ThreadPool::helps(unsigned thread, const Slot& slot) const {
+  const unsigned tile = slot.tile.load(std::memory_order_relaxed);
+  return tile == kAnyTile || tile == homeTile_[thread];
+}
+
 bool ThreadPool::joinAJob(unsigned thread, uint32_t generation) {
   const unsigned index = leastHelpedSlot(thread);
   if (index == kSlots) return false;
   Slot& slot = slots_[index];
   Job* job = slot.job.load();
   slot.helpers.fetch_add(1);
-  // Only a job still posted after joining is alive until this worker leaves.
-  if (job && slot.job.load() == job) {
+  // Only a job still posted after joining is alive until this worker leaves (and it may have
+  // replaced the one chosen, of another tile).
+  if (job && slot.job.load() == job && (job->tile == kAnyTile || job->tile == homeTile_[thread])) {
     work(*job, thread, &generation);
     if (job->next.load(std::memory_order_relaxed) >= job->count) slot.hasWork.store(false, std::memory_order_relaxed);
   }

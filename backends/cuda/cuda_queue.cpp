@@ -150,6 +150,13 @@ bool CudaQueue::raiseDynamicSharedLimit(const core::KernelLaunch& launch) {
 void CudaQueue::launch(const core::KernelLaunch& launch, const uint8_t* arguments) {
   const uint32_t* groups = launch.groupCount;
   if (uint64_t(groups[0]) * groups[1] * groups[2] == 0) return;
+  // The PTX reads its group ids from %ctaid: a part of a split launch would run as the whole.
+  if (launch.isPart) {
+    core::debugMessage("%s: a part of a split launch cannot run on a GPU yet (the NVPTX launch ABI has no group-id base)",
+                       deviceName_.c_str());
+    if (failure_ == 0) failure_ = core::kStatusOutOfResources;
+    return;
+  }
   std::optional<PrimaryContext::Scope> scope;
   enter(scope);
   if (!raiseDynamicSharedLimit(launch)) return;

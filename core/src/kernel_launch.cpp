@@ -12,6 +12,7 @@ void KernelLaunch::setRange(const LaunchRange& range) {
     const uint64_t wholeGroups = uint64_t(groupCount[d]) * groupSize[d];
     globalSize[d] = range.globalSize[d] ? range.globalSize[d] : wholeGroups;
   }
+  isPart = false;
 }
 
 KernelLaunch KernelLaunch::withGroupCount(const uint32_t counts[3]) const {
@@ -22,6 +23,18 @@ KernelLaunch KernelLaunch::withGroupCount(const uint32_t counts[3]) const {
                    {globalOffset[0], globalOffset[1], globalOffset[2]},
                    {},
                    cooperative});
+  return launch;
+}
+
+KernelLaunch KernelLaunch::part(int dimension, uint32_t first, uint32_t count) const {
+  KernelLaunch launch = *this;
+  for (int d = 0; d < 3; ++d) {
+    launch.partFirstGroup[d] = firstGroupToRun(d);
+    launch.partGroupCount[d] = groupsToRun(d);
+  }
+  launch.partFirstGroup[dimension] += first;
+  launch.partGroupCount[dimension] = count;
+  launch.isPart = true;
   return launch;
 }
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -148,6 +149,59 @@ TEST(ThreadPool, ATaskThatReturnsFalseStopsItsJob) {
   std::atomic<uint64_t> next{0};
   pool.run(1000, [&](uint64_t first, uint64_t last, unsigned) { next += last - first; });
   EXPECT_EQ(next.load(), 1000u);
+}
+
+TEST(ThreadPool, ATilesJobRunsOnlyOnTheCallerAndThatTilesWorkers) {
+  ThreadPool pool(4, 2);  // threads 0 (a caller) and 1 form tile 0; threads 2 and 3 tile 1
+  for (unsigned tile : {0u, 1u}) {
+    std::vector<std::atomic<int>> byThread(pool.threads());
+    pool.run(
+        20000,
+        [&](uint64_t first, uint64_t last, unsigned thread) {
+          byThread[thread].fetch_add(int(last - first));
+          // Long enough for every worker that may help to join.
+          for (uint64_t index = first; index < last; ++index)
+            for (int spin = 0; spin < 2000; ++spin) asm volatile("");
+        },
+        tile);
+    int total = 0;
+    for (unsigned thread = 0; thread < pool.threads(); ++thread) {
+      total += byThread[thread].load();
+      const bool ofTile = thread == 0 || thread / 2 == tile;
+      if (!ofTile) EXPECT_EQ(byThread[thread].load(), 0) << "thread " << thread << " helped tile " << tile;
+    }
+    EXPECT_EQ(total, 20000);
+  }
+}
+
+TEST(ThreadPool, AStartedJobRunsOnItsTileWhileItsThreadDoesOtherWork) {
+  ThreadPool pool(2, 2);  // tile 1 is worker 1 alone
+  std::atomic<uint64_t> ran{0};
+  auto task = [&](uint64_t first, uint64_t last, unsigned thread) {
+    if (thread != 0) ran.fetch_add(last - first);
+    return true;
+  };
+  ThreadPool::StartedJob started;
+  pool.start(started, 1000, task, 1);
+  // The caller does not touch the job until finish(): the worker alone makes progress.
+  const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (ran.load() == 0 && std::chrono::steady_clock::now() < giveUp) std::this_thread::yield();
+  EXPECT_GT(ran.load(), 0u) << "no worker of tile 1 took the started job";
+  pool.finish(started);
+}
+
+TEST(ThreadPool, FinishRunsEveryIndexOfAStartedJobOnce) {
+  for (unsigned tiles : {1u, 2u, 3u}) {  // with 3 tiles of 2 threads, tile 2 has no worker
+    ThreadPool pool(2, tiles);
+    std::vector<std::atomic<int>> hits(5000);
+    auto task = [&](uint64_t first, uint64_t last, unsigned) {
+      for (uint64_t index = first; index < last; ++index) hits[index].fetch_add(1);
+    };
+    ThreadPool::StartedJob started;
+    pool.start(started, hits.size(), task, tiles - 1);
+    pool.finish(started);
+    for (size_t i = 0; i < hits.size(); ++i) ASSERT_EQ(hits[i].load(), 1) << i << " with " << tiles << " tiles";
+  }
 }
 
 }  // namespace

@@ -86,6 +86,12 @@ class BackendQueue {
   // operations): the caller then waits, or writes, on the host.
   virtual bool waitValue(const uint32_t* address, uint32_t value) { return false; }
   virtual bool writeValue(uint32_t* address, uint32_t value) { return false; }
+  // A synchronous queue may instead start a launch that runs while the caller goes on, so that a
+  // composite queue (composite_backend.h) runs its tiles' parts at once: false when it cannot, and
+  // then nothing started. The arguments are copied. finishLaunches() returns once every launch
+  // started so far has completed; their failures count as launch()'s do.
+  virtual bool startLaunch(const KernelLaunch& launch, const uint8_t* arguments) { return false; }
+  virtual void finishLaunches() {}
 };
 
 // A driver's own handle for sharing one allocation with another process (a CUDA IPC handle).
@@ -100,6 +106,12 @@ class Backend {
   virtual compiler::Target compilerTarget() const = 0;
   virtual std::unique_ptr<BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram> program,
                                                       std::string& log) = 0;
+  // True when this device's queues run a part of a launch (KernelLaunch::isPart) with the ids of
+  // the whole launch: a composite splits launches only among tiles that do.
+  virtual bool runsLaunchParts() const { return false; }
+  // True when the programs `other` loads run on this device as they are, their global variables
+  // shared (the tiles of one CPU): a composite over both then loads each program once.
+  virtual bool runsProgramsOf(const Backend& other) const { return false; }
   // A queue of its own for one engine: where its kernels, copies and fills run.
   virtual std::unique_ptr<BackendQueue> createQueue() = 0;
   // Copies and fills outside any engine (initial contents of new memory), complete on return.

@@ -35,12 +35,26 @@ struct KernelLaunch {
   uint64_t globalSize[3] = {1, 1, 1};  // may end inside the last group (OpenCL non-uniform groups)
   uint64_t globalOffset[3] = {0, 0, 0};
   bool cooperative = false;  // LaunchRange::cooperative
+  // A part of a launch split among the tiles of a root device (implicit scaling) runs only the box
+  // of partGroupCount groups from partFirstGroup on; groupCount, globalSize and globalOffset stay
+  // those of the whole launch, so that its work-items see the ids of the unsplit launch. A launch
+  // that is no part runs all of groupCount, whatever the part fields hold.
+  bool isPart = false;
+  uint32_t partFirstGroup[3] = {0, 0, 0};
+  uint32_t partGroupCount[3] = {1, 1, 1};
 
   // Places the launch's work-items where `range` says.
   void setRange(const LaunchRange& range);
   // The same launch over `groupCount` whole groups (Level Zero's indirect launches read their
   // counts from memory as they run).
   KernelLaunch withGroupCount(const uint32_t groupCount[3]) const;
+  // The part of this launch (or of this part) that runs groups [first, first + count) of its own
+  // along `dimension`, and all of its groups along the others.
+  KernelLaunch part(int dimension, uint32_t first, uint32_t count) const;
+  // The groups this launch runs along `dimension`: where they start, how many.
+  uint32_t firstGroupToRun(int dimension) const { return isPart ? partFirstGroup[dimension] : 0; }
+  uint32_t groupsToRun(int dimension) const { return isPart ? partGroupCount[dimension] : groupCount[dimension]; }
+  uint64_t groupsToRun() const { return uint64_t(groupsToRun(0)) * groupsToRun(1) * groupsToRun(2); }
 };
 
 }  // namespace loom::core

@@ -1,0 +1,66 @@
+#pragma once
+// The queue of a root device over tiles (implicit scaling): one queue per tile underneath. Each
+// launch large enough is split among the tiles (launch_split.h), copies and fills by the owners of
+// their bytes (memory_coloring.h); the root's order holds across tiles: a command starts only
+// after every tile finished what was issued before it.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "loom/core/backend.h"
+#include "loom/core/memory_coloring.h"
+
+namespace loom::core {
+
+class CompositeQueue final : public BackendQueue {
+ public:
+  // What is split among the tiles; the rest runs on tile 0 (all of it with
+  // LOOM_EnableImplicitScaling=0).
+  struct Splitting {
+    bool launches = true;  // the tiles run parts of a launch (Backend::runsLaunchParts)
+    bool copiesAndFills = true;
+  };
+  CompositeQueue(std::vector<std::unique_ptr<BackendQueue>> tiles, Splitting splitting);
+
+  bool asynchronous() const override { return asynchronous_; }
+  // Launches receive the CompositeKernel of the root's programs.
+  void launch(const KernelLaunch& launch, const uint8_t* arguments) override;
+  void copy(void* destination, const void* source, size_t size) override;
+  void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
+  bool completed() override;
+  void synchronize() override;
+  // A mark is passed once every tile passed it: its time is the latest of the tiles'.
+  uint32_t markTime() override;
+  uint64_t timeOfMark(uint32_t mark) override;
+  void forgetMarks() override;
+  int32_t takeFailure() override;
+  bool waitValue(const uint32_t* address, uint32_t value) override;
+  // Stores once every tile's commands before it completed.
+  bool writeValue(uint32_t* address, uint32_t value) override;
+
+  // Launches with fewer groups than this run on tile 0 alone (LOOM_ImplicitScalingMinGroups).
+  uint64_t minimumGroupsToSplit() const { return minimumGroupsToSplit_; }
+
+ private:
+  bool splits(const KernelLaunch& launch) const;
+  void runOnTile(size_t tile, const KernelLaunch& launch, const uint8_t* arguments);
+  void runSplit(const KernelLaunch& launch, const uint8_t* arguments);
+  // Runs every part at once on synchronous tiles: the tiles after the first start theirs, the
+  // calling thread runs tile 0's, then finishes the others'.
+  void runPartsTogether(const std::vector<KernelLaunch>& parts, const uint8_t* arguments);
+  // Before a command on `tile` alone (or, with kAllTiles, on several): the work other tiles still
+  // have in flight completes, so that the command sees it.
+  static constexpr size_t kAllTiles = SIZE_MAX;
+  void joinBefore(size_t tile);
+  void issued(size_t tile);
+
+  std::vector<std::unique_ptr<BackendQueue>> tiles_;
+  bool asynchronous_;
+  Splitting splitting_;
+  uint64_t minimumGroupsToSplit_;
+  MemoryColoring coloring_;
+  std::vector<bool> inFlight_;                // by tile: commands issued that may not have completed
+  std::vector<std::vector<uint32_t>> marks_;  // by mark: each tile's
+};
+
+}  // namespace loom::core

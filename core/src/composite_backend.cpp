@@ -1,0 +1,155 @@
+#include "loom/core/composite_backend.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include "loom/core/composite_kernel.h"
+#include "loom/core/composite_queue.h"
+#include "loom/core/debug_keys.h"
+#include "loom/core/log.h"
+
+namespace loom::core {
+
+namespace {
+
+// A program of the root: loaded once where every tile runs the programs of tile 0 (so that its
+// global variables are one for all tiles), else once per tile.
+class CompositeProgram final : public BackendProgram {
+ public:
+  CompositeProgram(std::vector<std::unique_ptr<BackendProgram>> programs, size_t tiles)
+      : programs_(std::move(programs)), tiles_(tiles) {}
+
+  BackendKernel* kernel(const std::string& name, std::string& log) override {
+    std::lock_guard lock(mutex_);
+    if (auto found = kernels_.find(name); found != kernels_.end()) return found->second.get();
+    std::vector<BackendKernel*> tileKernels;
+    for (size_t tile = 0; tile < tiles_; ++tile) {
+      BackendKernel* kernel = programOf(tile).kernel(name, log);
+      if (!kernel) return nullptr;
+      tileKernels.push_back(kernel);
+    }
+    auto& slot = kernels_[name];
+    slot = std::make_unique<CompositeKernel>(std::move(tileKernels));
+    return slot.get();
+  }
+  void* globalVariable(const std::string& name) override { return programs_[0]->globalVariable(name); }
+  void* function(const std::string& name) override { return programs_[0]->function(name); }
+  bool link(const std::vector<BackendProgram*>& others, std::string& log) override {
+    for (size_t index = 0; index < programs_.size(); ++index) {
+      std::vector<BackendProgram*> tileOthers;
+      for (BackendProgram* other : others) tileOthers.push_back(static_cast<CompositeProgram*>(other)->programs_[index].get());
+      if (!programs_[index]->link(tileOthers, log)) return false;
+    }
+    return true;
+  }
+
+ private:
+  BackendProgram& programOf(size_t tile) { return *programs_[programs_.size() == 1 ? 0 : tile]; }
+
+  std::vector<std::unique_ptr<BackendProgram>> programs_;
+  size_t tiles_;
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<CompositeKernel>> kernels_;
+};
+
+// What the root reports: tile 0's description with the tiles' compute and memory summed.
+DeviceInfo sumOfTiles(const std::vector<Backend*>& tiles) {
+  DeviceInfo info = tiles[0]->info();
+  info.subDeviceIndex = -1;
+  info.uuid[15] = 0;  // tiles differ from their root in this byte (tile number + 1 on the CPU)
+  info.computeUnits = 0;
+  info.numSlices = 0;
+  info.globalMemorySize = 0;
+  info.maxAllocationSize = 0;
+  for (Backend* tile : tiles) {
+    const DeviceInfo& tileInfo = tile->info();
+    info.computeUnits += tileInfo.computeUnits;
+    info.numSlices += tileInfo.numSlices;
+    info.globalMemorySize += tileInfo.globalMemorySize;
+    info.maxAllocationSize += tileInfo.maxAllocationSize;
+  }
+  info.maxAllocationSize = std::min(info.maxAllocationSize, info.globalMemorySize);
+  return info;
+}
+
+class CompositeBackend final : public Backend {
+ public:
+  explicit CompositeBackend(std::vector<Backend*> tiles)
+      : tiles_(std::move(tiles)), info_(sumOfTiles(tiles_)), splitting_(chooseSplitting()) {}
+
+  const DeviceInfo& info() const override { return info_; }
+  compiler::Target compilerTarget() const override { return tiles_[0]->compilerTarget(); }
+  std::unique_ptr<BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram> program, std::string& log) override {
+    const bool shared = std::all_of(tiles_.begin(), tiles_.end(), [&](Backend* tile) { return tile->runsProgramsOf(*tiles_[0]); });
+    std::vector<std::unique_ptr<BackendProgram>> programs;
+    for (size_t tile = 0; tile < (shared ? 1 : tiles_.size()); ++tile) {
+      auto loaded = tiles_[tile]->loadProgram(program, log);
+      if (!loaded) return nullptr;
+      programs.push_back(std::move(loaded));
+    }
+    return std::make_unique<CompositeProgram>(std::move(programs), tiles_.size());
+  }
+  bool runsProgramsOf(const Backend& other) const override { return false; }
+  bool runsLaunchParts() const override { return false; }  // its parts would need splitting again
+  std::unique_ptr<BackendQueue> createQueue() override {
+    std::vector<std::unique_ptr<BackendQueue>> queues;
+    for (Backend* tile : tiles_) queues.push_back(tile->createQueue());
+    return std::make_unique<CompositeQueue>(std::move(queues), splitting_);
+  }
+  void copy(void* destination, const void* source, size_t size) override { tiles_[0]->copy(destination, source, size); }
+  void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override {
+    tiles_[0]->fill(destination, pattern, patternSize, size);
+  }
+  uint64_t timestamp() const override { return tiles_[0]->timestamp(); }
+
+  // Memory and the address space are tile 0's, which every tile reaches.
+  void* allocateMemory(MemoryType type, size_t size) override { return tiles_[0]->allocateMemory(type, size); }
+  bool providesHostMemory() const override { return tiles_[0]->providesHostMemory(); }
+  void releaseMemory(void* address, MemoryType type) override { tiles_[0]->releaseMemory(address, type); }
+  bool registerHostMemory(void* address, size_t size) override {
+    for (size_t tile = 0; tile < tiles_.size(); ++tile) {
+      if (tiles_[tile]->registerHostMemory(address, size)) continue;
+      for (size_t registered = 0; registered < tile; ++registered) tiles_[registered]->unregisterHostMemory(address);
+      return false;
+    }
+    return true;
+  }
+  void unregisterHostMemory(void* address) override {
+    for (Backend* tile : tiles_) tile->unregisterHostMemory(address);
+  }
+  bool exportMemory(void* address, MemoryType type, DriverIpcHandle& handle) override {
+    return tiles_[0]->exportMemory(address, type, handle);
+  }
+  void* importMemory(const DriverIpcHandle& handle) override { return tiles_[0]->importMemory(handle); }
+  void closeImportedMemory(void* address) override { tiles_[0]->closeImportedMemory(address); }
+  AddressSpace* addressSpace() override { return tiles_[0]->addressSpace(); }
+  std::unique_ptr<PhysicalMemory> createPhysicalMemory(size_t size) override { return tiles_[0]->createPhysicalMemory(size); }
+  PeerAccess peerAccess(const Backend& peer) const override { return tiles_[0]->peerAccess(peer); }
+  std::unique_ptr<Telemetry> createTelemetry() override { return tiles_[0]->createTelemetry(); }
+
+ private:
+  CompositeQueue::Splitting chooseSplitting() const {
+    if (!debugKeys().EnableImplicitScaling) {
+      debugMessage("implicit scaling is off (EnableImplicitScaling=0): the root device %s runs on tile 0", info_.name.c_str());
+      return {false, false};
+    }
+    const bool tilesRunParts = std::all_of(tiles_.begin(), tiles_.end(), [](Backend* tile) { return tile->runsLaunchParts(); });
+    if (!tilesRunParts)
+      debugMessage("the tiles of %s cannot run parts of a launch: its launches run on tile 0, its copies and fills split", info_.name.c_str());
+    return {tilesRunParts, true};
+  }
+
+  std::vector<Backend*> tiles_;
+  DeviceInfo info_;
+  CompositeQueue::Splitting splitting_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> createCompositeBackend(std::vector<Backend*> tiles) {
+  if (tiles.empty()) return nullptr;
+  return std::make_unique<CompositeBackend>(std::move(tiles));
+}
+
+}  // namespace loom::core

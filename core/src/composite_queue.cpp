@@ -1,0 +1,201 @@
+#include "loom/core/composite_queue.h"
+
+#include <algorithm>
+#include <string>
+
+#include "loom/core/composite_kernel.h"
+#include "loom/core/debug_keys.h"
+#include "loom/core/launch_split.h"
+#include "loom/core/log.h"
+
+namespace loom::core {
+
+namespace {
+const char* kernelName(const KernelLaunch& launch) {
+  return launch.descriptor ? launch.descriptor->name.c_str() : "?";
+}
+
+// "tile 0: 4, tile 1: 3" (groups along the split dimension).
+std::string describeParts(const std::vector<KernelLaunch>& parts, int dimension) {
+  std::string text;
+  for (size_t tile = 0; tile < parts.size(); ++tile) {
+    if (!text.empty()) text += ", ";
+    text += "tile " + std::to_string(tile) + ": " + std::to_string(parts[tile].groupsToRun(dimension));
+  }
+  return text;
+}
+}  // namespace
+
+CompositeQueue::CompositeQueue(std::vector<std::unique_ptr<BackendQueue>> tiles, Splitting splitting)
+    : tiles_(std::move(tiles)),
+      asynchronous_(tiles_[0]->asynchronous()),
+      splitting_{splitting.launches && tiles_.size() > 1, splitting.copiesAndFills && tiles_.size() > 1},
+      coloring_(MemoryColoring::fromDebugKeys(static_cast<unsigned>(tiles_.size()))),
+      inFlight_(tiles_.size(), false) {
+  const int64_t minimum = debugKeys().ImplicitScalingMinGroups;
+  minimumGroupsToSplit_ = minimum > 0 ? uint64_t(minimum) : tiles_.size();
+}
+
+bool CompositeQueue::splits(const KernelLaunch& launch) const {
+  if (!splitting_.launches) return false;
+  if (launch.cooperative) {
+    debugMessage("implicit scaling: cooperative kernel %s runs on tile 0, all of its groups together", kernelName(launch));
+    return false;
+  }
+  if (launch.groupsToRun() < minimumGroupsToSplit_) {
+    debugMessage("implicit scaling: kernel %s of %llu groups runs on tile 0 (ImplicitScalingMinGroups %llu)", kernelName(launch),
+                 (unsigned long long)launch.groupsToRun(), (unsigned long long)minimumGroupsToSplit_);
+    return false;
+  }
+  return true;
+}
+
+void CompositeQueue::launch(const KernelLaunch& launch, const uint8_t* arguments) {
+  if (!splits(launch)) return runOnTile(0, launch, arguments);
+  runSplit(launch, arguments);
+}
+
+void CompositeQueue::runOnTile(size_t tile, const KernelLaunch& launch, const uint8_t* arguments) {
+  KernelLaunch onTile = launch;
+  onTile.kernel = static_cast<const CompositeKernel*>(launch.kernel)->onTile(tile);
+  joinBefore(tile);
+  tiles_[tile]->launch(onTile, arguments);
+  issued(tile);
+}
+
+void CompositeQueue::runSplit(const KernelLaunch& launch, const uint8_t* arguments) {
+  const uint32_t groups[3] = {launch.groupsToRun(0), launch.groupsToRun(1), launch.groupsToRun(2)};
+  const int dimension = splitDimension(groups, static_cast<unsigned>(tiles_.size()));
+  std::vector<KernelLaunch> parts = splitLaunch(launch, dimension, static_cast<unsigned>(tiles_.size()));
+  if (debugKeys().PrintDebugMessages)  // the description takes allocations every launch would pay for
+    debugMessage("implicit scaling: kernel %s (%u x %u x %u groups) split along %c: %s", kernelName(launch), groups[0], groups[1],
+                 groups[2], "xyz"[dimension], describeParts(parts, dimension).c_str());
+  const auto* kernel = static_cast<const CompositeKernel*>(launch.kernel);
+  for (size_t tile = 0; tile < parts.size(); ++tile) parts[tile].kernel = kernel->onTile(tile);
+  joinBefore(kAllTiles);
+  if (!asynchronous_) return runPartsTogether(parts, arguments);
+  for (size_t tile = 0; tile < parts.size(); ++tile) {
+    if (parts[tile].groupsToRun() == 0) continue;
+    tiles_[tile]->launch(parts[tile], arguments);
+    issued(tile);
+  }
+}
+
+void CompositeQueue::runPartsTogether(const std::vector<KernelLaunch>& parts, const uint8_t* arguments) {
+  std::vector<size_t> started;
+  for (size_t tile = 1; tile < parts.size(); ++tile) {
+    if (parts[tile].groupsToRun() == 0) continue;
+    if (tiles_[tile]->startLaunch(parts[tile], arguments))
+      started.push_back(tile);
+    else
+      tiles_[tile]->launch(parts[tile], arguments);
+  }
+  if (parts[0].groupsToRun() != 0) tiles_[0]->launch(parts[0], arguments);
+  for (size_t tile : started) tiles_[tile]->finishLaunches();
+}
+
+void CompositeQueue::copy(void* destination, const void* source, size_t size) {
+  const std::vector<MemoryColoring::Piece> pieces = coloring_.pieces(reinterpret_cast<uintptr_t>(destination), size);
+  if (!splitting_.copiesAndFills || pieces.size() == 1) {
+    joinBefore(0);
+    tiles_[0]->copy(destination, source, size);
+    return issued(0);
+  }
+  debugMessage("implicit scaling: copy of %zu bytes split in %zu pieces among %zu tiles", size, pieces.size(), tiles_.size());
+  joinBefore(kAllTiles);
+  for (const MemoryColoring::Piece& piece : pieces) {
+    tiles_[piece.tile]->copy(static_cast<char*>(destination) + piece.offset, static_cast<const char*>(source) + piece.offset,
+                             piece.size);
+    issued(piece.tile);
+  }
+}
+
+void CompositeQueue::fill(void* destination, const void* pattern, size_t patternSize, size_t size) {
+  const std::vector<MemoryColoring::Piece> pieces = coloring_.pieces(reinterpret_cast<uintptr_t>(destination), size);
+  if (!splitting_.copiesAndFills || pieces.size() == 1) {
+    joinBefore(0);
+    tiles_[0]->fill(destination, pattern, patternSize, size);
+    return issued(0);
+  }
+  debugMessage("implicit scaling: fill of %zu bytes split in %zu pieces among %zu tiles", size, pieces.size(), tiles_.size());
+  joinBefore(kAllTiles);
+  // A piece starting inside a repetition of the pattern fills with the pattern turned to start there.
+  std::vector<uint8_t> turned(patternSize);
+  const auto* bytes = static_cast<const uint8_t*>(pattern);
+  for (const MemoryColoring::Piece& piece : pieces) {
+    const size_t phase = piece.offset % patternSize;
+    std::rotate_copy(bytes, bytes + phase, bytes + patternSize, turned.begin());
+    tiles_[piece.tile]->fill(static_cast<char*>(destination) + piece.offset, turned.data(), patternSize, piece.size);
+    issued(piece.tile);
+  }
+}
+
+void CompositeQueue::joinBefore(size_t tile) {
+  for (size_t other = 0; other < tiles_.size(); ++other) {
+    if (!inFlight_[other] || other == tile) continue;
+    tiles_[other]->synchronize();
+    inFlight_[other] = false;
+  }
+}
+
+void CompositeQueue::issued(size_t tile) {
+  if (asynchronous_) inFlight_[tile] = true;
+}
+
+bool CompositeQueue::completed() {
+  bool all = true;
+  for (auto& tile : tiles_) all = tile->completed() && all;
+  return all;
+}
+
+void CompositeQueue::synchronize() {
+  for (auto& tile : tiles_) tile->synchronize();
+  std::fill(inFlight_.begin(), inFlight_.end(), false);
+}
+
+uint32_t CompositeQueue::markTime() {
+  std::vector<uint32_t> tileMarks;
+  for (auto& tile : tiles_) tileMarks.push_back(tile->markTime());
+  if (tileMarks[0] == kNoMark) return kNoMark;
+  marks_.push_back(std::move(tileMarks));
+  return static_cast<uint32_t>(marks_.size() - 1);
+}
+
+uint64_t CompositeQueue::timeOfMark(uint32_t mark) {
+  uint64_t latest = 0;
+  for (size_t tile = 0; tile < tiles_.size(); ++tile) latest = std::max(latest, tiles_[tile]->timeOfMark(marks_[mark][tile]));
+  return latest;
+}
+
+void CompositeQueue::forgetMarks() {
+  for (auto& tile : tiles_) tile->forgetMarks();
+  marks_.clear();
+}
+
+int32_t CompositeQueue::takeFailure() {
+  int32_t first = 0;
+  for (auto& tile : tiles_)
+    if (int32_t failure = tile->takeFailure(); failure != 0 && first == 0) first = failure;
+  return first;
+}
+
+bool CompositeQueue::waitValue(const uint32_t* address, uint32_t value) {
+  if (!tiles_[0]->waitValue(address, value)) return false;
+  // Tiles of one root are alike: what tile 0 can, the others can.
+  issued(0);
+  for (size_t tile = 1; tile < tiles_.size(); ++tile) {
+    tiles_[tile]->waitValue(address, value);
+    issued(tile);
+  }
+  return true;
+}
+
+bool CompositeQueue::writeValue(uint32_t* address, uint32_t value) {
+  // A cross-tile join: the other tiles' work completes before tile 0 stores after its own.
+  joinBefore(0);
+  if (!tiles_[0]->writeValue(address, value)) return false;
+  issued(0);
+  return true;
+}
+
+}  // namespace loom::core

@@ -1,0 +1,246 @@
+// Implicit scaling through Level Zero: the CPU root device over LOOM_CpuSubDevices tiles splits
+// each launch among them. Runs as its own CTest entries, with 2 and with 3 tiles and
+// LOOM_PrintDebugMessages=1 (see CMakeLists.txt): the messages say how each launch was split,
+// which the tests read to know that the work really was divided.
+#include <atomic>
+#include <functional>
+#include <string>
+
+#include "../implicit_scaling_messages.h"
+#include "ze_test_helpers.h"
+
+namespace loom::test {
+namespace {
+
+constexpr uint32_t kRecordWords = 16;  // RECORD_WORDS of implicit_scaling_kernels.cl
+
+class ImplicitScalingTest : public ZeTest {
+ public:
+  // For the helpers below, which are not members.
+  using ZeTest::commandQueue;
+  using ZeTest::list;
+  using ZeTest::regularList;
+  using ZeTest::setArguments;
+  using ZeTest::shared;
+
+ protected:
+  void SetUp() override {
+    if (!std::getenv("LOOM_CpuSubDevices")) GTEST_SKIP() << "run with LOOM_CpuSubDevices=N";
+    const char* messages = std::getenv("LOOM_PrintDebugMessages");
+    if (!messages || std::string(messages) != "1") GTEST_SKIP() << "run with LOOM_PrintDebugMessages=1: the tests read them";
+    ZeTest::SetUp();
+    SKIP_UNLESS_CPU_DEVICE("tiles by LOOM_CpuSubDevices");
+    ASSERT_ZE(zeDeviceGetSubDevices(device, &tiles, nullptr));
+    ASSERT_GE(tiles, 2u) << "the root device should be over its tiles";
+  }
+
+  ze_kernel_handle_t scalingKernel(const char* name) {
+    if (!scalingModule) scalingModule = module("implicit_scaling_kernels.spv");
+    return kernel(scalingModule, name);
+  }
+
+  uint32_t tiles = 0;
+  ze_module_handle_t scalingModule = nullptr;
+};
+
+// Launches record_ids over `groups` groups of `groupSize` and checks every record against the
+// unsplit launch; returns the debug messages of the launch.
+std::string launchRecordingIds(ImplicitScalingTest& test, ze_kernel_handle_t k, const uint32_t groups[3],
+                               const uint32_t groupSize[3]) {
+  uint32_t global[3];
+  for (int d = 0; d < 3; ++d) global[d] = groups[d] * groupSize[d];
+  const size_t items = size_t(global[0]) * global[1] * global[2];
+  uint32_t* records = test.shared<uint32_t>(items * kRecordWords);
+  std::fill(records, records + items * kRecordWords, 0u);
+  EXPECT_ZE(zeKernelSetGroupSize(k, groupSize[0], groupSize[1], groupSize[2]));
+  test.setArguments(k, records);
+  const ze_group_count_t count{groups[0], groups[1], groups[2]};
+  const std::string messages = debugMessagesOf(
+      [&] { EXPECT_ZE(zeCommandListAppendLaunchKernel(test.list, k, &count, nullptr, 0, nullptr)); });
+  for (size_t linear = 0; linear < items; ++linear) {
+    const uint32_t id[3] = {uint32_t(linear % global[0]), uint32_t(linear / global[0] % global[1]),
+                            uint32_t(linear / (size_t(global[0]) * global[1]))};
+    const uint32_t* record = records + linear * kRecordWords;
+    for (int d = 0; d < 3; ++d) {
+      EXPECT_EQ(record[d], id[d]) << "global id " << d << " of work-item " << linear;
+      EXPECT_EQ(record[3 + d], id[d] / groupSize[d]) << "group id " << d << " of work-item " << linear;
+      EXPECT_EQ(record[6 + d], groups[d]) << "number of groups " << d;
+      EXPECT_EQ(record[9 + d], 0u) << "global offset " << d;
+      EXPECT_EQ(record[12 + d], global[d]) << "global size " << d;
+    }
+    const uint32_t local = id[0] % groupSize[0] + id[1] % groupSize[1] * 1000 + id[2] % groupSize[2] * 1000000;
+    EXPECT_EQ(record[15], local + 1) << "work-item " << linear << " ran once, with its local id";
+    if (::testing::Test::HasFailure()) break;
+  }
+  return messages;
+}
+
+TEST_F(ImplicitScalingTest, SplitLaunchesSeeTheIdsOfTheUnsplitLaunch) {
+  ze_kernel_handle_t k = scalingKernel("record_ids");
+  for (uint32_t many : {1u, 7u, 64u}) {
+    SCOPED_TRACE(many);
+    const uint32_t shapes[3][2][3] = {{{many, 1, 1}, {4, 1, 1}}, {{many, 3, 1}, {2, 2, 1}}, {{2, 3, many}, {2, 1, 2}}};
+    for (const auto& shape : shapes) {
+      const std::string messages = launchRecordingIds(*this, k, shape[0], shape[1]);
+      const uint64_t groups = uint64_t(shape[0][0]) * shape[0][1] * shape[0][2];
+      if (groups < tiles) {
+        EXPECT_NE(messages.find("runs on tile 0"), std::string::npos) << messages;
+      } else if (many >= tiles) {
+        EXPECT_TRUE(splitAmongAllTiles(messages, "record_ids", tiles)) << messages;
+      }
+    }
+  }
+}
+
+TEST_F(ImplicitScalingTest, AGlobalAtomicCounterIsSharedByAllTiles) {
+  ze_kernel_handle_t k = scalingKernel("count_work_items");
+  uint32_t* counter = shared<uint32_t>(1);
+  *counter = 0;
+  setArguments(k, counter);
+  const std::string messages = debugMessagesOf([&] { launch(k, 4096, 64); });
+  EXPECT_EQ(*counter, 4096u * 64u);
+  EXPECT_TRUE(splitAmongAllTiles(messages, "count_work_items", tiles)) << messages;
+}
+
+TEST_F(ImplicitScalingTest, AKernelReadsWhatThePreviousSplitKernelWroteOnOtherTiles) {
+  const uint32_t n = 1 << 14;
+  uint32_t* squares = deviceMemory<uint32_t>(n);
+  uint32_t* reversed = deviceMemory<uint32_t>(n);
+  ze_kernel_handle_t write = scalingKernel("write_squares");
+  ze_kernel_handle_t read = scalingKernel("read_reversed");
+  setArguments(write, squares);
+  setArguments(read, squares, reversed);
+  const std::string messages = debugMessagesOf([&] {
+    launch(write, n / 64, 64);
+    launch(read, n / 64, 64);
+  });
+  EXPECT_TRUE(splitAmongAllTiles(messages, "read_reversed", tiles)) << messages;
+  const std::vector<uint32_t> result = download(reversed, n);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(result[i], (n - 1 - i) * (n - 1 - i) + 1) << i;
+}
+
+TEST_F(ImplicitScalingTest, RegularListsRunTheirSplitLaunchesAgainAndAgain) {
+  const uint32_t n = 1 << 12;
+  uint32_t* data = shared<uint32_t>(n);
+  std::fill(data, data + n, 0u);
+  ze_kernel_handle_t k = scalingKernel("increment");
+  setArguments(k, data);
+  ze_command_list_handle_t regular = regularList();
+  launch(k, n / 32, 32, regular);
+  ASSERT_ZE(zeCommandListAppendBarrier(regular, nullptr, 0, nullptr));
+  launch(k, n / 32, 32, regular);
+  ASSERT_ZE(zeCommandListClose(regular));
+  const std::string messages = debugMessagesOf([&] {
+    for (int round = 0; round < 5; ++round) execute(regular);
+  });
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(data[i], 10u) << i;
+  EXPECT_TRUE(splitAmongAllTiles(messages, "increment", tiles)) << messages;
+}
+
+// A launch whose groups on the last tile wait for the host: its event must not signal before them.
+class HeldLaunch {
+ public:
+  HeldLaunch(ImplicitScalingTest& test, ze_kernel_handle_t k, ze_event_handle_t event, uint32_t tiles)
+      : release_(test.shared<uint32_t>(1)), done_(test.shared<uint32_t>(1)) {
+    *release_ = 0, *done_ = 0;
+    // 1-D and a multiple of the tiles: split along x, the last tile running the last groups.
+    const uint32_t heldFrom = kGroups - kGroups / tiles;
+    test.setArguments(k, release_, done_, heldFrom);
+    EXPECT_ZE(zeKernelSetGroupSize(k, kGroupSize, 1, 1));
+    const ze_group_count_t count{kGroups, 1, 1};
+    list_ = test.regularList();
+    EXPECT_ZE(zeCommandListAppendLaunchKernel(list_, k, &count, event, 0, nullptr));
+    EXPECT_ZE(zeCommandListClose(list_));
+    queue_ = test.commandQueue();
+    EXPECT_ZE(zeCommandQueueExecuteCommandLists(queue_, 1, &list_, nullptr));
+  }
+  // True once the groups no tile holds back have all counted themselves.
+  bool unheldGroupsDone(uint32_t tiles) const {
+    return std::atomic_ref<uint32_t>(*done_).load() >= (kGroups - kGroups / tiles) * kGroupSize;
+  }
+  void release() { std::atomic_ref<uint32_t>(*release_).store(1); }
+  uint32_t done() const { return std::atomic_ref<uint32_t>(*done_).load(); }
+  ze_command_queue_handle_t queue() const { return queue_; }
+
+  static constexpr uint32_t kGroups = 12;  // a multiple of 2 and 3 tiles
+  static constexpr uint32_t kGroupSize = 8;
+
+ private:
+  uint32_t* release_;
+  uint32_t* done_;
+  ze_command_list_handle_t list_ = nullptr;
+  ze_command_queue_handle_t queue_ = nullptr;
+};
+
+TEST_F(ImplicitScalingTest, AnEventSignalsOnlyOnceEveryTileFinished) {
+  ze_event_handle_t finished = hostVisibleEvent();
+  std::string messages;
+  ::testing::internal::CaptureStderr();
+  HeldLaunch held(*this, scalingKernel("hold_last_groups"), finished, tiles);
+  // Wait (bounded) until the other tiles' groups are done: the event still waits for the last one.
+  for (int polls = 0; polls < 20000 && !held.unheldGroupsDone(tiles); ++polls) usleep(1000);
+  EXPECT_TRUE(held.unheldGroupsDone(tiles));
+  EXPECT_EQ(zeEventQueryStatus(finished), ZE_RESULT_NOT_READY) << "signaled before the last tile finished";
+  held.release();
+  EXPECT_ZE(zeEventHostSynchronize(finished, kTimeout));
+  EXPECT_ZE(zeCommandQueueSynchronize(held.queue(), kTimeout));
+  messages = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(held.done(), HeldLaunch::kGroups * HeldLaunch::kGroupSize);
+  EXPECT_TRUE(splitAmongAllTiles(messages, "hold_last_groups", tiles)) << messages;
+}
+
+TEST_F(ImplicitScalingTest, AKernelTimestampSpansEveryTilesPart) {
+  ze_event_handle_t timed = hostVisibleEvent(ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP);
+  uint64_t hostTime = 0, before = 0, released = 0, after = 0;
+  ASSERT_ZE(zeDeviceGetGlobalTimestamps(device, &hostTime, &before));
+  ::testing::internal::CaptureStderr();
+  HeldLaunch held(*this, scalingKernel("hold_last_groups"), timed, tiles);
+  for (int polls = 0; polls < 20000 && !held.unheldGroupsDone(tiles); ++polls) usleep(1000);
+  // The last tile's groups end after this moment, so the kernel's end must too.
+  ASSERT_ZE(zeDeviceGetGlobalTimestamps(device, &hostTime, &released));
+  held.release();
+  ASSERT_ZE(zeEventHostSynchronize(timed, kTimeout));
+  ASSERT_ZE(zeCommandQueueSynchronize(held.queue(), kTimeout));
+  const std::string messages = ::testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(splitAmongAllTiles(messages, "hold_last_groups", tiles)) << messages;
+  ASSERT_ZE(zeDeviceGetGlobalTimestamps(device, &hostTime, &after));
+  ze_kernel_timestamp_result_t result{};
+  ASSERT_ZE(zeEventQueryKernelTimestamp(timed, &result));
+  EXPECT_LE(before, result.global.kernelStart);
+  EXPECT_LE(result.global.kernelStart, released) << "the first tile started before the host released the last";
+  EXPECT_GE(result.global.kernelEnd, released) << "the end is the last tile's";
+  EXPECT_LE(result.global.kernelEnd, after);
+}
+
+TEST_F(ImplicitScalingTest, CopiesAndFillsAcrossChunksOfEveryTile) {
+  const size_t words = (size_t(tiles) * 3 * (64 << 10) + 4096) / 4 + 3;  // chunks of every tile, and a ragged end
+  uint32_t* memory = deviceMemory<uint32_t>(words);
+  const uint32_t pattern = 0xa1b2c3d4;
+  std::string messages = debugMessagesOf([&] {
+    EXPECT_ZE(zeCommandListAppendMemoryFill(list, memory + 1, &pattern, sizeof(pattern), (words - 2) * 4, nullptr, 0, nullptr));
+  });
+  EXPECT_NE(messages.find("fill of"), std::string::npos) << messages;
+  std::vector<uint32_t> result = download(memory, words);
+  for (size_t i = 1; i + 1 < words; ++i) ASSERT_EQ(result[i], pattern) << i;
+  std::vector<uint32_t> source(words);
+  for (size_t i = 0; i < words; ++i) source[i] = uint32_t(i * 2654435761u);
+  messages = debugMessagesOf([&] { upload(memory, source); });
+  EXPECT_NE(messages.find("copy of"), std::string::npos) << messages;
+  EXPECT_EQ(download(memory, words), source);
+}
+
+// Runs as its own CTest entry with LOOM_EnableImplicitScaling=0: the root runs everything on tile 0.
+TEST_F(ImplicitScalingTest, WithImplicitScalingOffTheRootRunsOnTileZero) {
+  const char* enabled = std::getenv("LOOM_EnableImplicitScaling");
+  if (!enabled || std::string(enabled) != "0") GTEST_SKIP() << "run with LOOM_EnableImplicitScaling=0";
+  ze_kernel_handle_t k = scalingKernel("count_work_items");
+  uint32_t* counter = shared<uint32_t>(1);
+  *counter = 0;
+  setArguments(k, counter);
+  const std::string messages = debugMessagesOf([&] { launch(k, 4096, 64); });
+  EXPECT_EQ(*counter, 4096u * 64u);
+  EXPECT_EQ(messages.find("split along"), std::string::npos) << messages;
+}
+
+}  // namespace
+}  // namespace loom::test

@@ -1,0 +1,440 @@
+// Implicit scaling in core: how launches and memory are divided among tiles, and the composite
+// backend and queue over fake tiles (what each tile is asked to run) and over CPU tiles sharing
+// one thread pool (what the kernels see).
+#include "loom/core/composite_backend.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <atomic>
+#include <cstring>
+#include <numeric>
+#include <thread>
+
+#include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/cpu_program.h"
+#include "fake_backend.h"
+#include "loom/core/composite_kernel.h"
+#include "loom/core/debug_keys.h"
+#include "loom/core/event.h"
+#include "loom/core/launch_split.h"
+#include "loom/core/memory_coloring.h"
+
+namespace loom::core {
+namespace {
+
+TEST(LaunchSplit, TakesTheOutermostDimensionThatSplitsEvenlyEnough) {
+  const uint32_t cube[3] = {8, 8, 8};
+  EXPECT_EQ(splitDimension(cube, 2), 2);
+  const uint32_t plane[3] = {8, 8, 1};
+  EXPECT_EQ(splitDimension(plane, 2), 1);
+  const uint32_t line[3] = {8, 1, 1};
+  EXPECT_EQ(splitDimension(line, 2), 0);
+  const uint32_t nearlyEvenZ[3] = {4, 1, 41};  // one group of 41 left over: under 5%
+  EXPECT_EQ(splitDimension(nearlyEvenZ, 2), 2);
+  const uint32_t unevenYZ[3] = {8, 7, 3};  // x divides exactly
+  EXPECT_EQ(splitDimension(unevenYZ, 2), 0);
+  const uint32_t nothingEven[3] = {7, 9, 5};  // the largest then
+  EXPECT_EQ(splitDimension(nothingEven, 2), 1);
+  EXPECT_EQ(splitDimension(cube, 3), 0) << "8 % 3 leaves too much over along z and y; x is the largest";
+}
+
+TEST(LaunchSplit, PartsCoverEveryGroupOnceInTileOrder) {
+  for (uint32_t groups : {1u, 2u, 7u, 1000u}) {
+    for (unsigned tiles : {2u, 3u, 4u}) {
+      KernelLaunch launch;
+      launch.setRange({3, {groups, 3, 2}, {4, 1, 1}, {5, 0, 0}, {}, false});
+      const std::vector<KernelLaunch> parts = splitLaunch(launch, 0, tiles);
+      ASSERT_EQ(parts.size(), tiles);
+      uint32_t next = 0;
+      for (unsigned tile = 0; tile < tiles; ++tile) {
+        const KernelLaunch& part = parts[tile];
+        EXPECT_TRUE(part.isPart);
+        EXPECT_EQ(part.firstGroupToRun(0), next);
+        EXPECT_EQ(part.groupsToRun(0), groups / tiles + (tile < groups % tiles ? 1 : 0));
+        EXPECT_EQ(part.groupsToRun(1), 3u);
+        EXPECT_EQ(part.groupsToRun(2), 2u);
+        EXPECT_EQ(part.groupCount[0], groups) << "the kernel still sees the whole launch";
+        EXPECT_EQ(part.globalOffset[0], 5u);
+        next += part.groupsToRun(0);
+      }
+      EXPECT_EQ(next, groups);
+    }
+  }
+}
+
+TEST(LaunchSplit, APartOfAPartStaysInsideIt) {
+  KernelLaunch launch;
+  launch.setRange({2, {10, 6, 1}, {1, 1, 1}, {}, {}, false});
+  const KernelLaunch inner = launch.part(1, 2, 3).part(0, 4, 5);
+  EXPECT_EQ(inner.firstGroupToRun(0), 4u);
+  EXPECT_EQ(inner.groupsToRun(0), 5u);
+  EXPECT_EQ(inner.firstGroupToRun(1), 2u);
+  EXPECT_EQ(inner.groupsToRun(1), 3u);
+  EXPECT_EQ(inner.groupsToRun(), 15u);
+}
+
+constexpr size_t kGranule = size_t(64) << 10;
+
+TEST(MemoryColoring, EvenGivesEachTileConsecutiveGranules) {
+  const MemoryColoring coloring{2, MemoryColoring::Policy::Even, kGranule};
+  const auto pieces = coloring.pieces(0x1234, 5 * kGranule + 10);
+  ASSERT_EQ(pieces.size(), 2u);
+  EXPECT_EQ(pieces[0].tile, 0u);
+  EXPECT_EQ(pieces[0].offset, 0u);
+  EXPECT_EQ(pieces[0].size, 3 * kGranule);
+  EXPECT_EQ(pieces[1].tile, 1u);
+  EXPECT_EQ(pieces[1].offset, 3 * kGranule);
+  EXPECT_EQ(pieces[1].size, 2 * kGranule + 10);
+}
+
+TEST(MemoryColoring, InterleavedOwnsGranulesOfTheAddressSpaceInTurn) {
+  const MemoryColoring coloring{3, MemoryColoring::Policy::Interleaved, kGranule};
+  const uintptr_t address = 7 * kGranule + 100;
+  const auto pieces = coloring.pieces(address, 4 * kGranule);
+  ASSERT_EQ(pieces.size(), 5u);
+  size_t offset = 0;
+  for (const auto& piece : pieces) {
+    EXPECT_EQ(piece.offset, offset);
+    EXPECT_EQ(piece.tile, (address + offset) / kGranule % 3);
+    offset += piece.size;
+  }
+  EXPECT_EQ(offset, 4 * kGranule);
+  EXPECT_EQ(pieces.front().size, kGranule - 100);
+}
+
+TEST(MemoryColoring, RangesSmallerThanTilesTimesGranularityStayOnTileZero) {
+  const MemoryColoring coloring{2, MemoryColoring::Policy::Interleaved, kGranule};
+  const auto pieces = coloring.pieces(kGranule - 8, 2 * kGranule - 1);
+  ASSERT_EQ(pieces.size(), 1u);
+  EXPECT_EQ(pieces[0].tile, 0u);
+  EXPECT_EQ(pieces[0].size, 2 * kGranule - 1);
+}
+
+TEST(MemoryColoring, GranularityIsAtLeast64KiB) {
+  setenv("LOOM_MultiStorageGranularity", "4096", 1);
+  DebugKeys keys;
+  unsetenv("LOOM_MultiStorageGranularity");
+  EXPECT_EQ(keys.MultiStorageGranularity, 4096);
+  EXPECT_EQ(keys.MultiStoragePolicy, 0);
+  EXPECT_TRUE(keys.EnableImplicitScaling);
+  EXPECT_EQ(MemoryColoring::fromDebugKeys(2).granularity, MemoryColoring::kMinGranularity);
+}
+
+// A fake tile that records the copies and fills its queues run.
+class RecordingTile final : public testing::FakeBackendBase {
+ public:
+  explicit RecordingTile(DeviceInfo info, bool runsParts = true) : FakeBackendBase(std::move(info)), runsParts_(runsParts) {}
+  bool runsLaunchParts() const override { return runsParts_; }
+  struct Write {
+    void* destination;
+    size_t size;
+  };
+  void copy(void* destination, const void* source, size_t size) override {
+    writes.push_back({destination, size});
+    FakeBackendBase::copy(destination, source, size);
+  }
+  void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override {
+    writes.push_back({destination, size});
+    FakeBackendBase::fill(destination, pattern, patternSize, size);
+  }
+  std::vector<Write> writes;
+
+ private:
+  bool runsParts_;
+};
+
+DeviceInfo tileInfo(int32_t index) {
+  DeviceInfo info;
+  info.computeUnits = 4;
+  info.numSlices = 1;
+  info.globalMemorySize = 1000;
+  info.maxAllocationSize = 400;
+  info.subDeviceIndex = index;
+  info.uuid[15] = static_cast<uint8_t>(index + 1);
+  return info;
+}
+
+class CompositeOverFakeTiles : public ::testing::Test {
+ protected:
+  CompositeOverFakeTiles() {
+    for (int32_t tile = 0; tile < 2; ++tile) tiles.push_back(std::make_unique<RecordingTile>(tileInfo(tile)));
+    root = createCompositeBackend({tiles[0].get(), tiles[1].get()});
+    queue = root->createQueue();
+    descriptor.name = "k";
+  }
+
+  KernelLaunch launchOf(std::array<uint32_t, 3> groups, bool cooperative = false) {
+    KernelLaunch launch;
+    launch.setRange({3, groups, {2, 1, 1}, {0, 0, 0}, {}, cooperative});
+    launch.kernel = &kernel;
+    launch.descriptor = &descriptor;
+    return launch;
+  }
+
+  std::vector<std::unique_ptr<RecordingTile>> tiles;
+  std::unique_ptr<Backend> root;
+  std::unique_ptr<BackendQueue> queue;
+  BackendKernel tileKernels[2];
+  CompositeKernel kernel{{&tileKernels[0], &tileKernels[1]}};
+  compiler::KernelDescriptor descriptor;
+  const uint8_t noArguments[1] = {};
+};
+
+TEST_F(CompositeOverFakeTiles, ReportsTheSumOfItsTiles) {
+  const DeviceInfo& info = root->info();
+  EXPECT_EQ(info.computeUnits, 8u);
+  EXPECT_EQ(info.numSlices, 2u);
+  EXPECT_EQ(info.globalMemorySize, 2000u);
+  EXPECT_EQ(info.maxAllocationSize, 800u);
+  EXPECT_EQ(info.subDeviceIndex, -1);
+  EXPECT_EQ(info.uuid[15], 0u);
+}
+
+TEST_F(CompositeOverFakeTiles, SplitsALaunchOnePartPerTileWithEachTilesKernel) {
+  queue->launch(launchOf({3, 4, 8}), noArguments);
+  ASSERT_EQ(tiles[0]->launches.size(), 1u);
+  ASSERT_EQ(tiles[1]->launches.size(), 1u);
+  for (int tile = 0; tile < 2; ++tile) {
+    const KernelLaunch& part = tiles[tile]->launches[0];
+    EXPECT_EQ(part.kernel, &tileKernels[tile]);
+    EXPECT_TRUE(part.isPart);
+    EXPECT_EQ(part.firstGroupToRun(2), tile * 4u) << "split along z, the outermost even dimension";
+    EXPECT_EQ(part.groupsToRun(2), 4u);
+    EXPECT_EQ(part.groupsToRun(0) * part.groupsToRun(1), 12u);
+    EXPECT_EQ(part.groupCount[2], 8u);
+  }
+}
+
+TEST_F(CompositeOverFakeTiles, RunsSmallAndCooperativeLaunchesOnTileZeroWhole) {
+  queue->launch(launchOf({1, 1, 1}), noArguments);
+  queue->launch(launchOf({64, 1, 1}, true), noArguments);
+  ASSERT_EQ(tiles[0]->launches.size(), 2u);
+  EXPECT_TRUE(tiles[1]->launches.empty());
+  for (const KernelLaunch& launch : tiles[0]->launches) {
+    EXPECT_FALSE(launch.isPart);
+    EXPECT_EQ(launch.kernel, &tileKernels[0]);
+  }
+}
+
+TEST_F(CompositeOverFakeTiles, SplitsCopiesAndFillsByTheOwnersOfTheirBytes) {
+  const size_t size = 4 * kGranule - 5;  // 4 granules, the last one short
+  std::vector<uint8_t> source(size), destination(size, 0), filled(size, 0);
+  std::iota(source.begin(), source.end(), 0);
+  queue->copy(destination.data(), source.data(), size);
+  EXPECT_EQ(destination, source);
+  const uint8_t pattern[4] = {1, 2, 3, 4};
+  queue->fill(filled.data() + 1, pattern, sizeof(pattern), size - 1);
+  for (size_t i = 1; i < size; ++i) ASSERT_EQ(filled[i], pattern[(i - 1) % 4]) << i;
+  // Even coloring: tile 0 writes the first half of each, tile 1 the rest.
+  ASSERT_EQ(tiles[0]->writes.size(), 2u);
+  ASSERT_EQ(tiles[1]->writes.size(), 2u);
+  EXPECT_EQ(tiles[0]->writes[0].destination, destination.data());
+  EXPECT_EQ(tiles[0]->writes[0].size, 2 * kGranule);
+  EXPECT_EQ(tiles[1]->writes[0].destination, destination.data() + 2 * kGranule);
+  EXPECT_EQ(tiles[1]->writes[0].size, 2 * kGranule - 5);
+  EXPECT_EQ(tiles[1]->writes[1].destination, filled.data() + 1 + 2 * kGranule);
+}
+
+TEST_F(CompositeOverFakeTiles, SmallCopiesStayOnTileZero) {
+  std::vector<uint8_t> source(100, 7), destination(100);
+  queue->copy(destination.data(), source.data(), source.size());
+  EXPECT_EQ(destination, source);
+  EXPECT_EQ(tiles[0]->writes.size(), 1u);
+  EXPECT_TRUE(tiles[1]->writes.empty());
+}
+
+TEST(CompositeOverTilesWithoutParts, RunsLaunchesOnTileZeroAndStillSplitsCopies) {
+  RecordingTile first(tileInfo(0), false), second(tileInfo(1), false);
+  std::unique_ptr<Backend> root = createCompositeBackend({&first, &second});
+  std::unique_ptr<BackendQueue> queue = root->createQueue();
+  BackendKernel tileKernels[2];
+  CompositeKernel kernel{{&tileKernels[0], &tileKernels[1]}};
+  compiler::KernelDescriptor descriptor;
+  KernelLaunch launch;
+  launch.setRange({1, {64, 1, 1}, {1, 1, 1}, {}, {}, false});
+  launch.kernel = &kernel;
+  launch.descriptor = &descriptor;
+  const uint8_t noArguments[1] = {};
+  queue->launch(launch, noArguments);
+  ASSERT_EQ(first.launches.size(), 1u);
+  EXPECT_FALSE(first.launches[0].isPart);
+  EXPECT_TRUE(second.launches.empty());
+  std::vector<uint8_t> source(2 * kGranule, 1), destination(2 * kGranule);
+  queue->copy(destination.data(), source.data(), source.size());
+  EXPECT_EQ(first.writes.size(), 1u);
+  EXPECT_EQ(second.writes.size(), 1u);
+}
+
+// Asynchronous tiles (GPUs): the composite keeps the root's order across them.
+class CompositeOverAsynchronousTiles : public ::testing::Test {
+ protected:
+  CompositeOverAsynchronousTiles() {
+    root = createCompositeBackend({&tiles[0], &tiles[1]});
+    queue = root->createQueue();
+  }
+  // Lets tile 1 work from another thread while the composite waits for it.
+  std::thread runTileOneUntil(const std::atomic<bool>& stop) {
+    return std::thread([&] {
+      while (!stop.load()) {
+        tiles[1].finishWork();
+        std::this_thread::yield();
+      }
+    });
+  }
+
+  testing::FakeAsynchronousBackend tiles[2];
+  std::unique_ptr<Backend> root;
+  std::unique_ptr<BackendQueue> queue;
+};
+
+TEST_F(CompositeOverAsynchronousTiles, WritesAValueOnlyAfterEveryTilesWork) {
+  EXPECT_TRUE(queue->asynchronous());
+  std::vector<uint8_t> source(2 * kGranule, 5), destination(2 * kGranule, 0);
+  queue->copy(destination.data(), source.data(), source.size());
+  EXPECT_EQ(tiles[0].copiesIssued, 1u);
+  EXPECT_EQ(tiles[1].copiesIssued, 1u);
+  uint32_t word = 0;
+  std::atomic<bool> stop{false};
+  std::thread tileOne = runTileOneUntil(stop);
+  EXPECT_TRUE(queue->writeValue(&word, 7));
+  stop.store(true);
+  tileOne.join();
+  // Tile 1's half was done before the write was issued; tile 0 writes after its own half.
+  EXPECT_TRUE(tiles[1].pending.empty());
+  EXPECT_TRUE(std::equal(destination.begin() + kGranule, destination.end(), source.begin() + kGranule));
+  EXPECT_EQ(word, 0u);
+  tiles[0].finishWork();
+  EXPECT_EQ(word, 7u);
+  EXPECT_EQ(destination, source);
+  EXPECT_TRUE(queue->completed());
+}
+
+TEST_F(CompositeOverAsynchronousTiles, AMarkIsPassedWhenTheLastTilePassedIt) {
+  tiles[1].deviceClock = 5000;  // tile 1 reaches the mark later
+  const uint32_t mark = queue->markTime();
+  ASSERT_NE(mark, BackendQueue::kNoMark);
+  tiles[0].finishWork();
+  tiles[1].finishWork();
+  EXPECT_TRUE(queue->completed());
+  EXPECT_EQ(queue->timeOfMark(mark), 6000u);
+  queue->forgetMarks();
+  EXPECT_TRUE(tiles[0].markTimes.empty());
+  EXPECT_TRUE(tiles[1].markTimes.empty());
+}
+
+TEST_F(CompositeOverAsynchronousTiles, ReportsAFailureOfAnyTileOnce) {
+  tiles[1].failure = kStatusOutOfResources;
+  EXPECT_EQ(queue->takeFailure(), kStatusOutOfResources);
+  EXPECT_EQ(queue->takeFailure(), 0);
+}
+
+// CPU tiles sharing one pool, running a kernel written by hand in the CPU's work-group ABI that
+// records what each group sees.
+struct GroupRecord {
+  uint32_t groupId[3];
+  uint32_t numGroups[3];
+  uint64_t globalOffset[3];
+  uint64_t globalSize[3];
+  uint32_t localSize[3];
+  std::atomic<uint32_t> runs;
+};
+
+struct RecordArguments {
+  GroupRecord* records;
+  std::atomic<uint32_t>* counter;
+};
+
+void recordGroups(const void* argumentBuffer, const compiler::WorkGroupContext* context) {
+  const auto* arguments = static_cast<const RecordArguments*>(argumentBuffer);
+  for (uint32_t run = 0; run < context->groupRun; ++run) {
+    const uint32_t x = context->groupId[0] + run;
+    const uint64_t linear =
+        (uint64_t(context->groupId[2]) * context->numGroups[1] + context->groupId[1]) * context->numGroups[0] + x;
+    GroupRecord& record = arguments->records[linear];
+    record.groupId[0] = x;
+    for (int d = 0; d < 3; ++d) {
+      if (d > 0) record.groupId[d] = context->groupId[d];
+      record.numGroups[d] = context->numGroups[d];
+      record.globalOffset[d] = context->globalOffset[d];
+      record.globalSize[d] = context->globalSize[d];
+      record.localSize[d] = context->localSize[d];
+    }
+    record.runs.fetch_add(1);
+    arguments->counter->fetch_add(context->localSize[0] * context->localSize[1] * context->localSize[2]);
+  }
+}
+
+class CompositeOverCpuTiles : public ::testing::TestWithParam<unsigned> {
+ protected:
+  CompositeOverCpuTiles() {
+    pool = std::make_shared<backends::cpu::ThreadPool>(4, GetParam());
+    std::vector<Backend*> pointers;
+    for (unsigned tile = 0; tile < GetParam(); ++tile) {
+      tiles.push_back(std::make_unique<backends::cpu::CpuBackend>(backends::cpu::describeHostCpu(), pool, tile));
+      pointers.push_back(tiles.back().get());
+    }
+    root = createCompositeBackend(pointers);
+    queue = root->createQueue();
+    std::vector<BackendKernel*> sameKernel(GetParam(), &cpuKernel);
+    kernel = std::make_unique<CompositeKernel>(sameKernel);
+  }
+
+  // Launches recordGroups and checks that every group ran once and saw the unsplit launch.
+  void launchAndCheck(uint32_t workDim, std::array<uint32_t, 3> groups, std::array<uint64_t, 3> offset) {
+    KernelLaunch launch;
+    // A non-uniform last group along x: 3 groups of 4 cover 10 work-items.
+    const std::array<uint64_t, 3> globalSize{uint64_t(groups[0]) * 4 - 2, groups[1], groups[2]};
+    launch.setRange({workDim, groups, {4, 1, 1}, offset, globalSize, false});
+    launch.kernel = kernel.get();
+    launch.descriptor = &descriptor;
+    launch.argumentSize = sizeof(RecordArguments);  // what a tile that starts its part copies
+    const uint64_t count = uint64_t(groups[0]) * groups[1] * groups[2];
+    std::vector<GroupRecord> records(count);
+    std::atomic<uint32_t> workItems{0};
+    const RecordArguments arguments{records.data(), &workItems};
+    queue->launch(launch, reinterpret_cast<const uint8_t*>(&arguments));
+    EXPECT_EQ(queue->takeFailure(), 0);
+    EXPECT_EQ(workItems.load(), globalSize[0] * globalSize[1] * globalSize[2]);
+    for (uint64_t linear = 0; linear < count; ++linear) {
+      const GroupRecord& record = records[linear];
+      ASSERT_EQ(record.runs.load(), 1u) << "group " << linear;
+      const uint32_t expectedId[3] = {uint32_t(linear % groups[0]), uint32_t(linear / groups[0] % groups[1]),
+                                      uint32_t(linear / (uint64_t(groups[0]) * groups[1]))};
+      for (int d = 0; d < 3; ++d) {
+        EXPECT_EQ(record.groupId[d], expectedId[d]);
+        EXPECT_EQ(record.numGroups[d], groups[d]);
+        EXPECT_EQ(record.globalOffset[d], offset[d]);
+        EXPECT_EQ(record.globalSize[d], globalSize[d]);
+      }
+      EXPECT_EQ(record.localSize[0], expectedId[0] == groups[0] - 1 ? 2u : 4u);
+    }
+  }
+
+  std::shared_ptr<backends::cpu::ThreadPool> pool;
+  std::vector<std::unique_ptr<backends::cpu::CpuBackend>> tiles;
+  std::unique_ptr<Backend> root;
+  std::unique_ptr<BackendQueue> queue;
+  backends::cpu::CpuKernel cpuKernel{recordGroups, nullptr};
+  std::unique_ptr<CompositeKernel> kernel;
+  compiler::KernelDescriptor descriptor;
+};
+
+TEST_P(CompositeOverCpuTiles, EveryGroupRunsOnceAndSeesTheUnsplitLaunch) {
+  for (uint32_t groups : {1u, 7u, 300u}) {
+    SCOPED_TRACE(groups);
+    launchAndCheck(1, {groups, 1, 1}, {3, 0, 0});
+    launchAndCheck(2, {groups, 5, 1}, {3, 2, 0});
+    launchAndCheck(3, {3, 2, groups}, {1, 2, 9});
+  }
+}
+
+TEST_P(CompositeOverCpuTiles, LoadsEachProgramOnceForTilesThatShareIt) {
+  EXPECT_TRUE(tiles[0]->runsProgramsOf(*tiles[GetParam() - 1]));
+  EXPECT_FALSE(root->runsProgramsOf(*tiles[0]));
+}
+
+INSTANTIATE_TEST_SUITE_P(Tiles, CompositeOverCpuTiles, ::testing::Values(2u, 3u));
+
+}  // namespace
+}  // namespace loom::core

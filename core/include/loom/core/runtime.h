@@ -22,7 +22,8 @@ class Runtime {
   // selects of it (device_hierarchy.h), to both APIs alike.
   explicit Runtime(std::vector<DiscoveredDevice> discovered);
 
-  // Root devices, GPUs first; ForceBackend filters them.
+  // The root devices both APIs expose, GPUs first: ForceBackend filters the backends' devices,
+  // the hierarchy arranges them and the affinity mask selects among them.
   const std::vector<Device*>& devices() const { return deviceView_; }
   DeviceHierarchy hierarchy() const { return hierarchy_; }
   MemoryManager& memory() { return memory_; }

@@ -27,8 +27,8 @@ Runtime::Runtime(std::vector<DiscoveredDevice> discovered)
   options.registry = &engines_;
   devices_ = buildDeviceTree(std::move(discovered), options);
   for (const auto& device : devices_.roots) {
-    debugMessage("device %zu (%s hierarchy): %s (%zu sub-devices)", deviceView_.size(), deviceHierarchyName(hierarchy_),
-                 device->info().name.c_str(), device->subDevices().size());
+    debugMessage("device %zu: %s (%zu sub-devices, %s hierarchy)", deviceView_.size(), device->info().name.c_str(),
+                 device->subDevices().size(), deviceHierarchyName(hierarchy_));
     deviceView_.push_back(device.get());
   }
   for (Device* device : deviceView_)

@@ -33,8 +33,8 @@ struct Tile {
   std::unique_ptr<Backend> backend;
 };
 
-// A root device to be: its own backend (none yet for a composite of GPUs, made over its tiles
-// last, once the mask has chosen them) and its tiles.
+// A root device to be: its own backend (none yet for a composite, made over its tiles last,
+// once the mask has chosen them) and its tiles.
 struct PlannedRoot {
   std::unique_ptr<Backend> backend;
   std::vector<Tile> tiles;
@@ -43,32 +43,49 @@ struct PlannedRoot {
 
 bool isGpu(const Backend& backend) { return backend.info().type == DeviceType::Gpu; }
 
-void hide(PlannedRoot& root, std::vector<std::unique_ptr<Backend>>& hidden) {
-  if (root.backend) hidden.push_back(std::move(root.backend));
-  for (Tile& tile : root.tiles) hidden.push_back(std::move(tile.backend));
+void hideRoot(std::unique_ptr<Backend> backend, DeviceTree& tree) {
+  if (backend) tree.hiddenRoots.push_back(std::move(backend));
+}
+
+void hideTile(std::unique_ptr<Backend> backend, DeviceTree& tree) {
+  if (backend) tree.hiddenTiles.push_back(std::move(backend));
+}
+
+void hide(PlannedRoot& root, DeviceTree& tree) {
+  hideRoot(std::move(root.backend), tree);
+  for (Tile& tile : root.tiles) hideTile(std::move(tile.backend), tree);
+}
+
+// A device of one tile is that tile, with no sub-device: its own backend, else its tile's.
+std::unique_ptr<Backend> soleBackend(DiscoveredDevice& device, DeviceTree& tree) {
+  std::unique_ptr<Backend> backend = std::move(device.backend);
+  for (auto& tile : device.subDevices) {
+    if (!backend) std::swap(backend, tile);
+    hideTile(std::move(tile), tree);
+  }
+  return backend;
 }
 
 // The roots the hierarchy mode makes of what the backends found, before the affinity mask.
-std::vector<PlannedRoot> planRoots(std::vector<DiscoveredDevice> discovered, DeviceHierarchy hierarchy,
-                                   std::vector<std::unique_ptr<Backend>>& hidden) {
+std::vector<PlannedRoot> planRoots(std::vector<DiscoveredDevice> discovered, DeviceHierarchy hierarchy, DeviceTree& tree) {
   const bool flat = hierarchy == DeviceHierarchy::Flat || hierarchy == DeviceHierarchy::Combined;
   std::vector<PlannedRoot> roots;
   std::vector<Tile> gpus;  // COMPOSITE: the GPUs without tiles of their own, joined below
   size_t gpusPosition = 0;
   for (DiscoveredDevice& device : discovered) {
-    // A device of one tile is that tile: it has no sub-device.
     if (device.subDevices.size() <= 1) {
-      for (auto& tile : device.subDevices) hidden.push_back(std::move(tile));
-      if (hierarchy == DeviceHierarchy::Composite && isGpu(*device.backend)) {
+      std::unique_ptr<Backend> backend = soleBackend(device, tree);
+      if (!backend) continue;
+      if (hierarchy == DeviceHierarchy::Composite && isGpu(*backend)) {
         if (gpus.empty()) gpusPosition = roots.size();
-        gpus.push_back({uint32_t(gpus.size()), std::move(device.backend)});
+        gpus.push_back({uint32_t(gpus.size()), std::move(backend)});
         continue;
       }
-      roots.push_back({std::move(device.backend)});
+      roots.push_back({std::move(backend)});
       continue;
     }
     if (flat) {
-      hidden.push_back(std::move(device.backend));
+      hideRoot(std::move(device.backend), tree);
       for (auto& tile : device.subDevices) roots.push_back({std::move(tile)});
       continue;
     }
@@ -83,36 +100,34 @@ std::vector<PlannedRoot> planRoots(std::vector<DiscoveredDevice> discovered, Dev
 
 // `root` as the mask's entry for it selects it: with all its tiles (`wanted` empty), some of
 // them, or one tile alone, which then stands in for its root. False when nothing of it remains.
-bool selectTiles(PlannedRoot& root, uint32_t index, const std::set<uint32_t>& wanted,
-                 std::vector<std::unique_ptr<Backend>>& hidden) {
+bool selectTiles(PlannedRoot& root, uint32_t index, const std::set<uint32_t>& wanted, DeviceTree& tree) {
   if (wanted.empty()) return true;
   std::vector<Tile> kept;
   for (Tile& tile : root.tiles) {
     if (wanted.count(tile.index))
       kept.push_back(std::move(tile));
     else
-      hidden.push_back(std::move(tile.backend));
+      hideTile(std::move(tile.backend), tree);
   }
   root.tiles = std::move(kept);
   if (root.tiles.size() < wanted.size())
     debugMessage("ZE_AFFINITY_MASK: device %u has %zu of the sub-devices it names", index, root.tiles.size());
   if (root.tiles.empty()) return false;
   if (root.tiles.size() > 1) return true;
-  if (root.backend) hidden.push_back(std::move(root.backend));
+  hideRoot(std::move(root.backend), tree);
   Tile alone = std::move(root.tiles.front());
   root = PlannedRoot{std::move(alone.backend), {}, int32_t(alone.index)};
   return true;
 }
 
-std::vector<PlannedRoot> applyMask(std::vector<PlannedRoot> roots, const AffinityMask& mask,
-                                   std::vector<std::unique_ptr<Backend>>& hidden) {
+std::vector<PlannedRoot> applyMask(std::vector<PlannedRoot> roots, const AffinityMask& mask, DeviceTree& tree) {
   std::vector<PlannedRoot> visible;
   for (uint32_t index = 0; index < roots.size(); ++index) {
     auto entry = mask.find(index);
-    if (entry != mask.end() && selectTiles(roots[index], index, entry->second, hidden))
+    if (entry != mask.end() && selectTiles(roots[index], index, entry->second, tree))
       visible.push_back(std::move(roots[index]));
     else
-      hide(roots[index], hidden);
+      hide(roots[index], tree);
   }
   if (!mask.empty() && mask.rbegin()->first >= roots.size())
     debugMessage("ZE_AFFINITY_MASK: device %u does not exist (%zu devices)", mask.rbegin()->first, roots.size());
@@ -126,14 +141,14 @@ std::unique_ptr<Device> makeDevice(std::unique_ptr<Backend> backend, Device* par
   return device;
 }
 
-// The composite root over a planned root's GPUs; false (each GPU then a root of its own) when
+// The composite root over a planned root's tiles; false (each tile then a root of its own) when
 // the factory cannot join them.
 bool makeComposite(PlannedRoot& root, const DeviceTreeOptions& options) {
   std::vector<Backend*> tiles;
   for (const Tile& tile : root.tiles) tiles.push_back(tile.backend.get());
   if (options.makeComposite) root.backend = options.makeComposite(tiles);
   if (root.backend) return true;
-  debugMessage("no composite device over %zu GPUs: each is a root device of its own", tiles.size());
+  debugMessage("no composite device over %zu tiles: each is a root device of its own", tiles.size());
   return false;
 }
 
@@ -141,8 +156,8 @@ bool makeComposite(PlannedRoot& root, const DeviceTreeOptions& options) {
 
 DeviceTree buildDeviceTree(std::vector<DiscoveredDevice> discovered, const DeviceTreeOptions& options) {
   DeviceTree tree;
-  std::vector<PlannedRoot> roots = planRoots(std::move(discovered), options.hierarchy, tree.hidden);
-  if (options.mask) roots = applyMask(std::move(roots), *options.mask, tree.hidden);
+  std::vector<PlannedRoot> roots = planRoots(std::move(discovered), options.hierarchy, tree);
+  if (options.mask) roots = applyMask(std::move(roots), *options.mask, tree);
   for (PlannedRoot& planned : roots) {
     if (!planned.backend && !makeComposite(planned, options)) {
       for (Tile& tile : planned.tiles) tree.roots.push_back(makeDevice(std::move(tile.backend), nullptr, -1, options));

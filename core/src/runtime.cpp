@@ -10,15 +10,18 @@
 namespace loom::core {
 
 namespace {
-bool selectedByForceBackend(const DeviceInfo& info) {
+// A discovered device may leave its root to the device tree (a composite of its tiles).
+bool selectedByForceBackend(const DiscoveredDevice& device) {
+  const Backend* any = device.backend ? device.backend.get() : device.subDevices.empty() ? nullptr : device.subDevices[0].get();
+  if (!any) return false;
   const std::string& forced = debugKeys().ForceBackend;
-  return forced.empty() || forced == info.backendName;
+  return forced.empty() || forced == any->info().backendName;
 }
 }  // namespace
 
 Runtime::Runtime(std::vector<DiscoveredDevice> discovered)
     : hierarchy_(parseDeviceHierarchy(std::getenv("ZE_FLAT_DEVICE_HIERARCHY"))) {
-  std::erase_if(discovered, [](const DiscoveredDevice& device) { return !selectedByForceBackend(device.backend->info()); });
+  std::erase_if(discovered, [](const DiscoveredDevice& device) { return !selectedByForceBackend(device); });
   DeviceTreeOptions options;
   options.hierarchy = hierarchy_;
   options.mask = parseAffinityMask(std::getenv("ZE_AFFINITY_MASK"));

@@ -89,14 +89,15 @@ TEST_F(DeviceHierarchyTest, DefaultKeepsEachGpuARootAndTheCpuARootOverItsTiles) 
   EXPECT_EQ(tileIndices(cpu.subDevices()), (Indices{0, 1}));
   for (const auto& sub : cpu.subDevices()) EXPECT_EQ(sub->parent(), &cpu);
   EXPECT_TRUE(compositeTiles.empty());
-  EXPECT_TRUE(tree.hidden.empty());
+  EXPECT_TRUE(tree.hiddenRoots.empty());
+  EXPECT_TRUE(tree.hiddenTiles.empty());
 }
 
 TEST_F(DeviceHierarchyTest, ADeviceOfOneTileHasNoSubDevice) {
   DeviceTree tree = build(machine(0, 1), DeviceHierarchy::Default);
   ASSERT_EQ(labels(tree.roots), (Labels{kCpu}));
   EXPECT_TRUE(tree.roots[0]->subDevices().empty());
-  EXPECT_EQ(tree.hidden.size(), 1u);
+  EXPECT_EQ(tree.hiddenTiles.size(), 1u);
 }
 
 TEST_F(DeviceHierarchyTest, CompositeMakesOneRootOverEveryGpu) {
@@ -134,8 +135,8 @@ TEST_F(DeviceHierarchyTest, FlatMakesEveryGpuAndEveryTileARoot) {
     EXPECT_EQ(labels(tree.roots), (Labels{gpu(0), gpu(1), tile(0), tile(1)})) << deviceHierarchyName(hierarchy);
     EXPECT_EQ(tileIndices(tree.roots), (Indices{-1, -1, -1, -1}));
     for (const auto& root : tree.roots) EXPECT_TRUE(root->subDevices().empty());
-    ASSERT_EQ(tree.hidden.size(), 1u) << "the CPU root's backend stays alive, unexposed";
-    EXPECT_EQ(tree.hidden[0]->info().deviceId, kCpu);
+    ASSERT_EQ(tree.hiddenRoots.size(), 1u) << "the CPU root's backend stays alive, unexposed";
+    EXPECT_EQ(tree.hiddenRoots[0]->info().deviceId, kCpu);
   }
   EXPECT_TRUE(compositeTiles.empty());
 }
@@ -182,6 +183,48 @@ TEST_F(DeviceHierarchyTest, TheCompositeGoesBeforeTheGpusItJoins) {
   build(machine(2, 0, &log), DeviceHierarchy::Composite);
   ASSERT_EQ(log.size(), 4u);
   EXPECT_EQ(log[0], kComposite);
+}
+
+// The CPU as a backend may give its root as a composite over its tiles, or leave the root to the
+// tree (no backend), which then joins the tiles the mask leaves.
+DiscoveredDevice cpuOfTiles(uint32_t tiles, bool rootBackend, std::vector<uint32_t>* log) {
+  DiscoveredDevice cpu;
+  if (rootBackend) cpu.backend = std::make_unique<LabeledBackend>(DeviceType::Cpu, kComposite, log);
+  for (uint32_t t = 0; t < tiles; ++t) cpu.subDevices.push_back(std::make_unique<LabeledBackend>(DeviceType::Cpu, tile(t), log));
+  return cpu;
+}
+
+std::vector<DiscoveredDevice> only(DiscoveredDevice device) {
+  std::vector<DiscoveredDevice> devices;
+  devices.push_back(std::move(device));
+  return devices;
+}
+
+TEST_F(DeviceHierarchyTest, TilesWithoutARootBackendGetACompositeOverTheTilesTheMaskLeaves) {
+  DeviceTree tree = build(only(cpuOfTiles(3, false, nullptr)), DeviceHierarchy::Default, "0.0,0.2");
+  ASSERT_EQ(labels(tree.roots), (Labels{kComposite}));
+  EXPECT_EQ(labels(tree.roots[0]->subDevices()), (Labels{tile(0), tile(2)}));
+  ASSERT_EQ(compositeTiles.size(), 1u);
+  EXPECT_EQ(compositeTiles[0].size(), 2u);
+  EXPECT_TRUE(tree.hiddenRoots.empty());
+  EXPECT_EQ(tree.hiddenTiles.size(), 1u);
+}
+
+TEST_F(DeviceHierarchyTest, OneTileWithoutARootBackendIsTheRoot) {
+  DeviceTree tree = build(only(cpuOfTiles(1, false, nullptr)), DeviceHierarchy::Default);
+  EXPECT_EQ(labels(tree.roots), (Labels{tile(0)}));
+  EXPECT_TRUE(tree.roots[0]->subDevices().empty());
+  EXPECT_TRUE(compositeTiles.empty());
+}
+
+TEST_F(DeviceHierarchyTest, HiddenCompositeRootsGoBeforeTheirTiles) {
+  for (const char* mask : {static_cast<const char*>(nullptr), "0.1"}) {
+    std::vector<uint32_t> log;
+    const DeviceHierarchy hierarchy = mask ? DeviceHierarchy::Default : DeviceHierarchy::Flat;
+    build(only(cpuOfTiles(2, true, &log)), hierarchy, mask);
+    ASSERT_EQ(log.size(), 3u);
+    EXPECT_EQ(log[0], kComposite) << (mask ? "masked" : "flat");
+  }
 }
 
 TEST(DeviceHierarchyParseTest, ReadsTheThreeModes) {

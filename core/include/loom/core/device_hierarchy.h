@@ -40,15 +40,19 @@ struct DeviceTreeOptions {
   EngineRegistry* registry = nullptr;
 };
 
+// What no device shows (a CPU root in Flat mode, what the mask hides) stays alive: a root's
+// backend may be a composite over tiles, hidden or not, which must outlive it. Members are
+// destroyed in reverse order: hidden roots first, then the devices (each root before its tiles),
+// then the hidden tiles.
 struct DeviceTree {
-  // Backends of no visible device (a CPU root in Flat mode, what the mask hides), kept alive since
-  // tiles may use what their root's backend owns. Declared first, so destroyed after the devices.
-  std::vector<std::unique_ptr<Backend>> hidden;
+  std::vector<std::unique_ptr<Backend>> hiddenTiles;
   std::vector<std::unique_ptr<Device>> roots;
+  std::vector<std::unique_ptr<Backend>> hiddenRoots;
 };
 
 // `discovered` in the backends' order (GPUs first); the roots keep that order, a composite of
-// GPUs standing where its first GPU was.
+// GPUs standing where its first GPU was. A discovered device of several tiles without a backend
+// of its own gets a composite over the tiles the mask leaves it.
 DeviceTree buildDeviceTree(std::vector<DiscoveredDevice> discovered, const DeviceTreeOptions& options);
 
 }  // namespace loom::core

@@ -12,7 +12,6 @@
 #include "backends/cpu/cpu_queue.h"
 #include "backends/cpu/host_telemetry.h"
 #include "backends/cpu/kernel_fault_guard.h"
-#include "loom/core/composite_backend.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/futex.h"
 #include "loom/core/log.h"
@@ -343,7 +342,6 @@ core::DiscoveredDevice discoverCpuDevice() {
   }
   // One pool for the root and its tiles: no more threads than cores, whichever a program uses.
   auto pool = std::make_shared<ThreadPool>(threads, static_cast<unsigned>(tiles));
-  std::vector<core::Backend*> tileBackends;
   for (int64_t tile = 0; tile < tiles; ++tile) {
     core::DeviceInfo info = root;
     info.subDeviceIndex = static_cast<int32_t>(tile);
@@ -354,9 +352,9 @@ core::DiscoveredDevice discoverCpuDevice() {
     info.maxAllocationSize = root.maxAllocationSize / uint64_t(tiles);
     info.uuid[15] = static_cast<uint8_t>(tile + 1);
     device.subDevices.push_back(std::make_unique<CpuBackend>(info, pool, static_cast<unsigned>(tile)));
-    tileBackends.push_back(device.subDevices.back().get());
   }
-  device.backend = core::createCompositeBackend(std::move(tileBackends));
+  // No root backend: the device tree makes the root a composite over the tiles that
+  // ZE_AFFINITY_MASK leaves (core/device_hierarchy.h).
   return device;
 }
 

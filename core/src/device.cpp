@@ -15,7 +15,12 @@ Device::Device(std::unique_ptr<Backend> backend, Device* parent, std::function<v
       engineCompletion_(std::move(engineCompletion)),
       registry_(registry) {}
 
-Device::~Device() = default;
+// A root's backend may be a composite over its sub-devices' backends (composite_backend.h), which
+// must outlive it: it goes first, after the telemetry it made.
+Device::~Device() {
+  telemetry_.reset();
+  backend_.reset();
+}
 
 std::unique_ptr<Engine> Device::createEngine(uint32_t ordinal, uint32_t index, std::function<void()> onCompletion) {
   if (ordinal >= engineGroups_.size() || index >= engineGroups_[ordinal].count) return nullptr;

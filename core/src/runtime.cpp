@@ -1,31 +1,38 @@
 #include "loom/core/runtime.h"
 
 #include <algorithm>
+#include <cstdlib>
 
-
+#include "loom/core/composite_backend.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/log.h"
 
 namespace loom::core {
 
 namespace {
-bool selectedByForceBackend(const DeviceInfo& info) {
+// A discovered device may leave its root to the device tree (a composite of its tiles).
+bool selectedByForceBackend(const DiscoveredDevice& device) {
+  const Backend* any = device.backend ? device.backend.get() : device.subDevices.empty() ? nullptr : device.subDevices[0].get();
+  if (!any) return false;
   const std::string& forced = debugKeys().ForceBackend;
-  return forced.empty() || forced == info.backendName;
+  return forced.empty() || forced == any->info().backendName;
 }
 }  // namespace
 
-Runtime::Runtime(std::vector<DiscoveredDevice> devices) {
-  for (auto& discovered : devices) {
-    if (!selectedByForceBackend(discovered.backend->info())) continue;
-    auto completion = [this] { runCompletedReleases(); };
-    auto device = std::make_unique<Device>(std::move(discovered.backend), nullptr, completion, &engines_);
-    for (auto& subBackend : discovered.subDevices)
-      device->addSubDevice(std::make_unique<Device>(std::move(subBackend), device.get(), completion, &engines_));
-    debugMessage("device %zu: %s (%zu sub-devices)", devices_.size(), device->info().name.c_str(),
-                 device->subDevices().size());
+Runtime::Runtime(std::vector<DiscoveredDevice> discovered)
+    : hierarchy_(parseDeviceHierarchy(std::getenv("ZE_FLAT_DEVICE_HIERARCHY"))) {
+  std::erase_if(discovered, [](const DiscoveredDevice& device) { return !selectedByForceBackend(device); });
+  DeviceTreeOptions options;
+  options.hierarchy = hierarchy_;
+  options.mask = parseAffinityMask(std::getenv("ZE_AFFINITY_MASK"));
+  options.makeComposite = createCompositeBackend;
+  options.engineCompletion = [this] { runCompletedReleases(); };
+  options.registry = &engines_;
+  devices_ = buildDeviceTree(std::move(discovered), options);
+  for (const auto& device : devices_.roots) {
+    debugMessage("device %zu: %s (%zu sub-devices, %s hierarchy)", deviceView_.size(), device->info().name.c_str(),
+                 device->subDevices().size(), deviceHierarchyName(hierarchy_));
     deviceView_.push_back(device.get());
-    devices_.push_back(std::move(device));
   }
   for (Device* device : deviceView_)
     if (device->backend().providesHostMemory()) {

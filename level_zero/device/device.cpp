@@ -53,6 +53,8 @@ bool Device::isRelated(const Device& other) const {
 core::PeerAccess Device::peerAccess(const Device& peer) const {
   // Tiles of one device share its memory: access and atomics work between them.
   if (isRelated(peer)) return {true, true};
+  // Devices whose memory is host memory (the CPU's tiles as FLAT devices) reach each other's.
+  if (device_.info().unifiedMemory && peer.device_.info().unifiedMemory) return {true, true};
   return device_.backend().peerAccess(peer.device_.backend());
 }
 
@@ -80,15 +82,17 @@ ze_result_t zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t* pCount, 
 ze_result_t zeDeviceGetProperties(ze_device_handle_t hDevice, ze_device_properties_t* pDeviceProperties) {
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(pDeviceProperties);
-  const core::DeviceInfo& info = Device::fromHandle(hDevice)->core().info();
+  const core::Device& device = Device::fromHandle(hDevice)->core();
+  const core::DeviceInfo& info = device.info();
   ze_device_properties_t& p = *pDeviceProperties;
   p.type = info.type == core::DeviceType::Gpu ? ZE_DEVICE_TYPE_GPU : ZE_DEVICE_TYPE_CPU;
   p.vendorId = info.vendorId;
   p.deviceId = info.deviceId;
   p.flags = ZE_DEVICE_PROPERTY_FLAG_ONDEMANDPAGING;
   if (info.type == core::DeviceType::Cpu) p.flags |= ZE_DEVICE_PROPERTY_FLAG_INTEGRATED;
-  if (info.subDeviceIndex >= 0) p.flags |= ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE;
-  p.subdeviceId = info.subDeviceIndex >= 0 ? static_cast<uint32_t>(info.subDeviceIndex) : 0;
+  // A tile keeps its flag and id where the affinity mask exposes it alone; FLAT tiles have neither.
+  if (device.subDeviceIndex() >= 0) p.flags |= ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE;
+  p.subdeviceId = device.subDeviceIndex() >= 0 ? static_cast<uint32_t>(device.subDeviceIndex()) : 0;
   p.coreClockRate = info.coreClockMHz;
   p.maxMemAllocSize = info.maxAllocationSize;
   p.maxHardwareContexts = 1024;

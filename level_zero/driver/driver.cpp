@@ -4,8 +4,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <optional>
-#include <sstream>
 #include <utility>
 
 #include "level_zero/device/device.h"
@@ -25,66 +23,27 @@ constexpr ze_driver_uuid_t kDriverUuid = {{'l', 'o', 'o', 'm', '-', 'd', 'r', 'i
 
 Driver* Driver::instance() { return theDriver; }
 
-namespace {
-
-// ZE_AFFINITY_MASK: comma-separated "device" or "device.subdevice" indices. Devices it does not
-// name are hidden; a device named with sub-devices keeps only those.
-std::optional<std::map<uint32_t, std::set<uint32_t>>> parseAffinityMask() {
-  const char* mask = std::getenv("ZE_AFFINITY_MASK");
-  if (!mask || !*mask) return std::nullopt;
-  std::map<uint32_t, std::set<uint32_t>> selected;
-  std::stringstream entries(mask);
-  std::string entry;
-  while (std::getline(entries, entry, ',')) {
-    char* end = nullptr;
-    const unsigned long device = std::strtoul(entry.c_str(), &end, 10);
-    if (end == entry.c_str()) continue;
-    auto& subDevices = selected[uint32_t(device)];
-    if (*end == '.') subDevices.insert(uint32_t(std::strtoul(end + 1, nullptr, 10)));
-  }
-  return selected;
-}
-
-}  // namespace
-
 Driver::Driver() {
   const char* sysman = std::getenv("ZES_ENABLE_SYSMAN");
   sysmanEnabled_ = sysman && std::strcmp(sysman, "1") == 0;
-  const auto mask = parseAffinityMask();
-  const auto& devices = core::Runtime::get().devices();
-  for (uint32_t index = 0; index < devices.size(); ++index) {
-    if (!mask) {
-      rootDevices_.push_back(expose(*devices[index], {}));
-      continue;
-    }
-    auto selected = mask->find(index);
-    if (selected == mask->end()) continue;
-    const std::set<uint32_t>& subDevices = selected->second;
-    // One sub-device alone stands in for its device, as with Intel's driver.
-    if (subDevices.size() == 1 && *subDevices.begin() < devices[index]->subDevices().size())
-      rootDevices_.push_back(expose(*devices[index]->subDevices()[*subDevices.begin()], {}));
-    else
-      rootDevices_.push_back(expose(*devices[index], subDevices));
-  }
+  // The runtime has arranged the devices by ZE_FLAT_DEVICE_HIERARCHY and ZE_AFFINITY_MASK.
+  for (core::Device* device : core::Runtime::get().devices()) rootDevices_.push_back(expose(*device));
 }
 
-// Creates the API device of `coreDevice` and of its sub-devices (those in `subDevices`, all when empty).
-Device* Driver::expose(core::Device& coreDevice, const std::set<uint32_t>& subDevices) {
+// Creates the API device of `coreDevice` and of its sub-devices.
+Device* Driver::expose(core::Device& coreDevice) {
   auto root = std::make_unique<Device>(*this, coreDevice);
   Device* rootPointer = root.get();
   byCoreDevice_[&coreDevice] = rootPointer;
   allDevices_.push_back(std::move(root));
-  for (uint32_t i = 0; i < coreDevice.subDevices().size(); ++i) {
-    if (!subDevices.empty() && !subDevices.count(i)) continue;
-    core::Device& subDevice = *coreDevice.subDevices()[i];
-    auto sub = std::make_unique<Device>(*this, subDevice);
-    byCoreDevice_[&subDevice] = sub.get();
+  for (const auto& subDevice : coreDevice.subDevices()) {
+    auto sub = std::make_unique<Device>(*this, *subDevice);
+    byCoreDevice_[subDevice.get()] = sub.get();
     rootPointer->addSubDevice(sub.get());
     allDevices_.push_back(std::move(sub));
   }
   return rootPointer;
 }
-
 bool Driver::owns(ze_device_handle_t handle) const {
   return std::any_of(allDevices_.begin(), allDevices_.end(), [&](const auto& device) { return device.get() == handle; });
 }

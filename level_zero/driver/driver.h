@@ -3,7 +3,6 @@
 #include <level_zero/ze_api.h>
 
 #include <map>
-#include <set>
 #include <memory>
 #include <vector>
 
@@ -37,7 +36,7 @@ class Driver : public _ze_driver_handle_t {
  private:
   friend ze_result_t zeInit(ze_init_flags_t flags);
   Driver();
-  Device* expose(core::Device& coreDevice, const std::set<uint32_t>& subDevices);
+  Device* expose(core::Device& coreDevice);
   std::vector<std::unique_ptr<Device>> allDevices_;
   std::vector<Device*> rootDevices_;
   std::map<core::Device*, Device*> byCoreDevice_;

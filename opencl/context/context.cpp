@@ -12,10 +12,17 @@
 
 namespace loom::cl {
 
+Context::Context(std::vector<Device*> devices, std::vector<cl_context_properties> properties, Notify notify,
+                 void* userData)
+    : devices_(std::move(devices)), properties_(std::move(properties)), notify_(notify), notifyData_(userData) {
+  for (Device* device : devices_) retainDevice(*device);
+}
+
 Context::~Context() {
   // Destructor callbacks run in reverse order of registration, as for memory objects.
   for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it) (*it)();
   core::Runtime::get().memory().freeAllOf(this);
+  for (Device* device : devices_) releaseDevice(*device);
 }
 
 uint64_t Context::allocationLimit() const {

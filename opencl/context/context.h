@@ -17,8 +17,8 @@ class Context : public _cl_context, public RefCounted {
   static constexpr Magic kMagic = Magic::Context;
   using Notify = void(CL_CALLBACK*)(const char*, const void*, size_t, void*);
 
-  Context(std::vector<Device*> devices, std::vector<cl_context_properties> properties, Notify notify, void* userData)
-      : devices_(std::move(devices)), properties_(std::move(properties)), notify_(notify), notifyData_(userData) {}
+  // The context retains its sub-devices (device.h) until it is destroyed.
+  Context(std::vector<Device*> devices, std::vector<cl_context_properties> properties, Notify notify, void* userData);
   ~Context();
 
   const std::vector<Device*>& devices() const { return devices_; }

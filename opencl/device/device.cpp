@@ -68,6 +68,19 @@ std::vector<std::pair<std::string, cl_version>> Device::openClCFeatures() const 
   return features;
 }
 
+std::vector<cl_device_partition_property> Device::partitionType() const {
+  if (!parent_) return {};
+  return {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, CL_DEVICE_AFFINITY_DOMAIN_NUMA, 0};
+}
+
+void retainDevice(Device& device) {
+  if (device.parent()) device.retain();
+}
+
+void releaseDevice(Device& device) {
+  if (device.parent() && device.release()) delete &device;
+}
+
 cl_uint Device::maxNumSubGroups() const {
   const uint32_t size = info().subGroupSizes.empty() ? 1 : info().subGroupSizes.back();
   return (info().maxWorkGroupSize + size - 1) / size;
@@ -110,21 +123,36 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property* properties,
-                                                   cl_uint, cl_device_id*, cl_uint*) {
-  CL_REQUIRE(objectOf<Device>(in_device), CL_INVALID_DEVICE, "not a Loom device");
+                                                   cl_uint num_devices, cl_device_id* out_devices, cl_uint* num_devices_ret) {
+  Device* device = objectOf<Device>(in_device);
+  CL_REQUIRE(device, CL_INVALID_DEVICE, "not a Loom device");
   CL_REQUIRE(properties, CL_INVALID_VALUE, "properties is null");
-  // CL_DEVICE_PARTITION_PROPERTIES reports no partition type, so every request is unsupported.
-  CL_FAIL(CL_INVALID_VALUE, "the device does not support partitioning");
+  CL_REQUIRE(properties[0] == CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, CL_INVALID_VALUE,
+             "only CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN is supported");
+  CL_REQUIRE(device->partitionable(), CL_INVALID_VALUE, "the device has no tiles to partition it into");
+  const auto domain = static_cast<cl_device_affinity_domain>(properties[1]);
+  CL_REQUIRE(domain == CL_DEVICE_AFFINITY_DOMAIN_NUMA || domain == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE,
+             CL_INVALID_VALUE, "the affinity domain is not NUMA or NEXT_PARTITIONABLE");
+  CL_REQUIRE(properties[2] == 0, CL_INVALID_VALUE, "properties is not terminated after the affinity domain");
+  const auto& tiles = device->core().subDevices();
+  const auto count = static_cast<cl_uint>(tiles.size());
+  CL_REQUIRE(!out_devices || num_devices >= count, CL_INVALID_VALUE, "num_devices is less than the sub-devices");
+  for (cl_uint i = 0; out_devices && i < count; ++i) out_devices[i] = new Device(device->platform(), *tiles[i], device);
+  if (num_devices_ret) *num_devices_ret = count;
+  return CL_SUCCESS;
 }
 
-// Root devices are not reference counted.
 CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
-  CL_REQUIRE(objectOf<Device>(device), CL_INVALID_DEVICE, "not a Loom device");
+  Device* object = objectOf<Device>(device);
+  CL_REQUIRE(object, CL_INVALID_DEVICE, "not a Loom device");
+  retainDevice(*object);
   return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
-  CL_REQUIRE(objectOf<Device>(device), CL_INVALID_DEVICE, "not a Loom device");
+  Device* object = objectOf<Device>(device);
+  CL_REQUIRE(object, CL_INVALID_DEVICE, "not a Loom device");
+  releaseDevice(*object);
   return CL_SUCCESS;
 }
 

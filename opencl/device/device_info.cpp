@@ -164,12 +164,16 @@ cl_int Device::getInfo(cl_device_info name, size_t size, void* value, size_t* si
     case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION: return out.array(std::vector<cl_name_version>{});
     case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: return out.string("v0000-01-01-00");  // never submitted
     case CL_DEVICE_PRINTF_BUFFER_SIZE: return out.scalar<size_t>(device.printfBufferSize);
-    case CL_DEVICE_PARENT_DEVICE: return out.scalar<cl_device_id>(nullptr);
-    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: return out.scalar<cl_uint>(0);
-    case CL_DEVICE_PARTITION_PROPERTIES: return out.array(std::vector<cl_device_partition_property>{0});
-    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: return out.scalar<cl_device_affinity_domain>(0);
-    case CL_DEVICE_PARTITION_TYPE: return out.array(std::vector<cl_device_partition_property>{});
-    case CL_DEVICE_REFERENCE_COUNT: return out.scalar<cl_uint>(1);
+    case CL_DEVICE_PARENT_DEVICE: return out.scalar<cl_device_id>(parent());
+    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: return out.scalar<cl_uint>(cl_uint(core().subDevices().size()));
+    case CL_DEVICE_PARTITION_PROPERTIES:
+      if (partitionable())
+        return out.array(std::vector<cl_device_partition_property>{CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, 0});
+      return out.array(std::vector<cl_device_partition_property>{0});
+    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
+      return out.scalar<cl_device_affinity_domain>(partitionable() ? kAffinityDomains : 0);
+    case CL_DEVICE_PARTITION_TYPE: return out.array(partitionType());
+    case CL_DEVICE_REFERENCE_COUNT: return out.scalar<cl_uint>(parent() ? referenceCount() : 1);
     case CL_DEVICE_SVM_CAPABILITIES:
       return out.scalar<cl_device_svm_capabilities>(CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
                                                     CL_DEVICE_SVM_ATOMICS |

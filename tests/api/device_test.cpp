@@ -157,58 +157,136 @@ TEST_F(DeviceTest, NoSubDevicesByDefault) {
   EXPECT_EQ(count, 0u);
 }
 
-// Runs as its own CTest entry with LOOM_CpuSubDevices=2 (see CMakeLists.txt).
-using SubDeviceTest = ZeTest;
-
-TEST_F(SubDeviceTest, TwoTilesAreSubDevicesWithTheirIds) {
-  if (!requested("LOOM_CpuSubDevices", "2")) GTEST_SKIP() << "run with LOOM_CpuSubDevices=2";
-  uint32_t count = 0;
-  ASSERT_ZE(zeDeviceGetSubDevices(device, &count, nullptr));
-  ASSERT_EQ(count, 2u);
-  std::vector<ze_device_handle_t> subDevices(count);
-  ASSERT_ZE(zeDeviceGetSubDevices(device, &count, subDevices.data()));
-  for (uint32_t i = 0; i < count; ++i) {
-    const ze_device_properties_t properties = deviceProperties(subDevices[i]);
-    EXPECT_EQ(properties.type, ZE_DEVICE_TYPE_CPU);
-    EXPECT_TRUE(properties.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE);
-    EXPECT_EQ(properties.subdeviceId, i);
-    uint32_t nested = 5;
-    ASSERT_ZE(zeDeviceGetSubDevices(subDevices[i], &nested, nullptr));
-    EXPECT_EQ(nested, 0u);
+// The hierarchy tests run as their own CTest entries, with LOOM_CpuSubDevices, ZE_FLAT_DEVICE_HIERARCHY
+// and ZE_AFFINITY_MASK set (see CMakeLists.txt); each skips where its environment is not set.
+class SubDeviceTest : public ZeTest {
+ protected:
+  // LOOM_CpuSubDevices, 0 when unset.
+  static uint32_t tiles() {
+    const char* set = std::getenv("LOOM_CpuSubDevices");
+    return set ? uint32_t(std::atoi(set)) : 0;
   }
+  static bool masked() { return std::getenv("ZE_AFFINITY_MASK") != nullptr; }
+  // FLAT and COMBINED enumerate alike: every tile a root device.
+  static bool flat() { return requested("ZE_FLAT_DEVICE_HIERARCHY", "FLAT") || requested("ZE_FLAT_DEVICE_HIERARCHY", "COMBINED"); }
+
+  std::vector<ze_device_handle_t> rootDevices() {
+    uint32_t count = 0;
+    EXPECT_ZE(zeDeviceGet(driver, &count, nullptr));
+    std::vector<ze_device_handle_t> devices(count);
+    EXPECT_ZE(zeDeviceGet(driver, &count, devices.data()));
+    return devices;
+  }
+  static std::vector<ze_device_handle_t> subDevicesOf(ze_device_handle_t root) {
+    uint32_t count = 0;
+    EXPECT_ZE(zeDeviceGetSubDevices(root, &count, nullptr));
+    std::vector<ze_device_handle_t> subDevices(count);
+    EXPECT_ZE(zeDeviceGetSubDevices(root, &count, subDevices.data()));
+    return subDevices;
+  }
+  static void expectSubDeviceIds(const std::vector<ze_device_handle_t>& subDevices, const std::vector<uint32_t>& ids) {
+    ASSERT_EQ(subDevices.size(), ids.size());
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const ze_device_properties_t properties = deviceProperties(subDevices[i]);
+      EXPECT_EQ(properties.type, ZE_DEVICE_TYPE_CPU);
+      EXPECT_TRUE(properties.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE) << "sub-device " << i;
+      EXPECT_EQ(properties.subdeviceId, ids[i]);
+      EXPECT_TRUE(subDevicesOf(subDevices[i]).empty()) << "tiles have no sub-devices of their own";
+    }
+  }
+  // The position of a CPU tile, which its UUID's last byte holds (tile + 1; 0 for the whole CPU).
+  static uint32_t cpuTileOfUuid(ze_device_handle_t device) { return deviceProperties(device).uuid.id[15]; }
+
+  // Module, kernel, list and shared memory all on each device in turn.
+  void expectEachRunsAKernel(const std::vector<ze_device_handle_t>& devices) {
+    const uint32_t n = 1024;
+    float *a = shared<float>(n), *b = shared<float>(n), *sum = shared<float>(n);
+    for (uint32_t index = 0; index < devices.size(); ++index) {
+      device = devices[index];
+      apiModule = nullptr;
+      ze_kernel_handle_t add = apiKernel("add_vectors");
+      ze_command_list_handle_t deviceList = immediateList(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+      for (uint32_t i = 0; i < n; ++i) a[i] = float(i), b[i] = float(index + 1), sum[i] = 0.0f;
+      setArguments(add, a, b, sum);
+      launch(add, n / 64, 64, deviceList);
+      for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(sum[i], float(i) + float(index + 1)) << "device " << index;
+    }
+  }
+};
+
+// Unset and COMPOSITE alike: the CPU is one root device over its tiles.
+TEST_F(SubDeviceTest, TheCpuIsARootOverItsTilesWithTheirIds) {
+  if (tiles() < 2 || masked() || flat()) GTEST_SKIP() << "run with tiles, not FLAT";
+  const std::vector<ze_device_handle_t> roots = rootDevices();
+  ASSERT_EQ(roots.size(), 1u);
+  const ze_device_properties_t root = deviceProperties(roots[0]);
+  EXPECT_FALSE(root.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE);
+  EXPECT_EQ(cpuTileOfUuid(roots[0]), 0u);
+  std::vector<uint32_t> ids(tiles());
+  for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
+  expectSubDeviceIds(subDevicesOf(roots[0]), ids);
 }
 
 TEST_F(SubDeviceTest, EachTileRunsAKernel) {
-  if (!requested("LOOM_CpuSubDevices", "2")) GTEST_SKIP() << "run with LOOM_CpuSubDevices=2";
-  uint32_t count = 2;
-  ze_device_handle_t subDevices[2] = {};
-  ASSERT_ZE(zeDeviceGetSubDevices(device, &count, subDevices));
-  ASSERT_EQ(count, 2u);
-  const uint32_t n = 1024;
-  float *a = shared<float>(n), *b = shared<float>(n), *sum = shared<float>(n);
-  for (uint32_t tile = 0; tile < 2; ++tile) {
-    // Module, kernel and list all on the sub-device.
-    device = subDevices[tile];
-    apiModule = nullptr;
-    ze_kernel_handle_t add = apiKernel("add_vectors");
-    ze_command_list_handle_t tileList = immediateList(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
-    for (uint32_t i = 0; i < n; ++i) a[i] = float(i), b[i] = float(tile + 1), sum[i] = 0.0f;
-    setArguments(add, a, b, sum);
-    launch(add, n / 64, 64, tileList);
-    for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(sum[i], float(i) + float(tile + 1)) << "tile " << tile;
-  }
+  if (tiles() < 2 || masked() || flat()) GTEST_SKIP() << "run with tiles, not FLAT";
+  expectEachRunsAKernel(subDevicesOf(device));
 }
 
-// Runs as its own CTest entry with LOOM_CpuSubDevices=2 and ZE_AFFINITY_MASK=0.1.
+TEST_F(SubDeviceTest, FlatExposesEveryTileAsARootDevice) {
+  if (tiles() < 2 || masked() || !flat()) GTEST_SKIP() << "run with FLAT or COMBINED";
+  const std::vector<ze_device_handle_t> roots = rootDevices();
+  ASSERT_EQ(roots.size(), tiles());
+  for (uint32_t i = 0; i < roots.size(); ++i) {
+    const ze_device_properties_t properties = deviceProperties(roots[i]);
+    EXPECT_EQ(properties.type, ZE_DEVICE_TYPE_CPU);
+    EXPECT_FALSE(properties.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE) << "a flat device is a root device";
+    EXPECT_EQ(properties.subdeviceId, 0u);
+    EXPECT_EQ(cpuTileOfUuid(roots[i]), i + 1) << "flat device " << i << " is tile " << i;
+    EXPECT_TRUE(subDevicesOf(roots[i]).empty());
+  }
+  ze_bool_t canAccess = false;
+  ASSERT_ZE(zeDeviceCanAccessPeer(roots[0], roots[1], &canAccess));
+  EXPECT_TRUE(canAccess) << "the tiles' memory is the host's";
+  expectEachRunsAKernel(roots);
+}
+
+TEST_F(SubDeviceTest, AnAffinityMaskOfTheDeviceKeepsAllItsTiles) {
+  if (!requested("ZE_AFFINITY_MASK", "0") || tiles() != 2) GTEST_SKIP() << "run with ZE_AFFINITY_MASK=0";
+  ASSERT_EQ(rootDevices().size(), 1u);
+  expectSubDeviceIds(subDevicesOf(device), {0, 1});
+}
+
 TEST_F(SubDeviceTest, AnAffinityMaskOfOneTileExposesThatTileAlone) {
   if (!requested("ZE_AFFINITY_MASK", "0.1")) GTEST_SKIP() << "run with ZE_AFFINITY_MASK=0.1";
-  uint32_t count = 0;
-  ASSERT_ZE(zeDeviceGet(driver, &count, nullptr));
-  ASSERT_EQ(count, 1u);
-  EXPECT_EQ(deviceProperties(device).subdeviceId, 1u);
-  uint32_t subDevices = 5;
-  ASSERT_ZE(zeDeviceGetSubDevices(device, &subDevices, nullptr));
-  EXPECT_EQ(subDevices, 0u);
+  ASSERT_EQ(rootDevices().size(), 1u);
+  const ze_device_properties_t properties = deviceProperties(device);
+  EXPECT_TRUE(properties.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE) << "it is still a tile of its root";
+  EXPECT_EQ(properties.subdeviceId, 1u);
+  EXPECT_EQ(cpuTileOfUuid(device), 2u);
+  EXPECT_TRUE(subDevicesOf(device).empty());
+  expectEachRunsAKernel({device});
+}
+
+TEST_F(SubDeviceTest, AnAffinityMaskOfSomeTilesKeepsThemUnderTheirRoot) {
+  const bool firstTwo = requested("ZE_AFFINITY_MASK", "0.0,0.1"), evenOnes = requested("ZE_AFFINITY_MASK", "0.0,0.2");
+  if (!(firstTwo || evenOnes) || tiles() != 4) GTEST_SKIP() << "run with 4 tiles, ZE_AFFINITY_MASK=0.0,0.1 or 0.0,0.2";
+  ASSERT_EQ(rootDevices().size(), 1u);
+  EXPECT_FALSE(deviceProperties(device).flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE);
+  const std::vector<ze_device_handle_t> subDevices = subDevicesOf(device);
+  const uint32_t second = firstTwo ? 1 : 2;
+  expectSubDeviceIds(subDevices, {0, second});
+  ASSERT_EQ(subDevices.size(), 2u);
+  EXPECT_EQ(cpuTileOfUuid(subDevices[1]), second + 1);
+  expectEachRunsAKernel(subDevices);
+}
+
+TEST_F(SubDeviceTest, AFlatAffinityMaskCountsFlatDevices) {
+  if (!requested("ZE_AFFINITY_MASK", "1") || !requested("ZE_FLAT_DEVICE_HIERARCHY", "FLAT"))
+    GTEST_SKIP() << "run with ZE_FLAT_DEVICE_HIERARCHY=FLAT ZE_AFFINITY_MASK=1";
+  ASSERT_EQ(rootDevices().size(), 1u);
+  EXPECT_EQ(cpuTileOfUuid(device), 2u) << "flat device 1 is the second tile";
+  EXPECT_FALSE(deviceProperties(device).flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE);
+  EXPECT_TRUE(subDevicesOf(device).empty());
 }
 
 }  // namespace

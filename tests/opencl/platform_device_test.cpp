@@ -347,6 +347,8 @@ TEST_F(DeviceTest, UnsupportedPartitioningAndUnknownQueriesFail) {
   const cl_device_partition_property equally[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
   cl_uint count = 0;
   EXPECT_CL(CL_INVALID_VALUE, clCreateSubDevices(device, equally, 0, nullptr, &count));
+  const cl_device_partition_property numa[] = {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, CL_DEVICE_AFFINITY_DOMAIN_NUMA, 0};
+  EXPECT_CL(CL_INVALID_VALUE, clCreateSubDevices(device, numa, 0, nullptr, &count)) << "a device without tiles";
   size_t size = 0;
   EXPECT_CL(CL_INVALID_VALUE, clGetDeviceInfo(device, 0x7ffff, 0, nullptr, &size));
   cl_uint tooSmall = 0;

@@ -1,5 +1,6 @@
 // loom-info: prints the devices Loom finds and its debug keys (defaults and current values).
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "loom/core/debug_keys.h"
@@ -10,7 +11,8 @@ namespace {
 void printUsage() {
   std::puts(
       "usage: loom-info [--devices] [--keys] [--help]\n"
-      "  --devices  the devices Loom exposes, with their sub-devices (default)\n"
+      "  --devices  the devices Loom exposes, with their sub-devices (default), as\n"
+      "             ZE_FLAT_DEVICE_HIERARCHY and ZE_AFFINITY_MASK arrange them\n"
       "  --keys     every debug key: name, type, default, current value, description\n"
       "Debug keys are set as environment variables LOOM_<Name>, e.g. LOOM_PrintDebugMessages=1.");
 }
@@ -23,13 +25,28 @@ void printDevice(const loom::core::Device& device, const char* indent) {
   for (const auto& group : device.engineGroups())
     std::printf(" %u %s", group.count, group.type == loom::core::EngineType::Compute ? "compute" : "copy");
   std::printf("\n");
-  for (const auto& subDevice : device.subDevices()) printDevice(*subDevice, "    sub-device: ");
+  for (const auto& subDevice : device.subDevices()) {
+    char label[64];
+    std::snprintf(label, sizeof(label), "    sub-device %d: ", subDevice->subDeviceIndex());
+    printDevice(*subDevice, label);
+  }
 }
 
 void printDevices() {
-  const auto& devices = loom::core::Runtime::get().devices();
-  std::printf("%zu device(s)\n", devices.size());
-  for (const auto* device : devices) printDevice(*device, "  ");
+  const loom::core::Runtime& runtime = loom::core::Runtime::get();
+  const char* mask = std::getenv("ZE_AFFINITY_MASK");
+  std::printf("%zu device(s), ZE_FLAT_DEVICE_HIERARCHY %s, ZE_AFFINITY_MASK %s\n", runtime.devices().size(),
+              loom::core::deviceHierarchyName(runtime.hierarchy()), mask && *mask ? mask : "unset");
+  for (size_t i = 0; i < runtime.devices().size(); ++i) {
+    const loom::core::Device& device = *runtime.devices()[i];
+    char label[64];
+    // A tile the affinity mask exposes alone names its position in its root.
+    if (device.subDeviceIndex() >= 0)
+      std::snprintf(label, sizeof(label), "  device %zu (tile %d): ", i, device.subDeviceIndex());
+    else
+      std::snprintf(label, sizeof(label), "  device %zu: ", i);
+    printDevice(device, label);
+  }
 }
 
 void printKeys() {

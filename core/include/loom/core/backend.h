@@ -157,7 +157,8 @@ class Backend {
   virtual std::unique_ptr<Telemetry> createTelemetry();
 };
 
-// A root device's backend and its sub-devices' (tiles).
+// A root device's backend and its sub-devices' (tiles). A device of tiles may leave `backend`
+// empty: the device tree then makes the root a composite over the tiles it keeps.
 struct DiscoveredDevice {
   std::unique_ptr<Backend> backend;
   std::vector<std::unique_ptr<Backend>> subDevices;

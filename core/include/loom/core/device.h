@@ -35,6 +35,10 @@ class Device {
   Device* parent() const { return parent_; }
   const std::vector<std::unique_ptr<Device>>& subDevices() const { return subDevices_; }
   void addSubDevice(std::unique_ptr<Device> subDevice) { subDevices_.push_back(std::move(subDevice)); }
+  // A tile's position among its root's tiles, kept where the affinity mask exposes the tile
+  // alone as a root device; -1 for a device that is no tile (a root, or a tile in FLAT mode).
+  int32_t subDeviceIndex() const { return subDeviceIndex_; }
+  void setSubDeviceIndex(uint32_t index) { subDeviceIndex_ = int32_t(index); }
 
   // Queue-group ordinals: 0 is compute, 1 is copy.
   const std::vector<EngineGroup>& engineGroups() const { return engineGroups_; }
@@ -52,6 +56,7 @@ class Device {
   std::unique_ptr<Backend> backend_;
   Device* parent_;
   std::vector<std::unique_ptr<Device>> subDevices_;
+  int32_t subDeviceIndex_ = -1;
   std::vector<EngineGroup> engineGroups_;
   std::function<void()> engineCompletion_;
   EngineRegistry* registry_;

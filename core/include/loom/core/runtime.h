@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "loom/core/device.h"
+#include "loom/core/device_hierarchy.h"
 #include "loom/core/engine_registry.h"
 #include "loom/core/memory_manager.h"
 
@@ -17,10 +18,14 @@ class Runtime {
   // The process-wide runtime over every device the backends find (defined by the backends
   // library, which knows them).
   static Runtime& get();
+  // Arranges `discovered` as ZE_FLAT_DEVICE_HIERARCHY says and shows what ZE_AFFINITY_MASK
+  // selects of it (device_hierarchy.h), to both APIs alike.
   explicit Runtime(std::vector<DiscoveredDevice> discovered);
 
-  // Root devices, GPUs first; ForceBackend filters them.
+  // The root devices both APIs expose, GPUs first: ForceBackend filters the backends' devices,
+  // the hierarchy arranges them and the affinity mask selects among them.
   const std::vector<Device*>& devices() const { return deviceView_; }
+  DeviceHierarchy hierarchy() const { return hierarchy_; }
   MemoryManager& memory() { return memory_; }
 
   // Runs `release` once every engine has completed what was submitted until now: objects that
@@ -38,7 +43,8 @@ class Runtime {
   std::mutex releasesMutex_;
   std::vector<PendingRelease> pendingReleases_;
   MemoryManager memory_;
-  std::vector<std::unique_ptr<Device>> devices_;
+  DeviceHierarchy hierarchy_;
+  DeviceTree devices_;
   std::vector<Device*> deviceView_;
 };
 

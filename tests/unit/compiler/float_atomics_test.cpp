@@ -224,5 +224,40 @@ TEST(FloatAtomics, OpenClCSourceUsesTheExtension) {
   for (int g = 0; g < 4; ++g) EXPECT_EQ(groupSums[g], -float(64 * 64 * g + 63 * 64 / 2)) << g;
 }
 
+// Exchange on float and double swaps the bits: every value stored is seen once, by the next
+// exchange or at the end.
+TEST(FloatAtomics, ExchangeSwapsFloatsAndDoubles) {
+  const char* source = R"(
+    kernel void k(volatile global atomic_float* f, global float* seenF, volatile global atomic_double* d, global double* seenD) {
+      const size_t i = get_global_id(0);
+      seenF[i] = atomic_exchange(f, (float)i + 0.5f);
+      seenD[i] = atomic_exchange(d, -(double)i - 0.25);
+    })";
+  auto executable = load(compileOpenClSource({source, "-cl-std=CL3.0", {}}));
+  ASSERT_NE(executable, nullptr);
+  const KernelDescriptor* kernel = executable->program().info.findKernel("k");
+  ASSERT_NE(kernel, nullptr);
+  std::string log;
+  WorkGroupFunction function = executable->kernel("k", log);
+  ASSERT_NE(function, nullptr) << log;
+  constexpr int kItems = 128;
+  float f = -1.0f;
+  double d = 1.0;
+  std::vector<float> seenF(kItems, 0.0f);
+  std::vector<double> seenD(kItems, 0.0);
+  Arguments(*kernel).set(0, &f).set(1, seenF.data()).set(2, &d).set(3, seenD.data()).run(function, range1d(kItems, 32));
+  seenF.push_back(f);
+  seenD.push_back(d);
+  std::sort(seenF.begin(), seenF.end());
+  std::sort(seenD.begin(), seenD.end());
+  std::vector<float> storedF{-1.0f};
+  std::vector<double> storedD{1.0};
+  for (int i = 0; i < kItems; ++i) storedF.push_back(float(i) + 0.5f), storedD.push_back(-double(i) - 0.25);
+  std::sort(storedF.begin(), storedF.end());
+  std::sort(storedD.begin(), storedD.end());
+  EXPECT_EQ(seenF, storedF);
+  EXPECT_EQ(seenD, storedD);
+}
+
 }  // namespace
 }  // namespace loom::compiler::test

@@ -15,6 +15,15 @@ namespace {
 
 class ProgramTest : public ClTest {
  protected:
+  // `source` compiled with `header` embedded as "sub/helper.h".
+  cl_program compiledWithHelperHeader(const char* source, const char* header) {
+    cl_program headerProgram = sourceProgram(header);
+    cl_program program = sourceProgram(source);
+    const char* names[] = {"sub/helper.h"};
+    EXPECT_CL_OK(clCompileProgram(program, 1, &device, "", 1, &headerProgram, names, nullptr, nullptr));
+    return program;
+  }
+
   // Runs the one-argument kernel `name` of `p` on one work-item and returns out[0..count).
   std::vector<int> runOnce(cl_program p, const char* name, size_t count = 1) {
     cl_kernel k = kernel(p, name);
@@ -275,10 +284,7 @@ TEST_F(ProgramTest, LinkCreatesAndUsesALibrary) {
   cl_program library = link({helper}, "-create-library");
   ASSERT_NE(library, nullptr);
   EXPECT_EQ(binaryType(library), cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_LIBRARY));
-  cl_program header = sourceProgram("#define HELPER_BIAS 0\nint helper_value(int x);\n");
-  cl_program user = sourceProgram(kUser);
-  const char* names[] = {"sub/helper.h"};
-  ASSERT_CL_OK(clCompileProgram(user, 1, &device, "", 1, &header, names, nullptr, nullptr));
+  cl_program user = compiledWithHelperHeader(kUser, "#define HELPER_BIAS 0\nint helper_value(int x);\n");
   cl_program linked = link({user, library});
   ASSERT_NE(linked, nullptr);
   EXPECT_EQ(runOnce(linked, "use_helper"), std::vector<int>{16});
@@ -325,10 +331,7 @@ TEST_F(ProgramTest, CompiledObjectBinariesRoundTripIntoALink) {
   cl_program reloaded = fromBinary(binary, &status, &error);
   ASSERT_CL_OK(error);
   EXPECT_EQ(binaryType(reloaded), cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT));
-  cl_program header = sourceProgram("#define HELPER_BIAS 1000\nint helper_value(int x);\n");
-  cl_program user = sourceProgram(kUser);
-  const char* names[] = {"sub/helper.h"};
-  ASSERT_CL_OK(clCompileProgram(user, 1, &device, "", 1, &header, names, nullptr, nullptr));
+  cl_program user = compiledWithHelperHeader(kUser, "#define HELPER_BIAS 1000\nint helper_value(int x);\n");
   cl_program linked = link({user, reloaded});
   ASSERT_NE(linked, nullptr);
   EXPECT_EQ(runOnce(linked, "use_helper"), std::vector<int>{1016});

@@ -36,6 +36,36 @@ function(loom_spirv_kernels target output_dir)
   endif()
 endfunction()
 
+# loom_assemble_spirv(<output.spv> <input.spvasm>)
+# Assembles hand-written SPIR-V (SPIR-V 1.2, what the tests' kernels target) at build time.
+function(loom_assemble_spirv output input)
+  find_program(SPIRV_AS spirv-as REQUIRED)
+  get_filename_component(dir ${output} DIRECTORY)
+  get_filename_component(name ${output} NAME)
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    COMMAND ${SPIRV_AS} --target-env spv1.2 -o ${output} ${input}
+    DEPENDS ${input}
+    COMMENT "SPIR-V ${name}"
+    VERBATIM)
+endfunction()
+
+# loom_embed_file(<input> <output.cpp> <symbol> [<namespace>])
+# A custom command that writes <output.cpp>, defining <symbol>[] and <symbol>Size with the bytes
+# of <input> in <namespace> (loom::compiler unless named); see compiler/embed_file.py.
+function(loom_embed_file input output symbol)
+  get_filename_component(name ${input} NAME)
+  get_filename_component(dir ${output} DIRECTORY)
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/compiler/embed_file.py ${input} ${output} ${symbol} ${ARGN}
+    DEPENDS ${input} ${PROJECT_SOURCE_DIR}/compiler/embed_file.py
+    COMMENT "Embedding ${name} as ${symbol}"
+    VERBATIM)
+endfunction()
+
 # loom_embedded_files(<library> <file>...)
 # Makes the static library <library> that holds the files' bytes, found by file name through
 # tests/embedded_files.h: a program linked with it opens no file of the build machine and runs
@@ -57,13 +87,7 @@ function(loom_embedded_files library)
     endif()
     list(APPEND names ${name})
     string(MAKE_C_IDENTIFIER "embedded_${name}" symbol)
-    add_custom_command(
-      OUTPUT ${dir}/${symbol}.cpp
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
-      COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/compiler/embed_file.py ${file} ${dir}/${symbol}.cpp ${symbol} loom::test
-      DEPENDS ${file} ${PROJECT_SOURCE_DIR}/compiler/embed_file.py
-      COMMENT "Embedding ${name} in ${library}"
-      VERBATIM)
+    loom_embed_file(${file} ${dir}/${symbol}.cpp ${symbol} loom::test)
     list(APPEND sources ${dir}/${symbol}.cpp)
     string(APPEND declarations "extern const uint8_t ${symbol}[];\nextern const size_t ${symbol}Size;\n")
     string(APPEND entries "      {\"${name}\", ${symbol}, ${symbol}Size},\n")

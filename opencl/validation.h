@@ -15,6 +15,14 @@ Handle returnHandle(cl_int code, Handle handle, cl_int* errcodeRet) {
   return code == CL_SUCCESS ? handle : nullptr;
 }
 
+// For entry points whose `create(&handle)` makes the object and returns the error code.
+template <typename Handle, typename Create>
+Handle createHandle(cl_int* errcodeRet, Create&& create) {
+  Handle handle = nullptr;
+  const cl_int code = create(&handle);
+  return returnHandle(code, handle, errcodeRet);
+}
+
 }  // namespace loom::cl
 
 #define CL_REQUIRE(condition, code, message)                                 \

@@ -8,6 +8,7 @@
 #include <CL/cl.h>
 
 #include "cl_check.h"
+#include "sample_data.h"
 #include "sample_options.h"
 
 #include <cstdlib>
@@ -93,7 +94,7 @@ double elapsedMicroseconds(cl_event event) {
 bool vectorAdd(const Session& s, cl_program program) {
   const size_t n = 1 << 20;
   std::vector<float> a(n), b(n), sum(n, -1.0f);
-  for (size_t i = 0; i < n; ++i) a[i] = float(i), b[i] = 0.5f * float(i);
+  fillVectorAddInputs(a.data(), b.data(), n);
   cl_mem bufferA = buffer(s, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float), a.data());
   cl_mem bufferB = buffer(s, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float), b.data());
   cl_mem bufferSum = buffer(s, CL_MEM_WRITE_ONLY, n * sizeof(float), nullptr);
@@ -106,21 +107,17 @@ bool vectorAdd(const Session& s, cl_program program) {
   cl_event done;
   CL_CHECK(clEnqueueNDRangeKernel(s.queue, add, 1, nullptr, &n, nullptr, 0, nullptr, &done));
   CL_CHECK(clEnqueueReadBuffer(s.queue, bufferSum, CL_TRUE, 0, n * sizeof(float), sum.data(), 1, &done, nullptr));
-  size_t wrong = 0;
-  for (size_t i = 0; i < n; ++i) wrong += sum[i] != 1.5f * float(i);
-  std::printf("vector add of %zu floats: %s (sum[%zu] = %.1f, kernel %.0f us)\n", n, wrong ? "WRONG" : "correct", n - 1,
-              sum[n - 1], elapsedMicroseconds(done));
+  const bool right = vectorAddIsCorrect(sum.data(), n, elapsedMicroseconds(done));
   CL_CHECK(clReleaseEvent(done));
   CL_CHECK(clReleaseKernel(add));
   for (cl_mem memory : {bufferA, bufferB, bufferSum}) CL_CHECK(clReleaseMemObject(memory));
-  return wrong == 0;
+  return right;
 }
 
 bool reduction(const Session& s, cl_program program) {
   const size_t n = 1 << 16, groupSize = 128;
   std::vector<int> values(n);
-  long long expected = 0;
-  for (size_t i = 0; i < n; ++i) values[i] = int(i % 1000) - 300, expected += values[i];
+  const long long expected = fillReductionInput(values.data(), n);
   cl_mem bufferValues = buffer(s, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, n * sizeof(int), values.data());
   cl_mem bufferResult = buffer(s, CL_MEM_READ_WRITE, sizeof(int), nullptr);
   const int zero = 0;
@@ -135,9 +132,7 @@ bool reduction(const Session& s, cl_program program) {
   auto* result = static_cast<int*>(
       clEnqueueMapBuffer(s.queue, bufferResult, CL_TRUE, CL_MAP_READ, 0, sizeof(int), 0, nullptr, nullptr, &error));
   CL_CHECK(error);
-  const bool right = *result == expected;
-  std::printf("reduction of %zu ints in groups of %zu (local memory, barriers, atomic add): %d (expected %lld): %s\n", n,
-              groupSize, *result, expected, right ? "correct" : "WRONG");
+  const bool right = reductionIsCorrect(*result, expected, n, groupSize);
   CL_CHECK(clEnqueueUnmapMemObject(s.queue, bufferResult, result, 0, nullptr, nullptr));
   CL_CHECK(clFinish(s.queue));
   CL_CHECK(clReleaseKernel(reduce));
@@ -155,6 +150,5 @@ int main() {
   CL_CHECK(clReleaseProgram(program));
   CL_CHECK(clReleaseCommandQueue(s.queue));
   CL_CHECK(clReleaseContext(s.context));
-  std::printf("%s\n", passed ? "PASSED" : "FAILED");
-  return passed ? 0 : 1;
+  return sampleVerdict(passed);
 }

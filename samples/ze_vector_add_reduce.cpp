@@ -6,6 +6,7 @@
 #include <level_zero/ze_api.h>
 
 #include "ze_check.h"
+#include "sample_data.h"
 #include "sample_options.h"
 
 #include <cstdio>
@@ -102,7 +103,8 @@ ze_kernel_handle_t kernel(ze_module_handle_t module, const char* name) {
 bool vectorAdd(const Device& d, ze_module_handle_t module) {
   const uint32_t n = 1 << 20, groupSize = 256;
   float *a = allocate<float>(d, n), *b = allocate<float>(d, n), *sum = allocate<float>(d, n);
-  for (uint32_t i = 0; i < n; ++i) a[i] = float(i), b[i] = 0.5f * float(i), sum[i] = -1.0f;
+  fillVectorAddInputs(a, b, n);
+  for (uint32_t i = 0; i < n; ++i) sum[i] = -1.0f;
   ze_kernel_handle_t add = kernel(module, "vector_add");
   CHECK(zeKernelSetGroupSize(add, groupSize, 1, 1));
   CHECK(zeKernelSetArgumentValue(add, 0, sizeof(a), &a));
@@ -110,20 +112,17 @@ bool vectorAdd(const Device& d, ze_module_handle_t module) {
   CHECK(zeKernelSetArgumentValue(add, 2, sizeof(sum), &sum));
   ze_group_count_t groups{n / groupSize, 1, 1};
   CHECK(zeCommandListAppendLaunchKernel(d.list, add, &groups, nullptr, 0, nullptr));
-  uint32_t wrong = 0;
-  for (uint32_t i = 0; i < n; ++i) wrong += sum[i] != 1.5f * float(i);
-  std::printf("vector add of %u floats: %s (sum[%u] = %.1f)\n", n, wrong ? "WRONG" : "correct", n - 1, sum[n - 1]);
+  const bool right = vectorAddIsCorrect(sum, n);
   CHECK(zeKernelDestroy(add));
   for (void* p : {(void*)a, (void*)b, (void*)sum}) CHECK(zeMemFree(d.context, p));
-  return wrong == 0;
+  return right;
 }
 
 bool reduction(const Device& d, ze_module_handle_t module) {
   const uint32_t n = 1 << 16, groupSize = 128;
   int* values = allocate<int>(d, n);
   int* result = allocate<int>(d, 1);
-  long long expected = 0;
-  for (uint32_t i = 0; i < n; ++i) values[i] = int(i % 1000) - 300, expected += values[i];
+  const long long expected = fillReductionInput(values, n);
   *result = 0;
   ze_kernel_handle_t reduce = kernel(module, "reduce_sum");
   CHECK(zeKernelSetGroupSize(reduce, groupSize, 1, 1));
@@ -132,9 +131,7 @@ bool reduction(const Device& d, ze_module_handle_t module) {
   CHECK(zeKernelSetArgumentValue(reduce, 2, groupSize * sizeof(int), nullptr));  // local memory by size
   ze_group_count_t groups{n / groupSize, 1, 1};
   CHECK(zeCommandListAppendLaunchKernel(d.list, reduce, &groups, nullptr, 0, nullptr));
-  const bool right = *result == expected;
-  std::printf("reduction of %u ints in groups of %u (local memory, barriers, atomic add): %d (expected %lld): %s\n", n, groupSize, *result,
-              expected, right ? "correct" : "WRONG");
+  const bool right = reductionIsCorrect(*result, expected, n, groupSize);
   CHECK(zeKernelDestroy(reduce));
   CHECK(zeMemFree(d.context, values));
   CHECK(zeMemFree(d.context, result));
@@ -150,6 +147,5 @@ int main() {
   CHECK(zeModuleDestroy(module));
   CHECK(zeCommandListDestroy(d.list));
   CHECK(zeContextDestroy(d.context));
-  std::printf("%s\n", passed ? "PASSED" : "FAILED");
-  return passed ? 0 : 1;
+  return sampleVerdict(passed);
 }

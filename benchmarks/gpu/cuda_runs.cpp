@@ -78,16 +78,14 @@ void copy(const Session& s, void* to, const void* from, size_t bytes) {
 }
 void synchronize(const Session& s) { ok(s, s.driver->cuStreamSynchronize(s.stream), "cuStreamSynchronize"); }
 
-void measureTriad(const Session& s, const Sizes& sizes, CudaFigures& figures) {
+void measureTriad(const Session& s, const Sizes& sizes, StreamFigures& figures) {
   const size_t n = sizes.triadFloats, bytes = n * sizeof(float);
   std::vector<float> host(n);
   CUdeviceptr a = deviceMemory(s, bytes), b = deviceMemory(s, bytes), c = deviceMemory(s, bytes);
   CUfunction triad = function(s, "triad");
   if (!a || !b || !c || !triad) return;
-  for (size_t i = 0; i < n; ++i) host[i] = triadB(i);
-  copy(s, pointer(b), host.data(), bytes);
-  for (size_t i = 0; i < n; ++i) host[i] = triadC(i);
-  copy(s, pointer(c), host.data(), bytes);
+  // A copy from pageable memory has read it when cuMemcpyAsync returns.
+  uploadTriadInputs(host, pointer(b), pointer(c), [&](void* to, const float* from) { copy(s, to, from, bytes); });
   float scale = kTriadScale;
   void* parameters[] = {&a, &b, &c, &scale};
   const double seconds = secondsPerOperation(
@@ -97,14 +95,14 @@ void measureTriad(const Session& s, const Sizes& sizes, CudaFigures& figures) {
         synchronize(s);
       },
       20);
-  figures.triadGBs = 3.0 * bytes / seconds / 1e9;
+  figures.triadGBs = triadGBs(bytes, seconds);
   copy(s, host.data(), pointer(a), bytes);
   synchronize(s);
   figures.correct = triadIsCorrect(host.data(), n, "CUDA") && figures.correct;
   for (CUdeviceptr p : {a, b, c}) s.driver->cuMemFree(p);
 }
 
-void measureLaunches(const Session& s, const Sizes& sizes, CudaFigures& figures) {
+void measureLaunches(const Session& s, const Sizes& sizes, StreamFigures& figures) {
   CUfunction empty = function(s, "empty");
   CUdeviceptr unused = deviceMemory(s, 64);
   if (!empty || !unused) return;
@@ -113,32 +111,23 @@ void measureLaunches(const Session& s, const Sizes& sizes, CudaFigures& figures)
     for (uint32_t i = 0; i < count; ++i) s.driver->cuLaunchKernel(empty, 1, 1, 1, 32, 1, 1, 0, s.stream, parameters, nullptr);
     synchronize(s);
   };
-  figures.launchUs = secondsPerOperation(launch, sizes.launches) * 1e6;
-  figures.roundTripUs = secondsPerOperation(
-                            [&](uint32_t count) {
-                              for (uint32_t i = 0; i < count; ++i) launch(1);
-                            },
-                            1000) *
-                        1e6;
+  measureLaunchLatency(launch, sizes.launches, figures);
   s.driver->cuMemFree(unused);
 }
 
-void measureCopies(const Session& s, const Sizes& sizes, CudaFigures& figures) {
+void measureCopies(const Session& s, const Sizes& sizes, StreamFigures& figures) {
   const size_t bytes = sizes.copyBytes;
   void* host = nullptr;
   if (!ok(s, s.driver->cuMemHostAlloc(&host, bytes, CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc")) return;
   CUdeviceptr device = deviceMemory(s, bytes), other = deviceMemory(s, bytes);
-  std::memset(host, 0x5a, bytes);
-  const std::pair<void*, const void*> copies[3] = {{pointer(device), host}, {host, pointer(device)}, {pointer(other), pointer(device)}};
-  for (int kind = 0; kind < 3 && device && other; ++kind) {
-    const auto [to, from] = copies[kind];
-    const double seconds = secondsPerOperation(
-        [&](uint32_t count) {
+  if (device && other) {
+    measureCopyBandwidth(
+        host, pointer(device), pointer(other), bytes,
+        [&](void* to, const void* from, uint32_t count) {
           for (uint32_t i = 0; i < count; ++i) copy(s, to, from, bytes);
           synchronize(s);
         },
-        10);
-    figures.copyGBs[kind] = bytes / seconds / 1e9;
+        figures);
   }
   for (CUdeviceptr p : {device, other})
     if (p) s.driver->cuMemFree(p);
@@ -147,16 +136,6 @@ void measureCopies(const Session& s, const Sizes& sizes, CudaFigures& figures) {
 
 }  // namespace
 
-CudaFigures measureCuda(const Sizes& sizes) {
-  CudaFigures figures;
-  Session session;
-  if (openSession(session)) {
-    measureTriad(session, sizes, figures);
-    measureLaunches(session, sizes, figures);
-    measureCopies(session, sizes, figures);
-  }
-  closeSession(session);
-  return figures;
-}
+StreamFigures measureCuda(const Sizes& sizes) { return measureStreamApi<Session>(sizes); }
 
 }  // namespace loom::benchmarks

@@ -88,10 +88,10 @@ int run() {
   const Sizes sizes{kTriadFloats, kSgemmSize, kLaunches, kCopyBytes};
   std::printf("gpu_benchmark: triad %zu floats, SGEMM %u, %u launches, copies of %zu MiB\n", sizes.triadFloats,
               sizes.sgemmSize, sizes.launches, sizes.copyBytes >> 20);
-  const auto ze = inOwnProcess<LevelZeroFigures>("Loom-L0", [&] { return measureLevelZero(sizes); });
+  const auto ze = inOwnProcess<StreamFigures>("Loom-L0", [&] { return measureLevelZero(sizes); });
   const auto loomCl = inOwnProcess<OpenClFigures>("Loom-OpenCL", [&] { return measureOpenCl("Loom", sizes); });
   const auto nvidiaCl = inOwnProcess<OpenClFigures>("NVIDIA-OpenCL", [&] { return measureOpenCl("NVIDIA CUDA", sizes); });
-  const auto cuda = inOwnProcess<CudaFigures>("CUDA", [&] { return measureCuda(sizes); });
+  const auto cuda = inOwnProcess<StreamFigures>("CUDA", [&] { return measureCuda(sizes); });
 
   std::vector<Row> rows;
   rows.push_back({"triad bandwidth", "GB/s",

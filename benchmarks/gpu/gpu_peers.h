@@ -5,7 +5,10 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace loom::benchmarks {
 
@@ -16,25 +19,20 @@ struct Sizes {
   size_t copyBytes;
 };
 
-struct LevelZeroFigures {
+// What gpu_benchmark measures through a stream of commands: Loom's Level Zero and native CUDA.
+struct StreamFigures {
   double triadGBs = -1, launchUs = -1, roundTripUs = -1;
   double copyGBs[3] = {-1, -1, -1};  // host to device, device to host, device to device
   bool correct = true;
 };
-LevelZeroFigures measureLevelZero(const Sizes& sizes);  // Loom's first GPU
+StreamFigures measureLevelZero(const Sizes& sizes);  // Loom's first GPU
+StreamFigures measureCuda(const Sizes& sizes);       // CUDA device 0, nvcc-built kernels
 
 struct OpenClFigures {
   double triadGBs = -1, sgemmGflops = -1;
   bool correct = true;
 };
 OpenClFigures measureOpenCl(const std::string& platformName, const Sizes& sizes);  // its first GPU
-
-struct CudaFigures {
-  double triadGBs = -1, launchUs = -1, roundTripUs = -1;
-  double copyGBs[3] = {-1, -1, -1};
-  bool correct = true;
-};
-CudaFigures measureCuda(const Sizes& sizes);  // CUDA device 0, nvcc-built kernels
 
 // The median, over a few repetitions after one warm-up, of the seconds `run(count)` takes per
 // operation; `run` issues `count` operations and waits for all of them.
@@ -58,9 +56,61 @@ inline float triadB(size_t i) { return float(i % 1000); }
 inline float triadC(size_t i) { return float(i % 7) * 0.5f; }
 bool triadIsCorrect(const float* a, size_t n, const char* who);
 
+// Fills `host` with triad input b, then c, handing each to `upload(destination, host)`, which
+// must be done reading `host` when it returns.
+template <typename Upload>
+void uploadTriadInputs(std::vector<float>& host, void* b, void* c, Upload&& upload) {
+  for (size_t i = 0; i < host.size(); ++i) host[i] = triadB(i);
+  upload(b, host.data());
+  for (size_t i = 0; i < host.size(); ++i) host[i] = triadC(i);
+  upload(c, host.data());
+}
+
+// The triad reads two arrays and writes one.
+inline double triadGBs(size_t arrayBytes, double seconds) { return 3.0 * arrayBytes / seconds / 1e9; }
+
+// Launch latency from `launch(count)`, which launches an empty kernel `count` times and waits:
+// back to back (`launches` of them), and one at a time, each waited for.
+template <typename Launch>
+void measureLaunchLatency(Launch&& launch, uint32_t launches, StreamFigures& figures) {
+  figures.launchUs = secondsPerOperation(launch, launches) * 1e6;
+  const auto oneAtATime = [&](uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i) launch(1);
+  };
+  figures.roundTripUs = secondsPerOperation(oneAtATime, 1000) * 1e6;
+}
+
+// Copy bandwidth host to device, device to host and device to device over `bytes` of pinned
+// `host` memory and two device buffers; `copy(to, from, count)` copies `count` times and waits.
+template <typename Copy>
+void measureCopyBandwidth(void* host, void* device, void* other, size_t bytes, Copy&& copy, StreamFigures& figures) {
+  std::memset(host, 0x5a, bytes);
+  const std::pair<void*, const void*> directions[3] = {{device, host}, {host, device}, {other, device}};
+  for (int kind = 0; kind < 3; ++kind) {
+    const auto [to, from] = directions[kind];
+    const double seconds = secondsPerOperation([&](uint32_t count) { copy(to, from, count); }, 10);
+    figures.copyGBs[kind] = bytes / seconds / 1e9;
+  }
+}
+
 // SGEMM inputs and the check of a few entries of C = A * B against a double-precision sum.
 float sgemmA(size_t i);
 float sgemmB(size_t i);
 bool sgemmIsCorrect(const float* c, uint32_t n, const char* who);
+
+// Opens a session of a stream API and takes its measurements. Each API's file defines, beside its
+// `Session`: openSession, closeSession, measureTriad, measureLaunches and measureCopies.
+template <typename Session>
+StreamFigures measureStreamApi(const Sizes& sizes) {
+  StreamFigures figures;
+  Session session;
+  if (openSession(session)) {
+    measureTriad(session, sizes, figures);
+    measureLaunches(session, sizes, figures);
+    measureCopies(session, sizes, figures);
+  }
+  closeSession(session);
+  return figures;
+}
 
 }  // namespace loom::benchmarks

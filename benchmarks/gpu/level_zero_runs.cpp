@@ -113,7 +113,7 @@ void synchronize(const Session& s, ze_command_list_handle_t list) {
   zeEventHostReset(s.done);
 }
 
-void measureTriad(const Session& s, const Sizes& sizes, LevelZeroFigures& figures) {
+void measureTriad(const Session& s, const Sizes& sizes, StreamFigures& figures) {
   const size_t n = sizes.triadFloats, bytes = n * sizeof(float);
   std::vector<float> host(n);
   void* a = deviceMemory(s, bytes);
@@ -121,12 +121,10 @@ void measureTriad(const Session& s, const Sizes& sizes, LevelZeroFigures& figure
   void* c = deviceMemory(s, bytes);
   ze_kernel_handle_t triad = kernel(s, "triad");
   if (!a || !b || !c || !triad) return;
-  for (size_t i = 0; i < n; ++i) host[i] = triadB(i);
-  zeCommandListAppendMemoryCopy(s.copy, b, host.data(), bytes, nullptr, 0, nullptr);
-  synchronize(s, s.copy);
-  for (size_t i = 0; i < n; ++i) host[i] = triadC(i);
-  zeCommandListAppendMemoryCopy(s.copy, c, host.data(), bytes, nullptr, 0, nullptr);
-  synchronize(s, s.copy);
+  uploadTriadInputs(host, b, c, [&](void* to, const float* from) {
+    zeCommandListAppendMemoryCopy(s.copy, to, from, bytes, nullptr, 0, nullptr);
+    synchronize(s, s.copy);
+  });
   zeKernelSetGroupSize(triad, 256, 1, 1);
   zeKernelSetArgumentValue(triad, 0, sizeof(a), &a);
   zeKernelSetArgumentValue(triad, 1, sizeof(b), &b);
@@ -139,7 +137,7 @@ void measureTriad(const Session& s, const Sizes& sizes, LevelZeroFigures& figure
         synchronize(s, s.compute);
       },
       20);
-  figures.triadGBs = 3.0 * bytes / seconds / 1e9;
+  figures.triadGBs = triadGBs(bytes, seconds);
   zeCommandListAppendMemoryCopy(s.copy, host.data(), a, bytes, nullptr, 0, nullptr);
   synchronize(s, s.copy);
   figures.correct = triadIsCorrect(host.data(), n, "Loom-L0") && figures.correct;
@@ -147,7 +145,7 @@ void measureTriad(const Session& s, const Sizes& sizes, LevelZeroFigures& figure
   for (void* p : {a, b, c}) zeMemFree(s.context, p);
 }
 
-void measureLaunches(const Session& s, const Sizes& sizes, LevelZeroFigures& figures) {
+void measureLaunches(const Session& s, const Sizes& sizes, StreamFigures& figures) {
   ze_kernel_handle_t empty = kernel(s, "empty");
   void* unused = deviceMemory(s, 64);
   if (!empty || !unused) return;
@@ -158,50 +156,29 @@ void measureLaunches(const Session& s, const Sizes& sizes, LevelZeroFigures& fig
     for (uint32_t i = 0; i < count; ++i) zeCommandListAppendLaunchKernel(s.compute, empty, &one, nullptr, 0, nullptr);
     synchronize(s, s.compute);
   };
-  figures.launchUs = secondsPerOperation(launch, sizes.launches) * 1e6;
-  figures.roundTripUs = secondsPerOperation(
-                            [&](uint32_t count) {
-                              for (uint32_t i = 0; i < count; ++i) launch(1);
-                            },
-                            1000) *
-                        1e6;
+  measureLaunchLatency(launch, sizes.launches, figures);
   zeKernelDestroy(empty);
   zeMemFree(s.context, unused);
 }
 
-void measureCopies(const Session& s, const Sizes& sizes, LevelZeroFigures& figures) {
+void measureCopies(const Session& s, const Sizes& sizes, StreamFigures& figures) {
   const size_t bytes = sizes.copyBytes;
   void* host = hostMemory(s, bytes);
   void* device = deviceMemory(s, bytes);
   void* other = deviceMemory(s, bytes);
   if (!host || !device || !other) return;
-  std::memset(host, 0x5a, bytes);
-  const std::pair<void*, const void*> copies[3] = {{device, host}, {host, device}, {other, device}};
-  for (int kind = 0; kind < 3; ++kind) {
-    const auto [to, from] = copies[kind];
-    const double seconds = secondsPerOperation(
-        [&](uint32_t count) {
-          for (uint32_t i = 0; i < count; ++i) zeCommandListAppendMemoryCopy(s.copy, to, from, bytes, nullptr, 0, nullptr);
-          synchronize(s, s.copy);
-        },
-        10);
-    figures.copyGBs[kind] = bytes / seconds / 1e9;
-  }
+  measureCopyBandwidth(
+      host, device, other, bytes,
+      [&](void* to, const void* from, uint32_t count) {
+        for (uint32_t i = 0; i < count; ++i) zeCommandListAppendMemoryCopy(s.copy, to, from, bytes, nullptr, 0, nullptr);
+        synchronize(s, s.copy);
+      },
+      figures);
   for (void* p : {host, device, other}) zeMemFree(s.context, p);
 }
 
 }  // namespace
 
-LevelZeroFigures measureLevelZero(const Sizes& sizes) {
-  LevelZeroFigures figures;
-  Session session;
-  if (openSession(session)) {
-    measureTriad(session, sizes, figures);
-    measureLaunches(session, sizes, figures);
-    measureCopies(session, sizes, figures);
-  }
-  closeSession(session);
-  return figures;
-}
+StreamFigures measureLevelZero(const Sizes& sizes) { return measureStreamApi<Session>(sizes); }
 
 }  // namespace loom::benchmarks

@@ -33,20 +33,13 @@ ATOMIC_SPACES(atom_, uint)
 ATOMIC_SPACES(atom_, long)
 ATOMIC_SPACES(atom_, ulong)
 
-#define FLOAT_XCHG(AS)                                                                                   \
-  float OVL atomic_xchg(volatile AS float* p, float v) {                                                \
-    return as_float(__sync_swap((volatile AS uint*)p, as_uint(v)));           \
-  }
-FLOAT_XCHG(__global)
-FLOAT_XCHG(__local)
-FLOAT_XCHG(__generic)
-
 // Floating-point atomics (cl_ext_float_atomics: the translator turns atomic_fetch_add, _sub, _min
 // and _max on atomic_float and atomic_double into these). Add and sub are an atomicrmw fadd, which
 // clang cannot write for spir64 (it has no lock-free atomics there): the compiler turns each call
 // of __loom_atomic_fadd into one (materializeFloatAtomicAdds), which NVPTX makes atom.add.f32/f64
 // and x86 a compare-and-swap loop. Min and max follow fmin and fmax, as the extension asks (a
 // quiet NaN operand loses), by compare-and-swap on the bits, which terminates when NaNs are stored.
+// Exchange swaps the bits.
 #define FLOAT_SELECT(T, B, AS, name, pick)                                                      \
   T OVL name(volatile AS T* p, T v) {                                                          \
     volatile AS B* bits = (volatile AS B*)p;                                                   \
@@ -59,16 +52,10 @@ FLOAT_XCHG(__generic)
   T OVL atomic_add(volatile AS T* p, T v) { return __loom_atomic_fadd(p, v); }      \
   T OVL atomic_sub(volatile AS T* p, T v) { return __loom_atomic_fadd(p, -v); }     \
   FLOAT_SELECT(T, B, AS, atomic_min, fmin)                                          \
-  FLOAT_SELECT(T, B, AS, atomic_max, fmax)
+  FLOAT_SELECT(T, B, AS, atomic_max, fmax)                                          \
+  T OVL atomic_xchg(volatile AS T* p, T v) { return as_##T(__sync_swap((volatile AS B*)p, as_##B(v))); }
 FLOAT_ATOMICS(float, uint, __global) FLOAT_ATOMICS(float, uint, __local) FLOAT_ATOMICS(float, uint, __generic)
 FLOAT_ATOMICS(double, ulong, __global) FLOAT_ATOMICS(double, ulong, __local) FLOAT_ATOMICS(double, ulong, __generic)
-#define DOUBLE_XCHG(AS)                                                              \
-  double OVL atomic_xchg(volatile AS double* p, double v) {                          \
-    return as_double(__sync_swap((volatile AS ulong*)p, as_ulong(v)));              \
-  }
-DOUBLE_XCHG(__global)
-DOUBLE_XCHG(__local)
-DOUBLE_XCHG(__generic)
 
 // All work-items of a group run on one thread, one after another; a fence orders this thread's
 // accesses against other groups and the host.

@@ -41,6 +41,12 @@ void fillModulePropertiesChain(const core::DeviceInfo& info, void* next) {
   }
 }
 
+// For a feature Loom lacks: every field zero, the structure's type and chain kept.
+template <typename Properties>
+void clearProperties(Properties& properties) {
+  properties = Properties{properties.stype, properties.pNext};
+}
+
 }  // namespace
 
 bool Device::isRelated(const Device& other) const {
@@ -219,14 +225,7 @@ ze_result_t zeDeviceGetImageProperties(ze_device_handle_t hDevice, ze_device_ima
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(pImageProperties);
   // Images are not supported yet: every limit is zero.
-  pImageProperties->maxImageDims1D = 0;
-  pImageProperties->maxImageDims2D = 0;
-  pImageProperties->maxImageDims3D = 0;
-  pImageProperties->maxImageBufferSize = 0;
-  pImageProperties->maxImageArraySlices = 0;
-  pImageProperties->maxSamplers = 0;
-  pImageProperties->maxReadImageArgs = 0;
-  pImageProperties->maxWriteImageArgs = 0;
+  clearProperties(*pImageProperties);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -234,11 +233,8 @@ ze_result_t zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
                                                 ze_device_external_memory_properties_t* pExternalMemoryProperties) {
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(pExternalMemoryProperties);
-  // External memory import/export (dma-buf, fd) is not supported yet.
-  pExternalMemoryProperties->memoryAllocationImportTypes = 0;
-  pExternalMemoryProperties->memoryAllocationExportTypes = 0;
-  pExternalMemoryProperties->imageImportTypes = 0;
-  pExternalMemoryProperties->imageExportTypes = 0;
+  // External memory import/export (dma-buf, fd) is not supported yet: no types.
+  clearProperties(*pExternalMemoryProperties);
   return ZE_RESULT_SUCCESS;
 }
 

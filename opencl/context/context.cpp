@@ -94,7 +94,7 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContext(const cl_context_properties*
                                                     const cl_device_id* devices,
                                                     void(CL_CALLBACK* pfn_notify)(const char*, const void*, size_t, void*),
                                                     void* user_data, cl_int* errcode_ret) {
-  auto create = [&](cl_context* context) -> cl_int {
+  return createHandle<cl_context>(errcode_ret, [&](cl_context* context) -> cl_int {
     std::vector<cl_context_properties> copy;
     if (cl_int error = checkContextArguments(properties, pfn_notify, user_data, copy); error != CL_SUCCESS) return error;
     CL_REQUIRE(devices != nullptr && num_devices != 0, CL_INVALID_VALUE, "no devices");
@@ -106,17 +106,14 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContext(const cl_context_properties*
     }
     *context = new Context(std::move(list), std::move(copy), pfn_notify, user_data);
     return CL_SUCCESS;
-  };
-  cl_context context = nullptr;
-  const cl_int error = create(&context);
-  return returnHandle(error, context, errcode_ret);
+  });
 }
 
 CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties* properties, cl_device_type device_type,
                                                             void(CL_CALLBACK* pfn_notify)(const char*, const void*, size_t,
                                                                                           void*),
                                                             void* user_data, cl_int* errcode_ret) {
-  auto create = [&](cl_context* context) -> cl_int {
+  return createHandle<cl_context>(errcode_ret, [&](cl_context* context) -> cl_int {
     std::vector<cl_context_properties> copy;
     if (cl_int error = checkContextArguments(properties, pfn_notify, user_data, copy); error != CL_SUCCESS) return error;
     cl_uint count = 0;
@@ -127,10 +124,7 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(const cl_context_pro
     for (cl_device_id handle : handles) list.push_back(objectOf<Device>(handle));
     *context = new Context(std::move(list), std::move(copy), pfn_notify, user_data);
     return CL_SUCCESS;
-  };
-  cl_context context = nullptr;
-  const cl_int error = create(&context);
-  return returnHandle(error, context, errcode_ret);
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context context) {
@@ -143,19 +137,19 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context context) {
 
 CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param_name, size_t param_value_size,
                                                  void* param_value, size_t* param_value_size_ret) {
-  Context* object = objectOf<Context>(context);
-  CL_REQUIRE(object, CL_INVALID_CONTEXT, "not a context");
-  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
-  switch (param_name) {
-    case CL_CONTEXT_REFERENCE_COUNT: return out.scalar(object->referenceCount());
-    case CL_CONTEXT_NUM_DEVICES: return out.scalar<cl_uint>(static_cast<cl_uint>(object->devices().size()));
-    case CL_CONTEXT_DEVICES: {
-      std::vector<cl_device_id> handles(object->devices().begin(), object->devices().end());
-      return out.array(handles);
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret, __func__};
+  return answerInfo<Context>(context, CL_INVALID_CONTEXT, "not a context", out, [&](Context& object) {
+    switch (param_name) {
+      case CL_CONTEXT_REFERENCE_COUNT: return out.scalar(object.referenceCount());
+      case CL_CONTEXT_NUM_DEVICES: return out.scalar<cl_uint>(static_cast<cl_uint>(object.devices().size()));
+      case CL_CONTEXT_DEVICES: {
+        std::vector<cl_device_id> handles(object.devices().begin(), object.devices().end());
+        return out.array(handles);
+      }
+      case CL_CONTEXT_PROPERTIES: return out.array(object.properties());
+      default: return out.unknownName();
     }
-    case CL_CONTEXT_PROPERTIES: return out.array(object->properties());
-    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
-  }
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context,

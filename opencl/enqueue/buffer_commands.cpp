@@ -271,10 +271,10 @@ CL_API_ENTRY void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
                                                   cl_map_flags map_flags, size_t offset, size_t size,
                                                   cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                                   cl_event* event, cl_int* errcode_ret) {
-  void* mapped = nullptr;
-  const cl_int error = mapBuffer(command_queue, buffer, blocking_map, map_flags, offset, size, num_events_in_wait_list,
-                                 event_wait_list, event, &mapped);
-  return returnHandle(error, mapped, errcode_ret);
+  return createHandle<void*>(errcode_ret, [&](void** mapped) {
+    return mapBuffer(command_queue, buffer, blocking_map, map_flags, offset, size, num_events_in_wait_list, event_wait_list, event,
+                     mapped);
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void* mapped_ptr,

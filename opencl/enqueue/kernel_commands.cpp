@@ -118,6 +118,19 @@ cl_int enqueueRange(CommandQueue& queue, Kernel& kernel, NdRange range, bool loc
       function);
 }
 
+// clEnqueueNDRangeKernel's checks and launch, which clEnqueueTask shares.
+cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint workDim, const size_t* offset, const size_t* global,
+                     const size_t* local, const EnqueueArguments& arguments, const char* function) {
+  cl_int error;
+  CommandQueue* queue = queueOf(command_queue, error, function);
+  if (!queue) return error;
+  Kernel* object = objectOf<Kernel>(kernel);
+  if (!object) return reportError(CL_INVALID_KERNEL, function, "not a kernel");
+  NdRange range;
+  if ((error = readRange(workDim, offset, global, local, range, function)) != CL_SUCCESS) return error;
+  return enqueueRange(*queue, *object, range, local != nullptr, arguments, function);
+}
+
 // clEnqueueNativeKernel's argument block, with memory objects replaced by their addresses.
 struct NativeKernelCall {
   void(CL_CALLBACK* function)(void*);
@@ -139,27 +152,16 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
                                                        const size_t* global_work_offset, const size_t* global_work_size,
                                                        const size_t* local_work_size, cl_uint num_events_in_wait_list,
                                                        const cl_event* event_wait_list, cl_event* event) {
-  cl_int error;
-  CommandQueue* queue = queueOf(command_queue, error, __func__);
-  if (!queue) return error;
-  Kernel* object = objectOf<Kernel>(kernel);
-  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
-  NdRange range;
-  if ((error = readRange(work_dim, global_work_offset, global_work_size, local_work_size, range, __func__)) != CL_SUCCESS)
-    return error;
   const EnqueueArguments arguments{CL_COMMAND_NDRANGE_KERNEL, num_events_in_wait_list, event_wait_list, event};
-  return enqueueRange(*queue, *object, range, local_work_size != nullptr, arguments, __func__);
+  return enqueueKernel(command_queue, kernel, work_dim, global_work_offset, global_work_size, local_work_size, arguments, __func__);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel, cl_uint num_events_in_wait_list,
                                               const cl_event* event_wait_list, cl_event* event) {
-  cl_int error;
-  CommandQueue* queue = queueOf(command_queue, error, __func__);
-  if (!queue) return error;
-  Kernel* object = objectOf<Kernel>(kernel);
-  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
+  // A task is a range of one work-item in one work-group.
+  const size_t one = 1;
   const EnqueueArguments arguments{CL_COMMAND_TASK, num_events_in_wait_list, event_wait_list, event};
-  return enqueueRange(*queue, *object, NdRange{}, true, arguments, __func__);
+  return enqueueKernel(command_queue, kernel, 1, nullptr, &one, &one, arguments, __func__);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue, void(CL_CALLBACK* user_func)(void*),

@@ -144,36 +144,37 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_eve
 
 CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_size,
                                                void* param_value, size_t* param_value_size_ret) {
-  Event* object = objectOf<Event>(event);
-  CL_REQUIRE(object, CL_INVALID_EVENT, "not an event");
-  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
-  switch (param_name) {
-    case CL_EVENT_COMMAND_QUEUE: return out.scalar<cl_command_queue>(object->queue());
-    case CL_EVENT_CONTEXT: return out.scalar<cl_context>(&object->context());
-    case CL_EVENT_COMMAND_TYPE: return out.scalar(object->commandType());
-    case CL_EVENT_COMMAND_EXECUTION_STATUS: return out.scalar(object->status());
-    case CL_EVENT_REFERENCE_COUNT: return out.scalar(object->referenceCount());
-    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
-  }
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret, __func__};
+  return answerInfo<Event>(event, CL_INVALID_EVENT, "not an event", out, [&](Event& object) {
+    switch (param_name) {
+      case CL_EVENT_COMMAND_QUEUE: return out.scalar<cl_command_queue>(object.queue());
+      case CL_EVENT_CONTEXT: return out.scalar<cl_context>(&object.context());
+      case CL_EVENT_COMMAND_TYPE: return out.scalar(object.commandType());
+      case CL_EVENT_COMMAND_EXECUTION_STATUS: return out.scalar(object.status());
+      case CL_EVENT_REFERENCE_COUNT: return out.scalar(object.referenceCount());
+      default: return out.unknownName();
+    }
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name, size_t param_value_size,
                                                         void* param_value, size_t* param_value_size_ret) {
-  Event* object = objectOf<Event>(event);
-  CL_REQUIRE(object, CL_INVALID_EVENT, "not an event");
-  CL_REQUIRE(!object->isUserEvent() && object->queue()->profilingEnabled(), CL_PROFILING_INFO_NOT_AVAILABLE,
-             "the queue was created without CL_QUEUE_PROFILING_ENABLE, or this is a user event");
-  CL_REQUIRE(object->status() == CL_COMPLETE, CL_PROFILING_INFO_NOT_AVAILABLE, "the command has not completed");
-  const Event::ProfilingTimes times = object->profilingTimes();
-  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
-  switch (param_name) {
-    case CL_PROFILING_COMMAND_QUEUED: return out.scalar<cl_ulong>(times.queued);
-    case CL_PROFILING_COMMAND_SUBMIT: return out.scalar<cl_ulong>(times.submitted);
-    case CL_PROFILING_COMMAND_START: return out.scalar<cl_ulong>(times.started);
-    case CL_PROFILING_COMMAND_END:
-    case CL_PROFILING_COMMAND_COMPLETE: return out.scalar<cl_ulong>(times.ended);
-    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
-  }
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret, __func__};
+  return answerInfo<Event>(event, CL_INVALID_EVENT, "not an event", out, [&](Event& object) {
+    if (object.isUserEvent() || !object.queue()->profilingEnabled())
+      return out.fail(CL_PROFILING_INFO_NOT_AVAILABLE,
+                      "the queue was created without CL_QUEUE_PROFILING_ENABLE, or this is a user event");
+    if (object.status() != CL_COMPLETE) return out.fail(CL_PROFILING_INFO_NOT_AVAILABLE, "the command has not completed");
+    const Event::ProfilingTimes times = object.profilingTimes();
+    switch (param_name) {
+      case CL_PROFILING_COMMAND_QUEUED: return out.scalar<cl_ulong>(times.queued);
+      case CL_PROFILING_COMMAND_SUBMIT: return out.scalar<cl_ulong>(times.submitted);
+      case CL_PROFILING_COMMAND_START: return out.scalar<cl_ulong>(times.started);
+      case CL_PROFILING_COMMAND_END:
+      case CL_PROFILING_COMMAND_COMPLETE: return out.scalar<cl_ulong>(times.ended);
+      default: return out.unknownName();
+    }
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event event) {

@@ -161,9 +161,7 @@ using loom::compiler::ArgumentKind;
 extern "C" {
 
 CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char* kernel_name, cl_int* errcode_ret) {
-  cl_kernel kernel = nullptr;
-  const cl_int error = createKernel(program, kernel_name, &kernel);
-  return returnHandle(error, kernel, errcode_ret);
+  return createHandle<cl_kernel>(errcode_ret, [&](cl_kernel* kernel) { return createKernel(program, kernel_name, kernel); });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel* kernels,
@@ -237,102 +235,104 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size,
                                                 void* param_value, size_t* param_value_size_ret) {
-  Kernel* object = objectOf<Kernel>(kernel);
-  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
-  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
-  switch (param_name) {
-    case CL_KERNEL_FUNCTION_NAME: return out.string(object->descriptor().name);
-    case CL_KERNEL_NUM_ARGS: return out.scalar<cl_uint>(static_cast<cl_uint>(object->descriptor().arguments.size()));
-    case CL_KERNEL_REFERENCE_COUNT: return out.scalar(object->referenceCount());
-    case CL_KERNEL_CONTEXT: return out.scalar<cl_context>(&object->program().context());
-    case CL_KERNEL_PROGRAM: return out.scalar<cl_program>(&object->program());
-    case CL_KERNEL_ATTRIBUTES: return out.string(object->descriptor().attributes);
-    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
-  }
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret, __func__};
+  return answerInfo<Kernel>(kernel, CL_INVALID_KERNEL, "not a kernel", out, [&](Kernel& object) {
+    switch (param_name) {
+      case CL_KERNEL_FUNCTION_NAME: return out.string(object.descriptor().name);
+      case CL_KERNEL_NUM_ARGS: return out.scalar<cl_uint>(static_cast<cl_uint>(object.descriptor().arguments.size()));
+      case CL_KERNEL_REFERENCE_COUNT: return out.scalar(object.referenceCount());
+      case CL_KERNEL_CONTEXT: return out.scalar<cl_context>(&object.program().context());
+      case CL_KERNEL_PROGRAM: return out.scalar<cl_program>(&object.program());
+      case CL_KERNEL_ATTRIBUTES: return out.string(object.descriptor().attributes);
+      default: return out.unknownName();
+    }
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param_name,
                                                    size_t param_value_size, void* param_value, size_t* param_value_size_ret) {
-  Kernel* object = objectOf<Kernel>(kernel);
-  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
-  CL_REQUIRE(arg_index < object->descriptor().arguments.size(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
-  const loom::compiler::KernelArgument& argument = object->descriptor().arguments[arg_index];
-  CL_REQUIRE(!argument.typeName.empty(), CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "the program carries no argument information");
-  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
-  switch (param_name) {
-    case CL_KERNEL_ARG_ADDRESS_QUALIFIER: return out.scalar(addressQualifier(argument.addressQualifier));
-    case CL_KERNEL_ARG_ACCESS_QUALIFIER: return out.scalar(accessQualifier(argument.accessQualifier));
-    case CL_KERNEL_ARG_TYPE_NAME: return out.string(argument.typeName);
-    case CL_KERNEL_ARG_TYPE_QUALIFIER: return out.scalar(typeQualifier(argument.typeQualifiers));
-    case CL_KERNEL_ARG_NAME: return out.string(argument.name);
-    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
-  }
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret, __func__};
+  return answerInfo<Kernel>(kernel, CL_INVALID_KERNEL, "not a kernel", out, [&](Kernel& object) {
+    if (arg_index >= object.descriptor().arguments.size()) return out.fail(CL_INVALID_ARG_INDEX, "arg_index is out of range");
+    const loom::compiler::KernelArgument& argument = object.descriptor().arguments[arg_index];
+    if (argument.typeName.empty())
+      return out.fail(CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "the program carries no argument information");
+    switch (param_name) {
+      case CL_KERNEL_ARG_ADDRESS_QUALIFIER: return out.scalar(addressQualifier(argument.addressQualifier));
+      case CL_KERNEL_ARG_ACCESS_QUALIFIER: return out.scalar(accessQualifier(argument.accessQualifier));
+      case CL_KERNEL_ARG_TYPE_NAME: return out.string(argument.typeName);
+      case CL_KERNEL_ARG_TYPE_QUALIFIER: return out.scalar(typeQualifier(argument.typeQualifiers));
+      case CL_KERNEL_ARG_NAME: return out.string(argument.name);
+      default: return out.unknownName();
+    }
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
                                                          cl_kernel_work_group_info param_name, size_t param_value_size,
                                                          void* param_value, size_t* param_value_size_ret) {
-  Kernel* object = objectOf<Kernel>(kernel);
-  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
-  Device* target = queryDevice(*object, device);
-  CL_REQUIRE(target, CL_INVALID_DEVICE, "not a device of the kernel's program (or null with several devices)");
-  const auto& info = target->info();
-  const loom::core::Kernel& deviceKernel = *object->forDevice(target);
-  const auto& descriptor = deviceKernel.descriptor();
-  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
-  switch (param_name) {
-    case CL_KERNEL_GLOBAL_WORK_SIZE:
-      CL_FAIL(CL_INVALID_VALUE, "CL_KERNEL_GLOBAL_WORK_SIZE applies to custom devices and built-in kernels only");
-    case CL_KERNEL_WORK_GROUP_SIZE: return out.scalar<size_t>(deviceKernel.maxGroupSize(info.maxWorkGroupSize));
-    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
-      const auto& required = descriptor.requiredWorkGroupSize;
-      return out.array(std::vector<size_t>{required[0], required[1], required[2]});
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret, __func__};
+  return answerInfo<Kernel>(kernel, CL_INVALID_KERNEL, "not a kernel", out, [&](Kernel& object) {
+    Device* target = queryDevice(object, device);
+    if (!target) return out.fail(CL_INVALID_DEVICE, "not a device of the kernel's program (or null with several devices)");
+    const auto& info = target->info();
+    const loom::core::Kernel& deviceKernel = *object.forDevice(target);
+    const auto& descriptor = deviceKernel.descriptor();
+    switch (param_name) {
+      case CL_KERNEL_GLOBAL_WORK_SIZE:
+        return out.fail(CL_INVALID_VALUE, "CL_KERNEL_GLOBAL_WORK_SIZE applies to custom devices and built-in kernels only");
+      case CL_KERNEL_WORK_GROUP_SIZE: return out.scalar<size_t>(deviceKernel.maxGroupSize(info.maxWorkGroupSize));
+      case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+        const auto& required = descriptor.requiredWorkGroupSize;
+        return out.array(std::vector<size_t>{required[0], required[1], required[2]});
+      }
+      case CL_KERNEL_LOCAL_MEM_SIZE: return out.scalar<cl_ulong>(deviceKernel.localMemorySize());
+      case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return out.scalar<size_t>(loom::core::preferredGroupSizeMultiple(info));
+      case CL_KERNEL_PRIVATE_MEM_SIZE: return out.scalar<cl_ulong>(descriptor.privateMemorySize);
+      default: return out.unknownName();
     }
-    case CL_KERNEL_LOCAL_MEM_SIZE: return out.scalar<cl_ulong>(deviceKernel.localMemorySize());
-    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return out.scalar<size_t>(loom::core::preferredGroupSizeMultiple(info));
-    case CL_KERNEL_PRIVATE_MEM_SIZE: return out.scalar<cl_ulong>(descriptor.privateMemorySize);
-    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
-  }
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
                                                         size_t input_value_size, const void* input_value, size_t param_value_size,
                                                         void* param_value, size_t* param_value_size_ret) {
-  Kernel* object = objectOf<Kernel>(kernel);
-  CL_REQUIRE(object, CL_INVALID_KERNEL, "not a kernel");
-  Device* target = queryDevice(*object, device);
-  CL_REQUIRE(target, CL_INVALID_DEVICE, "not a device of the kernel's program (or null with several devices)");
-  const SubGroupShape shape{target->info()};
-  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
-  switch (param_name) {
-    case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
-    case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
-      CL_REQUIRE(input_value != nullptr, CL_INVALID_VALUE, "input_value is null; it must hold the local work size");
-      CL_REQUIRE(input_value_size % sizeof(size_t) == 0 && input_value_size >= sizeof(size_t) && input_value_size <= 3 * sizeof(size_t),
-                 CL_INVALID_VALUE, "input_value_size must be 1 to 3 size_t values (the local work size)");
-      size_t workItems = 1;
-      for (size_t d = 0; d < input_value_size / sizeof(size_t); ++d) workItems *= static_cast<const size_t*>(input_value)[d];
-      CL_REQUIRE(workItems != 0, CL_INVALID_VALUE, "the local work size has a 0 dimension");
-      if (param_name == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE) return out.scalar<size_t>(std::min(shape.size, workItems));
-      return out.scalar<size_t>(shape.countFor(workItems));
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret, __func__};
+  return answerInfo<Kernel>(kernel, CL_INVALID_KERNEL, "not a kernel", out, [&](Kernel& object) {
+    Device* target = queryDevice(object, device);
+    if (!target) return out.fail(CL_INVALID_DEVICE, "not a device of the kernel's program (or null with several devices)");
+    const SubGroupShape shape{target->info()};
+    switch (param_name) {
+      case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+      case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+        if (!input_value) return out.fail(CL_INVALID_VALUE, "input_value is null; it must hold the local work size");
+        if (input_value_size % sizeof(size_t) != 0 || input_value_size < sizeof(size_t) || input_value_size > 3 * sizeof(size_t))
+          return out.fail(CL_INVALID_VALUE, "input_value_size must be 1 to 3 size_t values (the local work size)");
+        size_t workItems = 1;
+        for (size_t d = 0; d < input_value_size / sizeof(size_t); ++d) workItems *= static_cast<const size_t*>(input_value)[d];
+        if (workItems == 0) return out.fail(CL_INVALID_VALUE, "the local work size has a 0 dimension");
+        if (param_name == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE) return out.scalar<size_t>(std::min(shape.size, workItems));
+        return out.scalar<size_t>(shape.countFor(workItems));
+      }
+      case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+        if (!input_value || input_value_size != sizeof(size_t))
+          return out.fail(CL_INVALID_VALUE, "input_value must be one size_t, the number of sub-groups");
+        const size_t dimensions = param_value_size / sizeof(size_t);
+        if (param_value && (param_value_size % sizeof(size_t) != 0 || dimensions < 1 || dimensions > 3))
+          return out.fail(CL_INVALID_VALUE, "param_value_size must be 1 to 3 size_t values (the local work size)");
+        // Sub-groups are laid along x: count of them, all full, in one row; zeros where none fits.
+        std::vector<size_t> local(param_value ? dimensions : 3, 1);
+        const size_t count = *static_cast<const size_t*>(input_value);
+        local[0] = count * shape.size;
+        if (count == 0 || local[0] > shape.maxWorkGroupSize || local[0] > shape.maxGroupSizeX)
+          std::fill(local.begin(), local.end(), 0);
+        return out.array(local);
+      }
+      case CL_KERNEL_MAX_NUM_SUB_GROUPS: return out.scalar<size_t>(shape.countFor(shape.maxWorkGroupSize));
+      case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return out.scalar<size_t>(0);  // OpenCL C cannot require a number of sub-groups
+      default: return out.unknownName();
     }
-    case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
-      CL_REQUIRE(input_value != nullptr && input_value_size == sizeof(size_t), CL_INVALID_VALUE,
-                 "input_value must be one size_t, the number of sub-groups");
-      const size_t dimensions = param_value_size / sizeof(size_t);
-      CL_REQUIRE(param_value == nullptr || (param_value_size % sizeof(size_t) == 0 && dimensions >= 1 && dimensions <= 3),
-                 CL_INVALID_VALUE, "param_value_size must be 1 to 3 size_t values (the local work size)");
-      // Sub-groups are laid along x: count of them, all full, in one row; zeros where none fits.
-      std::vector<size_t> local(param_value ? dimensions : 3, 1);
-      const size_t count = *static_cast<const size_t*>(input_value);
-      local[0] = count * shape.size;
-      if (count == 0 || local[0] > shape.maxWorkGroupSize || local[0] > shape.maxGroupSizeX) std::fill(local.begin(), local.end(), 0);
-      return out.array(local);
-    }
-    case CL_KERNEL_MAX_NUM_SUB_GROUPS: return out.scalar<size_t>(shape.countFor(shape.maxWorkGroupSize));
-    case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return out.scalar<size_t>(0);  // OpenCL C cannot require a number of sub-groups
-    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
-  }
+  });
 }
 
 // cl_khr_subgroups: the same query before OpenCL 2.1 made it core.

@@ -190,24 +190,24 @@ extern "C" {
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
                                                cl_int* errcode_ret) {
-  cl_mem buffer = nullptr;
-  const cl_int error = createBuffer(context, nullptr, flags, size, host_ptr, &buffer);
-  return returnHandle(error, buffer, errcode_ret);
+  return createHandle<cl_mem>(errcode_ret, [&](cl_mem* buffer) {
+    return createBuffer(context, nullptr, flags, size, host_ptr, buffer);
+  });
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context, const cl_mem_properties* properties,
                                                              cl_mem_flags flags, size_t size, void* host_ptr,
                                                              cl_int* errcode_ret) {
-  cl_mem buffer = nullptr;
-  const cl_int error = createBuffer(context, properties, flags, size, host_ptr, &buffer);
-  return returnHandle(error, buffer, errcode_ret);
+  return createHandle<cl_mem>(errcode_ret, [&](cl_mem* buffer) {
+    return createBuffer(context, properties, flags, size, host_ptr, buffer);
+  });
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buffer_create_type,
                                                   const void* buffer_create_info, cl_int* errcode_ret) {
-  cl_mem subBuffer = nullptr;
-  const cl_int error = createSubBuffer(buffer, flags, buffer_create_type, buffer_create_info, &subBuffer);
-  return returnHandle(error, subBuffer, errcode_ret);
+  return createHandle<cl_mem>(errcode_ret, [&](cl_mem* subBuffer) {
+    return createSubBuffer(buffer, flags, buffer_create_type, buffer_create_info, subBuffer);
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
@@ -229,23 +229,23 @@ CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem memobj, 
 
 CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size,
                                                    void* param_value, size_t* param_value_size_ret) {
-  MemoryObject* object = objectOf<MemoryObject>(memobj);
-  CL_REQUIRE(object, CL_INVALID_MEM_OBJECT, "not a memory object");
-  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
-  switch (param_name) {
-    case CL_MEM_TYPE: return out.scalar<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER);
-    case CL_MEM_FLAGS: return out.scalar(object->flags());
-    case CL_MEM_SIZE: return out.scalar(object->size());
-    case CL_MEM_HOST_PTR: return out.scalar(object->hostPointer());
-    case CL_MEM_MAP_COUNT: return out.scalar(object->mapCount());
-    case CL_MEM_REFERENCE_COUNT: return out.scalar(object->referenceCount());
-    case CL_MEM_CONTEXT: return out.scalar<cl_context>(&object->context());
-    case CL_MEM_ASSOCIATED_MEMOBJECT: return out.scalar<cl_mem>(object->parent());
-    case CL_MEM_OFFSET: return out.scalar(object->origin());
-    case CL_MEM_USES_SVM_POINTER: return out.scalar<cl_bool>(object->usesSvmPointer());
-    case CL_MEM_PROPERTIES: return out.array(object->properties());
-    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
-  }
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret, __func__};
+  return answerInfo<MemoryObject>(memobj, CL_INVALID_MEM_OBJECT, "not a memory object", out, [&](MemoryObject& object) {
+    switch (param_name) {
+      case CL_MEM_TYPE: return out.scalar<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER);
+      case CL_MEM_FLAGS: return out.scalar(object.flags());
+      case CL_MEM_SIZE: return out.scalar(object.size());
+      case CL_MEM_HOST_PTR: return out.scalar(object.hostPointer());
+      case CL_MEM_MAP_COUNT: return out.scalar(object.mapCount());
+      case CL_MEM_REFERENCE_COUNT: return out.scalar(object.referenceCount());
+      case CL_MEM_CONTEXT: return out.scalar<cl_context>(&object.context());
+      case CL_MEM_ASSOCIATED_MEMOBJECT: return out.scalar<cl_mem>(object.parent());
+      case CL_MEM_OFFSET: return out.scalar(object.origin());
+      case CL_MEM_USES_SVM_POINTER: return out.scalar<cl_bool>(object.usesSvmPointer());
+      case CL_MEM_PROPERTIES: return out.array(object.properties());
+      default: return out.unknownName();
+    }
+  });
 }
 
 }  // extern "C"

@@ -71,6 +71,13 @@ Device* apiDevice(const Context& context, const core::Device* device) {
   return nullptr;
 }
 
+// Migration and advice: USM lies where every device of its context reads it, so either command
+// only orders the queue.
+cl_int enqueueMemoryHint(cl_command_queue queue, const void* pointer, const EnqueueArguments& arguments, const char* function) {
+  if (!pointer) return reportError(CL_INVALID_VALUE, function, "ptr is null");
+  return enqueueOrderingOnly(queue, arguments, function);
+}
+
 }  // namespace
 }  // namespace loom::cl
 
@@ -81,25 +88,25 @@ extern "C" {
 
 CL_API_ENTRY void* CL_API_CALL clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel* properties, size_t size,
                                                    cl_uint alignment, cl_int* errcode_ret) {
-  void* pointer = nullptr;
-  const cl_int error = allocate(context, nullptr, false, MemoryType::Host, properties, size, alignment, &pointer);
-  return returnHandle(error, pointer, errcode_ret);
+  return createHandle<void*>(errcode_ret, [&](void** pointer) {
+    return allocate(context, nullptr, false, MemoryType::Host, properties, size, alignment, pointer);
+  });
 }
 
 CL_API_ENTRY void* CL_API_CALL clDeviceMemAllocINTEL(cl_context context, cl_device_id device,
                                                      const cl_mem_properties_intel* properties, size_t size, cl_uint alignment,
                                                      cl_int* errcode_ret) {
-  void* pointer = nullptr;
-  const cl_int error = allocate(context, device, true, MemoryType::Device, properties, size, alignment, &pointer);
-  return returnHandle(error, pointer, errcode_ret);
+  return createHandle<void*>(errcode_ret, [&](void** pointer) {
+    return allocate(context, device, true, MemoryType::Device, properties, size, alignment, pointer);
+  });
 }
 
 CL_API_ENTRY void* CL_API_CALL clSharedMemAllocINTEL(cl_context context, cl_device_id device,
                                                      const cl_mem_properties_intel* properties, size_t size, cl_uint alignment,
                                                      cl_int* errcode_ret) {
-  void* pointer = nullptr;
-  const cl_int error = allocate(context, device, false, MemoryType::Shared, properties, size, alignment, &pointer);
-  return returnHandle(error, pointer, errcode_ret);
+  return createHandle<void*>(errcode_ret, [&](void** pointer) {
+    return allocate(context, device, false, MemoryType::Shared, properties, size, alignment, pointer);
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clMemFreeINTEL(cl_context context, void* ptr) {
@@ -125,20 +132,20 @@ CL_API_ENTRY cl_int CL_API_CALL clMemBlockingFreeINTEL(cl_context context, void*
 CL_API_ENTRY cl_int CL_API_CALL clGetMemAllocInfoINTEL(cl_context context, const void* ptr, cl_mem_info_intel param_name,
                                                        size_t param_value_size, void* param_value,
                                                        size_t* param_value_size_ret) {
-  Context* owner = objectOf<Context>(context);
-  CL_REQUIRE(owner, CL_INVALID_CONTEXT, "not a context");
-  auto allocation = allocationOf(*owner, ptr);
-  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
-  switch (param_name) {
-    case CL_MEM_ALLOC_TYPE_INTEL:
-      return out.scalar<cl_unified_shared_memory_type_intel>(allocation ? apiType(allocation->type) : CL_MEM_TYPE_UNKNOWN_INTEL);
-    case CL_MEM_ALLOC_BASE_PTR_INTEL: return out.scalar<void*>(allocation ? allocation->address : nullptr);
-    case CL_MEM_ALLOC_SIZE_INTEL: return out.scalar<size_t>(allocation ? allocation->size : 0);
-    case CL_MEM_ALLOC_DEVICE_INTEL:
-      return out.scalar<cl_device_id>(allocation ? apiDevice(*owner, allocation->device) : nullptr);
-    case CL_MEM_ALLOC_FLAGS_INTEL: return out.scalar<cl_mem_alloc_flags_intel>(0);
-    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
-  }
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret, __func__};
+  return answerInfo<Context>(context, CL_INVALID_CONTEXT, "not a context", out, [&](Context& owner) {
+    auto allocation = allocationOf(owner, ptr);
+    switch (param_name) {
+      case CL_MEM_ALLOC_TYPE_INTEL:
+        return out.scalar<cl_unified_shared_memory_type_intel>(allocation ? apiType(allocation->type) : CL_MEM_TYPE_UNKNOWN_INTEL);
+      case CL_MEM_ALLOC_BASE_PTR_INTEL: return out.scalar<void*>(allocation ? allocation->address : nullptr);
+      case CL_MEM_ALLOC_SIZE_INTEL: return out.scalar<size_t>(allocation ? allocation->size : 0);
+      case CL_MEM_ALLOC_DEVICE_INTEL:
+        return out.scalar<cl_device_id>(allocation ? apiDevice(owner, allocation->device) : nullptr);
+      case CL_MEM_ALLOC_FLAGS_INTEL: return out.scalar<cl_mem_alloc_flags_intel>(0);
+      default: return out.unknownName();
+    }
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const void* arg_value) {
@@ -173,17 +180,15 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMemcpyINTEL(cl_command_queue command_qu
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void* ptr, size_t,
                                                          cl_mem_migration_flags, cl_uint num_events_in_wait_list,
                                                          const cl_event* event_wait_list, cl_event* event) {
-  CL_REQUIRE(ptr, CL_INVALID_VALUE, "ptr is null");
   const EnqueueArguments arguments{CL_COMMAND_MIGRATEMEM_INTEL, num_events_in_wait_list, event_wait_list, event};
-  return enqueueOrderingOnly(command_queue, arguments, __func__);
+  return enqueueMemoryHint(command_queue, ptr, arguments, __func__);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void* ptr, size_t,
                                                         cl_mem_advice_intel, cl_uint num_events_in_wait_list,
                                                         const cl_event* event_wait_list, cl_event* event) {
-  CL_REQUIRE(ptr, CL_INVALID_VALUE, "ptr is null");
   const EnqueueArguments arguments{CL_COMMAND_MEMADVISE_INTEL, num_events_in_wait_list, event_wait_list, event};
-  return enqueueOrderingOnly(command_queue, arguments, __func__);
+  return enqueueMemoryHint(command_queue, ptr, arguments, __func__);
 }
 
 }  // extern "C"

@@ -190,7 +190,7 @@ cl_int programBinaries(Program& program, const InfoRequest& out) {
   const size_t count = program.builds().size();
   if (out.sizeRet) *out.sizeRet = count * sizeof(unsigned char*);
   if (out.value == nullptr) return CL_SUCCESS;
-  CL_REQUIRE(out.size >= count * sizeof(unsigned char*), CL_INVALID_VALUE, "param_value_size is too small");
+  if (out.size < count * sizeof(unsigned char*)) return out.fail(CL_INVALID_VALUE, "param_value_size is too small");
   auto** destinations = static_cast<unsigned char**>(out.value);
   for (size_t i = 0; i < count; ++i) {
     if (destinations[i] == nullptr) continue;  // the application skips this device
@@ -210,25 +210,23 @@ extern "C" {
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count, const char** strings,
                                                               const size_t* lengths, cl_int* errcode_ret) {
-  cl_program program = nullptr;
-  const cl_int error = createFromSource(context, count, strings, lengths, &program);
-  return returnHandle(error, program, errcode_ret);
+  return createHandle<cl_program>(errcode_ret, [&](cl_program* program) {
+    return createFromSource(context, count, strings, lengths, program);
+  });
 }
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void* il, size_t length,
                                                           cl_int* errcode_ret) {
-  cl_program program = nullptr;
-  const cl_int error = createFromIl(context, il, length, &program);
-  return returnHandle(error, program, errcode_ret);
+  return createHandle<cl_program>(errcode_ret, [&](cl_program* program) { return createFromIl(context, il, length, program); });
 }
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
                                                               const cl_device_id* device_list, const size_t* lengths,
                                                               const unsigned char** binaries, cl_int* binary_status,
                                                               cl_int* errcode_ret) {
-  cl_program program = nullptr;
-  const cl_int error = createFromBinary(context, num_devices, device_list, lengths, binaries, binary_status, &program);
-  return returnHandle(error, program, errcode_ret);
+  return createHandle<cl_program>(errcode_ret, [&](cl_program* program) {
+    return createFromBinary(context, num_devices, device_list, lengths, binaries, binary_status, program);
+  });
 }
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_uint, const cl_device_id*,
@@ -331,55 +329,55 @@ CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program, 
 
 CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_value_size,
                                                  void* param_value, size_t* param_value_size_ret) {
-  Program* object = objectOf<Program>(program);
-  CL_REQUIRE(object, CL_INVALID_PROGRAM, "not a program");
-  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
-  switch (param_name) {
-    case CL_PROGRAM_REFERENCE_COUNT: return out.scalar(object->referenceCount());
-    case CL_PROGRAM_CONTEXT: return out.scalar<cl_context>(&object->context());
-    case CL_PROGRAM_NUM_DEVICES: return out.scalar<cl_uint>(static_cast<cl_uint>(object->builds().size()));
-    case CL_PROGRAM_DEVICES: {
-      std::vector<cl_device_id> devices;
-      for (auto& build : object->builds()) devices.push_back(build.device);
-      return out.array(devices);
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret, __func__};
+  return answerInfo<Program>(program, CL_INVALID_PROGRAM, "not a program", out, [&](Program& object) {
+    switch (param_name) {
+      case CL_PROGRAM_REFERENCE_COUNT: return out.scalar(object.referenceCount());
+      case CL_PROGRAM_CONTEXT: return out.scalar<cl_context>(&object.context());
+      case CL_PROGRAM_NUM_DEVICES: return out.scalar<cl_uint>(static_cast<cl_uint>(object.builds().size()));
+      case CL_PROGRAM_DEVICES: {
+        std::vector<cl_device_id> devices;
+        for (auto& build : object.builds()) devices.push_back(build.device);
+        return out.array(devices);
+      }
+      case CL_PROGRAM_SOURCE: return out.string(object.source());
+      case CL_PROGRAM_IL: return out.array(object.il());
+      case CL_PROGRAM_BINARY_SIZES: {
+        std::vector<size_t> sizes;
+        for (auto& build : object.builds()) sizes.push_back(binaryOf(build).size());
+        return out.array(sizes);
+      }
+      case CL_PROGRAM_BINARIES: return programBinaries(object, out);
+      case CL_PROGRAM_NUM_KERNELS:
+      case CL_PROGRAM_KERNEL_NAMES: {
+        loom::core::Program* executable = object.anyExecutable();
+        if (!executable) return out.fail(CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable");
+        if (param_name == CL_PROGRAM_NUM_KERNELS) return out.scalar<size_t>(executable->info().kernels.size());
+        return out.string(kernelNames(*executable));
+      }
+      case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+      case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: return out.scalar<cl_bool>(CL_FALSE);
+      default: return out.unknownName();
     }
-    case CL_PROGRAM_SOURCE: return out.string(object->source());
-    case CL_PROGRAM_IL: return out.array(object->il());
-    case CL_PROGRAM_BINARY_SIZES: {
-      std::vector<size_t> sizes;
-      for (auto& build : object->builds()) sizes.push_back(binaryOf(build).size());
-      return out.array(sizes);
-    }
-    case CL_PROGRAM_BINARIES: return programBinaries(*object, out);
-    case CL_PROGRAM_NUM_KERNELS:
-    case CL_PROGRAM_KERNEL_NAMES: {
-      loom::core::Program* executable = object->anyExecutable();
-      CL_REQUIRE(executable, CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable");
-      if (param_name == CL_PROGRAM_NUM_KERNELS) return out.scalar<size_t>(executable->info().kernels.size());
-      return out.string(kernelNames(*executable));
-    }
-    case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
-    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: return out.scalar<cl_bool>(CL_FALSE);
-    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
-  }
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_info param_name,
                                                       size_t param_value_size, void* param_value,
                                                       size_t* param_value_size_ret) {
-  Program* object = objectOf<Program>(program);
-  CL_REQUIRE(object, CL_INVALID_PROGRAM, "not a program");
-  Program::DeviceBuild* build = object->buildFor(objectOf<Device>(device));
-  CL_REQUIRE(build, CL_INVALID_DEVICE, "not a device of the program");
-  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
-  switch (param_name) {
-    case CL_PROGRAM_BUILD_STATUS: return out.scalar(build->status);
-    case CL_PROGRAM_BUILD_OPTIONS: return out.string(build->options);
-    case CL_PROGRAM_BUILD_LOG: return out.string(build->log);
-    case CL_PROGRAM_BINARY_TYPE: return out.scalar(build->binaryType);
-    case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: return out.scalar(globalVariableTotalSize(build->program.get()));
-    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
-  }
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret, __func__};
+  return answerInfo<Program>(program, CL_INVALID_PROGRAM, "not a program", out, [&](Program& object) {
+    Program::DeviceBuild* build = object.buildFor(objectOf<Device>(device));
+    if (!build) return out.fail(CL_INVALID_DEVICE, "not a device of the program");
+    switch (param_name) {
+      case CL_PROGRAM_BUILD_STATUS: return out.scalar(build->status);
+      case CL_PROGRAM_BUILD_OPTIONS: return out.string(build->options);
+      case CL_PROGRAM_BUILD_LOG: return out.string(build->log);
+      case CL_PROGRAM_BINARY_TYPE: return out.scalar(build->binaryType);
+      case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: return out.scalar(globalVariableTotalSize(build->program.get()));
+      default: return out.unknownName();
+    }
+  });
 }
 
 }  // extern "C"

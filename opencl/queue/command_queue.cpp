@@ -156,15 +156,15 @@ extern "C" {
 
 CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_id device,
                                                                cl_command_queue_properties properties, cl_int* errcode_ret) {
-  cl_command_queue queue = nullptr;
-  const cl_int error = createQueue(context, device, properties, {}, &queue);
-  return returnHandle(error, queue, errcode_ret);
+  return createHandle<cl_command_queue>(errcode_ret, [&](cl_command_queue* queue) {
+    return createQueue(context, device, properties, {}, queue);
+  });
 }
 
 CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
                                                                              const cl_queue_properties* properties,
                                                                              cl_int* errcode_ret) {
-  auto create = [&](cl_command_queue* queue) -> cl_int {
+  return createHandle<cl_command_queue>(errcode_ret, [&](cl_command_queue* queue) -> cl_int {
     cl_command_queue_properties flags = 0;
     std::vector<cl_queue_properties> copy;
     for (const cl_queue_properties* p = properties; p && *p != 0; p += 2) {
@@ -179,10 +179,7 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_
     }
     if (!copy.empty()) copy.push_back(0);
     return createQueue(context, device, flags, std::move(copy), queue);
-  };
-  cl_command_queue queue = nullptr;
-  const cl_int error = create(&queue);
-  return returnHandle(error, queue, errcode_ret);
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue) {
@@ -196,19 +193,19 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_q
 CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info param_name,
                                                       size_t param_value_size, void* param_value,
                                                       size_t* param_value_size_ret) {
-  CommandQueue* queue = objectOf<CommandQueue>(command_queue);
-  CL_REQUIRE(queue, CL_INVALID_COMMAND_QUEUE, "not a command queue");
-  const InfoRequest out{param_value_size, param_value, param_value_size_ret};
-  switch (param_name) {
-    case CL_QUEUE_CONTEXT: return out.scalar<cl_context>(&queue->context());
-    case CL_QUEUE_DEVICE: return out.scalar<cl_device_id>(&queue->device());
-    case CL_QUEUE_REFERENCE_COUNT: return out.scalar(queue->referenceCount());
-    case CL_QUEUE_PROPERTIES: return out.scalar(queue->properties());
-    case CL_QUEUE_PROPERTIES_ARRAY: return out.array(queue->propertiesArray());
-    case CL_QUEUE_SIZE: CL_FAIL(CL_INVALID_COMMAND_QUEUE, "CL_QUEUE_SIZE applies to device-side queues only");
-    case CL_QUEUE_DEVICE_DEFAULT: return out.scalar<cl_command_queue>(nullptr);
-    default: CL_FAIL(CL_INVALID_VALUE, "unknown param_name");
-  }
+  const InfoRequest out{param_value_size, param_value, param_value_size_ret, __func__};
+  return answerInfo<CommandQueue>(command_queue, CL_INVALID_COMMAND_QUEUE, "not a command queue", out, [&](CommandQueue& queue) {
+    switch (param_name) {
+      case CL_QUEUE_CONTEXT: return out.scalar<cl_context>(&queue.context());
+      case CL_QUEUE_DEVICE: return out.scalar<cl_device_id>(&queue.device());
+      case CL_QUEUE_REFERENCE_COUNT: return out.scalar(queue.referenceCount());
+      case CL_QUEUE_PROPERTIES: return out.scalar(queue.properties());
+      case CL_QUEUE_PROPERTIES_ARRAY: return out.array(queue.propertiesArray());
+      case CL_QUEUE_SIZE: return out.fail(CL_INVALID_COMMAND_QUEUE, "CL_QUEUE_SIZE applies to device-side queues only");
+      case CL_QUEUE_DEVICE_DEFAULT: return out.scalar<cl_command_queue>(nullptr);
+      default: return out.unknownName();
+    }
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queue_properties,

@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <memory>
 
-#include "ze_test_helpers.h"
+#include "bad_call_test.h"
 
 namespace loom::test {
 namespace {
@@ -30,20 +30,13 @@ Handle garbage() {
   return reinterpret_cast<Handle>(uintptr_t{0xdeadbeef});
 }
 
-class BadHandleTest : public ZeTest {
+class BadHandleTest : public BadCallTest {
  protected:
   void SetUp() override {
     ZeTest::SetUp();
     if (HasFatalFailure()) return;
     SKIP_UNLESS_CPU_DEVICE("the cases run in forked children (CUDA is not usable after fork)");
-    queue = commandQueue();
-    regular = regularList();
-    pool = eventPool(ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 2);
-    e = event(pool);
-    m = module("api_kernels.spv");
-    k = kernel(m, "add_vectors");
-    memory = shared<int>(16);
-    setArguments(k, memory, memory, memory);
+    createObjects();
     // What the children check the driver with; no case touches these.
     checkKernel = apiKernel("add_vectors");
     checkData = shared<float>(16);
@@ -55,12 +48,6 @@ class BadHandleTest : public ZeTest {
     if (unreadable && unreadable != MAP_FAILED) munmap(unreadable, 4096);
     ZeTest::TearDown();
   }
-
-  struct Case {
-    const char* call;
-    ze_result_t expected;
-    std::function<ze_result_t()> invoke;
-  };
 
   // True when a kernel still runs and computes: sum = a + b over 16 elements.
   bool driverStillWorks() {
@@ -92,19 +79,11 @@ class BadHandleTest : public ZeTest {
     EXPECT_TRUE(driverStillWorks());
   }
 
-  ze_command_queue_handle_t queue = nullptr;
-  ze_command_list_handle_t regular = nullptr;
-  ze_event_pool_handle_t pool = nullptr;
-  ze_event_handle_t e = nullptr;
-  ze_module_handle_t m = nullptr;
-  ze_kernel_handle_t k = nullptr;
-  int* memory = nullptr;
   ze_kernel_handle_t checkKernel = nullptr;
   float* checkData = nullptr;
   void* unreadable = nullptr;  // mapped, but no byte of it can be read
 };
 
-#define CASE(expected, ...) Case{#__VA_ARGS__, expected, [&]() -> ze_result_t { return __VA_ARGS__; }}
 // `first` must succeed; the case is what `then` returns afterwards.
 #define AFTER(first, then) \
   Case{#first "; " #then, kInvalidArgument, [&]() -> ze_result_t { return (first) == ZE_RESULT_SUCCESS ? (then) : ZE_RESULT_ERROR_UNKNOWN; }}
@@ -123,8 +102,6 @@ TEST_F(BadHandleTest, HandlesOfAnotherKindOrGarbageAreInvalidArguments) {
   ze_event_handle_t garbageEvent = garbage<ze_event_handle_t>();
   ze_device_handle_t contextAsDevice = as<ze_device_handle_t>(context);
   ze_module_handle_t kernelAsModule = as<ze_module_handle_t>(k);
-  ze_context_handle_t contextOut = nullptr;
-  ze_event_pool_handle_t poolOut = nullptr;
   size_t size = 0;
   void* out = nullptr;
   check({
@@ -150,8 +127,8 @@ TEST_F(BadHandleTest, HandlesOfAnotherKindOrGarbageAreInvalidArguments) {
       CASE(kInvalidArgument, zeKernelSetGroupSize(as<ze_kernel_handle_t>(as<char*>(k) + 8), 1, 1, 1)),
       CASE(kInvalidArgument, zeKernelSetGroupSize(as<ze_kernel_handle_t>(as<char*>(k) + 1), 1, 1, 1)),
       CASE(kInvalidArgument, zeMemAllocDevice(context, &deviceDesc, 64, 0, garbage<ze_device_handle_t>(), &out)),
-      CASE(kInvalidArgument, zeContextCreateEx(driver, &contextDesc, 1, &contextAsDevice, &contextOut)),
-      CASE(kInvalidArgument, zeEventPoolCreate(context, &poolDesc, 1, &contextAsDevice, &poolOut)),
+      CASE(kInvalidArgument, zeContextCreateEx(driver, &contextDesc, 1, &contextAsDevice, &created.context)),
+      CASE(kInvalidArgument, zeEventPoolCreate(context, &poolDesc, 1, &contextAsDevice, &created.pool)),
       CASE(kInvalidArgument, zeModuleDynamicLink(1, &kernelAsModule, nullptr)),
       CASE(kInvalidArgument, zeCommandListAppendMemoryCopyFromContext(list, memory, as<ze_context_handle_t>(list), memory + 8, 4,
                                                                       nullptr, 0, nullptr)),
@@ -167,7 +144,6 @@ TEST_F(BadHandleTest, DestroyedHandlesAreInvalidArguments) {
   ze_fence_handle_t f = fence(queue);
   const ze_group_count_t groups{1, 1, 1};
   ze_command_list_desc_t listDesc{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC};
-  ze_command_list_handle_t listOut = nullptr;
   // A queue made in the child: destroying the parent's queue in a forked child does not return.
   ze_command_queue_desc_t queueDesc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
   ze_command_queue_handle_t childQueue = nullptr;
@@ -196,7 +172,7 @@ TEST_F(BadHandleTest, DestroyedHandlesAreInvalidArguments) {
       AFTER(makeAndDestroyQueue(), zeCommandQueueDestroy(childQueue)),
       AFTER(makeAndDestroyQueue(), zeCommandQueueExecuteCommandLists(childQueue, 1, &regular, nullptr)),
       AFTER(zeContextDestroy(other), zeContextDestroy(other)),
-      AFTER(zeContextDestroy(other), zeCommandListCreate(other, device, &listDesc, &listOut)),
+      AFTER(zeContextDestroy(other), zeCommandListCreate(other, device, &listDesc, &created.list)),
   });
   EXPECT_ZE(zeContextDestroy(other));
 }
@@ -234,34 +210,26 @@ TEST_F(BadHandleTest, BadDescriptorsAreInvalidArguments) {
   ze_device_module_properties_t loopingProperties{ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES};
   loopingProperties.pNext = &loopingProperties;
 
-  ze_context_handle_t contextOut = nullptr;
-  ze_command_queue_handle_t queueOut = nullptr;
-  ze_command_list_handle_t listOut = nullptr;
-  ze_event_pool_handle_t poolOut = nullptr;
-  ze_event_handle_t eventOut = nullptr;
-  ze_fence_handle_t fenceOut = nullptr;
-  ze_module_handle_t moduleOut = nullptr;
-  ze_kernel_handle_t kernelOut = nullptr;
   void* out = nullptr;
   check({
-      CASE(kInvalidArgument, zeContextCreate(driver, &contextDesc, &contextOut)),
-      CASE(kInvalidArgument, zeCommandQueueCreate(context, device, &queueDesc, &queueOut)),
-      CASE(kInvalidArgument, zeCommandListCreateImmediate(context, device, &queueDesc, &listOut)),
-      CASE(kInvalidArgument, zeCommandListCreate(context, device, &listDesc, &listOut)),
-      CASE(kInvalidArgument, zeEventPoolCreate(context, &poolDesc, 0, nullptr, &poolOut)),
-      CASE(kInvalidArgument, zeEventCreate(pool, &eventDesc, &eventOut)),
-      CASE(kInvalidArgument, zeFenceCreate(queue, &fenceDesc, &fenceOut)),
-      CASE(kInvalidArgument, zeModuleCreate(context, device, &moduleDesc, &moduleOut, nullptr)),
-      CASE(kInvalidArgument, zeKernelCreate(m, &kernelDesc, &kernelOut)),
+      CASE(kInvalidArgument, zeContextCreate(driver, &contextDesc, &created.context)),
+      CASE(kInvalidArgument, zeCommandQueueCreate(context, device, &queueDesc, &created.queue)),
+      CASE(kInvalidArgument, zeCommandListCreateImmediate(context, device, &queueDesc, &created.list)),
+      CASE(kInvalidArgument, zeCommandListCreate(context, device, &listDesc, &created.list)),
+      CASE(kInvalidArgument, zeEventPoolCreate(context, &poolDesc, 0, nullptr, &created.pool)),
+      CASE(kInvalidArgument, zeEventCreate(pool, &eventDesc, &created.event)),
+      CASE(kInvalidArgument, zeFenceCreate(queue, &fenceDesc, &created.fence)),
+      CASE(kInvalidArgument, zeModuleCreate(context, device, &moduleDesc, &created.module, nullptr)),
+      CASE(kInvalidArgument, zeKernelCreate(m, &kernelDesc, &created.kernel)),
       CASE(kInvalidArgument, zeMemAllocHost(context, &hostDesc, 64, 0, &out)),
       CASE(kInvalidArgument, zeMemAllocDevice(context, &deviceDesc, 64, 0, device, &out)),
       CASE(kInvalidArgument, zeMemAllocShared(context, &deviceDesc, &goodHostDesc, 64, 0, device, &out)),
       CASE(kInvalidArgument, zeMemAllocShared(context, &goodDeviceDesc, &hostDesc, 64, 0, device, &out)),
-      CASE(kInvalidArgument, zeCommandListCreate(context, device, &loops, &listOut)),
-      CASE(kInvalidArgument, zeCommandListCreate(context, device, &intoGarbage, &listOut)),
-      CASE(kInvalidArgument, zeCommandListCreate(context, device, &tooLong, &listOut)),
+      CASE(kInvalidArgument, zeCommandListCreate(context, device, &loops, &created.list)),
+      CASE(kInvalidArgument, zeCommandListCreate(context, device, &intoGarbage, &created.list)),
+      CASE(kInvalidArgument, zeCommandListCreate(context, device, &tooLong, &created.list)),
       CASE(kInvalidArgument, zeDeviceGetModuleProperties(device, &loopingProperties)),
-      CASE(ZE_RESULT_SUCCESS, zeCommandListCreate(context, device, &unknownButFine, &listOut)),
+      CASE(ZE_RESULT_SUCCESS, zeCommandListCreate(context, device, &unknownButFine, &created.list)),
   });
 }
 

@@ -1,44 +1,21 @@
 // Bad input across the entry points: null handles, null pointers and bad enumerations return
 // the codes ze_api.h lists for each function, and nothing crashes.
-#include "ze_test_helpers.h"
+#include "bad_call_test.h"
 
 namespace loom::test {
 namespace {
 
-class BadInputTest : public ZeTest {
+class BadInputTest : public BadCallTest {
  protected:
   void SetUp() override {
     ZeTest::SetUp();
-    queue = commandQueue();
-    regular = regularList();
-    pool = eventPool(ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 2);
-    e = event(pool);
-    m = module("api_kernels.spv");
-    k = kernel(m, "add_vectors");
-    memory = shared<int>(16);
-    setArguments(k, memory, memory, memory);  // a launch could run: only the input under test is bad
+    createObjects();
   }
 
-  // One call with bad input and the result ze_api.h lists for it.
-  struct Case {
-    const char* call;
-    ze_result_t expected;
-    std::function<ze_result_t()> invoke;
-  };
   static void check(const std::vector<Case>& cases) {
     for (const Case& c : cases) EXPECT_EQ(c.invoke(), c.expected) << c.call;
   }
-
-  ze_command_queue_handle_t queue = nullptr;
-  ze_command_list_handle_t regular = nullptr;
-  ze_event_pool_handle_t pool = nullptr;
-  ze_event_handle_t e = nullptr;
-  ze_module_handle_t m = nullptr;
-  ze_kernel_handle_t k = nullptr;
-  int* memory = nullptr;
 };
-
-#define CASE(expected, ...) Case{#__VA_ARGS__, expected, [&]() -> ze_result_t { return __VA_ARGS__; }}
 
 TEST_F(BadInputTest, NullHandlesAreInvalidNullHandles) {
   constexpr ze_result_t kNull = ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -59,30 +36,22 @@ TEST_F(BadInputTest, NullHandlesAreInvalidNullHandles) {
   ze_group_count_t groups{1, 1, 1};
   uint32_t count = 0;
   void* out = nullptr;
-  ze_context_handle_t contextOut = nullptr;
-  ze_command_queue_handle_t queueOut = nullptr;
-  ze_command_list_handle_t listOut = nullptr;
-  ze_event_pool_handle_t poolOut = nullptr;
-  ze_event_handle_t eventOut = nullptr;
-  ze_fence_handle_t fenceOut = nullptr;
-  ze_module_handle_t moduleOut = nullptr;
-  ze_kernel_handle_t kernelOut = nullptr;
   check({
       CASE(kNull, zeDriverGetProperties(nullptr, &driverProperties)),
       CASE(kNull, zeDeviceGet(nullptr, &count, nullptr)),
       CASE(kNull, zeDeviceGetProperties(nullptr, &deviceProperties)),
       CASE(kNull, zeDeviceGetSubDevices(nullptr, &count, nullptr)),
-      CASE(kNull, zeContextCreate(nullptr, &contextDesc, &contextOut)),
+      CASE(kNull, zeContextCreate(nullptr, &contextDesc, &created.context)),
       CASE(kNull, zeContextDestroy(nullptr)),
       CASE(kNull, zeContextGetStatus(nullptr)),
-      CASE(kNull, zeCommandQueueCreate(nullptr, device, &queueDesc, &queueOut)),
-      CASE(kNull, zeCommandQueueCreate(context, nullptr, &queueDesc, &queueOut)),
+      CASE(kNull, zeCommandQueueCreate(nullptr, device, &queueDesc, &created.queue)),
+      CASE(kNull, zeCommandQueueCreate(context, nullptr, &queueDesc, &created.queue)),
       CASE(kNull, zeCommandQueueDestroy(nullptr)),
       CASE(kNull, zeCommandQueueSynchronize(nullptr, 0)),
       CASE(kNull, zeCommandQueueExecuteCommandLists(nullptr, 1, &regular, nullptr)),
-      CASE(kNull, zeCommandListCreate(nullptr, device, &listDesc, &listOut)),
-      CASE(kNull, zeCommandListCreate(context, nullptr, &listDesc, &listOut)),
-      CASE(kNull, zeCommandListCreateImmediate(context, nullptr, &queueDesc, &listOut)),
+      CASE(kNull, zeCommandListCreate(nullptr, device, &listDesc, &created.list)),
+      CASE(kNull, zeCommandListCreate(context, nullptr, &listDesc, &created.list)),
+      CASE(kNull, zeCommandListCreateImmediate(context, nullptr, &queueDesc, &created.list)),
       CASE(kNull, zeCommandListDestroy(nullptr)),
       CASE(kNull, zeCommandListClose(nullptr)),
       CASE(kNull, zeCommandListReset(nullptr)),
@@ -94,22 +63,22 @@ TEST_F(BadInputTest, NullHandlesAreInvalidNullHandles) {
       CASE(kNull, zeCommandListAppendWaitOnEvents(list, 1, std::vector<ze_event_handle_t>{nullptr}.data())),
       CASE(kNull, zeCommandListAppendMemoryCopy(list, memory, memory + 1, 4, nullptr, 1,
                                                 std::vector<ze_event_handle_t>{nullptr}.data())),
-      CASE(kNull, zeEventPoolCreate(nullptr, &poolDesc, 0, nullptr, &poolOut)),
+      CASE(kNull, zeEventPoolCreate(nullptr, &poolDesc, 0, nullptr, &created.pool)),
       CASE(kNull, zeEventPoolDestroy(nullptr)),
-      CASE(kNull, zeEventCreate(nullptr, &eventDesc, &eventOut)),
+      CASE(kNull, zeEventCreate(nullptr, &eventDesc, &created.event)),
       CASE(kNull, zeEventDestroy(nullptr)),
       CASE(kNull, zeEventHostSignal(nullptr)),
       CASE(kNull, zeEventHostSynchronize(nullptr, 0)),
       CASE(kNull, zeEventQueryStatus(nullptr)),
       CASE(kNull, zeEventHostReset(nullptr)),
-      CASE(kNull, zeFenceCreate(nullptr, &fenceDesc, &fenceOut)),
+      CASE(kNull, zeFenceCreate(nullptr, &fenceDesc, &created.fence)),
       CASE(kNull, zeFenceDestroy(nullptr)),
-      CASE(kNull, zeModuleCreate(nullptr, device, &moduleDesc, &moduleOut, nullptr)),
-      CASE(kNull, zeModuleCreate(context, nullptr, &moduleDesc, &moduleOut, nullptr)),
+      CASE(kNull, zeModuleCreate(nullptr, device, &moduleDesc, &created.module, nullptr)),
+      CASE(kNull, zeModuleCreate(context, nullptr, &moduleDesc, &created.module, nullptr)),
       CASE(kNull, zeModuleDestroy(nullptr)),
       CASE(kNull, zeModuleGetKernelNames(nullptr, &count, nullptr)),
       CASE(kNull, zeModuleBuildLogDestroy(nullptr)),
-      CASE(kNull, zeKernelCreate(nullptr, &kernelDesc, &kernelOut)),
+      CASE(kNull, zeKernelCreate(nullptr, &kernelDesc, &created.kernel)),
       CASE(kNull, zeKernelDestroy(nullptr)),
       CASE(kNull, zeKernelSetGroupSize(nullptr, 1, 1, 1)),
       CASE(kNull, zeKernelSetArgumentValue(nullptr, 0, sizeof(memory), &memory)),
@@ -118,11 +87,11 @@ TEST_F(BadInputTest, NullHandlesAreInvalidNullHandles) {
       CASE(kNull, zeMemFree(nullptr, memory)),
       CASE(kNull, zeMemGetAllocProperties(nullptr, memory, &allocProperties, nullptr)),
   });
-  EXPECT_EQ(contextOut, nullptr);
-  EXPECT_EQ(queueOut, nullptr);
-  EXPECT_EQ(listOut, nullptr);
-  EXPECT_EQ(moduleOut, nullptr);
-  EXPECT_EQ(kernelOut, nullptr);
+  EXPECT_EQ(created.context, nullptr);
+  EXPECT_EQ(created.queue, nullptr);
+  EXPECT_EQ(created.list, nullptr);
+  EXPECT_EQ(created.module, nullptr);
+  EXPECT_EQ(created.kernel, nullptr);
   EXPECT_EQ(out, nullptr);
 }
 
@@ -135,11 +104,6 @@ TEST_F(BadInputTest, NullPointersAreInvalidNullPointers) {
   ze_host_mem_alloc_desc_t hostDesc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
   ze_module_desc_t noInput{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, 16, nullptr};
   ze_memory_allocation_properties_t allocProperties{ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
-  ze_context_handle_t contextOut = nullptr;
-  ze_command_list_handle_t listOut = nullptr;
-  ze_event_pool_handle_t poolOut = nullptr;
-  ze_module_handle_t moduleOut = nullptr;
-  ze_kernel_handle_t kernelOut = nullptr;
   void* out = nullptr;
   uint32_t x = 0, y = 0;
   check({
@@ -151,10 +115,10 @@ TEST_F(BadInputTest, NullPointersAreInvalidNullPointers) {
       CASE(kNull, zeDeviceGetModuleProperties(device, nullptr)),
       CASE(kNull, zeDeviceGetCommandQueueGroupProperties(device, nullptr, nullptr)),
       CASE(kNull, zeDeviceGetGlobalTimestamps(device, nullptr, nullptr)),
-      CASE(kNull, zeContextCreate(driver, nullptr, &contextOut)),
+      CASE(kNull, zeContextCreate(driver, nullptr, &created.context)),
       CASE(kNull, zeContextCreate(driver, &contextDesc, nullptr)),
       CASE(kNull, zeCommandQueueCreate(context, device, nullptr, nullptr)),
-      CASE(kNull, zeCommandListCreate(context, device, nullptr, &listOut)),
+      CASE(kNull, zeCommandListCreate(context, device, nullptr, &created.list)),
       CASE(kNull, zeCommandListCreateImmediate(context, device, &queueDesc, nullptr)),
       CASE(kNull, zeCommandQueueExecuteCommandLists(queue, 1, nullptr, nullptr)),
       CASE(kNull, zeCommandListAppendMemoryCopy(list, nullptr, memory, 4, nullptr, 0, nullptr)),
@@ -165,18 +129,18 @@ TEST_F(BadInputTest, NullPointersAreInvalidNullPointers) {
       CASE(kNull, zeCommandListAppendLaunchKernel(list, k, nullptr, nullptr, 0, nullptr)),
       CASE(kNull, zeCommandListAppendLaunchKernelIndirect(list, k, nullptr, nullptr, 0, nullptr)),
       CASE(kNull, zeCommandListAppendWriteGlobalTimestamp(list, nullptr, nullptr, 0, nullptr)),
-      CASE(kNull, zeEventPoolCreate(context, nullptr, 0, nullptr, &poolOut)),
+      CASE(kNull, zeEventPoolCreate(context, nullptr, 0, nullptr, &created.pool)),
       CASE(kNull, zeEventPoolCreate(context, &poolDesc, 0, nullptr, nullptr)),
       CASE(kNull, zeEventCreate(pool, nullptr, nullptr)),
       CASE(kNull, zeEventQueryKernelTimestamp(e, nullptr)),
       CASE(kNull, zeFenceCreate(queue, nullptr, nullptr)),
-      CASE(kNull, zeModuleCreate(context, device, nullptr, &moduleOut, nullptr)),
-      CASE(kNull, zeModuleCreate(context, device, &noInput, &moduleOut, nullptr)),
+      CASE(kNull, zeModuleCreate(context, device, nullptr, &created.module, nullptr)),
+      CASE(kNull, zeModuleCreate(context, device, &noInput, &created.module, nullptr)),
       CASE(kNull, zeModuleGetKernelNames(m, nullptr, nullptr)),
       CASE(kNull, zeModuleGetNativeBinary(m, nullptr, nullptr)),
       CASE(kNull, zeModuleGetGlobalPointer(m, nullptr, nullptr, &out)),
-      CASE(kNull, zeKernelCreate(m, &kernelDesc, &kernelOut)),
-      CASE(kNull, zeKernelCreate(m, nullptr, &kernelOut)),
+      CASE(kNull, zeKernelCreate(m, &kernelDesc, &created.kernel)),
+      CASE(kNull, zeKernelCreate(m, nullptr, &created.kernel)),
       CASE(kNull, zeKernelGetProperties(k, nullptr)),
       CASE(kNull, zeKernelSuggestGroupSize(k, 64, 1, 1, &x, &y, nullptr)),
       CASE(kNull, zeKernelSuggestMaxCooperativeGroupCount(k, nullptr)),
@@ -194,8 +158,8 @@ TEST_F(BadInputTest, NullPointersAreInvalidNullPointers) {
       CASE(kNull, zeCommandListAppendQueryKernelTimestamps(list, 1, &e, nullptr, nullptr, nullptr, 0, nullptr)),
       CASE(kNull, zeModuleDynamicLink(1, nullptr, nullptr)),
   });
-  EXPECT_EQ(moduleOut, nullptr);
-  EXPECT_EQ(kernelOut, nullptr);
+  EXPECT_EQ(created.module, nullptr);
+  EXPECT_EQ(created.kernel, nullptr);
 }
 
 TEST_F(BadInputTest, BadEnumerationsAndFlagsAreInvalidEnumerations) {
@@ -217,26 +181,18 @@ TEST_F(BadInputTest, BadEnumerationsAndFlagsAreInvalidEnumerations) {
   ze_module_desc_t moduleDesc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, static_cast<ze_module_format_t>(2), spirv.size(),
                               spirv.data()};
   const ze_ipc_mem_handle_t ipc{};  // the flags are checked before the handle
-  ze_context_handle_t contextOut = nullptr;
-  ze_command_queue_handle_t queueOut = nullptr;
-  ze_command_list_handle_t listOut = nullptr;
-  ze_event_pool_handle_t poolOut = nullptr;
-  ze_event_handle_t eventOut = nullptr;
-  ze_fence_handle_t fenceOut = nullptr;
-  ze_module_handle_t moduleOut = nullptr;
-  ze_kernel_handle_t kernelOut = nullptr;
   void* out = nullptr;
   check({
-      CASE(kEnum, zeContextCreate(driver, &contextDesc, &contextOut)),
-      CASE(kEnum, zeCommandQueueCreate(context, device, &badMode, &queueOut)),
-      CASE(kEnum, zeCommandQueueCreate(context, device, &badPriority, &queueOut)),
-      CASE(kEnum, zeCommandListCreateImmediate(context, device, &badMode, &listOut)),
-      CASE(kEnum, zeCommandListCreate(context, device, &listDesc, &listOut)),
-      CASE(kEnum, zeEventPoolCreate(context, &poolDesc, 0, nullptr, &poolOut)),
-      CASE(kEnum, zeEventCreate(pool, &eventDesc, &eventOut)),
-      CASE(kEnum, zeFenceCreate(queue, &fenceDesc, &fenceOut)),
-      CASE(kEnum, zeModuleCreate(context, device, &moduleDesc, &moduleOut, nullptr)),
-      CASE(kEnum, zeKernelCreate(m, &kernelDesc, &kernelOut)),
+      CASE(kEnum, zeContextCreate(driver, &contextDesc, &created.context)),
+      CASE(kEnum, zeCommandQueueCreate(context, device, &badMode, &created.queue)),
+      CASE(kEnum, zeCommandQueueCreate(context, device, &badPriority, &created.queue)),
+      CASE(kEnum, zeCommandListCreateImmediate(context, device, &badMode, &created.list)),
+      CASE(kEnum, zeCommandListCreate(context, device, &listDesc, &created.list)),
+      CASE(kEnum, zeEventPoolCreate(context, &poolDesc, 0, nullptr, &created.pool)),
+      CASE(kEnum, zeEventCreate(pool, &eventDesc, &created.event)),
+      CASE(kEnum, zeFenceCreate(queue, &fenceDesc, &created.fence)),
+      CASE(kEnum, zeModuleCreate(context, device, &moduleDesc, &created.module, nullptr)),
+      CASE(kEnum, zeKernelCreate(m, &kernelDesc, &created.kernel)),
       CASE(kEnum, zeKernelSetCacheConfig(k, 0x4)),
       CASE(kEnum, zeKernelSetIndirectAccess(k, 0x8)),
       CASE(kEnum, zeMemAllocHost(context, &hostDesc, 64, 0, &out)),
@@ -245,9 +201,9 @@ TEST_F(BadInputTest, BadEnumerationsAndFlagsAreInvalidEnumerations) {
       CASE(kEnum, zeMemOpenIpcHandle(context, device, ipc, 0x4, &out)),
       CASE(kEnum, zeCommandListAppendMemAdvise(regular, device, memory, 16, static_cast<ze_memory_advice_t>(99))),
   });
-  EXPECT_EQ(contextOut, nullptr);
-  EXPECT_EQ(queueOut, nullptr);
-  EXPECT_EQ(moduleOut, nullptr);
+  EXPECT_EQ(created.context, nullptr);
+  EXPECT_EQ(created.queue, nullptr);
+  EXPECT_EQ(created.module, nullptr);
   EXPECT_EQ(out, nullptr);
 }
 
@@ -258,12 +214,10 @@ TEST_F(BadInputTest, CountsWithoutTheirArraysAreInvalidSizes) {
   const std::vector<uint8_t> spirv = readKernelFile("api_kernels.spv");
   ze_module_desc_t emptyModule{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, 0, spirv.data()};
   ze_group_count_t groups{1, 1, 1};
-  ze_event_pool_handle_t poolOut = nullptr;
-  ze_module_handle_t moduleOut = nullptr;
   check({
-      CASE(kSize, zeEventPoolCreate(context, &poolDesc, 1, nullptr, &poolOut)),
-      CASE(kSize, zeEventPoolCreate(context, &emptyPool, 0, nullptr, &poolOut)),
-      CASE(kSize, zeModuleCreate(context, device, &emptyModule, &moduleOut, nullptr)),
+      CASE(kSize, zeEventPoolCreate(context, &poolDesc, 1, nullptr, &created.pool)),
+      CASE(kSize, zeEventPoolCreate(context, &emptyPool, 0, nullptr, &created.pool)),
+      CASE(kSize, zeModuleCreate(context, device, &emptyModule, &created.module, nullptr)),
       CASE(kSize, zeCommandQueueExecuteCommandLists(queue, 0, &regular, nullptr)),
       CASE(kSize, zeCommandListAppendBarrier(list, nullptr, 1, nullptr)),
       CASE(kSize, zeCommandListAppendMemoryCopy(list, memory, memory + 1, 4, nullptr, 2, nullptr)),
@@ -271,8 +225,8 @@ TEST_F(BadInputTest, CountsWithoutTheirArraysAreInvalidSizes) {
       CASE(kSize, zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 1, nullptr)),
       CASE(kSize, zeCommandListAppendWriteGlobalTimestamp(list, reinterpret_cast<uint64_t*>(memory), nullptr, 1, nullptr)),
   });
-  EXPECT_EQ(poolOut, nullptr);
-  EXPECT_EQ(moduleOut, nullptr);
+  EXPECT_EQ(created.pool, nullptr);
+  EXPECT_EQ(created.module, nullptr);
 }
 
 TEST_F(BadInputTest, ObjectsStillWorkAfterTheBadCalls) {

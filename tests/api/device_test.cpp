@@ -14,6 +14,16 @@ ze_device_properties_t deviceProperties(ze_device_handle_t device) {
   return properties;
 }
 
+// Every entry of one of the device's property arrays, by the two-call idiom.
+template <typename Properties, typename Query>
+std::vector<Properties> propertiesArray(ze_device_handle_t device, Query query, ze_structure_type_t type) {
+  uint32_t count = 0;
+  EXPECT_ZE(query(device, &count, nullptr));
+  std::vector<Properties> entries(count, Properties{type});
+  EXPECT_ZE(query(device, &count, entries.data()));
+  return entries;
+}
+
 bool requested(const char* variable, const char* value) {
   const char* set = std::getenv(variable);
   return set && std::string(set) == value;
@@ -88,11 +98,9 @@ TEST_F(DeviceTest, ModulePropertiesOfferSpirv12AndFp64) {
 }
 
 TEST_F(DeviceTest, QueueGroupsAreComputeAndCopyWithSeveralQueuesEach) {
-  uint32_t count = 0;
-  ASSERT_ZE(zeDeviceGetCommandQueueGroupProperties(device, &count, nullptr));
-  ASSERT_EQ(count, 2u);
-  std::vector<ze_command_queue_group_properties_t> groups(count, {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES});
-  ASSERT_ZE(zeDeviceGetCommandQueueGroupProperties(device, &count, groups.data()));
+  const auto groups = propertiesArray<ze_command_queue_group_properties_t>(device, zeDeviceGetCommandQueueGroupProperties,
+                                                                          ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES);
+  ASSERT_EQ(groups.size(), 2u);
   EXPECT_TRUE(groups[0].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE);
   EXPECT_TRUE(groups[0].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY);  // compute engines copy too
   EXPECT_FALSE(groups[1].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE);
@@ -112,17 +120,16 @@ TEST_F(DeviceTest, MemoryAccessCapabilitiesIncludeReadWriteForEveryKind) {
 }
 
 TEST_F(DeviceTest, CachePropertiesAreNonEmpty) {
-  uint32_t count = 0;
-  ASSERT_ZE(zeDeviceGetCacheProperties(device, &count, nullptr));
-  ASSERT_GE(count, 1u);
-  std::vector<ze_device_cache_properties_t> caches(count, {ZE_STRUCTURE_TYPE_DEVICE_CACHE_PROPERTIES});
-  ASSERT_ZE(zeDeviceGetCacheProperties(device, &count, caches.data()));
+  const auto caches =
+      propertiesArray<ze_device_cache_properties_t>(device, zeDeviceGetCacheProperties, ZE_STRUCTURE_TYPE_DEVICE_CACHE_PROPERTIES);
+  ASSERT_GE(caches.size(), 1u);
   for (const auto& cache : caches) EXPECT_GT(cache.cacheSize, 0u);
 }
 
 TEST_F(DeviceTest, ImagePropertiesSayNoImages) {
   ze_device_image_properties_t image{ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES};
   ASSERT_ZE(zeDeviceGetImageProperties(device, &image));
+  EXPECT_EQ(image.stype, ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES) << "the structure's header stays";
   EXPECT_EQ(image.maxImageDims1D, 0u);
   EXPECT_EQ(image.maxImageDims2D, 0u);
   EXPECT_EQ(image.maxImageDims3D, 0u);

@@ -17,6 +17,16 @@ bool sysmanRequested() {
   return value && std::strcmp(value, "1") == 0;
 }
 
+// Reads a counter twice through `read(&reading)`: neither its `value` nor its timestamp may go back.
+template <typename Reading, typename Value, typename Read>
+void expectCountsUp(Value Reading::*value, Read&& read) {
+  Reading first{}, second{};
+  ASSERT_ZE(read(&first));
+  ASSERT_ZE(read(&second));
+  EXPECT_GE(second.*value, first.*value);
+  EXPECT_GE(second.timestamp, first.timestamp);
+}
+
 class SysmanTest : public ZeTest {
  protected:
   void SetUp() override {
@@ -104,11 +114,8 @@ TEST_F(SysmanTest, PowerDomainsCountEnergyMonotonically) {
     zes_power_properties_t properties{ZES_STRUCTURE_TYPE_POWER_PROPERTIES};
     ASSERT_ZE(zesPowerGetProperties(domain, &properties));
     EXPECT_FALSE(properties.canControl);
-    zes_power_energy_counter_t first{}, second{};
-    ASSERT_ZE(zesPowerGetEnergyCounter(domain, &first));
-    ASSERT_ZE(zesPowerGetEnergyCounter(domain, &second));
-    EXPECT_GE(second.energy, first.energy);
-    EXPECT_GE(second.timestamp, first.timestamp);
+    expectCountsUp(&zes_power_energy_counter_t::energy,
+                   [&](zes_power_energy_counter_t* counter) { return zesPowerGetEnergyCounter(domain, counter); });
   }
 }
 
@@ -145,11 +152,7 @@ TEST_F(SysmanTest, EngineGroupsCountActiveTimeMonotonically) {
     zes_engine_properties_t properties{ZES_STRUCTURE_TYPE_ENGINE_PROPERTIES};
     ASSERT_ZE(zesEngineGetProperties(group, &properties));
     EXPECT_TRUE(properties.type == ZES_ENGINE_GROUP_ALL || properties.type == ZES_ENGINE_GROUP_COMPUTE_ALL);
-    zes_engine_stats_t first{}, second{};
-    ASSERT_ZE(zesEngineGetActivity(group, &first));
-    ASSERT_ZE(zesEngineGetActivity(group, &second));
-    EXPECT_GE(second.activeTime, first.activeTime);
-    EXPECT_GE(second.timestamp, first.timestamp);
+    expectCountsUp(&zes_engine_stats_t::activeTime, [&](zes_engine_stats_t* stats) { return zesEngineGetActivity(group, stats); });
   }
 }
 

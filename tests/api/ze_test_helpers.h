@@ -326,26 +326,28 @@ class ZeTest : public ::testing::Test {
   T* shared(size_t count) {
     ze_device_mem_alloc_desc_t deviceDesc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
     ze_host_mem_alloc_desc_t hostDesc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
-    void* memory = nullptr;
-    EXPECT_ZE(zeMemAllocShared(context, &deviceDesc, &hostDesc, count * sizeof(T), 64, device, &memory));
-    if (memory) allocations.push_back(memory);
-    return static_cast<T*>(memory);
+    return allocated<T>([&](void** memory) {
+      return zeMemAllocShared(context, &deviceDesc, &hostDesc, count * sizeof(T), 64, device, memory);
+    });
   }
 
   template <typename T>
   T* deviceMemory(size_t count) {
     ze_device_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
-    void* memory = nullptr;
-    EXPECT_ZE(zeMemAllocDevice(context, &desc, count * sizeof(T), 64, device, &memory));
-    if (memory) allocations.push_back(memory);
-    return static_cast<T*>(memory);
+    return allocated<T>([&](void** memory) { return zeMemAllocDevice(context, &desc, count * sizeof(T), 64, device, memory); });
   }
 
   template <typename T>
   T* hostMemory(size_t count) {
     ze_host_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+    return allocated<T>([&](void** memory) { return zeMemAllocHost(context, &desc, count * sizeof(T), 64, memory); });
+  }
+
+  // What `allocate(&memory)` allocates, freed when the test ends.
+  template <typename T, typename Allocate>
+  T* allocated(Allocate&& allocate) {
     void* memory = nullptr;
-    EXPECT_ZE(zeMemAllocHost(context, &desc, count * sizeof(T), 64, &memory));
+    EXPECT_ZE(allocate(&memory));
     if (memory) allocations.push_back(memory);
     return static_cast<T*>(memory);
   }

@@ -47,6 +47,13 @@ class BadInputTest : public ClTest {
   cl_kernel k = nullptr;
   cl_mem memory = nullptr;
   cl_event e = nullptr;
+  // What the cases pass besides the argument under test.
+  size_t size = 0;
+  cl_uint count = 0;
+  int value = 0;
+  const size_t one = 1;
+  const cl_queue_properties noProperties[1] = {0};
+  const char* source = "kernel void k() {}";
 };
 
 #define CASE(expected, ...) Case{#__VA_ARGS__, expected, [&]() -> cl_int { return __VA_ARGS__; }}
@@ -59,12 +66,6 @@ To as(From handle) {
 }
 
 TEST_F(BadInputTest, NullHandles) {
-  size_t size = 0;
-  cl_uint count = 0;
-  int value = 0;
-  const size_t one = 1;
-  const cl_queue_properties noProperties[] = {0};
-  const char* source = "kernel void k() {}";
   check({
       CASE(CL_INVALID_DEVICE, clGetDeviceInfo(nullptr, CL_DEVICE_NAME, 0, nullptr, &size)),
       CASE(CL_INVALID_CONTEXT, clGetContextInfo(nullptr, CL_CONTEXT_NUM_DEVICES, 0, nullptr, &size)),
@@ -119,12 +120,6 @@ TEST_F(BadInputTest, NullHandles) {
 // Handles of the wrong type: each has Loom's dispatch table, so the loader passes them on and
 // Loom must recognise them for what they are.
 TEST_F(BadInputTest, HandlesOfTheWrongType) {
-  size_t size = 0;
-  cl_uint count = 0;
-  int value = 0;
-  const size_t one = 1;
-  const cl_queue_properties noProperties[] = {0};
-  const char* source = "kernel void k() {}";
   const cl_mem notMemory = as<cl_mem>(k);
   const cl_event notEvent = as<cl_event>(memory);
   check({
@@ -175,7 +170,6 @@ TEST_F(BadInputTest, HandlesOfTheWrongType) {
 }
 
 TEST_F(BadInputTest, NullOutputsAndBadSizes) {
-  cl_uint count = 0;
   const char* nullStrings[] = {nullptr};
   check({
       CASE(CL_INVALID_VALUE, clGetPlatformIDs(0, nullptr, nullptr)),

@@ -645,14 +645,7 @@ TEST_F(BufferTest, ReportsTypeContextAndReferenceCount) {
   EXPECT_EQ(infoScalar<cl_context>([&](size_t s, void* v, size_t* r) { return clGetMemObjectInfo(m, CL_MEM_CONTEXT, s, v, r); }), context);
   EXPECT_EQ(infoScalar<cl_bool>([&](size_t s, void* v, size_t* r) { return clGetMemObjectInfo(m, CL_MEM_USES_SVM_POINTER, s, v, r); }),
             cl_bool(CL_FALSE));
-  auto count = [&] {
-    return infoScalar<cl_uint>([&](size_t s, void* v, size_t* r) { return clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, s, v, r); });
-  };
-  EXPECT_EQ(count(), 1u);
-  ASSERT_CL_OK(clRetainMemObject(m));
-  EXPECT_EQ(count(), 2u);
-  ASSERT_CL_OK(clReleaseMemObject(m));
-  EXPECT_EQ(count(), 1u);
+  expectReferenceCounting(m, clGetMemObjectInfo, CL_MEM_REFERENCE_COUNT, clRetainMemObject, clReleaseMemObject);
   EXPECT_CL(CL_INVALID_VALUE, clGetMemObjectInfo(m, 0x7fff, 0, nullptr, nullptr));
   // A buffer of another context on this queue.
   cl_context other = createContext();

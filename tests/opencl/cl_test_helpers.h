@@ -17,6 +17,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "embedded_files.h"
@@ -186,6 +187,21 @@ T infoScalar(Query query) {
   return value;
 }
 
+// A fresh object's CL_*_REFERENCE_COUNT, read through its clGet*Info, starts at 1 and follows one
+// clRetain* and one clRelease*.
+template <typename Handle, typename Info>
+void expectReferenceCounting(Handle object, cl_int (*getInfo)(Handle, Info, size_t, void*, size_t*),
+                             std::type_identity_t<Info> countName, cl_int (*retain)(Handle), cl_int (*release)(Handle)) {
+  const auto count = [&] {
+    return infoScalar<cl_uint>([&](size_t s, void* v, size_t* r) { return getInfo(object, countName, s, v, r); });
+  };
+  EXPECT_EQ(count(), 1u);
+  ASSERT_CL_OK(retain(object));
+  EXPECT_EQ(count(), 2u);
+  ASSERT_CL_OK(release(object));
+  EXPECT_EQ(count(), 1u);
+}
+
 // The platform named "Loom" (PoCL may be listed too); null when the loader does not list it.
 inline cl_platform_id loomPlatform() {
   cl_uint count = 0;
@@ -278,15 +294,12 @@ class ClTest : public ::testing::Test {
     return created;
   }
 
-  std::string buildLog(cl_program p) {
-    return infoString([&](size_t s, void* v, size_t* r) { return clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, s, v, r); });
+  // clGetProgramBuildInfo about this test's device, as a query for infoString or infoScalar.
+  auto buildQuery(cl_program p, cl_program_build_info name) {
+    return [=, this](size_t s, void* v, size_t* r) { return clGetProgramBuildInfo(p, device, name, s, v, r); };
   }
-
-  cl_build_status buildStatus(cl_program p) {
-    cl_build_status status = 0;
-    EXPECT_CL_OK(clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_STATUS, sizeof(status), &status, nullptr));
-    return status;
-  }
+  std::string buildLog(cl_program p) { return infoString(buildQuery(p, CL_PROGRAM_BUILD_LOG)); }
+  cl_build_status buildStatus(cl_program p) { return infoScalar<cl_build_status>(buildQuery(p, CL_PROGRAM_BUILD_STATUS)); }
 
   // A program built from OpenCL C `source`; the build log is the failure message.
   cl_program build(const std::string& source, const std::string& options = "-cl-std=CL3.0", cl_context in = nullptr) {
@@ -295,6 +308,15 @@ class ClTest : public ::testing::Test {
     const cl_int result = clBuildProgram(p, 0, nullptr, options.c_str(), nullptr, nullptr);
     EXPECT_CL_OK(result) << "options: " << options << "\nlog:\n" << buildLog(p);
     return p;
+  }
+
+  // `inputs` linked for this test's device with `options`; null, with a test failure, when it fails.
+  cl_program link(std::vector<cl_program> inputs, const char* options = "") {
+    cl_int error = CL_SUCCESS;
+    cl_program linked = clLinkProgram(context, 1, &device, options, cl_uint(inputs.size()), inputs.data(), nullptr, nullptr, &error);
+    EXPECT_CL_OK(error);
+    if (linked) programs.push_back(linked);
+    return linked;
   }
 
   cl_program ilProgram(const std::vector<uint8_t>& il) {

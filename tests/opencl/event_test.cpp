@@ -33,6 +33,15 @@ class EventTest : public ClTest {
     setArgs(k, data, value);
     return k;
   }
+  // One work-item of `k` on `q`, after the events in `waits`; its event, released with the test.
+  cl_event launchOne(cl_command_queue q, cl_kernel k, std::vector<cl_event> waits = {}) {
+    const size_t one = 1;
+    cl_event done = nullptr;
+    EXPECT_CL_OK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &one, nullptr, cl_uint(waits.size()), waits.empty() ? nullptr : waits.data(),
+                                        &done));
+    track(done);
+    return done;
+  }
   cl_command_type commandType(cl_event e) {
     cl_command_type type = 0;
     EXPECT_CL_OK(clGetEventInfo(e, CL_EVENT_COMMAND_TYPE, sizeof(type), &type, nullptr));
@@ -55,12 +64,8 @@ TEST_F(EventTest, UserEventGatesKernelsAcrossTwoQueues) {
   cl_kernel first = setFirst(41);
   cl_kernel follow = kernel(program, "follow");
   setArgs(follow, data);
-  const size_t one = 1;
-  cl_event firstDone = nullptr, followDone = nullptr;
-  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, first, 1, nullptr, &one, nullptr, 1, &gate, &firstDone));
-  track(firstDone);
-  ASSERT_CL_OK(clEnqueueNDRangeKernel(second, follow, 1, nullptr, &one, nullptr, 1, &firstDone, &followDone));
-  track(followDone);
+  cl_event firstDone = launchOne(queue, first, {gate});
+  cl_event followDone = launchOne(second, follow, {firstDone});
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_GT(eventStatus(firstDone), CL_COMPLETE) << "the gated kernel ran before its user event was set";
   EXPECT_GT(eventStatus(followDone), CL_COMPLETE);
@@ -104,10 +109,7 @@ void CL_CALLBACK statusReached(cl_event e, cl_int status, void* data) {
 TEST_F(EventTest, CallbacksForSubmittedRunningAndCompleteAreAllCalled) {
   cl_event gate = userEvent();
   cl_kernel k = setFirst(5);
-  const size_t one = 1;
-  cl_event done = nullptr;
-  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &one, nullptr, 1, &gate, &done));
-  track(done);
+  cl_event done = launchOne(queue, k, {gate});
   StatusLog log;
   StatusTag submitted{&log, CL_SUBMITTED}, running{&log, CL_RUNNING}, complete{&log, CL_COMPLETE};
   ASSERT_CL_OK(clSetEventCallback(done, CL_COMPLETE, statusReached, &complete));
@@ -201,10 +203,7 @@ TEST_F(EventTest, ProfilingTimesAreOrdered) {
   setArgs(k, data, 200000);
   cl_ulong deviceBefore = 0, hostBefore = 0, deviceAfter = 0, hostAfter = 0;
   ASSERT_CL_OK(clGetDeviceAndHostTimer(device, &deviceBefore, &hostBefore));
-  const size_t one = 1;
-  cl_event done = nullptr;
-  ASSERT_CL_OK(clEnqueueNDRangeKernel(profiled, k, 1, nullptr, &one, nullptr, 0, nullptr, &done));
-  track(done);
+  cl_event done = launchOne(profiled, k);
   ASSERT_CL_OK(clWaitForEvents(1, &done));
   ASSERT_CL_OK(clGetDeviceAndHostTimer(device, &deviceAfter, &hostAfter));
   cl_ulong times[5] = {};
@@ -224,9 +223,7 @@ TEST_F(EventTest, ProfilingTimesAreOrdered) {
   EXPECT_GE(times[0], deviceBefore);
   EXPECT_LE(times[3], deviceAfter);
   // A second command on the in-order queue starts after the first ended.
-  cl_event next = nullptr;
-  ASSERT_CL_OK(clEnqueueNDRangeKernel(profiled, k, 1, nullptr, &one, nullptr, 0, nullptr, &next));
-  track(next);
+  cl_event next = launchOne(profiled, k);
   ASSERT_CL_OK(clWaitForEvents(1, &next));
   cl_ulong nextStart = 0;
   ASSERT_CL_OK(clGetEventProfilingInfo(next, CL_PROFILING_COMMAND_START, sizeof(nextStart), &nextStart, nullptr));
@@ -236,10 +233,7 @@ TEST_F(EventTest, ProfilingTimesAreOrdered) {
 
 TEST_F(EventTest, ProfilingInfoIsNotAvailableWithoutProfiling) {
   cl_kernel k = setFirst(1);
-  const size_t one = 1;
-  cl_event done = nullptr;
-  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &one, nullptr, 0, nullptr, &done));
-  track(done);
+  cl_event done = launchOne(queue, k);
   ASSERT_CL_OK(clWaitForEvents(1, &done));
   cl_ulong time = 0;
   EXPECT_CL(CL_PROFILING_INFO_NOT_AVAILABLE, clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_START, sizeof(time), &time, nullptr));
@@ -250,9 +244,7 @@ TEST_F(EventTest, ProfilingInfoIsNotAvailableWithoutProfiling) {
   // Nor do commands that have not completed.
   cl_command_queue profiled = createQueue(CL_QUEUE_PROFILING_ENABLE);
   cl_event gate = userEvent();
-  cl_event pending = nullptr;
-  ASSERT_CL_OK(clEnqueueNDRangeKernel(profiled, k, 1, nullptr, &one, nullptr, 1, &gate, &pending));
-  track(pending);
+  cl_event pending = launchOne(profiled, k, {gate});
   EXPECT_CL(CL_PROFILING_INFO_NOT_AVAILABLE, clGetEventProfilingInfo(pending, CL_PROFILING_COMMAND_END, sizeof(time), &time, nullptr));
   ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
   ASSERT_CL_OK(clWaitForEvents(1, &pending));
@@ -263,10 +255,7 @@ TEST_F(EventTest, WaitForEventsWaitsForEveryEvent) {
   cl_command_queue second = createQueue(0);
   cl_kernel spin = kernel(program, "spin");
   setArgs(spin, data, 100000);
-  const size_t one = 1;
-  cl_event a = nullptr, b = nullptr;
-  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, spin, 1, nullptr, &one, nullptr, 0, nullptr, &a));
-  track(a);
+  cl_event a = launchOne(queue, spin), b = nullptr;
   const int value = 3;
   ASSERT_CL_OK(clEnqueueWriteBuffer(second, data, CL_FALSE, 3 * sizeof(int), sizeof(int), &value, 0, nullptr, &b));
   track(b);
@@ -314,14 +303,7 @@ TEST_F(EventTest, RetainAndReleaseCountReferences) {
   cl_int error = CL_SUCCESS;
   cl_event user = clCreateUserEvent(context, &error);
   ASSERT_CL_OK(error);
-  auto count = [&] {
-    return infoScalar<cl_uint>([&](size_t s, void* v, size_t* r) { return clGetEventInfo(user, CL_EVENT_REFERENCE_COUNT, s, v, r); });
-  };
-  EXPECT_EQ(count(), 1u);
-  ASSERT_CL_OK(clRetainEvent(user));
-  EXPECT_EQ(count(), 2u);
-  ASSERT_CL_OK(clReleaseEvent(user));
-  EXPECT_EQ(count(), 1u);
+  expectReferenceCounting(user, clGetEventInfo, CL_EVENT_REFERENCE_COUNT, clRetainEvent, clReleaseEvent);
   ASSERT_CL_OK(clReleaseEvent(user));
 }
 
@@ -331,10 +313,7 @@ TEST_F(EventTest, NegativeUserEventStatusFailsDependentCommands) {
   cl_command_queue q = createQueue(0);
   cl_event gate = userEvent();
   cl_kernel k = setFirst(99);
-  const size_t one = 1;
-  cl_event dependent = nullptr;
-  ASSERT_CL_OK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &one, nullptr, 1, &gate, &dependent));
-  track(dependent);
+  cl_event dependent = launchOne(q, k, {gate});
   StatusLog log;
   StatusTag complete{&log, CL_COMPLETE};
   ASSERT_CL_OK(clSetEventCallback(dependent, CL_COMPLETE, statusReached, &complete));

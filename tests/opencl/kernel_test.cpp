@@ -79,10 +79,8 @@ TEST_F(KernelTest, VecTypeHintKeepsTheSourceSignedness) {
   ASSERT_NE(built, nullptr);
   cl_program object = sourceProgram(source);
   ASSERT_CL_OK(clCompileProgram(object, 1, &device, "", 0, nullptr, nullptr, nullptr, nullptr));
-  cl_int error = CL_SUCCESS;
-  cl_program linked = clLinkProgram(context, 1, &device, "", 1, &object, nullptr, nullptr, &error);
-  ASSERT_CL_OK(error);
-  programs.push_back(linked);
+  cl_program linked = link({object});
+  ASSERT_NE(linked, nullptr);
   for (const auto& [name, hint] : expected) {
     EXPECT_EQ(attributes(built, name), hint);
     EXPECT_EQ(attributes(linked, name), hint);
@@ -103,13 +101,7 @@ TEST_F(KernelTest, KernelInfoQueries) {
   const std::string attributes =
       infoString([&](size_t s, void* v, size_t* r) { return clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, s, v, r); });
   EXPECT_NE(attributes.find("reqd_work_group_size(4,2,1)"), std::string::npos) << attributes;
-  auto count = [&] {
-    return infoScalar<cl_uint>([&](size_t s, void* v, size_t* r) { return clGetKernelInfo(k, CL_KERNEL_REFERENCE_COUNT, s, v, r); });
-  };
-  EXPECT_EQ(count(), 1u);
-  ASSERT_CL_OK(clRetainKernel(k));
-  EXPECT_EQ(count(), 2u);
-  ASSERT_CL_OK(clReleaseKernel(k));
+  expectReferenceCounting(k, clGetKernelInfo, CL_KERNEL_REFERENCE_COUNT, clRetainKernel, clReleaseKernel);
   EXPECT_CL(CL_INVALID_VALUE, clGetKernelInfo(k, 0x7fff, 0, nullptr, nullptr));
   cl_int error = CL_SUCCESS;
   EXPECT_EQ(clCreateKernel(p, "missing", &error), nullptr);

@@ -15,6 +15,15 @@ namespace {
 
 class ProgramTest : public ClTest {
  protected:
+  // `source` compiled with `header` embedded as "sub/helper.h".
+  cl_program compiledWithHelperHeader(const char* source, const char* header) {
+    cl_program headerProgram = sourceProgram(header);
+    cl_program program = sourceProgram(source);
+    const char* names[] = {"sub/helper.h"};
+    EXPECT_CL_OK(clCompileProgram(program, 1, &device, "", 1, &headerProgram, names, nullptr, nullptr));
+    return program;
+  }
+
   // Runs the one-argument kernel `name` of `p` on one work-item and returns out[0..count).
   std::vector<int> runOnce(cl_program p, const char* name, size_t count = 1) {
     cl_kernel k = kernel(p, name);
@@ -27,15 +36,8 @@ class ProgramTest : public ClTest {
 
   cl_int tryBuild(cl_program p, const char* options) { return clBuildProgram(p, 0, nullptr, options, nullptr, nullptr); }
 
-  std::string buildOptions(cl_program p) {
-    return infoString([&](size_t s, void* v, size_t* r) { return clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_OPTIONS, s, v, r); });
-  }
-
-  cl_program_binary_type binaryType(cl_program p) {
-    cl_program_binary_type type = 0;
-    EXPECT_CL_OK(clGetProgramBuildInfo(p, device, CL_PROGRAM_BINARY_TYPE, sizeof(type), &type, nullptr));
-    return type;
-  }
+  std::string buildOptions(cl_program p) { return infoString(buildQuery(p, CL_PROGRAM_BUILD_OPTIONS)); }
+  cl_program_binary_type binaryType(cl_program p) { return infoScalar<cl_program_binary_type>(buildQuery(p, CL_PROGRAM_BINARY_TYPE)); }
 
   std::vector<unsigned char> binaryOf(cl_program p) {
     const auto sizes = infoArray<size_t>([&](size_t s, void* v, size_t* r) { return clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, s, v, r); });
@@ -187,13 +189,7 @@ TEST_F(ProgramTest, BuildStatusTypeAndQueries) {
   EXPECT_EQ(infoScalar<cl_uint>([&](size_t s, void* v, size_t* r) { return clGetProgramInfo(p, CL_PROGRAM_NUM_DEVICES, s, v, r); }), 1u);
   EXPECT_EQ(infoArray<cl_device_id>([&](size_t s, void* v, size_t* r) { return clGetProgramInfo(p, CL_PROGRAM_DEVICES, s, v, r); }),
             std::vector<cl_device_id>{device});
-  auto count = [&] {
-    return infoScalar<cl_uint>([&](size_t s, void* v, size_t* r) { return clGetProgramInfo(p, CL_PROGRAM_REFERENCE_COUNT, s, v, r); });
-  };
-  EXPECT_EQ(count(), 1u);
-  ASSERT_CL_OK(clRetainProgram(p));
-  EXPECT_EQ(count(), 2u);
-  ASSERT_CL_OK(clReleaseProgram(p));
+  expectReferenceCounting(p, clGetProgramInfo, CL_PROGRAM_REFERENCE_COUNT, clRetainProgram, clReleaseProgram);
   EXPECT_EQ(runOnce(p, "gamma"), std::vector<int>{3});
   // A program with kernels attached cannot be rebuilt.
   EXPECT_CL(CL_INVALID_OPERATION, tryBuild(p, ""));
@@ -244,11 +240,8 @@ TEST_F(ProgramTest, CompileWithEmbeddedHeadersAndLinkTwoObjects) {
   cl_int error = CL_SUCCESS;
   EXPECT_EQ(clCreateKernel(user, "use_helper", &error), nullptr);
   EXPECT_CL(CL_INVALID_PROGRAM_EXECUTABLE, error);
-  const cl_program objects[] = {user, helper};
-  cl_program linked = clLinkProgram(context, 1, &device, "", 2, objects, nullptr, nullptr, &error);
-  ASSERT_CL_OK(error);
+  cl_program linked = link({user, helper});
   ASSERT_NE(linked, nullptr);
-  programs.push_back(linked);
   EXPECT_EQ(binaryType(linked), cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_EXECUTABLE));
   EXPECT_EQ(buildStatus(linked), CL_BUILD_SUCCESS);
   EXPECT_EQ(infoString([&](size_t s, void* v, size_t* r) { return clGetProgramInfo(linked, CL_PROGRAM_KERNEL_NAMES, s, v, r); }),
@@ -288,31 +281,22 @@ TEST_F(ProgramTest, LinkReportsUnresolvedSymbolsAndRejectsExecutables) {
 TEST_F(ProgramTest, LinkCreatesAndUsesALibrary) {
   cl_program helper = sourceProgram(kHelper);
   ASSERT_CL_OK(clCompileProgram(helper, 1, &device, "", 0, nullptr, nullptr, nullptr, nullptr));
-  cl_int error = CL_SUCCESS;
-  cl_program library = clLinkProgram(context, 1, &device, "-create-library", 1, &helper, nullptr, nullptr, &error);
-  ASSERT_CL_OK(error);
-  programs.push_back(library);
+  cl_program library = link({helper}, "-create-library");
+  ASSERT_NE(library, nullptr);
   EXPECT_EQ(binaryType(library), cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_LIBRARY));
-  cl_program header = sourceProgram("#define HELPER_BIAS 0\nint helper_value(int x);\n");
-  cl_program user = sourceProgram(kUser);
-  const char* names[] = {"sub/helper.h"};
-  ASSERT_CL_OK(clCompileProgram(user, 1, &device, "", 1, &header, names, nullptr, nullptr));
-  const cl_program inputs[] = {user, library};
-  cl_program linked = clLinkProgram(context, 1, &device, "", 2, inputs, nullptr, nullptr, &error);
-  ASSERT_CL_OK(error);
-  programs.push_back(linked);
+  cl_program user = compiledWithHelperHeader(kUser, "#define HELPER_BIAS 0\nint helper_value(int x);\n");
+  cl_program linked = link({user, library});
+  ASSERT_NE(linked, nullptr);
   EXPECT_EQ(runOnce(linked, "use_helper"), std::vector<int>{16});
 
   // The library's binary loads back as a library, and links the same way.
-  cl_int status = -1;
+  cl_int status = -1, error = -1;
   cl_program reloaded = fromBinary(binaryOf(library), &status, &error);
   ASSERT_CL_OK(error);
   EXPECT_CL_OK(status);
   EXPECT_EQ(binaryType(reloaded), cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_LIBRARY));
-  const cl_program fromBinaryInputs[] = {user, reloaded};
-  cl_program relinked = clLinkProgram(context, 1, &device, "", 2, fromBinaryInputs, nullptr, nullptr, &error);
-  ASSERT_CL_OK(error);
-  programs.push_back(relinked);
+  cl_program relinked = link({user, reloaded});
+  ASSERT_NE(relinked, nullptr);
   EXPECT_EQ(runOnce(relinked, "use_helper"), std::vector<int>{16});
 }
 
@@ -347,14 +331,9 @@ TEST_F(ProgramTest, CompiledObjectBinariesRoundTripIntoALink) {
   cl_program reloaded = fromBinary(binary, &status, &error);
   ASSERT_CL_OK(error);
   EXPECT_EQ(binaryType(reloaded), cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT));
-  cl_program header = sourceProgram("#define HELPER_BIAS 1000\nint helper_value(int x);\n");
-  cl_program user = sourceProgram(kUser);
-  const char* names[] = {"sub/helper.h"};
-  ASSERT_CL_OK(clCompileProgram(user, 1, &device, "", 1, &header, names, nullptr, nullptr));
-  const cl_program inputs[] = {user, reloaded};
-  cl_program linked = clLinkProgram(context, 1, &device, "", 2, inputs, nullptr, nullptr, &error);
-  ASSERT_CL_OK(error);
-  programs.push_back(linked);
+  cl_program user = compiledWithHelperHeader(kUser, "#define HELPER_BIAS 1000\nint helper_value(int x);\n");
+  cl_program linked = link({user, reloaded});
+  ASSERT_NE(linked, nullptr);
   EXPECT_EQ(runOnce(linked, "use_helper"), std::vector<int>{1016});
 }
 

@@ -21,14 +21,7 @@ TEST_F(QueueTest, ReportsContextDeviceAndProperties) {
   EXPECT_EQ(queueProperties(queue), 0u);
   EXPECT_EQ(infoScalar<cl_command_queue>([&](size_t s, void* v, size_t* r) { return clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE_DEFAULT, s, v, r); }),
             nullptr);
-  auto count = [&] {
-    return infoScalar<cl_uint>([&](size_t s, void* v, size_t* r) { return clGetCommandQueueInfo(queue, CL_QUEUE_REFERENCE_COUNT, s, v, r); });
-  };
-  EXPECT_EQ(count(), 1u);
-  ASSERT_CL_OK(clRetainCommandQueue(queue));
-  EXPECT_EQ(count(), 2u);
-  ASSERT_CL_OK(clReleaseCommandQueue(queue));
-  EXPECT_EQ(count(), 1u);
+  expectReferenceCounting(queue, clGetCommandQueueInfo, CL_QUEUE_REFERENCE_COUNT, clRetainCommandQueue, clReleaseCommandQueue);
   // CL_QUEUE_SIZE is for device queues: "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid
   // command-queue for param_name".
   cl_uint size = 0;

@@ -62,10 +62,7 @@ TEST(BarrierRegions, ScansGroupsOfEverySizeUpToTheLargest) {
 TEST(BarrierRegions, MirrorsThreeDimensionalGroups) {
   const Kernel mirror = kernel("mirror_in_groups");
   ASSERT_NE(mirror.function, nullptr);
-  Range range;
-  range.globalSize = {8, 6, 6};
-  range.localSize = {4, 3, 2};
-  range.workDim = 3;
+  const Range range{.globalSize = {8, 6, 6}, .localSize = {4, 3, 2}, .workDim = 3};
   std::vector<int> data(8 * 6 * 6);
   std::iota(data.begin(), data.end(), 0);
   Arguments(*mirror.descriptor).set(0, data.data()).setLocal(1, 4 * 3 * 2 * sizeof(int)).run(mirror.function, range);

@@ -74,20 +74,7 @@ TEST(BuildOptions, BadOptionsAreNamed) {
 
 // Unoptimized code must still be correct: the barrier state machine without the optimizer's help.
 TEST(BuildOptions, UnoptimizedBarrierKernelsRun) {
-  const BuildResult built = compileKernels("barriers", "-ze-opt-disable");
-  ASSERT_EQ(built.status, Status::Success) << built.log;
-  std::string log;
-  auto executable = CpuExecutable::load(built.program, log);
-  ASSERT_NE(executable, nullptr) << log;
-  WorkGroupFunction reverse = executable->kernel("reverse_in_groups", log);
-  ASSERT_NE(reverse, nullptr) << log;
-  std::vector<int> data(64);
-  for (int i = 0; i < 64; ++i) data[i] = i;
-  Range range;
-  range.globalSize[0] = 64;
-  range.localSize[0] = 64;
-  Arguments(*built.program->info.findKernel("reverse_in_groups")).set(0, data.data()).run(reverse, range);
-  for (int i = 0; i < 64; ++i) ASSERT_EQ(data[i], 63 - i);
+  expectReversesOneGroup(compileKernels("barriers", "-ze-opt-disable"), 64);
 }
 
 TEST(DebugKeys, DumpKernelIrPrintsTheFinalIr) {

@@ -192,6 +192,17 @@ TEST(FloatAtomics, LoadsAndStoresKeepEveryBit) {
 }
 
 // Loom's own OpenCL C frontend: the extension's functions are declared and reach the library.
+// Kernel `k` of OpenCL C 3.0 `source`, compiled and loaded into `executable`; nulls, with a test
+// failure, when that fails.
+Kernel sourceKernel(const char* source, std::unique_ptr<CpuExecutable>& executable) {
+  executable = load(compileOpenClSource({source, "-cl-std=CL3.0", {}}));
+  if (!executable) return {};
+  std::string log;
+  const Kernel kernel{executable->program().info.findKernel("k"), executable->kernel("k", log)};
+  EXPECT_TRUE(kernel.descriptor && kernel.function) << log;
+  return kernel.descriptor ? kernel : Kernel{};
+}
+
 TEST(FloatAtomics, OpenClCSourceUsesTheExtension) {
   const char* source = R"(
     #if !defined(cl_ext_float_atomics) || !defined(__opencl_c_ext_fp32_local_atomic_add)
@@ -208,20 +219,48 @@ TEST(FloatAtomics, OpenClCSourceUsesTheExtension) {
       work_group_barrier(CLK_LOCAL_MEM_FENCE);
       if (get_local_id(0) == 0) group_sums[get_group_id(0)] = atomic_load(&group_sum);
     })";
-  auto executable = load(compileOpenClSource({source, "-cl-std=CL3.0", {}}));
-  ASSERT_NE(executable, nullptr);
-  const KernelDescriptor* kernel = executable->program().info.findKernel("k");
-  ASSERT_NE(kernel, nullptr);
-  std::string log;
-  WorkGroupFunction function = executable->kernel("k", log);
-  ASSERT_NE(function, nullptr) << log;
+  std::unique_ptr<CpuExecutable> executable;
+  const Kernel kernel = sourceKernel(source, executable);
+  ASSERT_NE(kernel.function, nullptr);
   float sum = 0.5f;
   double low = 0.0;
   std::vector<float> groupSums(4, 1.0f);
-  Arguments(*kernel).set(0, &sum).set(1, &low).set(2, groupSums.data()).run(function, range1d(256, 64));
+  Arguments(*kernel.descriptor).set(0, &sum).set(1, &low).set(2, groupSums.data()).run(kernel.function, range1d(256, 64));
   EXPECT_EQ(sum, 0.5f + 255 * 256 / 2);
   EXPECT_EQ(low, -255.0);
   for (int g = 0; g < 4; ++g) EXPECT_EQ(groupSums[g], -float(64 * 64 * g + 63 * 64 / 2)) << g;
+}
+
+// Exchange on float and double swaps the bits: every value stored is seen once, by the next
+// exchange or at the end.
+TEST(FloatAtomics, ExchangeSwapsFloatsAndDoubles) {
+  const char* source = R"(
+    kernel void k(volatile global atomic_float* f, global float* seenF, volatile global atomic_double* d, global double* seenD) {
+      const size_t i = get_global_id(0);
+      seenF[i] = atomic_exchange(f, (float)i + 0.5f);
+      seenD[i] = atomic_exchange(d, -(double)i - 0.25);
+    })";
+  std::unique_ptr<CpuExecutable> executable;
+  const Kernel kernel = sourceKernel(source, executable);
+  ASSERT_NE(kernel.function, nullptr);
+  constexpr int kItems = 128;
+  float f = -1.0f;
+  double d = 1.0;
+  std::vector<float> seenF(kItems, 0.0f);
+  std::vector<double> seenD(kItems, 0.0);
+  Arguments(*kernel.descriptor).set(0, &f).set(1, seenF.data()).set(2, &d).set(3, seenD.data()).run(kernel.function,
+                                                                                               range1d(kItems, 32));
+  seenF.push_back(f);
+  seenD.push_back(d);
+  std::sort(seenF.begin(), seenF.end());
+  std::sort(seenD.begin(), seenD.end());
+  std::vector<float> storedF{-1.0f};
+  std::vector<double> storedD{1.0};
+  for (int i = 0; i < kItems; ++i) storedF.push_back(float(i) + 0.5f), storedD.push_back(-double(i) - 0.25);
+  std::sort(storedF.begin(), storedF.end());
+  std::sort(storedD.begin(), storedD.end());
+  EXPECT_EQ(seenF, storedF);
+  EXPECT_EQ(seenD, storedD);
 }
 
 }  // namespace

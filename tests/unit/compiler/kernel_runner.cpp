@@ -55,6 +55,18 @@ std::unique_ptr<CpuExecutable> loadBuilt(const BuildResult& built) {
   return executable;
 }
 
+void expectReversesOneGroup(const BuildResult& built, int workItems) {
+  auto executable = loadBuilt(built);
+  if (!executable) return;
+  std::string log;
+  WorkGroupFunction reverse = executable->kernel("reverse_in_groups", log);
+  ASSERT_NE(reverse, nullptr) << log;
+  std::vector<int> data(workItems);
+  for (int i = 0; i < workItems; ++i) data[i] = i;
+  Arguments(*built.program->info.findKernel("reverse_in_groups")).set(0, data.data()).run(reverse, range1d(workItems, workItems));
+  for (int i = 0; i < workItems; ++i) ASSERT_EQ(data[i], workItems - 1 - i);
+}
+
 const LoadedProgram& loadKernels(const std::string& name) {
   static std::mutex mutex;
   static std::map<std::string, LoadedProgram> loaded;

@@ -51,6 +51,10 @@ struct Range {
 
 Range range1d(uint64_t globalSize, uint32_t localSize);
 
+// Runs barriers.cl's reverse_in_groups from `built` (a build of barriers.cl) over one group of
+// `workItems` and expects the data reversed: the barrier state machine works in that build.
+void expectReversesOneGroup(const BuildResult& built, int workItems);
+
 // The argument buffer of one launch, laid out by the kernel's descriptor.
 class Arguments {
  public:

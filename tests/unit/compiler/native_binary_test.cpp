@@ -34,18 +34,7 @@ TEST(NativeBinary, RoundTripKeepsInfoAndCodeAndRuns) {
       EXPECT_EQ(copy->arguments[i].name, original.arguments[i].name);
     }
   }
-  std::string log;
-  auto executable = CpuExecutable::load(read.program, log);
-  ASSERT_NE(executable, nullptr) << log;
-  WorkGroupFunction reverse = executable->kernel("reverse_in_groups", log);
-  ASSERT_NE(reverse, nullptr) << log;
-  std::vector<int> data(32);
-  for (int i = 0; i < 32; ++i) data[i] = i;
-  Range range;
-  range.globalSize[0] = 32;
-  range.localSize[0] = 32;
-  Arguments(*read.program->info.findKernel("reverse_in_groups")).set(0, data.data()).run(reverse, range);
-  for (int i = 0; i < 32; ++i) ASSERT_EQ(data[i], 31 - i);
+  expectReversesOneGroup(read, 32);
 }
 
 TEST(NativeBinary, KeepsProgramSymbolsAndAttributes) {

@@ -32,6 +32,15 @@ struct SubGroupOf {
 
 Kernel subGroupKernel(const std::string& name) { return findKernel("sub_groups", name); }
 
+// Runs `kernel(in, out, local int scratch[local])` over in.size() work-items in groups of
+// `local`; returns `out`, -1 where nothing was written.
+std::vector<int> runWithLocalScratch(const Kernel& kernel, std::vector<int> in, size_t local) {
+  std::vector<int> out(in.size(), -1);
+  Arguments(*kernel.descriptor).set(0, in.data()).set(1, out.data()).setLocal(2, local * sizeof(int)).run(kernel.function,
+                                                                                                          range1d(in.size(), local));
+  return out;
+}
+
 TEST(SubGroups, CpuSubGroupsAreOneWorkItem) { EXPECT_EQ(kSize, 1u); }
 
 // A partial last group (10 of 4 + 4 + 2): get_num_sub_groups follows the group's own size.
@@ -57,10 +66,7 @@ TEST(SubGroups, QueriesFollowTheLocalLinearId) {
 TEST(SubGroups, QueriesInTwoDimensions) {
   const Kernel queries = subGroupKernel("sub_group_queries");
   ASSERT_NE(queries.function, nullptr);
-  Range range;
-  range.globalSize = {4, 3, 1};
-  range.localSize = {4, 3, 1};
-  range.workDim = 2;
+  const Range range{.globalSize = {4, 3, 1}, .localSize = {4, 3, 1}, .workDim = 2};
   std::vector<uint32_t> out(12 * 6, ~0u);
   Arguments(*queries.descriptor).set(0, out.data()).run(queries.function, range);
   for (size_t i = 0; i < 12; ++i) {
@@ -172,10 +178,9 @@ TEST(SubGroups, SubGroupBarrierExchangesThroughLocalMemory) {
   ASSERT_NE(exchange.function, nullptr);
   EXPECT_FALSE(exchange.descriptor->hasBarriers);
   constexpr size_t kItems = 96, kLocal = 48;
-  std::vector<int> in(kItems), out(kItems, -1);
+  std::vector<int> in(kItems);
   for (size_t i = 0; i < kItems; ++i) in[i] = int(i * i);
-  Arguments(*exchange.descriptor).set(0, in.data()).set(1, out.data()).setLocal(2, kLocal * sizeof(int)).run(exchange.function,
-                                                                                                              range1d(kItems, kLocal));
+  const std::vector<int> out = runWithLocalScratch(exchange, in, kLocal);
   for (size_t i = 0; i < kItems; ++i) {
     const SubGroupOf group(i, kItems, kLocal);
     EXPECT_EQ(out[i], in[group.first + (group.localId + 1) % group.size]) << i;
@@ -187,10 +192,9 @@ TEST(SubGroups, WorkInKernelsWithBarrierRegions) {
   ASSERT_NE(kernel.function, nullptr);
   EXPECT_TRUE(kernel.descriptor->hasBarriers);
   constexpr size_t kItems = 64, kLocal = 32;
-  std::vector<int> in(kItems), out(kItems, -1);
+  std::vector<int> in(kItems);
   for (size_t i = 0; i < kItems; ++i) in[i] = int(i % 10);
-  Arguments(*kernel.descriptor).set(0, in.data()).set(1, out.data()).setLocal(2, kLocal * sizeof(int)).run(kernel.function,
-                                                                                                           range1d(kItems, kLocal));
+  const std::vector<int> out = runWithLocalScratch(kernel, in, kLocal);
   for (size_t i = 0; i < kItems; ++i) {
     const size_t groupStart = i / kLocal * kLocal, mirror = groupStart + kLocal - 1 - (i - groupStart);
     const SubGroupOf group(mirror, kItems, kLocal);

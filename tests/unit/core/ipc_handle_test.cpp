@@ -19,22 +19,10 @@ IpcFileReference someFile() {
 }
 
 IpcMemoryHandle someMemoryHandle() {
-  IpcMemoryHandle handle;
-  handle.file = someFile();
-  handle.kind = IpcMemoryKind::MemoryFile;
-  handle.type = MemoryType::Device;
-  handle.size = 8192;
-  handle.offset = 100;
-  return handle;
+  return {.file = someFile(), .kind = IpcMemoryKind::MemoryFile, .type = MemoryType::Device, .size = 8192, .offset = 100};
 }
 
-IpcEventPoolHandle someEventPoolHandle() {
-  IpcEventPoolHandle handle;
-  handle.file = someFile();
-  handle.count = 8;
-  handle.flags = 0x3;
-  return handle;
-}
+IpcEventPoolHandle someEventPoolHandle() { return {.file = someFile(), .count = 8, .flags = 0x3}; }
 
 void expectSameFile(const IpcFileReference& a, const IpcFileReference& b) {
   EXPECT_EQ(a.pid, b.pid);

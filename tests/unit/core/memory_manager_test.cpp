@@ -18,6 +18,13 @@ namespace {
 const char kOwner = 'a';
 const char kOtherOwner = 'b';
 
+// `handle` opens nothing in `memory`, which says why.
+void expectOpensNothing(MemoryManager& memory, const IpcMemoryHandle& handle) {
+  std::string why;
+  EXPECT_FALSE(memory.importIpc(handle, nullptr, &kOwner, why));
+  EXPECT_FALSE(why.empty());
+}
+
 TEST(MemoryManager, HonoursAlignmentAndFindsInteriorPointers) {
   MemoryManager memory;
   for (size_t alignment : {0ul, 64ul, 4096ul, 65536ul, 2ul << 20}) {
@@ -121,8 +128,7 @@ TEST(MemoryManager, IpcImportSeesTheExportersData) {
   EXPECT_STREQ(static_cast<char*>(imported->address) + handle.offset, "shared pages");
   IpcMemoryHandle corrupted = handle;
   corrupted.file.identity.bytes[0] ^= 1;
-  EXPECT_FALSE(memory.importIpc(corrupted, nullptr, &kOwner, why));
-  EXPECT_FALSE(why.empty());
+  expectOpensNothing(memory, corrupted);
 }
 
 // After the exporter frees an allocation and makes another (which may get the same descriptor
@@ -136,9 +142,7 @@ TEST(MemoryManager, AFreedAllocationsHandleOpensNothing) {
   auto next = memory.allocate(MemoryType::Host, 4096, 0, nullptr, &kOwner);
   ASSERT_TRUE(next);
   EXPECT_EQ(memory.exportIpc(*next, next->address)->file.fd, stale.file.fd) << "the descriptor is reused";
-  std::string why;
-  EXPECT_FALSE(memory.importIpc(stale, nullptr, &kOwner, why));
-  EXPECT_FALSE(why.empty());
+  expectOpensNothing(memory, stale);
 }
 
 // The size a handle claims must fit in the memory file: the importer maps no more than the file.

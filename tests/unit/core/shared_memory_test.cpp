@@ -36,6 +36,19 @@ class SharedMemoryTest : public ::testing::Test {
     if (mapped.address) freeSharedMemory(mapped);
   }
 
+  // The block's reference with `fd` in place of its descriptor: refused as `what`, and refused
+  // again, as `withItsInode`, once the reference also names that file's own device and inode.
+  void expectForgeryRefused(int fd, const char* what, const char* withItsInode) {
+    IpcFileReference forged = sharedMemoryReference(block);
+    forged.fd = fd;
+    expectRefused(forged, 1, what);
+    struct stat status;
+    ASSERT_EQ(fstat(fd, &status), 0);
+    forged.device = status.st_dev;
+    forged.inode = status.st_ino;
+    expectRefused(forged, 1, withItsInode);
+  }
+
   SharedMemoryBlock block;
 };
 
@@ -87,16 +100,10 @@ TEST_F(SharedMemoryTest, AnotherFileOfTheExporterIsNotOpened) {
   const int regular = mkstemp(path);
   ASSERT_GE(regular, 0);
   ASSERT_EQ(ftruncate(regular, 1 << 20), 0);
-  IpcFileReference forged = sharedMemoryReference(block);
-  forged.fd = regular;
-  expectRefused(forged, 1, "a regular file");
-  struct stat status;
-  ASSERT_EQ(fstat(regular, &status), 0);
-  forged.device = status.st_dev;
-  forged.inode = status.st_ino;
-  expectRefused(forged, 1, "a regular file with its own inode in the handle");
+  expectForgeryRefused(regular, "a regular file", "a regular file with its own inode in the handle");
   close(regular);
   unlink(path);
+  IpcFileReference forged = sharedMemoryReference(block);
   forged.fd = 99999;
   expectRefused(forged, 1, "no such descriptor");
 }
@@ -108,13 +115,7 @@ TEST_F(SharedMemoryTest, AFileNamedLikeLoomsIsRefused) {
   ASSERT_GE(impostor, 0);
   ASSERT_EQ(ftruncate(impostor, off_t(block.mappedSize)), 0);
   ASSERT_EQ(linkOf(impostor), memoryFileLink(block.identity));
-  IpcFileReference forged = sharedMemoryReference(block);
-  forged.fd = impostor;
-  expectRefused(forged, 1, "another inode");
-  struct stat status;
-  ASSERT_EQ(fstat(impostor, &status), 0);
-  forged.inode = status.st_ino;
-  expectRefused(forged, 1, "not sealed: it could shrink under the mapping");
+  expectForgeryRefused(impostor, "another inode", "not sealed: it could shrink under the mapping");
   close(impostor);
 }
 

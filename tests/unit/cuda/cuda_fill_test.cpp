@@ -3,31 +3,34 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <vector>
 
 namespace loom::backends::cuda {
 namespace {
 
 using Method = FillPlan::Method;
 
-TEST(CudaFill, RepeatedBytesUseMemsetD8WhateverThePatternSize) {
-  const uint8_t pattern[8] = {7, 7, 7, 7, 7, 7, 7, 7};
-  const FillPlan plan = planFill(pattern, 8, 0x1001, 13);
-  EXPECT_EQ(plan.method, Method::Memset8);
-  EXPECT_EQ(plan.value, 7u);
-  EXPECT_EQ(plan.count, 13u);
-}
+// A fill of `size` bytes at `address` with `pattern`, and the plan it must get.
+struct FillCase {
+  const char* what;
+  std::vector<uint8_t> pattern;
+  uintptr_t address;
+  size_t size;
+  FillPlan expected;
+};
 
-TEST(CudaFill, TwoAndFourBytePeriodsUseWiderMemsets) {
-  const uint8_t pair[4] = {1, 2, 1, 2};
-  const FillPlan sixteen = planFill(pair, 4, 0x1000, 64);
-  EXPECT_EQ(sixteen.method, Method::Memset16);
-  EXPECT_EQ(sixteen.value, 0x0201u);
-  EXPECT_EQ(sixteen.count, 32u);
-  const uint8_t quad[8] = {1, 2, 3, 4, 1, 2, 3, 4};
-  const FillPlan thirtyTwo = planFill(quad, 8, 0x1000, 64);
-  EXPECT_EQ(thirtyTwo.method, Method::Memset32);
-  EXPECT_EQ(thirtyTwo.value, 0x04030201u);
-  EXPECT_EQ(thirtyTwo.count, 16u);
+TEST(CudaFill, RepeatingPatternsUseTheWidestMemsetTheirPeriodAllows) {
+  const FillCase cases[] = {
+      {"repeated bytes, whatever the pattern size", {7, 7, 7, 7, 7, 7, 7, 7}, 0x1001, 13, {Method::Memset8, 7, 13}},
+      {"a two-byte period", {1, 2, 1, 2}, 0x1000, 64, {Method::Memset16, 0x0201, 32}},
+      {"a four-byte period", {1, 2, 3, 4, 1, 2, 3, 4}, 0x1000, 64, {Method::Memset32, 0x04030201, 16}},
+  };
+  for (const FillCase& c : cases) {
+    const FillPlan plan = planFill(c.pattern.data(), c.pattern.size(), c.address, c.size);
+    EXPECT_EQ(plan.method, c.expected.method) << c.what;
+    EXPECT_EQ(plan.value, c.expected.value) << c.what;
+    EXPECT_EQ(plan.count, c.expected.count) << c.what;
+  }
 }
 
 TEST(CudaFill, MisalignedOrRaggedFillsAndLongPeriodsDouble) {

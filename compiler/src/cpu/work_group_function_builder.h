@@ -17,6 +17,9 @@ std::string workGroupFunctionName(const std::string& kernelName);
 // The work-group function's parameters.
 enum WorkGroupFunctionParameter : unsigned { kArgumentBuffer = 0, kContext = 1 };
 
+// The attribute that marks work-group functions.
+constexpr const char* kWorkGroupFunctionAttribute = "loom-work-group-function";
+
 // Whether `function` is a work-group function (buildWorkGroupFunctions made it).
 bool isWorkGroupFunction(const llvm::Function& function);
 

@@ -244,6 +244,45 @@ TEST_F(NdRangeTest, ReqdWorkGroupSizeKernelsWithBarriersRunGroupsOfThatSizeAndSm
   EXPECT_CL(CL_INVALID_WORK_GROUP_SIZE, clEnqueueNDRangeKernel(queue, k, 2, nullptr, global, transposed, 0, nullptr, nullptr));
 }
 
+// clpeak's compute kernels: chains of mad in a loop of constant trip count, in floats and in
+// float4s. Every value a small whole number, so that every order of the sums is exact.
+TEST_F(NdRangeTest, LongConstantLoopsOfMultiplyAddsKeepEveryWorkItemsChain) {
+  cl_program p = build(R"(
+    #define MAD_4(x, y, z) z += mad(y, x, y); z += mad(x, y, x); z += mad(y, x, y); z += mad(x, y, x);
+    kernel void chain1(global float* out, float a) {
+      float x = a + (float)(get_local_id(0) % 4), y = (float)(get_global_id(0) % 3), z = 0.0f;
+      for (int i = 0; i < 100; ++i) { MAD_4(x, y, z); }
+      out[get_global_id(0)] = z;
+    }
+    kernel void chain4(global float* out, float a) {
+      float4 x = (float4)(a, a + 1.0f, a + 2.0f, a + 3.0f) + (float)(get_local_id(0) % 4);
+      float4 y = (float4)(get_global_id(0) % 3), z = 0.0f;
+      for (int i = 0; i < 50; ++i) { MAD_4(x, y, z); }
+      out[get_global_id(0)] = z.x + z.y + z.z + z.w;
+    })");
+  ASSERT_NE(p, nullptr);
+  constexpr size_t kItems = 600, kGroup = 40;
+  constexpr float kA = 1.0f;
+  // What one lane adds in each iteration: twice (y * x + y) + (x * y + x).
+  auto perIteration = [](float x, float y) { return 2.0f * ((y * x + y) + (x * y + x)); };
+  for (const char* name : {"chain1", "chain4"}) {
+    SCOPED_TRACE(name);
+    cl_kernel k = kernel(p, name);
+    ASSERT_NE(k, nullptr);
+    cl_mem out = buffer(CL_MEM_READ_WRITE, kItems * sizeof(float));
+    setArgs(k, out, kA);
+    ASSERT_NO_FATAL_FAILURE(run1d(k, kItems, &kGroup));
+    const std::vector<float> result = readBack<float>(out, kItems);
+    for (size_t i = 0; i < kItems; ++i) {
+      const float x = kA + float(i % kGroup % 4), y = float(i % 3);
+      const float expected = name[5] == '1' ? 100.0f * perIteration(x, y)
+                                            : 50.0f * (perIteration(x, y) + perIteration(x + 1, y) + perIteration(x + 2, y) +
+                                                       perIteration(x + 3, y));
+      ASSERT_EQ(result[i], expected) << i;
+    }
+  }
+}
+
 TEST_F(NdRangeTest, BadRangesAreRejected) {
   cl_kernel k = buildKernel("kernel void k(global int* o) { o[0] = 1; }", "k");
   ASSERT_NE(k, nullptr);

@@ -132,6 +132,33 @@ entry:
 }
 )";
 
+// A chain of multiply-adds in a loop of TRIPS iterations, the same for every work-item (clpeak's
+// compute kernels).
+const char* const kMultiplyAddChain = LOOM_SPIR_MODULE R"(
+declare float @llvm.fmuladd.f32(float, float, float)
+
+define spir_kernel void @chain(float addrspace(1)* %out, float %a) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %lid = call spir_func i64 @_Z12get_local_idj(i32 0)
+  %lane = uitofp i64 %lid to float
+  %x = fadd float %a, %lane
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %z = phi float [ 0.0, %entry ], [ %z2, %loop ]
+  %z1 = call float @llvm.fmuladd.f32(float %x, float %z, float %x)
+  %z2 = call float @llvm.fmuladd.f32(float %z1, float %x, float %z1)
+  %next = add i32 %i, 1
+  %more = icmp slt i32 %next, TRIPS
+  br i1 %more, label %loop, label %done
+done:
+  %slot = getelementptr inbounds float, float addrspace(1)* %out, i64 %gid
+  store float %z2, float addrspace(1)* %slot, align 4
+  ret void
+}
+)";
+
 // Builds the work-group function of the only kernel in `assembly`.
 struct Built {
   llvm::LLVMContext context;
@@ -214,6 +241,36 @@ TEST(BarrierRegionsIr, ABarrierInsideALoopSplitsEachIterationIntoRegions) {
   // The region after the barrier runs the rest of an iteration and the start of the next one, up
   // to the barrier again: it stores 222, then 111, but never 111 then 222.
   expectNoTurnCrossesTheBarrier(*built.function);
+}
+
+// kMultiplyAddChain with its loop running `trips` times, and its descriptor.
+struct MultiplyAddChain {
+  std::string assembly;
+  KernelDescriptor kernel = pointerKernel("chain", {kGlobalPointer});
+
+  explicit MultiplyAddChain(unsigned trips) : assembly(kMultiplyAddChain) {
+    assembly.replace(assembly.find("TRIPS"), 5, std::to_string(trips));
+    KernelArgument a;
+    a.offset = kernel.argumentBufferSize;
+    a.size = a.alignment = 4;
+    kernel.arguments.push_back(a);
+    kernel.argumentBufferSize += 4;
+  }
+};
+
+TEST(UniformLoopBarriersIr, ALongLoopOfConstantTripCountRunsOneIterationForAllWorkItemsAtATime) {
+  const MultiplyAddChain chain(1000);
+  Built built(chain.assembly.c_str(), chain.kernel);
+  ASSERT_NE(built.function, nullptr);
+  EXPECT_FALSE(built.kernel.hasBarriers) << "the kernel has none of its own";
+  EXPECT_GT(built.kernel.barrierFrameSize, 0u) << "the loop's implicit barriers keep the chain's values in the frames";
+}
+
+TEST(UniformLoopBarriersIr, AShortLoopOfConstantTripCountIsLeftToTheUnroller) {
+  const MultiplyAddChain chain(3);
+  Built built(chain.assembly.c_str(), chain.kernel);
+  ASSERT_NE(built.function, nullptr);
+  EXPECT_EQ(built.kernel.barrierFrameSize, 0u);
 }
 
 TEST(LocalMemoryIr, LocalVariablesBecomeTheGroupsArena) {

@@ -179,8 +179,8 @@ bool CpuBackend::runKernel(const core::KernelLaunch& launch, const uint8_t* argu
     });
   }
   if (!faults.faulted.load()) return true;
-  core::debugMessage("kernel code raised %s (code %d, address %p): the launch failed as on a lost device",
-                     faultName(faults.first.signal), faults.first.code, faults.first.address);
+  core::debugMessage("kernel '%s' raised %s (code %d, address %p): the launch failed as on a lost device",
+                     launch.descriptor->name.c_str(), faultName(faults.first.signal), faults.first.code, faults.first.address);
   return false;
 }
 

@@ -188,8 +188,8 @@ bool CpuBackend::GroupsTask::operator()(uint64_t first, uint64_t last, unsigned 
 
 bool CpuBackend::reportFault(const FaultRecord& faults) const {
   if (!faults.faulted.load()) return true;
-  core::debugMessage("kernel code raised %s (code %d, address %p): the launch failed as on a lost device",
-                     faultName(faults.first.signal), faults.first.code, faults.first.address);
+  core::debugMessage("kernel '%s' raised %s (code %d, address %p): the launch failed as on a lost device",
+                     launch.descriptor->name.c_str(), faultName(faults.first.signal), faults.first.code, faults.first.address);
   return false;
 }
 

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -188,6 +189,98 @@ TEST_F(NdRangeTest, ReqdWorkGroupSizeMustMatch) {
   ASSERT_CL_OK(clEnqueueFillBuffer(queue, out, &zero, sizeof(zero), 0, 32 * sizeof(cl_uint), 0, nullptr, nullptr));
   ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
   for (cl_uint value : readBack<cl_uint>(out, 32)) ASSERT_EQ(value, 8u);
+}
+
+// Tiles of a group mirrored through local memory in three rounds, with private values kept across
+// the barriers: the work-group function specialized for its reqd_work_group_size, and the general
+// code the smaller last groups of a non-uniform range run.
+const char* const kMirroredTiles = R"(
+  kernel __attribute__((reqd_work_group_size(8, 4, 1))) void tiles(global const int* in, global int* out) {
+    local int tile[4][8];
+    size_t lx = get_local_id(0), ly = get_local_id(1), nx = get_local_size(0), ny = get_local_size(1);
+    size_t width = get_global_size(0), mine = get_global_id(1) * width + get_global_id(0);
+    int sums[3];
+    for (int round = 0; round < 3; ++round) {
+      tile[ly][lx] = in[mine] * (round + 1);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      sums[round] = tile[ny - 1 - ly][nx - 1 - lx] + (int)(nx * 100 + ny);
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    out[mine] = sums[0] + sums[1] * 7 + sums[2] * 49;
+  })";
+
+// What kMirroredTiles stores for each element of a width x height range of groups of 8 x 4.
+std::vector<int> mirroredTiles(const std::vector<int>& in, size_t width, size_t height) {
+  std::vector<int> out(width * height);
+  for (size_t y = 0; y < height; ++y)
+    for (size_t x = 0; x < width; ++x) {
+      const size_t x0 = x / 8 * 8, y0 = y / 4 * 4, nx = std::min<size_t>(8, width - x0), ny = std::min<size_t>(4, height - y0);
+      const int mirrored = in[(y0 + ny - 1 - (y - y0)) * width + x0 + nx - 1 - (x - x0)];
+      const int sizes = int(nx * 100 + ny);
+      out[y * width + x] = (mirrored + sizes) + 7 * (2 * mirrored + sizes) + 49 * (3 * mirrored + sizes);
+    }
+  return out;
+}
+
+TEST_F(NdRangeTest, ReqdWorkGroupSizeKernelsWithBarriersRunGroupsOfThatSizeAndSmallerLastOnes) {
+  cl_kernel k = buildKernel(kMirroredTiles, "tiles", "-cl-std=CL2.0");
+  ASSERT_NE(k, nullptr);
+  const size_t local[2] = {8, 4};
+  struct Range {
+    size_t width, height;
+  };
+  for (Range range : {Range{32, 8}, Range{20, 6}}) {  // whole groups; then smaller last ones along x and y
+    SCOPED_TRACE(std::to_string(range.width) + "x" + std::to_string(range.height));
+    const size_t n = range.width * range.height, global[2] = {range.width, range.height};
+    std::vector<int> input(n);
+    for (size_t i = 0; i < n; ++i) input[i] = int(i * 37 % 101) - 50;
+    cl_mem in = bufferWith(input);
+    cl_mem out = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
+    setArgs(k, in, out);
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 2, nullptr, global, local, 0, nullptr, nullptr));
+    ASSERT_EQ(readBack<int>(out, n), mirroredTiles(input, range.width, range.height));
+  }
+  const size_t global[2] = {32, 8}, transposed[2] = {4, 8};
+  EXPECT_CL(CL_INVALID_WORK_GROUP_SIZE, clEnqueueNDRangeKernel(queue, k, 2, nullptr, global, transposed, 0, nullptr, nullptr));
+}
+
+// clpeak's compute kernels: chains of mad in a loop of constant trip count, in floats and in
+// float4s. Every value a small whole number, so that every order of the sums is exact.
+TEST_F(NdRangeTest, LongConstantLoopsOfMultiplyAddsKeepEveryWorkItemsChain) {
+  cl_program p = build(R"(
+    #define MAD_4(x, y, z) z += mad(y, x, y); z += mad(x, y, x); z += mad(y, x, y); z += mad(x, y, x);
+    kernel void chain1(global float* out, float a) {
+      float x = a + (float)(get_local_id(0) % 4), y = (float)(get_global_id(0) % 3), z = 0.0f;
+      for (int i = 0; i < 100; ++i) { MAD_4(x, y, z); }
+      out[get_global_id(0)] = z;
+    }
+    kernel void chain4(global float* out, float a) {
+      float4 x = (float4)(a, a + 1.0f, a + 2.0f, a + 3.0f) + (float)(get_local_id(0) % 4);
+      float4 y = (float4)(get_global_id(0) % 3), z = 0.0f;
+      for (int i = 0; i < 50; ++i) { MAD_4(x, y, z); }
+      out[get_global_id(0)] = z.x + z.y + z.z + z.w;
+    })");
+  ASSERT_NE(p, nullptr);
+  constexpr size_t kItems = 600, kGroup = 40;
+  constexpr float kA = 1.0f;
+  // What one lane adds in each iteration: twice (y * x + y) + (x * y + x).
+  auto perIteration = [](float x, float y) { return 2.0f * ((y * x + y) + (x * y + x)); };
+  for (const char* name : {"chain1", "chain4"}) {
+    SCOPED_TRACE(name);
+    cl_kernel k = kernel(p, name);
+    ASSERT_NE(k, nullptr);
+    cl_mem out = buffer(CL_MEM_READ_WRITE, kItems * sizeof(float));
+    setArgs(k, out, kA);
+    ASSERT_NO_FATAL_FAILURE(run1d(k, kItems, &kGroup));
+    const std::vector<float> result = readBack<float>(out, kItems);
+    for (size_t i = 0; i < kItems; ++i) {
+      const float x = kA + float(i % kGroup % 4), y = float(i % 3);
+      const float expected = name[5] == '1' ? 100.0f * perIteration(x, y)
+                                            : 50.0f * (perIteration(x, y) + perIteration(x + 1, y) + perIteration(x + 2, y) +
+                                                       perIteration(x + 3, y));
+      ASSERT_EQ(result[i], expected) << i;
+    }
+  }
 }
 
 TEST_F(NdRangeTest, BadRangesAreRejected) {

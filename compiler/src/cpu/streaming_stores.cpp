@@ -36,11 +36,22 @@ bool isStreamable(const llvm::Instruction& instruction) {
   return store && streamableBytes(*store) && storesToKernelBuffer(*store);
 }
 
-// Whatever writes memory other than plain stores: atomics, fences, calls.
+bool hasOrderedWrites(const llvm::Function& function);
+
+// A call of a function the module defines that writes with plain stores only (the code of a
+// kernel with reqd_work_group_size for groups of other sizes) needs no ordering.
+bool callsOnlyPlainWriters(const llvm::Instruction& instruction) {
+  auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction);
+  const llvm::Function* callee = call ? call->getCalledFunction() : nullptr;
+  return callee && !callee->isDeclaration() && callee != call->getFunction() && !hasOrderedWrites(*callee);
+}
+
+// Whatever writes memory other than plain stores: atomics, fences, calls of other code.
 bool hasOrderedWrites(const llvm::Function& function) {
   for (const llvm::Instruction& instruction : llvm::instructions(function)) {
     if (!instruction.mayWriteToMemory()) continue;
     if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&instruction); store && store->isSimple()) continue;
+    if (callsOnlyPlainWriters(instruction)) continue;
     auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction);
     if (intrinsic && intrinsic->isAssumeLikeIntrinsic()) continue;
     return true;

@@ -29,9 +29,29 @@ bool onlyReadsMemory(const llvm::Loop& loop) {
   return true;
 }
 
-// Every exit taken at the same iteration by all work-items, after a number of iterations only
-// known at run time (a short constant loop is better unrolled).
-bool exitsUniformlyAfterRuntimeCount(const llvm::Loop& loop, const llvm::DenseSet<const llvm::Instruction*>& uniform) {
+// Scalar operations (a vector operation counts one per element, as the vectorizer across
+// work-items sees it) beyond which LLVM does not unroll a loop of constant trip count fully.
+constexpr uint64_t kFullUnrollLimit = 300;
+
+uint64_t scalarOperations(const llvm::Loop& loop) {
+  uint64_t operations = 0;
+  for (const llvm::BasicBlock* block : loop.blocks())
+    for (const llvm::Instruction& instruction : *block) {
+      auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(instruction.getType());
+      operations += vector ? vector->getNumElements() : 1;
+    }
+  return operations;
+}
+
+// A loop whose exit compares with a constant is one of constant trip count (`bound` roughly):
+// worth the barriers only where it is too long to be unrolled.
+bool tooLongToUnroll(const llvm::Loop& loop, const llvm::ConstantInt& bound) {
+  return bound.getValue().getActiveBits() > 32 || bound.getZExtValue() * scalarOperations(loop) > kFullUnrollLimit;
+}
+
+// Every exit taken at the same iteration by all work-items, after a number of iterations known
+// at run time or too large to unroll the loop fully.
+bool exitsUniformlyAfterLongCount(const llvm::Loop& loop, const llvm::DenseSet<const llvm::Instruction*>& uniform) {
   llvm::SmallVector<llvm::BasicBlock*, 4> exiting;
   loop.getExitingBlocks(exiting);
   for (llvm::BasicBlock* block : exiting) {
@@ -39,14 +59,15 @@ bool exitsUniformlyAfterRuntimeCount(const llvm::Loop& loop, const llvm::DenseSe
     if (!branch || !branch->isConditional()) return false;
     auto* compare = llvm::dyn_cast<llvm::ICmpInst>(branch->getCondition());
     if (!compare || !uniform.contains(compare)) return false;
-    if (llvm::isa<llvm::Constant>(compare->getOperand(0)) || llvm::isa<llvm::Constant>(compare->getOperand(1))) return false;
+    for (const llvm::Value* operand : compare->operands())
+      if (auto* bound = llvm::dyn_cast<llvm::ConstantInt>(operand); bound && !tooLongToUnroll(loop, *bound)) return false;
   }
   return !exiting.empty();
 }
 
 bool isCandidate(const llvm::Loop& loop, const llvm::DenseSet<const llvm::Instruction*>& uniform) {
   return loop.isInnermost() && loop.getLoopDepth() == 1 && loop.getLoopLatch() &&
-         hasFloatingPointAccumulator(loop) && onlyReadsMemory(loop) && exitsUniformlyAfterRuntimeCount(loop, uniform);
+         hasFloatingPointAccumulator(loop) && onlyReadsMemory(loop) && exitsUniformlyAfterLongCount(loop, uniform);
 }
 
 void insertBarrierBefore(llvm::Instruction* position) {

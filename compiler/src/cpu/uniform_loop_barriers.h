@@ -5,7 +5,8 @@
 namespace loom::compiler::cpu {
 
 // A kernel without barriers whose innermost loop runs the same number of times for every
-// work-item and only reads memory to accumulate a floating-point value (an n-body inner loop)
+// work-item (known at run time only, or too many to unroll the loop fully) and only reads memory
+// to accumulate a floating-point value (an n-body inner loop, a chain of multiply-adds)
 // cannot be vectorized along the loop (that would reorder the sums) nor across work-items (the
 // loop over work-items is not innermost). Barriers before the loop and at the end of each
 // iteration turn it into barrier regions whose innermost loop is the one over work-items: every

@@ -14,6 +14,7 @@
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
+#include "group_size_specialization.h"
 #include "local_atomics_lowering.h"
 #include "local_memory_lowering.h"
 #include "module_passes.h"
@@ -25,8 +26,6 @@
 namespace loom::compiler::cpu {
 
 namespace {
-
-constexpr const char* kWorkGroupFunctionAttribute = "loom-work-group-function";
 
 llvm::Function* declareWorkGroupFunction(llvm::Module& module, const std::string& kernelName) {
   llvm::LLVMContext& context = module.getContext();
@@ -386,6 +385,7 @@ llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDesc
     // Loaded again: the simplification of kernels with barriers drops the first load where unused.
     llvm::IRBuilder<> builder(body.entry->getTerminator());
     descriptor.staticLocalMemorySize = lowerLocalVariables(*body.function, *body.entry, loadLocalMemory(builder, body.context));
+    if (descriptor.requiredWorkGroupSize[0] != 0) specializeForGroupSize(*body.function, descriptor.requiredWorkGroupSize);
   }
   return llvm::Error::success();
 }

@@ -8,7 +8,12 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "cpu/work_group_function_builder.h"
 #include "ir_test_helpers.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/ADT/Triple.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "loom/compiler/work_group_context.h"
@@ -127,6 +132,33 @@ entry:
 }
 )";
 
+// A chain of multiply-adds in a loop of TRIPS iterations, the same for every work-item (clpeak's
+// compute kernels).
+const char* const kMultiplyAddChain = LOOM_SPIR_MODULE R"(
+declare float @llvm.fmuladd.f32(float, float, float)
+
+define spir_kernel void @chain(float addrspace(1)* %out, float %a) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %lid = call spir_func i64 @_Z12get_local_idj(i32 0)
+  %lane = uitofp i64 %lid to float
+  %x = fadd float %a, %lane
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %z = phi float [ 0.0, %entry ], [ %z2, %loop ]
+  %z1 = call float @llvm.fmuladd.f32(float %x, float %z, float %x)
+  %z2 = call float @llvm.fmuladd.f32(float %z1, float %x, float %z1)
+  %next = add i32 %i, 1
+  %more = icmp slt i32 %next, TRIPS
+  br i1 %more, label %loop, label %done
+done:
+  %slot = getelementptr inbounds float, float addrspace(1)* %out, i64 %gid
+  store float %z2, float addrspace(1)* %slot, align 4
+  ret void
+}
+)";
+
 // Builds the work-group function of the only kernel in `assembly`.
 struct Built {
   llvm::LLVMContext context;
@@ -211,6 +243,36 @@ TEST(BarrierRegionsIr, ABarrierInsideALoopSplitsEachIterationIntoRegions) {
   expectNoTurnCrossesTheBarrier(*built.function);
 }
 
+// kMultiplyAddChain with its loop running `trips` times, and its descriptor.
+struct MultiplyAddChain {
+  std::string assembly;
+  KernelDescriptor kernel = pointerKernel("chain", {kGlobalPointer});
+
+  explicit MultiplyAddChain(unsigned trips) : assembly(kMultiplyAddChain) {
+    assembly.replace(assembly.find("TRIPS"), 5, std::to_string(trips));
+    KernelArgument a;
+    a.offset = kernel.argumentBufferSize;
+    a.size = a.alignment = 4;
+    kernel.arguments.push_back(a);
+    kernel.argumentBufferSize += 4;
+  }
+};
+
+TEST(UniformLoopBarriersIr, ALongLoopOfConstantTripCountRunsOneIterationForAllWorkItemsAtATime) {
+  const MultiplyAddChain chain(1000);
+  Built built(chain.assembly.c_str(), chain.kernel);
+  ASSERT_NE(built.function, nullptr);
+  EXPECT_FALSE(built.kernel.hasBarriers) << "the kernel has none of its own";
+  EXPECT_GT(built.kernel.barrierFrameSize, 0u) << "the loop's implicit barriers keep the chain's values in the frames";
+}
+
+TEST(UniformLoopBarriersIr, AShortLoopOfConstantTripCountIsLeftToTheUnroller) {
+  const MultiplyAddChain chain(3);
+  Built built(chain.assembly.c_str(), chain.kernel);
+  ASSERT_NE(built.function, nullptr);
+  EXPECT_EQ(built.kernel.barrierFrameSize, 0u);
+}
+
 TEST(LocalMemoryIr, LocalVariablesBecomeTheGroupsArena) {
   Built built(kLocalTile, pointerKernel("mirror", {kGlobalPointer}));
   ASSERT_NE(built.function, nullptr);
@@ -259,6 +321,100 @@ TEST(LocalMemoryIr, ALocalPointerArgumentPointsIntoTheArena) {
   const std::vector<const llvm::Instruction*> accesses = accessesIn(*built.function, kLocal);
   ASSERT_EQ(accesses.size(), 1u);
   EXPECT_TRUE(pointsIntoContextField(llvm::getLoadStorePointerOperand(accesses[0]), *built.function, kLocalMemoryField));
+}
+
+// The loops of `function` whose iteration count, as the optimizer sees it, `holds`.
+template <typename Holds>
+size_t loopsWhoseIterations(llvm::Function& function, Holds holds) {
+  llvm::TargetLibraryInfoImpl libraryInfo(llvm::Triple(function.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfo library(libraryInfo);
+  llvm::AssumptionCache assumptions(function);
+  llvm::DominatorTree dominators(function);
+  llvm::LoopInfo loops(dominators);
+  llvm::ScalarEvolution evolution(function, library, assumptions, dominators, loops);
+  size_t count = 0;
+  for (llvm::Loop* loop : loops.getLoopsInPreorder()) count += holds(evolution, loop);
+  return count;
+}
+
+size_t loopsRunning(llvm::Function& function, unsigned iterations) {
+  return loopsWhoseIterations(function, [&](llvm::ScalarEvolution& evolution, llvm::Loop* loop) {
+    return evolution.getSmallConstantTripCount(loop) == iterations;
+  });
+}
+
+// Whether every use of `value` compares it with a constant: the check that chooses the code.
+bool onlyComparedWithConstants(const llvm::Value& value) {
+  return llvm::all_of(value.users(), [](const llvm::User* user) {
+    auto* comparison = llvm::dyn_cast<llvm::ICmpInst>(user);
+    return comparison && (llvm::isa<llvm::Constant>(comparison->getOperand(0)) || llvm::isa<llvm::Constant>(comparison->getOperand(1)));
+  });
+}
+
+// The reads of the context's localSize array that do more than choose the code.
+size_t groupSizeReadsInTheLoops(const llvm::Function& function) {
+  const llvm::DataLayout& layout = function.getParent()->getDataLayout();
+  const uint64_t localSize = offsetof(WorkGroupContext, localSize);
+  size_t count = 0;
+  for (const llvm::Instruction& instruction : llvm::instructions(function)) {
+    auto* load = llvm::dyn_cast<llvm::LoadInst>(&instruction);
+    if (!load || onlyComparedWithConstants(*load)) continue;
+    llvm::APInt offset(64, 0);
+    const llvm::Value* base = load->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, true);
+    count += base == function.getArg(cpu::kContext) && offset.getZExtValue() >= localSize &&
+             offset.getZExtValue() < localSize + sizeof(WorkGroupContext::localSize);
+  }
+  return count;
+}
+
+// The one function `function` calls that the module defines; null (and a failure) otherwise.
+llvm::Function* onlyDefinedCallee(const llvm::Function& function) {
+  std::vector<llvm::Function*> callees;
+  for (const llvm::Instruction& instruction : llvm::instructions(function))
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction))
+      if (call->getCalledFunction() && !call->getCalledFunction()->isDeclaration()) callees.push_back(call->getCalledFunction());
+  EXPECT_EQ(callees.size(), 1u);
+  return callees.size() == 1 ? callees[0] : nullptr;
+}
+
+KernelDescriptor requiringGroupSize(KernelDescriptor kernel, std::array<uint32_t, 3> size) {
+  kernel.requiredWorkGroupSize = size;
+  return kernel;
+}
+
+constexpr unsigned kRequiredWidth = 8;
+
+TEST(RequiredGroupSizeIr, TheRegionLoopsOfARequiredSizeRunThatManyTimes) {
+  const KernelDescriptor across = pointerKernel("across", {kGlobalPointer, kGlobalPointer, kGlobalPointer});
+  Built general(kAcrossABarrier, across);
+  ASSERT_NE(general.function, nullptr);
+  EXPECT_EQ(loopsRunning(*general.function, kRequiredWidth), 0u) << "without reqd_work_group_size the group size is read at run time";
+  Built fixed(kAcrossABarrier, requiringGroupSize(across, {kRequiredWidth, 1, 1}));
+  ASSERT_NE(fixed.function, nullptr);
+  EXPECT_EQ(loopsRunning(*fixed.function, kRequiredWidth), 2u) << "each region's loop over x runs the required width";
+  expectNoTurnCrossesTheBarrier(*fixed.function);
+}
+
+TEST(RequiredGroupSizeIr, AKernelWithoutBarriersReadsTheGroupSizeOnlyToChooseItsCode) {
+  const KernelDescriptor scale = pointerKernel("scale", {kGlobalPointer});
+  Built general(kScale, scale);
+  ASSERT_NE(general.function, nullptr);
+  EXPECT_GT(groupSizeReadsInTheLoops(*general.function), 0u);
+  Built fixed(kScale, requiringGroupSize(scale, {kRequiredWidth, 1, 1}));
+  ASSERT_NE(fixed.function, nullptr);
+  EXPECT_EQ(groupSizeReadsInTheLoops(*fixed.function), 0u) << "the work-item loops run to the required size";
+}
+
+TEST(RequiredGroupSizeIr, GroupsOfAnotherSizeRunTheGeneralCodeUnoptimized) {
+  Built fixed(kAcrossABarrier, requiringGroupSize(pointerKernel("across", {kGlobalPointer, kGlobalPointer, kGlobalPointer}),
+                                                  {kRequiredWidth, 1, 1}));
+  ASSERT_NE(fixed.function, nullptr);
+  llvm::Function* general = onlyDefinedCallee(*fixed.function);
+  ASSERT_NE(general, nullptr) << "the smaller last groups of a non-uniform range need code for their size";
+  EXPECT_TRUE(general->hasLocalLinkage());
+  EXPECT_TRUE(general->hasFnAttribute(llvm::Attribute::OptimizeNone)) << "rare groups do not double the build's optimization time";
+  EXPECT_EQ(loopsRunning(*general, kRequiredWidth), 0u) << "the general code reads the group's size";
+  expectNoTurnCrossesTheBarrier(*general);
 }
 
 }  // namespace

@@ -186,7 +186,7 @@ bool CpuBackend::GroupsTask::operator()(uint64_t first, uint64_t last, unsigned 
   return !faults->faulted.load(std::memory_order_relaxed);
 }
 
-bool CpuBackend::reportFault(const FaultRecord& faults) const {
+bool CpuBackend::reportFault(const FaultRecord& faults, const core::KernelLaunch& launch) const {
   if (!faults.faulted.load()) return true;
   core::debugMessage("kernel '%s' raised %s (code %d, address %p): the launch failed as on a lost device",
                      launch.descriptor->name.c_str(), faultName(faults.first.signal), faults.first.code, faults.first.address);
@@ -202,7 +202,7 @@ bool CpuBackend::runKernel(const core::KernelLaunch& launch, const uint8_t* argu
   } else {
     pool_->run(groups, GroupsTask{this, &plan, &faults}, tile_);
   }
-  return reportFault(faults);
+  return reportFault(faults, launch);
 }
 
 std::unique_ptr<CpuBackend::StartedKernel> CpuBackend::startKernel(const core::KernelLaunch& launch, const uint8_t* arguments) {
@@ -215,7 +215,7 @@ std::unique_ptr<CpuBackend::StartedKernel> CpuBackend::startKernel(const core::K
 
 bool CpuBackend::finishKernel(StartedKernel& started) {
   pool_->finish(started.job);
-  return reportFault(started.faults);
+  return reportFault(started.faults, started.launch);
 }
 
 bool CpuBackend::runCooperatively(const LaunchPlan& plan, uint64_t groups, FaultRecord& faults) {

@@ -83,7 +83,8 @@ class CpuBackend final : public core::Backend {
     bool operator()(uint64_t first, uint64_t last, unsigned thread) const;
   };
   static LaunchPlan planOf(const core::KernelLaunch& launch, const uint8_t* arguments);
-  bool reportFault(const FaultRecord& faults) const;
+  // True when no group faulted; otherwise says which kernel faulted, and how.
+  bool reportFault(const FaultRecord& faults, const core::KernelLaunch& launch) const;
   // Runs groups [first, last) of the launch on the calling thread.
   static KernelFault runGroupsOf(const LaunchPlan& plan, uint64_t first, uint64_t last, Scratch& scratch);
   // The groups of a cooperative launch may wait for each other, which groups queued behind others

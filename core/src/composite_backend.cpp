@@ -17,8 +17,8 @@ namespace {
 // global variables are one for all tiles), else once per tile.
 class CompositeProgram final : public BackendProgram {
  public:
-  CompositeProgram(std::vector<std::unique_ptr<BackendProgram>> programs, size_t tiles)
-      : programs_(std::move(programs)), tiles_(tiles) {}
+  CompositeProgram(std::vector<std::unique_ptr<BackendProgram>> programs, size_t tiles, uint32_t tileZeroComputeUnits)
+      : programs_(std::move(programs)), tiles_(tiles), tileZeroComputeUnits_(tileZeroComputeUnits) {}
 
   BackendKernel* kernel(const std::string& name, std::string& log) override {
     std::lock_guard lock(mutex_);
@@ -30,7 +30,7 @@ class CompositeProgram final : public BackendProgram {
       tileKernels.push_back(kernel);
     }
     auto& slot = kernels_[name];
-    slot = std::make_unique<CompositeKernel>(std::move(tileKernels));
+    slot = std::make_unique<CompositeKernel>(std::move(tileKernels), tileZeroComputeUnits_);
     return slot.get();
   }
   void* globalVariable(const std::string& name) override { return programs_[0]->globalVariable(name); }
@@ -49,6 +49,7 @@ class CompositeProgram final : public BackendProgram {
 
   std::vector<std::unique_ptr<BackendProgram>> programs_;
   size_t tiles_;
+  uint32_t tileZeroComputeUnits_;
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<CompositeKernel>> kernels_;
 };
@@ -88,7 +89,7 @@ class CompositeBackend final : public Backend {
       if (!loaded) return nullptr;
       programs.push_back(std::move(loaded));
     }
-    return std::make_unique<CompositeProgram>(std::move(programs), tiles_.size());
+    return std::make_unique<CompositeProgram>(std::move(programs), tiles_.size(), tiles_[0]->info().computeUnits);
   }
   bool runsProgramsOf(const Backend& other) const override { return false; }
   bool runsLaunchParts() const override { return false; }  // its parts would need splitting again

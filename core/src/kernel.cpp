@@ -117,7 +117,9 @@ uint32_t Kernel::maxCooperativeGroupCount(const DeviceInfo& info) const {
   const uint32_t groupItems = groupSize_[0] * groupSize_[1] * groupSize_[2];
   const uint64_t localBytes = std::min<uint64_t>(localMemorySize(), UINT32_MAX);
   const uint32_t perUnit = loaded_ ? loaded_->residentGroupsPerComputeUnit(groupItems, static_cast<uint32_t>(localBytes)) : 1;
-  return static_cast<uint32_t>(std::min<uint64_t>(uint64_t(perUnit) * info.computeUnits, UINT32_MAX));
+  const uint32_t fewerUnits = loaded_ ? loaded_->cooperativeComputeUnits() : 0;
+  const uint32_t units = fewerUnits != 0 ? fewerUnits : info.computeUnits;
+  return static_cast<uint32_t>(std::min<uint64_t>(uint64_t(perUnit) * units, UINT32_MAX));
 }
 
 LaunchError Kernel::checkLaunch(const DeviceInfo& info, const uint32_t* groupCount, bool cooperative) const {

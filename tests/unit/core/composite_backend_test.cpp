@@ -17,6 +17,7 @@
 #include "loom/core/composite_kernel.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/event.h"
+#include "loom/core/kernel.h"
 #include "loom/core/launch_split.h"
 #include "loom/core/memory_coloring.h"
 
@@ -176,7 +177,7 @@ class CompositeOverFakeTiles : public ::testing::Test {
   std::unique_ptr<Backend> root;
   std::unique_ptr<BackendQueue> queue;
   BackendKernel tileKernels[2];
-  CompositeKernel kernel{{&tileKernels[0], &tileKernels[1]}};
+  CompositeKernel kernel{{&tileKernels[0], &tileKernels[1]}, 4};
   compiler::KernelDescriptor descriptor;
   const uint8_t noArguments[1] = {};
 };
@@ -217,6 +218,14 @@ TEST_F(CompositeOverFakeTiles, RunsSmallAndCooperativeLaunchesOnTileZeroWhole) {
   }
 }
 
+TEST_F(CompositeOverFakeTiles, CountsCooperativeGroupsOnTileZeroWhereTheyRun) {
+  const compiler::KernelDescriptor empty;
+  const Kernel onRoot(empty, &kernel);
+  EXPECT_EQ(onRoot.maxCooperativeGroupCount(root->info()), 4u) << "tile 0's 4 compute units, not the root's 8";
+  const Kernel onTile(empty, &tileKernels[0]);
+  EXPECT_EQ(onTile.maxCooperativeGroupCount(tiles[0]->info()), 4u);
+}
+
 TEST_F(CompositeOverFakeTiles, SplitsCopiesAndFillsByTheOwnersOfTheirBytes) {
   const size_t size = 4 * kGranule - 5;  // 4 granules, the last one short
   std::vector<uint8_t> source(size), destination(size, 0), filled(size, 0);
@@ -249,7 +258,7 @@ TEST(CompositeOverTilesWithoutParts, RunsLaunchesOnTileZeroAndStillSplitsCopies)
   std::unique_ptr<Backend> root = createCompositeBackend({&first, &second});
   std::unique_ptr<BackendQueue> queue = root->createQueue();
   BackendKernel tileKernels[2];
-  CompositeKernel kernel{{&tileKernels[0], &tileKernels[1]}};
+  CompositeKernel kernel{{&tileKernels[0], &tileKernels[1]}, 4};
   compiler::KernelDescriptor descriptor;
   KernelLaunch launch;
   launch.setRange({1, {64, 1, 1}, {1, 1, 1}, {}, {}, false});
@@ -377,7 +386,7 @@ class CompositeOverCpuTiles : public ::testing::TestWithParam<unsigned> {
     root = createCompositeBackend(pointers);
     queue = root->createQueue();
     std::vector<BackendKernel*> sameKernel(GetParam(), &cpuKernel);
-    kernel = std::make_unique<CompositeKernel>(sameKernel);
+    kernel = std::make_unique<CompositeKernel>(sameKernel, tiles[0]->info().computeUnits);
   }
 
   // Launches recordGroups and checks that every group ran once and saw the unsplit launch.

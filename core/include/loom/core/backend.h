@@ -29,6 +29,9 @@ class BackendKernel {
   // once on one compute unit, all resident together, as a cooperative launch needs them; the
   // default is one (the CPU runs each group of a cooperative launch on a thread of its own).
   virtual uint32_t residentGroupsPerComputeUnit(uint32_t groupItems, uint32_t localMemorySize) const { return 1; }
+  // The compute units a cooperative launch of this kernel runs on where they are fewer than the
+  // device's (a root over tiles runs it on tile 0); 0: all of the device's.
+  virtual uint32_t cooperativeComputeUnits() const { return 0; }
 };
 
 // A compiled program loaded on a device.

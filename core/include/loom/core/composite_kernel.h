@@ -11,8 +11,10 @@ namespace loom::core {
 
 class CompositeKernel final : public BackendKernel {
  public:
-  // One kernel per tile, in tile order (the same one where the tiles share their programs).
-  explicit CompositeKernel(std::vector<BackendKernel*> tileKernels) : tileKernels_(std::move(tileKernels)) {}
+  // One kernel per tile, in tile order (the same one where the tiles share their programs);
+  // `tileZeroComputeUnits` are those of tile 0, where cooperative launches run.
+  CompositeKernel(std::vector<BackendKernel*> tileKernels, uint32_t tileZeroComputeUnits)
+      : tileKernels_(std::move(tileKernels)), tileZeroComputeUnits_(tileZeroComputeUnits) {}
 
   BackendKernel* onTile(size_t tile) const { return tileKernels_[tile]; }
   // A group must fit every tile it may run on.
@@ -26,9 +28,11 @@ class CompositeKernel final : public BackendKernel {
   uint32_t residentGroupsPerComputeUnit(uint32_t groupItems, uint32_t localMemorySize) const override {
     return tileKernels_[0]->residentGroupsPerComputeUnit(groupItems, localMemorySize);
   }
+  uint32_t cooperativeComputeUnits() const override { return tileZeroComputeUnits_; }
 
  private:
   std::vector<BackendKernel*> tileKernels_;
+  uint32_t tileZeroComputeUnits_;
 };
 
 }  // namespace loom::core

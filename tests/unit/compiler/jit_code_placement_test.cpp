@@ -83,7 +83,10 @@ TEST(JitCodePlacement, KernelsReadTheirConstantsWhereOnlySinglePagesAreFreeNearb
     WorkGroupFunction function = executable->kernel("constants", log);
     ASSERT_NE(function, nullptr) << log;
     std::vector<std::array<float, 4>> in(kWorkItems, {0.5f, 0.5f, 0.5f, 0.5f}), out(kWorkItems);
-    Arguments(*executable->program().info.findKernel("constants")).set(0, out.data()).set(1, in.data()).run(function, range1d(kWorkItems, kWorkItems));
+    Arguments(*executable->program().info.findKernel("constants"))
+        .set(0, out.data())
+        .set(1, in.data())
+        .run(function, range1d(kWorkItems, kWorkItems));
     const std::array<float, 4> expected = expectedConstants(0.5f);
     for (uint32_t i = 0; i < kWorkItems; i += 7)
       for (int c = 0; c < 4; ++c) EXPECT_FLOAT_EQ(out[i][c], expected[c]) << "work-item " << i;

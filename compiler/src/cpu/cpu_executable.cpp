@@ -6,10 +6,12 @@
 #include <set>
 
 #include "cpu/code_partitions.h"
+#include "cpu/contiguous_memory_manager.h"
 #include "cpu/streaming_stores.h"
 #include "cpu/work_group_function_builder.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -28,7 +30,13 @@ llvm::orc::LLJIT* processJit(std::string& log) {
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
-    auto created = llvm::orc::LLJITBuilder().create();
+    // Each object's sections in one mapping: see ContiguousMemoryManager.
+    auto created = llvm::orc::LLJITBuilder()
+                       .setObjectLinkingLayerCreator([](llvm::orc::ExecutionSession& session, const llvm::Triple&) {
+                         auto memory = [] { return std::make_unique<cpu::ContiguousMemoryManager>(); };
+                         return std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(session, std::move(memory));
+                       })
+                       .create();
     if (!created) {
       error = llvm::toString(created.takeError());
       return;

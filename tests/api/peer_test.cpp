@@ -63,7 +63,9 @@ TEST_F(PeerTest, PeerQueriesAgreeWithEachOther) {
     for (ze_device_handle_t to : all) {
       const ze_device_p2p_property_flags_t flags = p2pFlags(from, to);
       EXPECT_EQ(canAccess(from, to), (flags & ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS) != 0);
-      if (!(flags & ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS)) EXPECT_FALSE(flags & ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS);
+      if (!(flags & ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS)) {
+        EXPECT_FALSE(flags & ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS);
+      }
     }
 }
 

@@ -98,7 +98,7 @@ copy_library() {  # copy_library FILE_IN_BUILD_LIB: the real file stripped, its 
 copy_library libze_loom.so.1
 copy_library libloom_opencl.so.1
 
-programs=(ze_sample cl_sample loom-info loom-cc ze_benchmark cl_kernel_suite gpu_benchmark)
+programs=(ze_sample cl_sample loom-info loom-cc ze_benchmark cl_kernel_suite gpu_benchmark scaling_benchmark)
 if [ $tests = 1 ]; then
   for test in "$build"/bin/loom_*_tests; do [ -f "$test" ] && programs+=("$(basename "$test")"); done
 fi

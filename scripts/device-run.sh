@@ -2,8 +2,9 @@
 # Runs a Loom bundle (scripts/bundle.sh) on an NVIDIA GPU machine: unpacks it (builds nothing),
 # sources its env.sh and, with LOOM_EnableCudaDevices=1, runs loom-info (the GPU must be device
 # 0), ze_sample and cl_sample on the GPU, gpu_benchmark (Loom next to NVIDIA's OpenCL and native
-# CUDA), then the Level Zero and OpenCL API suites with LOOM_ForceBackend=cuda and the CUDA unit
-# and NVPTX compiler suites, each test suite in a process of its own. The test binaries carry
+# CUDA), scaling_benchmark where ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE joins several GPUs, then the
+# Level Zero and OpenCL API suites with LOOM_ForceBackend=cuda and the CUDA unit and NVPTX
+# compiler suites, each test suite in a process of its own. The test binaries carry
 # their kernels, so the bundle may come from a build in any folder. Writes logs and a summary to
 # $OUT.
 #
@@ -118,6 +119,19 @@ esac
 note "gpu_benchmark: ${results[-1]#gpu_benchmark }"
 sed 's/^/  /' "$logs/gpu_benchmark.log" >>"$summary"
 cp "$logs/gpu_benchmark.log" "$out"/ 2>/dev/null
+
+# --- scaling_benchmark: a root device over several GPUs against its first GPU ---------------------
+if [ "${ZE_FLAT_DEVICE_HIERARCHY:-}" = COMPOSITE ] && (($(nvidia-smi -L 2>/dev/null | wc -l) > 1)); then
+  timeout -k 5 "$(limit 180)" scaling_benchmark >"$logs/scaling_benchmark.log" 2>&1
+  rc=$?
+  case $rc in
+    0) record scaling_benchmark "PASS: every figure measured, results correct" ;;
+    *) record scaling_benchmark "FAIL (rc $rc)" ;;
+  esac
+  note "scaling_benchmark: ${results[-1]#scaling_benchmark }"
+  sed 's/^/  /' "$logs/scaling_benchmark.log" >>"$summary"
+  cp "$logs/scaling_benchmark.log" "$out"/ 2>/dev/null
+fi
 
 # --- GoogleTest suites, one process per test suite -------------------------------------------
 # run_suites NAME BUDGET BACKEND: runs each test suite of bin/NAME in a process of its own (with

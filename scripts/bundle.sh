@@ -15,7 +15,7 @@ loom-bundle/:
                the samples' file variables relative to its own folder; `env.sh COMMAND ARGS...`
                runs one command in that environment instead
   bin/         ze_sample, cl_sample, loom-info, loom-cc, ze_benchmark, cl_kernel_suite,
-               gpu_benchmark and every test binary in DIR/bin (loom_*_tests), stripped; the tests
+               gpu_benchmark, scaling_benchmark and every test binary in DIR/bin (loom_*_tests), stripped; the tests
                and benchmarks carry their kernels inside (loom_embedded_files in CMake), so they
                run from any folder
   lib/         libze_loom.so.1, libloom_opencl.so.1 (stripped), and what they need that Ubuntu

@@ -20,6 +20,7 @@
 #include "gpu/figure_table.h"
 #include "gpu/gpu_peers.h"
 #include "gpu/own_process.h"
+#include "gpu/ze_devices.h"
 
 namespace loom::benchmarks {
 namespace {
@@ -51,30 +52,20 @@ bool ok(ze_result_t result, const char* what) {
 
 // A root device of the wanted type with sub-devices, or its first sub-device.
 ze_device_handle_t findDevice(ze_device_type_t type, bool tileZero, ze_driver_handle_t& driverOut) {
-  uint32_t drivers = 0;
-  if (zeInit(0) != ZE_RESULT_SUCCESS || zeDriverGet(&drivers, nullptr) != ZE_RESULT_SUCCESS) return nullptr;
-  std::vector<ze_driver_handle_t> driverHandles(drivers);
-  zeDriverGet(&drivers, driverHandles.data());
-  for (ze_driver_handle_t driver : driverHandles) {
-    uint32_t count = 0;
-    zeDeviceGet(driver, &count, nullptr);
-    std::vector<ze_device_handle_t> devices(count);
-    zeDeviceGet(driver, &count, devices.data());
-    for (ze_device_handle_t device : devices) {
-      ze_device_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
-      zeDeviceGetProperties(device, &properties);
-      uint32_t tiles = 0;
-      zeDeviceGetSubDevices(device, &tiles, nullptr);
-      if (properties.type != type || tiles < 2) continue;
-      driverOut = driver;
-      if (!tileZero) {
-        std::printf("root: %s, %u tiles\n", properties.name, tiles);
-        return device;
-      }
-      std::vector<ze_device_handle_t> subDevices(tiles);
-      zeDeviceGetSubDevices(device, &tiles, subDevices.data());
-      return subDevices[0];
+  for (const auto& [driver, device] : levelZeroDevices()) {
+    ze_device_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+    zeDeviceGetProperties(device, &properties);
+    uint32_t tiles = 0;
+    zeDeviceGetSubDevices(device, &tiles, nullptr);
+    if (properties.type != type || tiles < 2) continue;
+    driverOut = driver;
+    if (!tileZero) {
+      std::printf("root: %s, %u tiles\n", properties.name, tiles);
+      return device;
     }
+    std::vector<ze_device_handle_t> subDevices(tiles);
+    zeDeviceGetSubDevices(device, &tiles, subDevices.data());
+    return subDevices[0];
   }
   return nullptr;
 }
@@ -132,7 +123,7 @@ struct Session {
     ok(zeMemAllocDevice(context, &desc, bytes, 64, device, &pointer), "zeMemAllocDevice");
     return pointer;
   }
-  void upload(void* to, const void* from, size_t bytes) const {
+  void copy(void* to, const void* from, size_t bytes) const {
     zeCommandListAppendMemoryCopy(list, to, from, bytes, nullptr, 0, nullptr);
     synchronize();
   }
@@ -175,11 +166,11 @@ void measureTriad(const Session& s, const ScalingSizes& sizes, ScalingFigures& f
   void* c = s.memory(bytes);
   Kernel triad(s, "triad");
   if (a && b && c && triad.handle) {
-    uploadTriadInputs(host, b, c, [&](void* to, const float* from) { s.upload(to, from, bytes); });
+    uploadTriadInputs(host, b, c, [&](void* to, const float* from) { s.copy(to, from, bytes); });
     zeKernelSetGroupSize(triad.handle, 256, 1, 1);
     triad.arguments(a, b, c, kTriadScale);
     figures.triadGBs = triadGBs(bytes, triad.secondsPerLaunch(s, {uint32_t(n / 256), 1, 1}, 20));
-    s.upload(host.data(), a, bytes);
+    s.copy(host.data(), a, bytes);
     figures.correct = triadIsCorrect(host.data(), n, "triad") && figures.correct;
   }
   for (void* p : {a, b, c}) s.free(p);
@@ -195,14 +186,14 @@ void measureSgemm(const Session& s, const ScalingSizes& sizes, ScalingFigures& f
   Kernel sgemm(s, "sgemm");
   if (a && b && c && sgemm.handle) {
     for (size_t i = 0; i < elements; ++i) host[i] = sgemmA(i);
-    s.upload(a, host.data(), bytes);
+    s.copy(a, host.data(), bytes);
     for (size_t i = 0; i < elements; ++i) host[i] = sgemmB(i);
-    s.upload(b, host.data(), bytes);
+    s.copy(b, host.data(), bytes);
     zeKernelSetGroupSize(sgemm.handle, 16, 16, 1);
     sgemm.arguments(a, b, c, n);
     const double seconds = sgemm.secondsPerLaunch(s, {uint32_t(n / 16), uint32_t(n / 16), 1}, 3);
     figures.sgemmGflops = 2.0 * n * n * n / seconds / 1e9;
-    s.upload(host.data(), c, bytes);
+    s.copy(host.data(), c, bytes);
     figures.correct = sgemmIsCorrect(host.data(), uint32_t(n), "SGEMM") && figures.correct;
   }
   for (void* p : {a, b, c}) s.free(p);
@@ -239,13 +230,13 @@ void measureNbody(const Session& s, const ScalingSizes& sizes, ScalingFigures& f
   void* accelerations = s.memory(bytes);
   Kernel nbody(s, "nbody");
   if (positions && accelerations && nbody.handle) {
-    s.upload(positions, host.data(), bytes);
+    s.copy(positions, host.data(), bytes);
     zeKernelSetGroupSize(nbody.handle, 256, 1, 1);
     nbody.arguments(positions, accelerations, int32_t(count), 0.01f);
     const double seconds = nbody.secondsPerLaunch(s, {count / 256, 1, 1}, 3);
     figures.nbodyGInteractions = double(count) * count / seconds / 1e9;
     std::vector<float> result(host.size());
-    s.upload(result.data(), accelerations, bytes);
+    s.copy(result.data(), accelerations, bytes);
     figures.correct = nbodyIsCorrect(host, result) && figures.correct;
   }
   for (void* p : {positions, accelerations}) s.free(p);
@@ -275,13 +266,13 @@ void measureSumWhole(const Session& s, const ScalingSizes& sizes, ScalingFigures
   void* sums = s.memory(size_t(sizes.readers) * sizeof(float));
   Kernel sumWhole(s, "sumWhole");
   if (small && sums && sumWhole.handle) {
-    s.upload(small, ones.data(), ones.size() * sizeof(float));
+    s.copy(small, ones.data(), ones.size() * sizeof(float));
     zeKernelSetGroupSize(sumWhole.handle, 256, 1, 1);
     sumWhole.arguments(small, sums, int32_t(sizes.smallFloats));
     const double seconds = sumWhole.secondsPerLaunch(s, {sizes.readers / 256, 1, 1}, 3);
     figures.sumWholeGReads = double(sizes.readers) * sizes.smallFloats / seconds / 1e9;
     std::vector<float> result(sizes.readers);
-    s.upload(result.data(), sums, result.size() * sizeof(float));
+    s.copy(result.data(), sums, result.size() * sizeof(float));
     for (size_t i = 0; i < result.size(); ++i) {
       if (result[i] == float(sizes.smallFloats)) continue;
       std::fprintf(stderr, "sumWhole wrong at %zu: %g, expected %u\n", i, result[i], sizes.smallFloats);

@@ -148,15 +148,7 @@ bool CudaQueue::raiseDynamicSharedLimit(const core::KernelLaunch& launch) {
 }
 
 void CudaQueue::launch(const core::KernelLaunch& launch, const uint8_t* arguments) {
-  const uint32_t* groups = launch.groupCount;
-  if (uint64_t(groups[0]) * groups[1] * groups[2] == 0) return;
-  // The PTX reads its group ids from %ctaid: a part of a split launch would run as the whole.
-  if (launch.isPart) {
-    core::debugMessage("%s: a part of a split launch cannot run on a GPU yet (the NVPTX launch ABI has no group-id base)",
-                       deviceName_.c_str());
-    if (failure_ == 0) failure_ = core::kStatusOutOfResources;
-    return;
-  }
+  if (launch.groupsToRun() == 0) return;
   std::optional<PrimaryContext::Scope> scope;
   enter(scope);
   if (!raiseDynamicSharedLimit(launch)) return;
@@ -165,18 +157,18 @@ void CudaQueue::launch(const core::KernelLaunch& launch, const uint8_t* argument
   auto* kernel = static_cast<CudaKernel*>(launch.kernel);
   printsPending_ = printsPending_ || kernel->mayPrint();
   CUfunction entry = runsOnWholeGroupsEntry(launch) ? kernel->entries().wholeGroups : kernel->entries().anyLaunch;
+  // A part of a split launch runs only its own groups; its parameters say where they start.
+  const Grid grid = gridOf(launch);
   // All blocks resident at once, or the launch fails (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE).
   if (launch.cooperative) {
-    succeeded(driver().cuLaunchCooperativeKernel(entry, groups[0], groups[1], groups[2], launch.groupSize[0],
-                                                 launch.groupSize[1], launch.groupSize[2], launch.localMemorySize, stream_,
-                                                 parameters.pointers.data()),
+    succeeded(driver().cuLaunchCooperativeKernel(entry, grid.x, grid.y, grid.z, launch.groupSize[0], launch.groupSize[1],
+                                                 launch.groupSize[2], launch.localMemorySize, stream_, parameters.pointers.data()),
               "cuLaunchCooperativeKernel");
     return;
   }
   if (kernel->launchesEarly()) return launchEarly(entry, launch, parameters.pointers.data());
-  succeeded(driver().cuLaunchKernel(entry, groups[0], groups[1], groups[2],
-                                    launch.groupSize[0], launch.groupSize[1], launch.groupSize[2], launch.localMemorySize,
-                                    stream_, parameters.pointers.data(), nullptr),
+  succeeded(driver().cuLaunchKernel(entry, grid.x, grid.y, grid.z, launch.groupSize[0], launch.groupSize[1], launch.groupSize[2],
+                                    launch.localMemorySize, stream_, parameters.pointers.data(), nullptr),
             "cuLaunchKernel");
 }
 
@@ -184,8 +176,8 @@ void CudaQueue::launchEarly(CUfunction entry, const core::KernelLaunch& launch, 
   CUlaunchAttribute early{};
   early.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
   early.value.programmaticStreamSerializationAllowed = 1;
-  const CUlaunchConfig config{launch.groupCount[0], launch.groupCount[1], launch.groupCount[2],
-                              launch.groupSize[0],  launch.groupSize[1],  launch.groupSize[2],
+  const Grid grid = gridOf(launch);
+  const CUlaunchConfig config{grid.x, grid.y, grid.z, launch.groupSize[0], launch.groupSize[1], launch.groupSize[2],
                               launch.localMemorySize, stream_, &early, 1};
   succeeded(driver().cuLaunchKernelEx(&config, entry, parameters, nullptr), "cuLaunchKernelEx");
 }

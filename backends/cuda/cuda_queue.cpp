@@ -43,6 +43,7 @@ CudaQueue::~CudaQueue() {
   forgetMarks();
   for (CUevent event : spareEvents_) driver().cuEventDestroy(event);
   if (anchor_) driver().cuEventDestroy(anchor_);
+  if (joinEvent_) driver().cuEventDestroy(joinEvent_);
   driver().cuStreamDestroy(stream_);
 }
 
@@ -280,6 +281,37 @@ bool CudaQueue::writeValue(uint32_t* word, uint32_t value) {
   return valueOperationIssued(
       driver().cuStreamWriteValue32(stream_, address(word), value, CU_STREAM_WRITE_VALUE_DEFAULT),
       "cuStreamWriteValue32");
+}
+
+CUevent CudaQueue::recordJoinPoint() {
+  std::optional<PrimaryContext::Scope> scope;
+  enter(scope);
+  if (!joinEvent_) {
+    if (CUresult result = driver().cuEventCreate(&joinEvent_, CU_EVENT_DISABLE_TIMING); result != CUDA_SUCCESS) {
+      core::debugMessage("%s: %s; tiles are joined on the host", deviceName_.c_str(), driver().describe("cuEventCreate", result).c_str());
+      joinEvent_ = nullptr;
+      return nullptr;
+    }
+  }
+  if (CUresult result = driver().cuEventRecord(joinEvent_, stream_); result != CUDA_SUCCESS) {
+    core::debugMessage("%s: %s; tiles are joined on the host", deviceName_.c_str(), driver().describe("cuEventRecord", result).c_str());
+    return nullptr;
+  }
+  return joinEvent_;
+}
+
+bool CudaQueue::joinAfter(core::BackendQueue& other) {
+  auto* before = dynamic_cast<CudaQueue*>(&other);
+  if (!before) return false;
+  CUevent point = before->recordJoinPoint();
+  if (!point) return false;
+  std::optional<PrimaryContext::Scope> scope;
+  enter(scope);
+  if (CUresult result = driver().cuStreamWaitEvent(stream_, point, 0); result != CUDA_SUCCESS) {
+    core::debugMessage("%s: %s; tiles are joined on the host", deviceName_.c_str(), driver().describe("cuStreamWaitEvent", result).c_str());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace loom::backends::cuda

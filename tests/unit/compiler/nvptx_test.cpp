@@ -309,13 +309,15 @@ TEST(Nvptx, GroupIdsAddThePartsBaseAndGroupCountsAreTheWholeLaunchs) {
   }
 }
 
+constexpr const char* kTriad = R"(kernel void triad(global float* a, global const float* b, global const float* c, float s) {
+  size_t i = get_global_id(0);
+  a[i] = b[i] + s * c[i];
+})";
+
 // The base costs a launch that is no part one add (of a parameter, which the GPU reads from its
 // constant bank) per group id: no branch, no second entry, no other parameter read.
 TEST(Nvptx, TheGroupIdBaseAddsNoBranchToTheEntryForWholeGroups) {
-  const BuildResult built = compileSource(R"(kernel void triad(global float* a, global const float* b, global const float* c, float s) {
-    size_t i = get_global_id(0);
-    a[i] = b[i] + s * c[i];
-  })");
+  const BuildResult built = compileSource(kTriad);
   ASSERT_EQ(built.status, Status::Success) << built.log;
   const std::string entry = std::string("triad") + kWholeGroupsEntrySuffix;
   const std::string body = entryBody(ptxOf(built), entry);
@@ -334,10 +336,7 @@ TEST(Nvptx, TheGroupIdBaseAddsNoBranchToTheEntryForWholeGroups) {
 // The entry for launches of whole groups at offset 0 reads no global size (no thread can be
 // outside the range) and no global offset.
 TEST(Nvptx, OnlyTheEntryForAnyLaunchChecksTheGlobalRangeAndReadsTheOffset) {
-  const BuildResult built = compileSource(R"(kernel void triad(global float* a, global const float* b, global const float* c, float s) {
-    size_t i = get_global_id(0);
-    a[i] = b[i] + s * c[i];
-  })");
+  const BuildResult built = compileSource(kTriad);
   ASSERT_EQ(built.status, Status::Success) << built.log;
   const std::string ptx = ptxOf(built);
   const std::string anyLaunch = entryBody(ptx, "triad");

@@ -25,6 +25,8 @@ class CudaBackend final : public core::Backend {
   compiler::Target compilerTarget() const override { return compiler::Target::Nvptx; }
   std::unique_ptr<core::BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram> program,
                                                     std::string& log) override;
+  // Its PTX takes the group-id base and the whole launch's counts (nvptx_launch_abi.h).
+  bool runsLaunchParts() const override { return true; }
   std::unique_ptr<core::BackendQueue> createQueue() override;
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;

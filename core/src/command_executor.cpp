@@ -57,20 +57,24 @@ bool CommandExecutor::retire(bool wait) {
   const int32_t failure = queue_->takeFailure();
   recordDeviceFailure(failure);
   const uint64_t now = backend_.timestamp();
-  auto timeOf = [&](const DeferredTime& deferred) {
-    return deferred.mark == BackendQueue::kNoMark ? now : queue_->timeOfMark(deferred.mark);
-  };
   int32_t waitedFailure = 0;
   const size_t firstFailed = firstSignalAfterAFailedWait(waitedFailure);
-  for (const DeferredTime& start : deferredStarts_) start.event->markStart(timeOf(start));
+  for (const DeferredTime& start : deferredStarts_) {
+    if (timedPerTile(start))
+      start.event->markTileStarts(tileTimesOf(start));
+    else
+      start.event->markStart(timeOf(start, now));
+  }
   for (size_t i = 0; i < deferredSignals_.size(); ++i) {
     const DeferredTime& signal = deferredSignals_[i];
     if (failure)
       signal.event->fail(failure);
     else if (i >= firstFailed)
       signal.event->fail(waitedFailure);
+    else if (timedPerTile(signal))
+      signal.event->signalTileEnds(tileTimesOf(signal));
     else
-      signal.event->signal(timeOf(signal));
+      signal.event->signal(timeOf(signal, now));
   }
   deferredStarts_.clear();
   deferredSignals_.clear();
@@ -85,6 +89,20 @@ void CommandExecutor::issued() {
     recordDeviceFailure(failure);
     failure_ = failure;
   }
+}
+
+uint64_t CommandExecutor::timeOf(const DeferredTime& deferred, uint64_t now) const {
+  return deferred.mark == BackendQueue::kNoMark ? now : queue_->timeOfMark(deferred.mark);
+}
+
+bool CommandExecutor::timedPerTile(const DeferredTime& deferred) const {
+  return deferred.mark != BackendQueue::kNoMark && queue_->markTiles() > 1;
+}
+
+std::vector<uint64_t> CommandExecutor::tileTimesOf(const DeferredTime& deferred) const {
+  std::vector<uint64_t> times(queue_->markTiles());
+  for (uint32_t tile = 0; tile < times.size(); ++tile) times[tile] = queue_->timeOfMarkOnTile(deferred.mark, tile);
+  return times;
 }
 
 // Host-side results may go to device memory, which only the queue can write: copies, all

@@ -17,8 +17,10 @@ namespace {
 // global variables are one for all tiles), else once per tile.
 class CompositeProgram final : public BackendProgram {
  public:
-  CompositeProgram(std::vector<std::unique_ptr<BackendProgram>> programs, size_t tiles, uint32_t tileZeroComputeUnits)
-      : programs_(std::move(programs)), tiles_(tiles), tileZeroComputeUnits_(tileZeroComputeUnits) {}
+  // `kernelsSplit`: the tiles share the program's global variables, or it has none.
+  CompositeProgram(std::vector<std::unique_ptr<BackendProgram>> programs, size_t tiles, uint32_t tileZeroComputeUnits,
+                   bool kernelsSplit)
+      : programs_(std::move(programs)), tiles_(tiles), tileZeroComputeUnits_(tileZeroComputeUnits), kernelsSplit_(kernelsSplit) {}
 
   BackendKernel* kernel(const std::string& name, std::string& log) override {
     std::lock_guard lock(mutex_);
@@ -30,7 +32,7 @@ class CompositeProgram final : public BackendProgram {
       tileKernels.push_back(kernel);
     }
     auto& slot = kernels_[name];
-    slot = std::make_unique<CompositeKernel>(std::move(tileKernels), tileZeroComputeUnits_);
+    slot = std::make_unique<CompositeKernel>(std::move(tileKernels), tileZeroComputeUnits_, kernelsSplit_);
     return slot.get();
   }
   void* globalVariable(const std::string& name) override { return programs_[0]->globalVariable(name); }
@@ -50,6 +52,7 @@ class CompositeProgram final : public BackendProgram {
   std::vector<std::unique_ptr<BackendProgram>> programs_;
   size_t tiles_;
   uint32_t tileZeroComputeUnits_;
+  bool kernelsSplit_;
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<CompositeKernel>> kernels_;
 };
@@ -89,14 +92,19 @@ class CompositeBackend final : public Backend {
       if (!loaded) return nullptr;
       programs.push_back(std::move(loaded));
     }
-    return std::make_unique<CompositeProgram>(std::move(programs), tiles_.size(), tiles_[0]->info().computeUnits);
+    const bool kernelsSplit = shared || program->info.globalVariableTotalSize == 0;
+    if (!kernelsSplit)
+      debugMessage("implicit scaling: a program with global variables on %s runs its kernels on tile 0, where the host sees them",
+                   info_.name.c_str());
+    return std::make_unique<CompositeProgram>(std::move(programs), tiles_.size(), tiles_[0]->info().computeUnits, kernelsSplit);
   }
   bool runsProgramsOf(const Backend& other) const override { return false; }
   bool runsLaunchParts() const override { return false; }  // its parts would need splitting again
   std::unique_ptr<BackendQueue> createQueue() override {
     std::vector<std::unique_ptr<BackendQueue>> queues;
     for (Backend* tile : tiles_) queues.push_back(tile->createQueue());
-    return std::make_unique<CompositeQueue>(std::move(queues), splitting_);
+    Backend* clock = tiles_[0];  // the root's timestamps are tile 0's (timestamp())
+    return std::make_unique<CompositeQueue>(std::move(queues), splitting_, [clock] { return clock->timestamp(); });
   }
   void copy(void* destination, const void* source, size_t size) override { tiles_[0]->copy(destination, source, size); }
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override {

@@ -210,6 +210,24 @@ TEST_F(ImplicitScalingTest, AKernelTimestampSpansEveryTilesPart) {
   EXPECT_LE(result.global.kernelStart, released) << "the first tile started before the host released the last";
   EXPECT_GE(result.global.kernelEnd, released) << "the end is the last tile's";
   EXPECT_LE(result.global.kernelEnd, after);
+  // One result per tile, in tile order: the last tile's part ends after the release, and the
+  // kernel's timestamp spans them all.
+  uint32_t count = 0;
+  ASSERT_ZE(zeEventQueryTimestampsExp(timed, device, &count, nullptr));
+  ASSERT_EQ(count, tiles);
+  std::vector<ze_kernel_timestamp_result_t> perTile(count);
+  ASSERT_ZE(zeEventQueryTimestampsExp(timed, device, &count, perTile.data()));
+  uint64_t earliest = UINT64_MAX, latest = 0;
+  for (const ze_kernel_timestamp_result_t& tile : perTile) {
+    EXPECT_LE(before, tile.global.kernelStart);
+    EXPECT_LE(tile.global.kernelStart, tile.global.kernelEnd);
+    earliest = std::min(earliest, tile.global.kernelStart);
+    latest = std::max(latest, tile.global.kernelEnd);
+  }
+  EXPECT_GE(perTile.back().global.kernelEnd, released) << "the last tile held its groups until the release";
+  EXPECT_LE(perTile.front().global.kernelEnd, perTile.back().global.kernelEnd);
+  EXPECT_EQ(earliest, result.global.kernelStart);
+  EXPECT_EQ(latest, result.global.kernelEnd);
 }
 
 TEST_F(ImplicitScalingTest, CopiesAndFillsAcrossChunksOfEveryTile) {

@@ -78,6 +78,11 @@ class BackendQueue {
   virtual uint32_t markTime() { return kNoMark; }
   virtual uint64_t timeOfMark(uint32_t mark) { return 0; }
   virtual void forgetMarks() {}
+  // A queue over the tiles of a root device times each tile apart: markTiles() of them, and
+  // timeOfMarkOnTile() is when `tile` passed `mark` (timeOfMark() when the last tile did). Other
+  // queues are one tile.
+  virtual uint32_t markTiles() const { return 1; }
+  virtual uint64_t timeOfMarkOnTile(uint32_t mark, uint32_t tile) { return timeOfMark(mark); }
   // The first failure among the commands issued since the last call, as a negative execution
   // status (event.h), or 0; the call clears it. A command the device refused counts when it is
   // issued; a failure while the device ran the work once completed() or synchronize() saw it.
@@ -89,6 +94,11 @@ class BackendQueue {
   // operations): the caller then waits, or writes, on the host.
   virtual bool waitValue(const uint32_t* address, uint32_t value) { return false; }
   virtual bool writeValue(uint32_t* address, uint32_t value) { return false; }
+  // A join between the queues of two tiles of one root device, in the queues themselves: the
+  // commands issued on this queue from now on start only after those issued on `other` so far
+  // have completed, and see what they wrote. False when the queues cannot (other kinds of queue,
+  // a synchronous queue, a driver failure): the caller then synchronizes `other`.
+  virtual bool joinAfter(BackendQueue& other) { return false; }
   // A synchronous queue may instead start a launch that runs while the caller goes on, so that a
   // composite queue (composite_backend.h) runs its tiles' parts at once: false when it cannot, and
   // then nothing started. The arguments are copied. finishLaunches() returns once every launch

@@ -33,7 +33,7 @@ constexpr const char* kInputHeaderDir = "/loom/input";
 // What Loom's CPU device supports, as clang's target options: clang defines the macros and checks
 // the code against them (OpenCL C 3.0 features and extensions alike).
 constexpr const char* kSupportedExtensions =
-    "-cl-ext=-all,+cl_khr_fp64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"
+    "-cl-ext=-all,+cl_khr_fp64,+cl_khr_fp16,+__opencl_c_fp16,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"
     "+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,"
     "+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store,+__opencl_c_fp64,"
     "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,+__opencl_c_program_scope_global_variables,"

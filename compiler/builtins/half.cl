@@ -91,37 +91,23 @@ VEC3(smoothstep, half)
 #define HALF_BELOW_ONE 0x1.ffcp-1h
 
 // Functions with a second result through a pointer, for every address space: the float function
-// with a private second result, both rounded to half (exact but for sincos and lgamma_r).
+// with a private second result of type FLOAT_SECOND, both rounded to half (exact but for sincos
+// and lgamma_r).
+#define HALF_WITH_SECOND(name, SECOND, FLOAT_SECOND, AS)                                          \
+  half OVL name(half x, AS SECOND* second) {                                                      \
+    FLOAT_SECOND floatSecond;                                                                     \
+    const half result = (half)name((float)x, &floatSecond);                                       \
+    *second = (SECOND)floatSecond;                                                                \
+    return result;                                                                                \
+  }
 #define HALF_POINTER_FUNCTIONS(AS)                                                                      \
+  HALF_WITH_SECOND(modf, half, float, AS) HALF_WITH_SECOND(sincos, half, float, AS)                     \
+  HALF_WITH_SECOND(frexp, int, int, AS) HALF_WITH_SECOND(lgamma_r, int, int, AS)                        \
   half OVL fract(half x, AS half* whole) {                                                            \
     float floatWhole;                                                                                 \
     const half fraction = (half)fract((float)x, &floatWhole);                                         \
     *whole = (half)floatWhole;                                                                        \
     return fraction >= HALF_BELOW_ONE ? HALF_BELOW_ONE : fraction; /* 1 - 2^-24 rounds up to 1 */     \
-  }                                                                                                   \
-  half OVL modf(half x, AS half* whole) {                                                             \
-    float floatWhole;                                                                                 \
-    const half fraction = (half)modf((float)x, &floatWhole);                                          \
-    *whole = (half)floatWhole;                                                                        \
-    return fraction;                                                                                  \
-  }                                                                                                   \
-  half OVL sincos(half x, AS half* cosine) {                                                          \
-    float floatCosine;                                                                                \
-    const half sine = (half)sincos((float)x, &floatCosine);                                           \
-    *cosine = (half)floatCosine;                                                                      \
-    return sine;                                                                                      \
-  }                                                                                                   \
-  half OVL frexp(half x, AS int* exponent) {                                                          \
-    int e;                                                                                            \
-    const half mantissa = (half)frexp((float)x, &e);                                                  \
-    *exponent = e;                                                                                    \
-    return mantissa;                                                                                  \
-  }                                                                                                   \
-  half OVL lgamma_r(half x, AS int* sign) {                                                           \
-    int s;                                                                                            \
-    const half value = (half)lgamma_r((float)x, &s);                                                  \
-    *sign = s;                                                                                        \
-    return value;                                                                                     \
   }                                                                                                   \
   half OVL remquo(half x, half y, AS int* quotient) {                                                 \
     int q;                                                                                            \
@@ -136,6 +122,7 @@ HALF_POINTER_FUNCTIONS(__global)
 HALF_POINTER_FUNCTIONS(__local)
 HALF_POINTER_FUNCTIONS(__private)
 #undef HALF_POINTER_FUNCTIONS
+#undef HALF_WITH_SECOND
 
 // Geometric functions: in float, where neither sums of squares overflow nor denormals lose
 // precision for half values, rounded to half once.

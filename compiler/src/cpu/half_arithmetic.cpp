@@ -108,7 +108,7 @@ void computeHalfInFloat(llvm::Module& module) {
       if (operatesOnHalf(instruction)) halves.push_back(&instruction);
   for (llvm::Instruction* instruction : halves) {
     llvm::Value* replacement = inFloat(*instruction);
-    replacement->takeName(instruction);
+    if (llvm::isa<llvm::Instruction>(replacement)) replacement->takeName(instruction);  // constants folded have no name
     instruction->replaceAllUsesWith(replacement);
     instruction->eraseFromParent();
   }

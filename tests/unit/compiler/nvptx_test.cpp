@@ -485,6 +485,32 @@ TEST(Nvptx, NextafterNeedsNoCLibrary) {
   EXPECT_EQ(ptxOf(built).find("nextafter"), std::string::npos);
 }
 
+// Half arithmetic is native f16 on the GPU (sm_53 and later): scalar and paired (f16x2)
+// instructions; mad is a native fma. Half math computes in float: sin through libdevice's
+// __nv_sinf, rounded back.
+TEST(Nvptx, HalfArithmeticIsNativeF16) {
+  const BuildResult built = compileSource(R"(#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    kernel void half_arithmetic(global half* h, global half2* v) {
+      h[0] = h[1] * h[2];
+      h[3] = h[4] + h[5];
+      h[6] = mad(h[7], h[8], h[9]);
+      v[0] = v[1] * v[2] + v[3];
+      h[10] = h[11] < h[12] ? h[13] : h[14];
+    }
+    kernel void half_math(global half* h) { h[0] = sin(h[1]); })");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  const std::string arithmetic = entryBody(ptx, "half_arithmetic");
+  EXPECT_NE(arithmetic.find("mul.rn.f16 "), std::string::npos) << arithmetic;
+  EXPECT_NE(arithmetic.find("add.rn.f16 "), std::string::npos) << arithmetic;
+  EXPECT_NE(arithmetic.find("fma.rn.f16 "), std::string::npos) << arithmetic;
+  EXPECT_NE(arithmetic.find(".f16x2"), std::string::npos) << arithmetic;
+  EXPECT_NE(arithmetic.find("setp.lt.f16"), std::string::npos) << arithmetic;
+  EXPECT_EQ(arithmetic.find(".f32"), std::string::npos) << "no arithmetic through float\n" << arithmetic;
+  EXPECT_NE(entryBody(ptx, "half_math").find("cvt.rn.f16.f32"), std::string::npos);
+  if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "half_arithmetic", "sm_80");
+}
+
 // The driver's vprintf has no vector conversions: each component gets its own, as on the CPU.
 TEST(Nvptx, PrintfOfVectorsPrintsEachComponent) {
   const BuildResult built = compileSource(R"(kernel void hello(global float4* out, global char2* c) {

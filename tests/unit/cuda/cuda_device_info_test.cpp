@@ -83,7 +83,7 @@ TEST(CudaDeviceInfo, ComputeTopologyAndLimits) {
   EXPECT_EQ(info.maxGroupCount, (std::array<uint32_t, 3>{2147483647, 65535, 65535}));
   EXPECT_EQ(info.maxSharedLocalMemory, 232448u);  // the opt-in maximum
   EXPECT_EQ(info.maxArgumentsSize, 4096u - 80u);  // less the implicit parameters
-  EXPECT_FALSE(info.supportsFp16) << "no half builtins yet, though the GPU computes in half";
+  EXPECT_TRUE(info.supportsFp16) << "native f16 arithmetic";
   EXPECT_TRUE(info.supportsFp64);
 }
 
@@ -107,7 +107,6 @@ TEST(CudaDeviceInfo, UnknownAttributesNeverDivideByZero) {
   EXPECT_EQ(core::preferredGroupSizeMultiple(info), 1u);
   EXPECT_EQ(info.copyQueues, 1u);
   EXPECT_EQ(info.coreClockMHz, 0u);
-  EXPECT_FALSE(info.supportsFp16);
 }
 
 TEST(CudaDeviceInfo, PciDeviceIdIsReadFromSysfs) {

@@ -81,7 +81,7 @@ TEST_F(KernelExecutionTest, WorkItemsThatReturnBeforeABarrierDoNotStopTheOthers)
 }
 
 TEST_F(KernelExecutionTest, AStructAndMixedScalarsArriveIntact) {
-  struct Mixed {  // mixed_t in api_kernels.cl: the same layout
+  struct Mixed {  // mixed_t (tests/kernels/mixed_t.h): the same layout
     char c;
     int i;
     double d;

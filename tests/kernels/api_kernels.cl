@@ -23,12 +23,7 @@ kernel void early_exit_then_barrier(global int* data, int n) {
   data[get_global_id(0)] = first + (int)get_local_id(0);
 }
 
-typedef struct {
-  char c;
-  int i;
-  double d;
-  short s;
-} mixed_t;
+#include "mixed_t.h"
 
 kernel void mixed_arguments(global double* out, mixed_t m, char c, short s, long l, float f, double d, uchar u) {
   out[0] = m.c + m.i + m.d + m.s;

@@ -17,12 +17,7 @@ kernel void global_ids(global ulong* out) {
   record[3] = get_group_id(1);
 }
 
-typedef struct {
-  char c;
-  int i;
-  double d;
-  short s;
-} mixed_t;
+#include "../../../kernels/mixed_t.h"
 
 kernel void mixed_arguments(global double* out, mixed_t m, char c, short s, long l, float f, double d, uchar u,
                             local float* scratch, constant int* table) {

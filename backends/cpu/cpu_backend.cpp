@@ -344,7 +344,6 @@ core::DiscoveredDevice discoverCpuDevice() {
   auto pool = std::make_shared<ThreadPool>(threads, static_cast<unsigned>(tiles));
   for (int64_t tile = 0; tile < tiles; ++tile) {
     core::DeviceInfo info = root;
-    info.subDeviceIndex = static_cast<int32_t>(tile);
     info.computeUnits = std::max(1u, root.computeUnits / static_cast<unsigned>(tiles));
     info.numEusPerSubslice = info.computeUnits;
     // Each tile has its share of the memory: the root reports the sum of its tiles.

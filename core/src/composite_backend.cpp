@@ -60,7 +60,6 @@ class CompositeProgram final : public BackendProgram {
 // What the root reports: tile 0's description with the tiles' compute and memory summed.
 DeviceInfo sumOfTiles(const std::vector<Backend*>& tiles) {
   DeviceInfo info = tiles[0]->info();
-  info.subDeviceIndex = -1;
   info.uuid[15] = 0;  // tiles differ from their root in this byte (tile number + 1 on the CPU)
   info.computeUnits = 0;
   info.numSlices = 0;

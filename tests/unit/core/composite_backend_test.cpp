@@ -181,7 +181,6 @@ DeviceInfo tileInfo(int32_t index) {
   info.numSlices = 1;
   info.globalMemorySize = 1000;
   info.maxAllocationSize = 400;
-  info.subDeviceIndex = index;
   info.uuid[15] = static_cast<uint8_t>(index + 1);
   return info;
 }
@@ -218,7 +217,6 @@ TEST_F(CompositeOverFakeTiles, ReportsTheSumOfItsTiles) {
   EXPECT_EQ(info.numSlices, 2u);
   EXPECT_EQ(info.globalMemorySize, 2000u);
   EXPECT_EQ(info.maxAllocationSize, 800u);
-  EXPECT_EQ(info.subDeviceIndex, -1);
   EXPECT_EQ(info.uuid[15], 0u);
 }
 

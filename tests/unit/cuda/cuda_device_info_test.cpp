@@ -45,7 +45,6 @@ TEST(CudaDeviceInfo, IdentityComesFromTheDriver) {
   EXPECT_EQ(info.deviceId, 0x2330u);
   EXPECT_EQ(info.uuid[0], 0xa0);
   EXPECT_EQ(info.uuid[15], 0xaf);
-  EXPECT_EQ(info.subDeviceIndex, -1);
   EXPECT_FALSE(info.unifiedMemory);
   EXPECT_FALSE(info.accessesSystemAllocations) << "no pageable memory access: malloc'ed memory is out of reach";
 }

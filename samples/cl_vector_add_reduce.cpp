@@ -2,8 +2,9 @@
 // sample, built from OpenCL C source on the Loom platform's CPU device through the ICD loader,
 // with buffers, events and profiling; every result checked on the host.
 // LOOM_SAMPLE_DEVICE_TYPE=gpu runs it on the platform's first GPU instead (Loom lists NVIDIA GPUs
-// with LOOM_EnableCudaDevices=1); LOOM_SAMPLE_SOURCE=FILE reads the OpenCL C from FILE instead of
-// the source folder (the relocatable bundle, scripts/bundle.sh, sets it).
+// wherever the CUDA driver reports some); LOOM_SAMPLE_SOURCE=FILE reads the OpenCL C from FILE
+// instead of the source folder or the copy beside the installed sample (the relocatable bundle,
+// scripts/bundle.sh, sets it).
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
@@ -57,13 +58,14 @@ Session open() {
 }
 
 cl_program build(const Session& s) {
-  const char* path = sampleFilePath("LOOM_SAMPLE_SOURCE", LOOM_SAMPLE_SOURCE);
+  const std::string path = sampleFilePath("LOOM_SAMPLE_SOURCE", LOOM_SAMPLE_SOURCE);
   std::ifstream file(path);
   const std::string source((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   if (source.empty()) {
-    std::fprintf(stderr, "cannot read %s\n", path);
+    std::fprintf(stderr, "cannot read %s\n", path.c_str());
     std::exit(1);
   }
+  std::printf("kernels: %s\n", path.c_str());
   const char* text = source.c_str();
   cl_int error;
   cl_program program = clCreateProgramWithSource(s.context, 1, &text, nullptr, &error);

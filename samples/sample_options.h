@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <string>
 
 // True when LOOM_SAMPLE_DEVICE_TYPE asks for the GPU; exits on any value but cpu or gpu.
 inline bool sampleWantsGpu() {
@@ -15,8 +17,14 @@ inline bool sampleWantsGpu() {
   std::exit(1);
 }
 
-// The environment variable `name` when set, else the compiled-in `fallback`.
-inline const char* sampleFilePath(const char* name, const char* fallback) {
-  const char* path = std::getenv(name);
-  return path != nullptr ? path : fallback;
+// The environment variable `name` when set; else the file named as `fallback` beside the
+// executable, when there is one (an installed sample: cmake --install puts its kernel beside it);
+// else the compiled-in `fallback`, in the build folder.
+inline std::string sampleFilePath(const char* name, const char* fallback) {
+  if (const char* path = std::getenv(name)) return path;
+  std::error_code error;
+  const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  const std::filesystem::path beside = executable.parent_path() / std::filesystem::path(fallback).filename();
+  if (!error && std::filesystem::exists(beside)) return beside.string();
+  return fallback;
 }

@@ -1,8 +1,9 @@
 // A small Level Zero program: vector add and a work-group reduction with barriers, local memory
 // and a final atomic add, on Loom's CPU device through the loader, every result checked on the host.
-// LOOM_SAMPLE_DEVICE_TYPE=gpu runs it on the first GPU instead (Loom lists NVIDIA GPUs with
-// LOOM_EnableCudaDevices=1); LOOM_SAMPLE_KERNEL=FILE reads the SPIR-V from FILE instead of the
-// build folder (the relocatable bundle, scripts/bundle.sh, sets it).
+// LOOM_SAMPLE_DEVICE_TYPE=gpu runs it on the first GPU instead (Loom lists NVIDIA GPUs wherever
+// the CUDA driver reports some); LOOM_SAMPLE_KERNEL=FILE reads the SPIR-V from FILE instead of
+// the build folder or the copy beside the installed sample (the relocatable bundle,
+// scripts/bundle.sh, sets it).
 #include <level_zero/ze_api.h>
 
 #include "ze_check.h"
@@ -62,18 +63,19 @@ Device open() {
     }
   }
   std::fprintf(stderr, "no %s device: run with ZE_ENABLE_ALT_DRIVERS=<build>/lib/libze_loom.so.1%s\n", gpu ? "GPU" : "CPU",
-               gpu ? " and LOOM_EnableCudaDevices=1" : "");
+               gpu ? " (loom-info says why Loom lists no GPU)" : "");
   std::exit(1);
 }
 
 ze_module_handle_t loadModule(const Device& d) {
-  const char* path = sampleFilePath("LOOM_SAMPLE_KERNEL", LOOM_SAMPLE_KERNEL);
+  const std::string path = sampleFilePath("LOOM_SAMPLE_KERNEL", LOOM_SAMPLE_KERNEL);
   std::ifstream file(path, std::ios::binary);
   std::vector<uint8_t> spirv((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   if (spirv.empty()) {
-    std::fprintf(stderr, "cannot read %s\n", path);
+    std::fprintf(stderr, "cannot read %s\n", path.c_str());
     std::exit(1);
   }
+  std::printf("kernels: %s\n", path.c_str());
   ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC};
   desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
   desc.inputSize = spirv.size();

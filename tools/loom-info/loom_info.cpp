@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "loader_discovery.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/runtime.h"
 
@@ -10,9 +11,12 @@ namespace {
 
 void printUsage() {
   std::puts(
-      "usage: loom-info [--devices] [--keys] [--help]\n"
-      "  --devices  the devices Loom exposes, with their sub-devices (default), as\n"
-      "             ZE_FLAT_DEVICE_HIERARCHY and ZE_AFFINITY_MASK arrange them\n"
+      "usage: loom-info [--devices] [--loaders] [--keys] [--help]\n"
+      "  --devices  the devices Loom exposes, with their sub-devices, as ZE_FLAT_DEVICE_HIERARCHY\n"
+      "             and ZE_AFFINITY_MASK arrange them\n"
+      "  --loaders  how the Level Zero loader and the OpenCL ICD loader find Loom\n"
+      "             (ZE_ENABLE_ALT_DRIVERS; OCL_ICD_VENDORS or /etc/OpenCL/vendors)\n"
+      "Without an option, loom-info prints the devices and the loaders.\n"
       "  --keys     every debug key: name, type, default, current value, description\n"
       "Debug keys are set as environment variables LOOM_<Name>, e.g. LOOM_PrintDebugMessages=1.");
 }
@@ -49,6 +53,11 @@ void printDevices() {
   }
 }
 
+void printLoaders() {
+  std::printf("Level Zero loader: %s\n", loom::tools::levelZeroDiscovery().c_str());
+  std::printf("OpenCL ICD loader: %s\n", loom::tools::openClDiscovery().c_str());
+}
+
 void printKeys() {
   for (const auto& key : loom::core::debugKeys().list())
     std::printf("LOOM_%-24s %-12s default=%-6s current=%-6s %s\n", key.name, key.type, key.defaultValue.c_str(),
@@ -58,10 +67,12 @@ void printKeys() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool devices = argc == 1, keys = false;
+  bool devices = argc == 1, loaders = argc == 1, keys = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--devices")) {
       devices = true;
+    } else if (!std::strcmp(argv[i], "--loaders")) {
+      loaders = true;
     } else if (!std::strcmp(argv[i], "--keys")) {
       keys = true;
     } else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
@@ -74,6 +85,7 @@ int main(int argc, char** argv) {
     }
   }
   if (devices) printDevices();
+  if (loaders) printLoaders();
   if (keys) printKeys();
   return 0;
 }

@@ -1,20 +1,28 @@
 #pragma once
 // What the samples read from the environment, shared by the Level Zero and the OpenCL sample:
-// LOOM_SAMPLE_DEVICE_TYPE (cpu, the default, or gpu) and a file path that overrides the one
-// compiled in (the relocatable bundle, scripts/bundle.sh, points them at its own data).
+// LOOM_SAMPLE_DEVICE_TYPE (unset: Loom's first device, a GPU where Loom lists one, else the CPU;
+// cpu or gpu) and a file path that overrides the one compiled in (the relocatable bundle,
+// scripts/bundle.sh, points them at its own data).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string>
 
-// True when LOOM_SAMPLE_DEVICE_TYPE asks for the GPU; exits on any value but cpu or gpu.
-inline bool sampleWantsGpu() {
+enum class SampleDevice { First, Cpu, Gpu };
+
+// The device LOOM_SAMPLE_DEVICE_TYPE asks for; exits on any value but cpu or gpu.
+inline SampleDevice sampleDevice() {
   const char* type = std::getenv("LOOM_SAMPLE_DEVICE_TYPE");
-  if (type == nullptr || std::strcmp(type, "cpu") == 0) return false;
-  if (std::strcmp(type, "gpu") == 0) return true;
+  if (type == nullptr) return SampleDevice::First;
+  if (std::strcmp(type, "cpu") == 0) return SampleDevice::Cpu;
+  if (std::strcmp(type, "gpu") == 0) return SampleDevice::Gpu;
   std::fprintf(stderr, "LOOM_SAMPLE_DEVICE_TYPE must be cpu or gpu, not %s\n", type);
   std::exit(1);
+}
+
+inline const char* sampleDeviceName(SampleDevice device) {
+  return device == SampleDevice::Gpu ? "GPU" : device == SampleDevice::Cpu ? "CPU" : "Loom";
 }
 
 // The environment variable `name` when set; else the file named as `fallback` beside the

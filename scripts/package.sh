@@ -4,12 +4,12 @@
 # in /etc), without the tests, builds it, packs it, and checks that the package holds what
 # cmake/LoomInstall.cmake installs and depends on no build tool.
 #
-# usage: bash scripts/package.sh [BUILD-DIR] [extra cmake arguments...]   (default build-package/)
+# usage: bash scripts/package.sh [BUILD-DIR] [extra cmake arguments -D...]   (default build-package/)
 # then, as root: apt install ./build-package/loom_<version>_<arch>.deb
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=${1:-$root/build-package}
-shift || true
+build=$root/build-package
+if [ $# -gt 0 ] && [[ $1 != -* ]]; then build=$1; shift; fi
 fail() { echo "package: $*" >&2; exit 1; }
 
 cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr \

@@ -45,9 +45,9 @@ installed() {  # installed COMMAND...: runs COMMAND with only what the prefix pr
     OCL_ICD_VENDORS="$sysconfdir/OpenCL/vendors" LD_DEBUG=files LD_DEBUG_OUTPUT="$work/ld" \
     sh -c '. "$0"; exec "$@"' "$sysconfdir/profile.d/loom-level-zero.sh" "$@"
 }
-loaded() {  # loaded LIBRARY: the last command loaded LIBRARY and nothing of the build tree
+loaded() {  # loaded LIBRARY: the last command loaded LIBRARY and nothing of the build tree (but the prefix)
   grep -qF "file=$1 " "$work"/ld.* || fail "$1 was not loaded"
-  if grep -F "$build/" "$work"/ld.*; then fail "a file of the build tree was loaded"; fi
+  if grep -hF "$build/" "$work"/ld.* | grep -vF "$prefix/"; then fail "a file of the build tree was loaded"; fi
   rm -f "$work"/ld.*
 }
 

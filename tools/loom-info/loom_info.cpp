@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "backends/device_discovery.h"
 #include "loader_discovery.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/runtime.h"
@@ -13,7 +14,7 @@ void printUsage() {
   std::puts(
       "usage: loom-info [--devices] [--loaders] [--keys] [--help]\n"
       "  --devices  the devices Loom exposes, with their sub-devices, as ZE_FLAT_DEVICE_HIERARCHY\n"
-      "             and ZE_AFFINITY_MASK arrange them\n"
+      "             and ZE_AFFINITY_MASK arrange them, and why a backend lists none\n"
       "  --loaders  how the Level Zero loader and the OpenCL ICD loader find Loom\n"
       "             (ZE_ENABLE_ALT_DRIVERS; OCL_ICD_VENDORS or /etc/OpenCL/vendors)\n"
       "Without an option, loom-info prints the devices and the loaders.\n"
@@ -51,6 +52,7 @@ void printDevices() {
       std::snprintf(label, sizeof(label), "  device %zu: ", i);
     printDevice(device, label);
   }
+  for (const std::string& note : loom::backends::discoveryNotes()) std::printf("%s\n", note.c_str());
 }
 
 void printLoaders() {

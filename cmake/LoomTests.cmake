@@ -12,3 +12,14 @@ function(loom_environment_test name binary filter loaderEnvironment environment 
     ENVIRONMENT "${loaderEnvironment};${LOOM_TEST_ON_CPU};LOOM_CompilerCacheDir=${CMAKE_BINARY_DIR}/compiler-cache;${environment}"
     TIMEOUT ${timeout})
 endfunction()
+
+# loom_discovered_tests_environment(<test-binary> <environment>)
+# Gives every test that gtest_discover_tests (called before) found in <test-binary> the
+# ENVIRONMENT <environment> (a list of VARIABLE=value): its own PROPERTIES option would split the
+# list into separate properties, so a script that CTest runs after the discovery's sets it.
+function(loom_discovered_tests_environment binary environment)
+  set(script ${CMAKE_CURRENT_BINARY_DIR}/${binary}_environment.cmake)
+  file(GENERATE OUTPUT ${script}
+    CONTENT "set_tests_properties(\${${binary}_TESTS} PROPERTIES ENVIRONMENT \"${environment}\")\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${script})
+endfunction()

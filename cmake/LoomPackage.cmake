@@ -12,6 +12,8 @@ set(CPACK_PACKAGE_DESCRIPTION "Loom gives applications oneAPI Level Zero and Ope
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Debug information stays in the build tree.
+set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libze1, ocl-icd-libopencl1")
 set(CPACK_DEBIAN_PACKAGE_PROVIDES "opencl-icd")
 # The files under /etc are the administrator's: an upgrade keeps their edits and their removal.

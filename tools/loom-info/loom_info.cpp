@@ -17,8 +17,8 @@ void printUsage() {
       "             and ZE_AFFINITY_MASK arrange them, and why a backend lists none\n"
       "  --loaders  how the Level Zero loader and the OpenCL ICD loader find Loom\n"
       "             (ZE_ENABLE_ALT_DRIVERS; OCL_ICD_VENDORS or /etc/OpenCL/vendors)\n"
-      "Without an option, loom-info prints the devices and the loaders.\n"
       "  --keys     every debug key: name, type, default, current value, description\n"
+      "Without an option, loom-info prints the devices and the loaders.\n"
       "Debug keys are set as environment variables LOOM_<Name>, e.g. LOOM_PrintDebugMessages=1.");
 }
 

@@ -40,8 +40,12 @@ alt() { env -i ${1:+ZE_ENABLE_ALT_DRIVERS="$1"} sh -c '. "$0"; . "$0"; echo "$ZE
 
 # --- Run from the prefix alone ------------------------------------------------------------------------
 work=$prefix/run && mkdir -p "$work"
+sanitizers=()  # a sanitizer build's settings (scripts/test.sh --sanitize) still apply
+for variable in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
+  [ -n "${!variable:-}" ] && sanitizers+=("$variable=${!variable}")
+done
 installed() {  # installed COMMAND...: runs COMMAND with only what the prefix provides
-  env -i PATH=/usr/bin:/bin HOME="$work" LOOM_CompilerCacheDir="$work/cache" \
+  env -i PATH=/usr/bin:/bin HOME="$work" LOOM_CompilerCacheDir="$work/cache" "${sanitizers[@]}" \
     OCL_ICD_VENDORS="$sysconfdir/OpenCL/vendors" LD_DEBUG=files LD_DEBUG_OUTPUT="$work/ld" \
     sh -c '. "$0"; exec "$@"' "$sysconfdir/profile.d/loom-level-zero.sh" "$@"
 }

@@ -31,8 +31,8 @@ loom-bundle/:
 
 On the target machine:
   tar -xJf loom-bundle.tar.xz && . loom-bundle/env.sh
-  LOOM_EnableCudaDevices=1 loom-info
-  LOOM_EnableCudaDevices=1 LOOM_SAMPLE_DEVICE_TYPE=gpu ze_sample
+  loom-info                              (the GPU is device 0)
+  ze_sample                              (on the GPU, Loom's first device)
   bash scripts/device-run.sh loom-bundle.tar.xz   (from a checkout: the samples, gpu_benchmark
                                                    and the GPU test suites, see its header)
 

@@ -227,7 +227,18 @@ void joinGpus(const std::vector<CudaBackend*>& gpus) {
   if (!space) core::debugMessage("no virtual memory on the GPUs: %s", error.c_str());
   for (size_t i = 0; i < gpus.size(); ++i) gpus[i]->joinGroup(i, peers[i], space);
 }
+
+// 11050 -> "11.5", as the driver API encodes its version.
+std::string driverVersionName(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
 }  // namespace
+
+std::string whyDriverUnsupported(int version) {
+  if (version >= kMinimumDriverVersion) return {};
+  return "the CUDA driver is " + driverVersionName(version) + ", older than " + driverVersionName(kMinimumDriverVersion) +
+         ", the first that loads Loom's PTX";
+}
 
 std::vector<core::DiscoveredDevice> discoverCudaDevices(const std::string& library, std::string& whyNone) {
   std::shared_ptr<const Driver> driver = Driver::load(library, whyNone);
@@ -243,7 +254,9 @@ std::vector<core::DiscoveredDevice> discoverCudaDevices(const std::string& libra
   }
   int version = 0;
   driver->cuDriverGetVersion(&version);
-  core::debugMessage("CUDA driver %d.%d: %d GPU(s)", version / 1000, version % 1000 / 10, count);
+  core::debugMessage("CUDA driver %s: %d GPU(s)", driverVersionName(version).c_str(), count);
+  whyNone = whyDriverUnsupported(version);
+  if (!whyNone.empty()) return {};
   std::vector<core::DiscoveredDevice> devices;
   std::vector<CudaBackend*> gpus;
   for (int ordinal = 0; ordinal < count; ++ordinal) {

@@ -87,8 +87,12 @@ class CudaBackend final : public core::Backend {
   CudaCapabilities capabilities_;
 };
 
+// Why a driver of `version` (as cuDriverGetVersion gives it) cannot run Loom's GPU kernels; empty
+// when it can.
+std::string whyDriverUnsupported(int version);
+
 // One root device per GPU the driver at `library` finds. None when the library, the driver or a
-// GPU is missing: `whyNone` then says why.
+// GPU is missing, or the driver is too old: `whyNone` then says why.
 std::vector<core::DiscoveredDevice> discoverCudaDevices(const std::string& library, std::string& whyNone);
 
 }  // namespace loom::backends::cuda

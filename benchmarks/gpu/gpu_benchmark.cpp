@@ -6,8 +6,8 @@
 // device-to-device next to cuMemcpy. Every result is checked; nothing asserts on time. Each
 // platform is measured in a child process of its own.
 //
-// Needs LOOM_EnableCudaDevices=1, ZE_ENABLE_ALT_DRIVERS pointing at libze_loom and
-// OCL_ICD_VENDORS listing both loom.icd and NVIDIA's .icd (scripts/device-run.sh sets all three).
+// Needs ZE_ENABLE_ALT_DRIVERS pointing at libze_loom and OCL_ICD_VENDORS listing both loom.icd
+// and NVIDIA's .icd (scripts/device-run.sh sets both); Loom lists the GPUs by default.
 #include "gpu/figure_table.h"
 #include "gpu/gpu_peers.h"
 #include "gpu/own_process.h"
@@ -70,8 +70,8 @@ int main(int argc, char** argv) {
         "usage: gpu_benchmark\n"
         "Runs Loom's GPU device through Level Zero and OpenCL, NVIDIA's OpenCL and native CUDA in one\n"
         "run, each in a child process of its own, and prints their figures side by side. Environment:\n"
-        "LOOM_EnableCudaDevices=1, ZE_ENABLE_ALT_DRIVERS=<libze_loom.so.1>, OCL_ICD_VENDORS=<folder\n"
-        "with loom.icd and nvidia.icd>. A platform that is missing is reported as n/a. Exit status: 0\n"
+        "ZE_ENABLE_ALT_DRIVERS=<libze_loom.so.1>, OCL_ICD_VENDORS=<folder with loom.icd and\n"
+        "nvidia.icd>. A platform that is missing is reported as n/a. Exit status: 0\n"
         "when everything was measured and correct, 1 when a result was wrong, 3 when some platform\n"
         "could not be measured.\n");
     return 0;

@@ -45,7 +45,7 @@ bool openSession(Session& s) {
   ze_driver_handle_t driver = nullptr;
   s.device = findLoomGpu(driver);
   if (!s.device) {
-    std::fprintf(stderr, "Level Zero: no GPU device (LOOM_EnableCudaDevices=1? ZE_ENABLE_ALT_DRIVERS?)\n");
+    std::fprintf(stderr, "Level Zero: no GPU device (loom-info says why; ZE_ENABLE_ALT_DRIVERS?)\n");
     return false;
   }
   ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};

@@ -13,6 +13,7 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "loom/compiler/compiler.h"
 #include "loom/core/debug_keys.h"
 
 namespace loom::compiler::nvptx {
@@ -171,3 +172,9 @@ llvm::Error linkLibdevice(llvm::Module& module) {
 }
 
 }  // namespace loom::compiler::nvptx
+
+namespace loom::compiler {
+
+std::string libdevicePath() { return nvptx::findLibdevice(); }
+
+}  // namespace loom::compiler

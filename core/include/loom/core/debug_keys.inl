@@ -9,7 +9,7 @@ LOOM_DEBUG_KEY(int64_t, MultiStoragePolicy, 0, "How a root device's copies and f
 LOOM_DEBUG_KEY(int64_t, MultiStorageGranularity, 65536, "Bytes of one chunk of colored memory (at least 64 KiB); commands smaller than tiles x this go whole to one tile")
 LOOM_DEBUG_KEY(int64_t, CpuWorkerThreads, 0, "Worker threads of the CPU thread pool; 0 means one per online core")
 LOOM_DEBUG_KEY(std::string, ForceBackend, "", "Expose only the devices of this backend (cpu or cuda); empty exposes all")
-LOOM_DEBUG_KEY(bool, EnableCudaDevices, false, "List NVIDIA GPUs (experimental)")
+LOOM_DEBUG_KEY(bool, EnableCudaDevices, true, "List NVIDIA GPUs (wherever libcuda.so.1 loads and reports some), before the CPU; 0 hides them")
 LOOM_DEBUG_KEY(bool, EnableCompilerCache, true, "Keep compiled programs on disk and reuse them across processes")
 LOOM_DEBUG_KEY(std::string, CompilerCacheDir, "", "Where the compiler cache lives; empty means $XDG_CACHE_HOME/loom, else ~/.cache/loom")
 LOOM_DEBUG_KEY(bool, DumpKernelIr, false, "Print the final LLVM IR of every module the compiler builds to stderr")

@@ -5,7 +5,7 @@
 // where the chunks of an allocation live (every work-item sums the whole of a small buffer).
 // Every result is checked; nothing asserts on time.
 //
-// GPUs: ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE and LOOM_EnableCudaDevices=1 make one root over the
+// GPUs: ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE makes one root over the
 // GPUs. The CPU (--cpu): LOOM_CpuSubDevices=N makes a root over N tiles.
 #include <level_zero/ze_api.h>
 
@@ -340,7 +340,7 @@ int main(int argc, char** argv) {
           "Runs the same kernels on a Level Zero root device of several tiles and on its first tile,\n"
           "each in a process of its own, and prints their figures side by side: triad, SGEMM, n-body,\n"
           "the round trip of a split launch, and reads that ignore where memory lives. GPUs (default):\n"
-          "ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE LOOM_EnableCudaDevices=1. --cpu: the CPU device with\n"
+          "ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE. --cpu: the CPU device with\n"
           "LOOM_CpuSubDevices=N. --quick: tiny sizes, to check results only. Exit status: 0 when\n"
           "everything was measured and correct, 1 when a result was wrong, 3 when a device was missing.\n");
       return std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0 ? 0 : 2;

@@ -81,22 +81,20 @@ const char* whyNotJoined(const Backend& gpu, const Backend& member) {
 // before it; the others stay root devices of their own, after the composite.
 void joinGpus(std::vector<Tile> gpus, size_t position, std::vector<PlannedRoot>& roots) {
   std::vector<Tile> joined;
+  std::vector<uint32_t> joinedGpus;  // the position of each among `gpus`, which messages name
   std::vector<PlannedRoot> alone;
   for (Tile& gpu : gpus) {
     const char* why = nullptr;
-    const Backend* refusing = nullptr;
-    for (const Tile& member : joined) {
-      if ((why = whyNotJoined(*gpu.backend, *member.backend))) {
-        refusing = member.backend.get();
-        break;
-      }
-    }
+    size_t refusing = 0;
+    for (; refusing < joined.size(); ++refusing)
+      if ((why = whyNotJoined(*gpu.backend, *joined[refusing].backend))) break;
     if (!why) {
       joined.push_back({uint32_t(joined.size()), std::move(gpu.backend)});
+      joinedGpus.push_back(gpu.index);
       continue;
     }
-    debugMessage("ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE: %s stays a root device of its own: %s with %s", gpu.backend->info().name.c_str(),
-                 why, refusing->info().name.c_str());
+    debugMessage("ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE: GPU %u (%s) stays a root device of its own: %s with GPU %u", gpu.index,
+                 gpu.backend->info().name.c_str(), why, joinedGpus[refusing]);
     alone.push_back(PlannedRoot{std::move(gpu.backend)});
   }
   if (joined.size() == 1)

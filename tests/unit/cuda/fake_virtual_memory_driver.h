@@ -1,6 +1,6 @@
 #pragma once
-// A fake CUDA driver for unit tests of the backend's virtual memory calls: a Driver whose entry
-// points record each call in order, hand out made-up addresses and handles, keep the books of
+// A fake CUDA driver for unit tests of the backend's virtual memory calls (colored memory): a
+// Driver whose entry points record each call in order, hand out made-up addresses and handles, keep the books of
 // what is reserved, created and mapped (so a test sees leaks), and fail the call a test names.
 #include <map>
 #include <memory>
@@ -12,7 +12,7 @@
 
 namespace loom::backends::cuda::testing {
 
-struct FakeCudaState {
+struct FakeVirtualMemoryState {
   std::vector<std::string> calls;  // "cuMemCreate device=1 size=2097152", ... in order
   std::string failing;             // the call that fails ("cuMemMap"), on its `failingAt`th time
   int failingAt = 1;
@@ -27,10 +27,10 @@ struct FakeCudaState {
 };
 
 // The state of the fake driver (one per test process: entry points are plain functions).
-FakeCudaState& fakeCuda();
+FakeVirtualMemoryState& fakeVirtualMemory();
 // A fresh fake driver, its state cleared.
-std::shared_ptr<const Driver> makeFakeDriver();
+std::shared_ptr<const Driver> makeFakeVirtualMemoryDriver();
 // The primary context of GPU `device` of the fake driver.
-std::shared_ptr<const PrimaryContext> fakeContext(const std::shared_ptr<const Driver>& driver, CUdevice device);
+std::shared_ptr<const PrimaryContext> fakeVirtualMemoryContext(const std::shared_ptr<const Driver>& driver, CUdevice device);
 
 }  // namespace loom::backends::cuda::testing

@@ -1,4 +1,4 @@
-#include "fake_cuda_driver.h"
+#include "fake_virtual_memory_driver.h"
 
 namespace loom::backends::cuda::testing {
 
@@ -6,7 +6,7 @@ namespace {
 
 // Records the call; CUDA_ERROR_OUT_OF_MEMORY when it is the one the test makes fail.
 CUresult record(const std::string& call, const std::string& details) {
-  FakeCudaState& state = fakeCuda();
+  FakeVirtualMemoryState& state = fakeVirtualMemory();
   state.calls.push_back(details.empty() ? call : call + " " + details);
   const int count = ++state.counts[call];
   return call == state.failing && count == state.failingAt ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
@@ -21,12 +21,12 @@ CUresult errorString(CUresult, const char** text) {
   return CUDA_SUCCESS;
 }
 CUresult retain(CUcontext* context, CUdevice device) {
-  ++fakeCuda().retainedContexts;
+  ++fakeVirtualMemory().retainedContexts;
   *context = reinterpret_cast<CUcontext>(uintptr_t(0x1000 + device));
   return CUDA_SUCCESS;
 }
 CUresult release(CUdevice) {
-  --fakeCuda().retainedContexts;
+  --fakeVirtualMemory().retainedContexts;
   return CUDA_SUCCESS;
 }
 CUresult push(CUcontext) { return CUDA_SUCCESS; }
@@ -38,7 +38,7 @@ CUresult pop(CUcontext* context) {
 CUresult addressReserve(CUdeviceptr* address, size_t size, size_t alignment, CUdeviceptr, unsigned long long) {
   if (CUresult result = record("cuMemAddressReserve", "size=" + std::to_string(size) + " alignment=" + std::to_string(alignment)))
     return result;
-  FakeCudaState& state = fakeCuda();
+  FakeVirtualMemoryState& state = fakeVirtualMemory();
   *address = state.nextAddress;
   state.nextAddress += size;
   state.reserved[*address] = size;
@@ -46,24 +46,24 @@ CUresult addressReserve(CUdeviceptr* address, size_t size, size_t alignment, CUd
 }
 CUresult addressFree(CUdeviceptr address, size_t size) {
   record("cuMemAddressFree", "size=" + std::to_string(size));
-  return fakeCuda().reserved.erase(address) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  return fakeVirtualMemory().reserved.erase(address) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 CUresult create(CUmemGenericAllocationHandle* handle, size_t size, const CUmemAllocationProp* prop, unsigned long long) {
   const bool onDevice = prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE && prop->type == CU_MEM_ALLOCATION_TYPE_PINNED;
   if (CUresult result = record("cuMemCreate", "device=" + std::to_string(prop->location.id) + " size=" + std::to_string(size) +
                                                   (onDevice ? "" : " not-pinned-on-a-device")))
     return result;
-  FakeCudaState& state = fakeCuda();
+  FakeVirtualMemoryState& state = fakeVirtualMemory();
   *handle = state.nextHandle++;
   state.created[*handle] = prop->location.id;
   return CUDA_SUCCESS;
 }
 CUresult releaseHandle(CUmemGenericAllocationHandle handle) {
   record("cuMemRelease", "handle=" + std::to_string(handle));
-  return fakeCuda().created.erase(handle) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  return fakeVirtualMemory().created.erase(handle) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 CUresult map(CUdeviceptr address, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long) {
-  FakeCudaState& state = fakeCuda();
+  FakeVirtualMemoryState& state = fakeVirtualMemory();
   if (CUresult result = record("cuMemMap", "offset=" + std::to_string(address - state.reserved.begin()->first) +
                                                " size=" + std::to_string(size) + " handle=" + std::to_string(handle)))
     return result;
@@ -73,23 +73,23 @@ CUresult map(CUdeviceptr address, size_t size, size_t offset, CUmemGenericAlloca
 }
 CUresult unmap(CUdeviceptr address, size_t size) {
   record("cuMemUnmap", "size=" + std::to_string(size));
-  return fakeCuda().mapped.erase(address) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  return fakeVirtualMemory().mapped.erase(address) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 CUresult setAccess(CUdeviceptr, size_t size, const CUmemAccessDesc* desc, size_t count) {
   if (CUresult result = record("cuMemSetAccess", "size=" + std::to_string(size))) return result;
-  fakeCuda().grants.emplace_back(desc, desc + count);
+  fakeVirtualMemory().grants.emplace_back(desc, desc + count);
   return CUDA_SUCCESS;
 }
 
 }  // namespace
 
-FakeCudaState& fakeCuda() {
-  static FakeCudaState state;
+FakeVirtualMemoryState& fakeVirtualMemory() {
+  static FakeVirtualMemoryState state;
   return state;
 }
 
-std::shared_ptr<const Driver> makeFakeDriver() {
-  fakeCuda() = FakeCudaState{};
+std::shared_ptr<const Driver> makeFakeVirtualMemoryDriver() {
+  fakeVirtualMemory() = FakeVirtualMemoryState{};
   std::shared_ptr<Driver> driver = Driver::withoutLibrary();
   driver->cuGetErrorName = errorName;
   driver->cuGetErrorString = errorString;
@@ -107,7 +107,7 @@ std::shared_ptr<const Driver> makeFakeDriver() {
   return driver;
 }
 
-std::shared_ptr<const PrimaryContext> fakeContext(const std::shared_ptr<const Driver>& driver, CUdevice device) {
+std::shared_ptr<const PrimaryContext> fakeVirtualMemoryContext(const std::shared_ptr<const Driver>& driver, CUdevice device) {
   std::string error;
   return PrimaryContext::retain(driver, device, error);
 }

@@ -199,6 +199,40 @@ void CudaBackend::closeImportedMemory(void* pointer) {
   succeeded(driver().cuIpcCloseMemHandle(address(pointer)), "cuIpcCloseMemHandle");
 }
 
+void* CudaBackend::allocateColoredMemory(const std::vector<core::Backend*>& tiles, const std::vector<core::MemoryChunk>& chunks,
+                                         size_t size) {
+  if (!addressSpace_) {
+    core::debugMessage("%s: no colored memory without virtual memory management", info_.name.c_str());
+    return nullptr;
+  }
+  std::vector<std::shared_ptr<const PrimaryContext>> gpus;
+  for (core::Backend* tile : tiles) {
+    const auto* gpu = dynamic_cast<const CudaBackend*>(tile);
+    if (!gpu || &gpu->driver() != &driver()) {
+      core::debugMessage("%s: colored memory spans GPUs of one CUDA driver only, not %s", info_.name.c_str(), tile->info().name.c_str());
+      return nullptr;
+    }
+    gpus.push_back(gpu->context());
+  }
+  std::unique_ptr<CudaColoredMemory> memory = CudaColoredMemory::create(std::move(gpus), chunks, size, addressSpace_->pageSize());
+  if (!memory) return nullptr;
+  void* address = memory->address();
+  std::lock_guard lock(coloredMutex_);
+  colored_[address] = std::move(memory);
+  return address;
+}
+
+void CudaBackend::releaseColoredMemory(void* address) {
+  std::unique_ptr<CudaColoredMemory> memory;
+  {
+    std::lock_guard lock(coloredMutex_);
+    auto found = colored_.find(address);
+    if (found == colored_.end()) return;
+    memory = std::move(found->second);
+    colored_.erase(found);
+  }
+}
+
 std::unique_ptr<core::PhysicalMemory> CudaBackend::createPhysicalMemory(size_t size) {
   return addressSpace_ ? addressSpace_->createPhysicalMemory(index_, size) : nullptr;
 }

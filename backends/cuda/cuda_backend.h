@@ -2,6 +2,7 @@
 // An NVIDIA GPU through the CUDA driver API: PTX modules, memory from the driver, and a CUDA
 // stream for each engine (createQueue). The backend's own synchronous copy and fill run on one
 // more stream and wait for it.
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "backends/cuda/cuda_address_space.h"
 #include "backends/cuda/cuda_capabilities.h"
+#include "backends/cuda/cuda_colored_memory.h"
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_queue.h"
 #include "loom/core/backend.h"
@@ -54,6 +56,14 @@ class CudaBackend final : public core::Backend {
   void* allocateShared(size_t size);
   void release(void* pointer, core::MemoryType type);
 
+  // Implicit scaling's device memory of a root over GPUs of this driver (cuda_colored_memory.h);
+  // nullptr when a tile is no GPU of it, or the GPUs lack virtual memory management.
+  void* allocateColoredMemory(const std::vector<core::Backend*>& tiles, const std::vector<core::MemoryChunk>& chunks,
+                              size_t size) override;
+  void releaseColoredMemory(void* address) override;
+  // The virtual memory page: the largest of the GPUs' minimum allocation granularities.
+  size_t physicalGranularity() const override { return addressSpace_ ? addressSpace_->pageSize() : 0; }
+
   // Virtual memory in the driver's address space, shared by the GPUs (nullptr when they lack it).
   core::AddressSpace* addressSpace() override { return addressSpace_.get(); }
   std::unique_ptr<core::PhysicalMemory> createPhysicalMemory(size_t size) override;
@@ -85,6 +95,8 @@ class CudaBackend final : public core::Backend {
   std::vector<core::PeerAccess> peers_;  // by index in the group
   std::shared_ptr<CudaAddressSpace> addressSpace_;
   CudaCapabilities capabilities_;
+  std::mutex coloredMutex_;
+  std::map<void*, std::unique_ptr<CudaColoredMemory>> colored_;  // by address
 };
 
 // Why a driver of `version` (as cuDriverGetVersion gives it) cannot run Loom's GPU kernels; empty

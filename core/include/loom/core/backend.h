@@ -13,6 +13,7 @@
 #include "loom/core/command_stream.h"
 #include "loom/core/device_info.h"
 #include "loom/core/kernel_launch.h"
+#include "loom/core/memory_coloring.h"
 #include "loom/core/memory_type.h"
 #include "loom/core/telemetry.h"
 
@@ -142,6 +143,26 @@ class Backend {
   // with registerHostMemory, else (when that fails) memory of the backend's own allocator.
   virtual bool providesHostMemory() const { return false; }
   virtual void releaseMemory(void* address, MemoryType type) {}
+  // Implicit scaling, asked of a root's tile 0: device memory of `size` bytes made of `chunks`
+  // (memory_coloring.h), each physical memory of its owner `tiles[chunk.tile]`, all of it one
+  // range of addresses that every tile reads and writes, atomics included. nullptr when the
+  // backend has no such memory (the CPU: core's host memory is its) or the tiles have too little;
+  // releaseColoredMemory frees it.
+  virtual void* allocateColoredMemory(const std::vector<Backend*>& tiles, const std::vector<MemoryChunk>& chunks, size_t size) {
+    return nullptr;
+  }
+  virtual void releaseColoredMemory(void* address) {}
+  // The unit of the device's physical memory that colored memory's chunks are whole numbers of
+  // (CUDA's allocation granularity); 0 when any size will do.
+  virtual size_t physicalGranularity() const { return 0; }
+  // Core's host memory that became a device allocation of this device (allocateMemory gave none),
+  // before anything touched it: a root over tiles records its chunks (colored_allocations.h, which
+  // the memory manager clears when it frees the memory) and places each on its tile
+  // (placeHostMemory).
+  virtual void adoptHostMemory(void* address, size_t size) {}
+  // Places core's host memory that nothing touched yet on this device's own memory (a CPU tile's
+  // NUMA node); false when the device has no memory of its own to place it on.
+  virtual bool placeHostMemory(void* address, size_t size) { return false; }
   // Makes core's host memory (shared_memory.h) addressable by the device at the same address,
   // for kernels, copies and queue waits: pinned and mapped for every device of the driver. False
   // when the backend cannot, or has no need to (the CPU). unregisterHostMemory undoes it before

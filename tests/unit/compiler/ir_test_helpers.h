@@ -29,7 +29,8 @@ KernelDescriptor pointerKernel(const char* name, const std::vector<ArgumentKind>
 // Runs cpu::buildWorkGroupFunctions over `module` for `kernel` (filling its descriptor) and
 // returns the work-group function; null (and a test failure) where that fails or the module
 // does not verify afterwards.
-llvm::Function* buildWorkGroupFunction(llvm::Module& module, KernelDescriptor& kernel);
+// `uniformGroups` as CompileRequest::uniformWorkGroups.
+llvm::Function* buildWorkGroupFunction(llvm::Module& module, KernelDescriptor& kernel, bool uniformGroups = false);
 
 // The loops of a function.
 class Loops {

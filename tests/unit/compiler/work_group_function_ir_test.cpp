@@ -166,9 +166,9 @@ struct Built {
   KernelDescriptor kernel;
   llvm::Function* function = nullptr;
 
-  Built(const char* assembly, KernelDescriptor descriptor) : kernel(std::move(descriptor)) {
+  Built(const char* assembly, KernelDescriptor descriptor, bool uniformGroups = false) : kernel(std::move(descriptor)) {
     module = parseModule(context, assembly);
-    if (module) function = buildWorkGroupFunction(*module, kernel);
+    if (module) function = buildWorkGroupFunction(*module, kernel, uniformGroups);
   }
 };
 
@@ -415,6 +415,22 @@ TEST(RequiredGroupSizeIr, GroupsOfAnotherSizeRunTheGeneralCodeUnoptimized) {
   EXPECT_TRUE(general->hasFnAttribute(llvm::Attribute::OptimizeNone)) << "rare groups do not double the build's optimization time";
   EXPECT_EQ(loopsRunning(*general, kRequiredWidth), 0u) << "the general code reads the group's size";
   expectNoTurnCrossesTheBarrier(*general);
+  EXPECT_FALSE(fixed.kernel.uniformGroupsOnly);
+}
+
+// OpenCL C 1.x, -cl-uniform-work-group-size and Level Zero launch whole groups only.
+TEST(RequiredGroupSizeIr, UniformGroupsNeedNoCodeForOtherSizes) {
+  Built fixed(kAcrossABarrier,
+              requiringGroupSize(pointerKernel("across", {kGlobalPointer, kGlobalPointer, kGlobalPointer}), {kRequiredWidth, 1, 1}),
+              /*uniformGroups=*/true);
+  ASSERT_NE(fixed.function, nullptr);
+  for (const llvm::Instruction& instruction : llvm::instructions(*fixed.function))
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction))
+      EXPECT_TRUE(call->getCalledFunction() && call->getCalledFunction()->isDeclaration()) << "no general copy to call";
+  EXPECT_EQ(groupSizeReadsInTheLoops(*fixed.function), 0u);
+  EXPECT_EQ(loopsRunning(*fixed.function, kRequiredWidth), 2u);
+  EXPECT_TRUE(fixed.kernel.uniformGroupsOnly) << "the runtime must refuse smaller last groups";
+  expectNoTurnCrossesTheBarrier(*fixed.function);
 }
 
 }  // namespace

@@ -14,11 +14,6 @@
 namespace loom::compiler::test {
 namespace {
 
-#define LOOM_SPIR_MODULE                                                                         \
-  "target datalayout = \"e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024\"\n" \
-  "target triple = \"spir64-unknown-unknown\"\n"                                                  \
-  "declare spir_func i64 @_Z13get_global_idj(i32)\n"
-
 // y[gid] += 0.5 * x[gid] in float4s: two loads and a store for two operations.
 const char* const kAxpy4 = LOOM_SPIR_MODULE R"(
 define spir_kernel void @axpy4(<4 x float> addrspace(1)* %x, <4 x float> addrspace(1)* %y) {
@@ -139,17 +134,7 @@ std::string vectorSum(const char* vector, bool perWorkItem) {
   return assembly;
 }
 
-struct Built {
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module;
-  KernelDescriptor kernel;
-  llvm::Function* function = nullptr;
-
-  Built(const std::string& assembly, const char* name) : kernel(pointerKernel(name, {ArgumentKind::GlobalPointer, ArgumentKind::GlobalPointer})) {
-    module = parseModule(context, assembly.c_str());
-    if (module) function = buildWorkGroupFunction(*module, kernel);
-  }
-};
+KernelDescriptor twoPointers(const char* name) { return pointerKernel(name, {ArgumentKind::GlobalPointer, ArgumentKind::GlobalPointer}); }
 
 // Loads of vectors from global memory: none once the kernel is scalarized.
 size_t vectorLoads(const llvm::Function& function) {
@@ -160,26 +145,26 @@ size_t vectorLoads(const llvm::Function& function) {
 }
 
 TEST(VectorKernelsIr, AMemoryBoundKernelOfFloat4KeepsItsVectors) {
-  Built built(kAxpy4, "axpy4");
+  Built built(kAxpy4, twoPointers("axpy4"));
   ASSERT_NE(built.function, nullptr);
   EXPECT_EQ(vectorLoads(*built.function), 2u) << "interleaving float4 accesses across work-items costs more than it gains";
 }
 
 TEST(VectorKernelsIr, AKernelOfFloat2IsScalarizedToBeWidenedAcrossWorkItems) {
-  Built built(kScale2, "scale2");
+  Built built(kScale2, twoPointers("scale2"));
   ASSERT_NE(built.function, nullptr);
   EXPECT_EQ(vectorLoads(*built.function), 0u) << "a float2 fills half a register";
 }
 
 TEST(VectorKernelsIr, AnArithmeticKernelOfFloat4IsScalarizedToBeWidenedAcrossWorkItems) {
-  Built built(kPolynomial4, "polynomial4");
+  Built built(kPolynomial4, twoPointers("polynomial4"));
   ASSERT_NE(built.function, nullptr);
   EXPECT_EQ(vectorLoads(*built.function), 0u) << "eight float4 operations per access gain from eight work-items at once";
 }
 
 // The SLP vectorizer (left out of LLVM's default pipelines) joins the four components' operations.
 TEST(VectorKernelsIr, ComponentWiseOperationsOnAFloat4BecomeVectorOperations) {
-  Built built(kComponentWiseAxpy4, "axpy4");
+  Built built(kComponentWiseAxpy4, twoPointers("axpy4"));
   ASSERT_NE(built.function, nullptr);
   testing::internal::CaptureStderr();
   auto object = cpu::generateObject(*built.module, BuildOptions{}, /*dumpIr=*/true);
@@ -196,20 +181,20 @@ TEST(VectorKernelsIr, ComponentWiseOperationsOnAFloat4BecomeVectorOperations) {
 TEST(VectorKernelsIr, ALongLoopLoadingAWideVectorPerWorkItemGetsNoImplicitBarriers) {
   for (const char* vector : {"<4 x float>", "<8 x float>", "<16 x float>"}) {
     SCOPED_TRACE(vector);
-    Built built(vectorSum(vector, true), "sum");
+    Built built(vectorSum(vector, true), twoPointers("sum"));
     ASSERT_NE(built.function, nullptr);
     EXPECT_EQ(built.kernel.barrierFrameSize, 0u) << "each work-item runs its loop with its vectors";
   }
 }
 
 TEST(VectorKernelsIr, ALongLoopLoadingOneVectorForAllWorkItemsGetsImplicitBarriers) {
-  Built built(vectorSum("<4 x float>", false), "sum");
+  Built built(vectorSum("<4 x float>", false), twoPointers("sum"));
   ASSERT_NE(built.function, nullptr);
   EXPECT_GT(built.kernel.barrierFrameSize, 0u) << "the loop runs one iteration for all work-items at a time";
 }
 
 TEST(VectorKernelsIr, ALongLoopLoadingAFloat2PerWorkItemGetsImplicitBarriers) {
-  Built built(vectorSum("<2 x float>", true), "sum");
+  Built built(vectorSum("<2 x float>", true), twoPointers("sum"));
   ASSERT_NE(built.function, nullptr);
   EXPECT_GT(built.kernel.barrierFrameSize, 0u) << "float2 loads interleave cheaply across work-items";
 }

@@ -25,14 +25,6 @@ constexpr unsigned kGlobal = 1, kLocal = 3;
 constexpr size_t kLocalMemoryField = offsetof(WorkGroupContext, localMemory);
 constexpr size_t kBarrierFrameField = offsetof(WorkGroupContext, barrierFrame);
 
-// What the SPIR-V translator gives every test module: the SPIR target and the builtins it calls.
-#define LOOM_SPIR_MODULE                                                                         \
-  "target datalayout = \"e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024\"\n" \
-  "target triple = \"spir64-unknown-unknown\"\n"                                                  \
-  "declare spir_func i64 @_Z13get_global_idj(i32)\n"                                              \
-  "declare spir_func i64 @_Z12get_local_idj(i32)\n"                                               \
-  "declare spir_func void @_Z7barrierj(i32) convergent\n"
-
 // out[gid] = 2 * gid
 const char* const kScale = LOOM_SPIR_MODULE R"(
 define spir_kernel void @scale(i32 addrspace(1)* %out) {
@@ -158,19 +150,6 @@ done:
   ret void
 }
 )";
-
-// Builds the work-group function of the only kernel in `assembly`.
-struct Built {
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module;
-  KernelDescriptor kernel;
-  llvm::Function* function = nullptr;
-
-  Built(const char* assembly, KernelDescriptor descriptor, bool uniformGroups = false) : kernel(std::move(descriptor)) {
-    module = parseModule(context, assembly);
-    if (module) function = buildWorkGroupFunction(*module, kernel, uniformGroups);
-  }
-};
 
 const ArgumentKind kGlobalPointer = ArgumentKind::GlobalPointer;
 

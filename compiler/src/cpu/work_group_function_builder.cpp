@@ -277,15 +277,28 @@ void inlineEverything(llvm::Module& module) {
 // whose vectors fill a 256-bit register (float8, float16) run slower scalarized and keep them.
 constexpr unsigned kArithmeticPerAccessToScalarize = 4;
 
+// The vector a memory access or an arithmetic operation of the kernel works on; null for other
+// instructions and for reads of the SPIR-V builtin variables (the work-item ids, <3 x i64>).
+const llvm::FixedVectorType* computedVector(const llvm::Instruction& instruction) {
+  if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&instruction))
+    return llvm::dyn_cast<llvm::FixedVectorType>(store->getValueOperand()->getType());
+  if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&instruction)) {
+    if (llvm::isa<llvm::GlobalVariable>(load->getPointerOperand()->stripPointerCasts())) return nullptr;
+    return llvm::dyn_cast<llvm::FixedVectorType>(load->getType());
+  }
+  if (llvm::isa<llvm::BinaryOperator>(instruction) || llvm::isa<llvm::IntrinsicInst>(instruction))
+    return llvm::dyn_cast<llvm::FixedVectorType>(instruction.getType());
+  return nullptr;
+}
+
 bool betterScalarized(const llvm::Function& function) {
   unsigned widest = 0, arithmetic = 0, accesses = 0;
   for (const llvm::Instruction& instruction : llvm::instructions(function)) {
-    const llvm::Type* type = llvm::isa<llvm::StoreInst>(instruction) ? instruction.getOperand(0)->getType() : instruction.getType();
-    auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
+    const llvm::FixedVectorType* vector = computedVector(instruction);
     if (!vector) continue;
     widest = std::max(widest, static_cast<unsigned>(vector->getPrimitiveSizeInBits().getFixedSize()));
     if (llvm::isa<llvm::LoadInst>(instruction) || llvm::isa<llvm::StoreInst>(instruction)) ++accesses;
-    if (llvm::isa<llvm::BinaryOperator>(instruction) || llvm::isa<llvm::IntrinsicInst>(instruction)) ++arithmetic;
+    else ++arithmetic;
   }
   if (widest == 0 || widest >= kPreferredVectorBits) return false;
   return widest < kRegisterVectorBits || arithmetic >= kArithmeticPerAccessToScalarize * accesses;

@@ -30,11 +30,15 @@ entry:
 }
 )";
 
-// out[gid] = in[gid] * 3 + 1 in float2s.
+// out[gid] = in[gid] * 3 + 1 in float2s, the global id read from the SPIR-V builtin variable
+// (a <3 x i64>, which is no vector the kernel computes in).
 const char* const kScale2 = LOOM_SPIR_MODULE R"(
+@__spirv_BuiltInGlobalInvocationId = external addrspace(1) global <3 x i64>
+
 define spir_kernel void @scale2(<2 x float> addrspace(1)* %in, <2 x float> addrspace(1)* %out) {
 entry:
-  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %ids = load <3 x i64>, <3 x i64> addrspace(1)* @__spirv_BuiltInGlobalInvocationId, align 32
+  %gid = extractelement <3 x i64> %ids, i32 0
   %ins = getelementptr inbounds <2 x float>, <2 x float> addrspace(1)* %in, i64 %gid
   %outs = getelementptr inbounds <2 x float>, <2 x float> addrspace(1)* %out, i64 %gid
   %v = load <2 x float>, <2 x float> addrspace(1)* %ins, align 8

@@ -135,7 +135,7 @@ std::vector<std::string> visibleSymbols(const ProgramInfo& info, Target target) 
 }
 
 llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, ProgramInfo& info, const BuildOptions& options,
-                                                   unsigned threads, bool dumpIr) {
+                                                   bool uniformGroups, unsigned threads, bool dumpIr) {
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
   materializeWorkGroupScratch(module, kMaxWorkGroupSize);
   materializeFloatAtomicAdds(module);
@@ -144,7 +144,7 @@ llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, Program
   cpu::guardIntegerDivision(module);
   if (llvm::Error error = cpu::retargetToHost(module)) return error;
   prepareForInlining(module, inliningRoots(info));
-  if (llvm::Error error = cpu::buildWorkGroupFunctions(module, info.kernels)) return error;
+  if (llvm::Error error = cpu::buildWorkGroupFunctions(module, info.kernels, uniformGroups)) return error;
   if (llvm::Error error = verify(module, "the work-group transformation")) return error;
   keepOnly(module, visibleSymbols(info, Target::Cpu));
   if (llvm::Error error = checkBuiltinsResolved(module)) return error;
@@ -171,7 +171,8 @@ llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, Progr
 llvm::Expected<std::vector<uint8_t>> compileForTarget(const CompileRequest& request, llvm::Module& module, ProgramInfo& info,
                                                       const BuildOptions& options) {
   if (request.target == Target::Nvptx) return compileForNvptx(module, info, dumpKernelIr(request));
-  return compileForCpu(module, info, options, request.codeGenerationThreads, dumpKernelIr(request));
+  const bool uniformGroups = request.uniformWorkGroups || options.uniformWorkGroupSize;
+  return compileForCpu(module, info, options, uniformGroups, request.codeGenerationThreads, dumpKernelIr(request));
 }
 
 }  // namespace

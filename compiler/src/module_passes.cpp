@@ -9,8 +9,9 @@
 namespace loom::compiler {
 
 void runModulePipeline(llvm::Module& module, llvm::TargetMachine* machine,
-                       llvm::function_ref<llvm::ModulePassManager(llvm::PassBuilder&)> build) {
-  llvm::PassBuilder passes(machine);
+                       llvm::function_ref<llvm::ModulePassManager(llvm::PassBuilder&)> build,
+                       const llvm::PipelineTuningOptions& tuning) {
+  llvm::PassBuilder passes(machine, tuning);
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
   llvm::CGSCCAnalysisManager cgscc;

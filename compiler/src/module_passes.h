@@ -10,9 +10,11 @@
 
 namespace loom::compiler {
 
-// `build` makes the pipeline from a PassBuilder for `machine` (which may be null).
+// `build` makes the pipeline from a PassBuilder for `machine` (which may be null), whose default
+// pipelines follow `tuning`.
 void runModulePipeline(llvm::Module& module, llvm::TargetMachine* machine,
-                       llvm::function_ref<llvm::ModulePassManager(llvm::PassBuilder&)> build);
+                       llvm::function_ref<llvm::ModulePassManager(llvm::PassBuilder&)> build,
+                       const llvm::PipelineTuningOptions& tuning = llvm::PipelineTuningOptions());
 
 // Before a target inlines everything into its kernels: drops the functions that no function named
 // in `roots` (the kernels, the program's exports) reaches, and simplifies the rest (SROA, EarlyCSE).

@@ -12,7 +12,7 @@ namespace loom::compiler {
 
 namespace {
 
-constexpr uint32_t kInfoVersion = 5;  // 5: CPU code in partitions
+constexpr uint32_t kInfoVersion = 6;  // 6: uniformGroupsOnly
 constexpr uint16_t kElfMachineNone = 0;
 constexpr uint32_t kSectionProgramBits = 1, kSectionStringTable = 3;
 constexpr size_t kElfHeaderSize = 64, kSectionHeaderSize = 64;
@@ -80,7 +80,7 @@ void writeInfo(Writer& w, const ProgramInfo& info) {
       w.put(static_cast<uint8_t>(a.addressQualifier)), w.put(static_cast<uint8_t>(a.accessQualifier)), w.put(a.typeQualifiers);
     }
     w.put(k.argumentBufferSize), w.put(k.staticLocalMemorySize), w.put(k.privateMemorySize), w.put(k.barrierFrameSize);
-    w.put(static_cast<uint8_t>(k.hasBarriers));
+    w.put(static_cast<uint8_t>(k.hasBarriers)), w.put(static_cast<uint8_t>(k.uniformGroupsOnly));
     for (uint32_t v : k.requiredWorkGroupSize) w.put(v);
     for (uint32_t v : k.workGroupSizeHint) w.put(v);
     w.put(k.requiredSubGroupSize), w.put(k.vectorTypeHint), w.put(k.attributes);
@@ -115,13 +115,14 @@ bool readKernel(Reader& r, KernelDescriptor& k) {
   k.arguments.resize(arguments);
   for (KernelArgument& a : k.arguments)
     if (!readArgument(r, a)) return false;
-  uint8_t barriers = 0;
+  uint8_t barriers = 0, uniformGroupsOnly = 0;
   bool ok = r.get(k.argumentBufferSize) && r.get(k.staticLocalMemorySize) && r.get(k.privateMemorySize) &&
-            r.get(k.barrierFrameSize) && r.get(barriers);
+            r.get(k.barrierFrameSize) && r.get(barriers) && r.get(uniformGroupsOnly);
   for (uint32_t& v : k.requiredWorkGroupSize) ok = ok && r.get(v);
   for (uint32_t& v : k.workGroupSizeHint) ok = ok && r.get(v);
   ok = ok && r.get(k.requiredSubGroupSize) && r.get(k.vectorTypeHint) && r.get(k.attributes);
   k.hasBarriers = barriers != 0;
+  k.uniformGroupsOnly = uniformGroupsOnly != 0;
   return ok;
 }
 

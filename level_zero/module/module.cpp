@@ -49,6 +49,7 @@ core::ProgramBuild build(Device& device, const ze_module_desc_t& desc) {
   request.spirv.assign(input, input + desc.inputSize);
   request.options = desc.pBuildFlags ? desc.pBuildFlags : "";
   request.specializationConstants = specializationConstants(desc);
+  request.uniformWorkGroups = true;  // Level Zero launches whole groups of one size
   return core::Program::fromSpirv(device.core(), std::move(request));
 }
 

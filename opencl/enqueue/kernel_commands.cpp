@@ -22,7 +22,9 @@ struct NdRange {
   size_t local[3] = {1, 1, 1};
 };
 
-bool allowsNonUniformGroups(Kernel& kernel, const Device& device) {
+// A kernel built for uniform groups (from a binary of such a program) has no code for others.
+bool allowsNonUniformGroups(Kernel& kernel, const core::Kernel& code, const Device& device) {
+  if (code.descriptor().uniformGroupsOnly) return false;
   const Program::DeviceBuild* build = kernel.program().buildFor(&device);
   return !build || build->nonUniformGroups;
 }
@@ -88,7 +90,7 @@ cl_int enqueueRange(CommandQueue& queue, Kernel& kernel, NdRange range, bool loc
   CL_REQUIRE(coreKernel, CL_INVALID_PROGRAM_EXECUTABLE, "the kernel's program has no executable for the queue's device");
   CL_REQUIRE(&kernel.program().context() == &queue.context(), CL_INVALID_CONTEXT, "the kernel belongs to another context");
   const core::DeviceInfo& info = device.info();
-  const bool nonUniform = allowsNonUniformGroups(kernel, device);
+  const bool nonUniform = allowsNonUniformGroups(kernel, *coreKernel, device);
   if (!localGiven) chooseLocalSize(range, *coreKernel, info, nonUniform);
   if (cl_int error = checkLocalSize(range, *coreKernel, info, nonUniform, function); error != CL_SUCCESS)
     return error;

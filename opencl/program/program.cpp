@@ -72,6 +72,7 @@ void Program::buildExecutable(DeviceBuild& build, const std::vector<uint8_t>& sp
   request.spirv = spirv;
   request.options = options;
   request.exportFunctions = false;  // OpenCL has no function pointers to a program's functions
+  request.uniformWorkGroups = !build.nonUniformGroups;
   request.specializationConstants = specializationConstants_;
   request.vectorTypeHints = build.vectorTypeHints;
   core::ProgramBuild built = core::Program::fromSpirv(build.device->core(), std::move(request));

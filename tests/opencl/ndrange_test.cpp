@@ -233,6 +233,86 @@ TEST_F(NdRangeTest, ReqdWorkGroupSizeKernelsWithBarriersRunGroupsOfThatSizeAndSm
   EXPECT_CL(CL_INVALID_WORK_GROUP_SIZE, clEnqueueNDRangeKernel(queue, k, 2, nullptr, global, transposed, 0, nullptr, nullptr));
 }
 
+// A program that needs uniform groups (OpenCL C 1.2) has code for its required size only; its
+// binary, loaded again, keeps refusing the smaller last groups it has no code for.
+TEST_F(NdRangeTest, ReqdWorkGroupSizeKernelsOfUniformProgramsRunWholeGroupsFromSourceAndBinary) {
+  cl_program original = build(kMirroredTiles, "-cl-std=CL1.2");
+  ASSERT_NE(original, nullptr);
+  size_t length = 0;
+  ASSERT_CL_OK(clGetProgramInfo(original, CL_PROGRAM_BINARY_SIZES, sizeof(length), &length, nullptr));
+  std::vector<unsigned char> binary(length);
+  unsigned char* data = binary.data();
+  ASSERT_CL_OK(clGetProgramInfo(original, CL_PROGRAM_BINARIES, sizeof(data), &data, nullptr));
+  const unsigned char* bytes = binary.data();
+  cl_int status = CL_SUCCESS, error = CL_SUCCESS;
+  cl_program reloaded = clCreateProgramWithBinary(context, 1, &device, &length, &bytes, &status, &error);
+  ASSERT_CL_OK(error);
+  programs.push_back(reloaded);
+  ASSERT_CL_OK(clBuildProgram(reloaded, 0, nullptr, "", nullptr, nullptr)) << buildLog(reloaded);
+  for (cl_program p : {original, reloaded}) {
+    cl_kernel k = kernel(p, "tiles");
+    ASSERT_NE(k, nullptr);
+    const size_t width = 32, height = 8, n = width * height, global[2] = {width, height}, local[2] = {8, 4};
+    std::vector<int> input(n);
+    for (size_t i = 0; i < n; ++i) input[i] = int(i * 37 % 101) - 50;
+    cl_mem in = bufferWith(input);
+    cl_mem out = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
+    setArgs(k, in, out);
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 2, nullptr, global, local, 0, nullptr, nullptr));
+    EXPECT_EQ(readBack<int>(out, n), mirroredTiles(input, width, height));
+    const size_t ragged[2] = {20, 6};
+    EXPECT_CL(CL_INVALID_WORK_GROUP_SIZE, clEnqueueNDRangeKernel(queue, k, 2, nullptr, ragged, local, 0, nullptr, nullptr))
+        << (p == original ? "from source" : "from its binary");
+  }
+}
+
+// Long loops that load a wide vector per work-item (clpeak's bandwidth kernels) and CLBlast's
+// AXPY of float4 computed one component at a time: each work-item's own vectors, exact sums.
+TEST_F(NdRangeTest, LoopsOverWideVectorsAndComponentWiseFloat4sComputeEveryWorkItem) {
+  cl_program p = build(R"(
+    kernel void sum16(global const float16* a, global float* out) {
+      int id = get_group_id(0) * get_local_size(0) * 16 + get_local_id(0);
+      float16 sum = 0;
+      for (int i = 0; i < 16; i++) { sum += a[id]; id += get_local_size(0); }
+      out[get_global_id(0)] = sum.s0 + sum.s5 + sum.sA + sum.sF;
+    }
+    kernel __attribute__((reqd_work_group_size(16, 1, 1)))
+    void axpy4(const float alpha, const global float4* restrict x, global float4* y) {
+      const int id = get_global_id(0);
+      float4 value = y[id], other = x[id];
+      value.x += alpha * other.x; value.y += alpha * other.y; value.z += alpha * other.z; value.w += alpha * other.w;
+      y[id] = value;
+    })", "-cl-std=CL1.2");
+  ASSERT_NE(p, nullptr);
+  constexpr size_t kItems = 256, kGroup = 32;
+  std::vector<float> a(kItems * 16 * 16);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = float(i % 29);
+  cl_mem in = bufferWith(a);
+  cl_mem sums = buffer(CL_MEM_READ_WRITE, kItems * sizeof(float));
+  cl_kernel sum16 = kernel(p, "sum16");
+  ASSERT_NE(sum16, nullptr);
+  setArgs(sum16, in, sums);
+  ASSERT_NO_FATAL_FAILURE(run1d(sum16, kItems, &kGroup));
+  const std::vector<float> result = readBack<float>(sums, kItems);
+  for (size_t item = 0; item < kItems; ++item) {
+    const size_t first = item / kGroup * kGroup * 16 + item % kGroup;
+    float expected = 0;
+    for (size_t i = 0; i < 16; ++i)
+      for (size_t lane : {0, 5, 10, 15}) expected += a[(first + i * kGroup) * 16 + lane];
+    ASSERT_EQ(result[item], expected) << item;
+  }
+  std::vector<float> x(kItems * 4), y(kItems * 4);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = float(i % 13), y[i] = float(i % 7);
+  cl_mem dx = bufferWith(x), dy = bufferWith(y);
+  cl_kernel axpy4 = kernel(p, "axpy4");
+  ASSERT_NE(axpy4, nullptr);
+  setArgs(axpy4, 0.5f, dx, dy);
+  const size_t group = 16;
+  ASSERT_NO_FATAL_FAILURE(run1d(axpy4, kItems, &group));
+  const std::vector<float> updated = readBack<float>(dy, kItems * 4);
+  for (size_t i = 0; i < updated.size(); ++i) ASSERT_EQ(updated[i], y[i] + 0.5f * x[i]) << i;
+}
+
 // clpeak's compute kernels: chains of mad in a loop of constant trip count, in floats and in
 // float4s. Every value a small whole number, so that every order of the sums is exact.
 TEST_F(NdRangeTest, LongConstantLoopsOfMultiplyAddsKeepEveryWorkItemsChain) {

@@ -72,11 +72,22 @@ void preferVectorsOf256Bits(llvm::Module& module) {
   for (llvm::Function& function : module) function.addFnAttr("prefer-vector-width", width);
 }
 
+// LLVM's default pipelines leave out the SLP vectorizer (clang turns it on): kernels that
+// compute a vector one component at a time (CLBlast's AXPY and GEMM) need it to use vectors.
+llvm::PipelineTuningOptions tuning() {
+  llvm::PipelineTuningOptions options;
+  options.SLPVectorization = true;
+  return options;
+}
+
 void optimize(llvm::Module& module, llvm::TargetMachine& machine, bool aggressive) {
-  runModulePipeline(module, &machine, [&](llvm::PassBuilder& passes) {
-    return aggressive ? passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
-                      : passes.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
-  });
+  runModulePipeline(
+      module, &machine,
+      [&](llvm::PassBuilder& passes) {
+        return aggressive ? passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
+                          : passes.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
+      },
+      tuning());
 }
 
 }  // namespace

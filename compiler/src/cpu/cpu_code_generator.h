@@ -10,6 +10,8 @@ namespace loom::compiler::cpu {
 
 // The widest vectors the optimizer makes (see preferVectorsOf256Bits).
 constexpr unsigned kPreferredVectorBits = 256;
+// The narrowest vectors that fill a register (SSE's): float4, int4, double2.
+constexpr unsigned kRegisterVectorBits = 128;
 
 // Moves a SPIR module (spir64 triple, SPIR calling conventions) onto the host target.
 llvm::Error retargetToHost(llvm::Module& module);

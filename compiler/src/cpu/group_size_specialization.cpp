@@ -88,10 +88,10 @@ void callWhenOtherSize(llvm::Function& function, llvm::Function& general, const 
 
 }  // namespace
 
-void specializeForGroupSize(llvm::Function& workGroupFunction, const GroupSize& size) {
-  llvm::Function* general = cloneForOtherSizes(workGroupFunction);
+void specializeForGroupSize(llvm::Function& workGroupFunction, const GroupSize& size, bool otherSizes) {
+  llvm::Function* general = otherSizes ? cloneForOtherSizes(workGroupFunction) : nullptr;
   readSizesAsConstants(workGroupFunction, size);
-  callWhenOtherSize(workGroupFunction, *general, size);
+  if (general) callWhenOtherSize(workGroupFunction, *general, size);
 }
 
 }  // namespace loom::compiler::cpu

@@ -10,8 +10,9 @@
 namespace loom::compiler::cpu {
 
 // Makes the finished work-group function `workGroupFunction` read the group's local size and
-// enqueued local size as `size`, after a check on entry that hands groups of another size (the
-// smaller last groups of a non-uniform range) to an unoptimized copy of the general code.
-void specializeForGroupSize(llvm::Function& workGroupFunction, const std::array<uint32_t, 3>& size);
+// enqueued local size as `size`. With `otherSizes`, a check on entry first hands groups of
+// another size (the smaller last groups of a non-uniform range) to an unoptimized copy of the
+// general code; without, the function runs groups of `size` only.
+void specializeForGroupSize(llvm::Function& workGroupFunction, const std::array<uint32_t, 3>& size, bool otherSizes);
 
 }  // namespace loom::compiler::cpu

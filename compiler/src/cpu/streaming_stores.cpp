@@ -1,5 +1,7 @@
 #include "streaming_stores.h"
 
+#include <optional>
+#include <set>
 #include <vector>
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -24,16 +26,34 @@ uint64_t streamableBytes(const llvm::StoreInst& store) {
 }
 
 // Kernel buffers are the pointers the function loads from its argument buffer; local memory and
-// private variables come from elsewhere and stay cached.
-bool storesToKernelBuffer(const llvm::StoreInst& store) {
-  auto* pointer = llvm::dyn_cast<llvm::LoadInst>(llvm::getUnderlyingObject(store.getPointerOperand(), 0));
-  const llvm::Function* function = store.getFunction();
-  return pointer && llvm::getUnderlyingObject(pointer->getPointerOperand(), 0) == function->getArg(kArgumentBuffer);
+// private variables come from elsewhere and stay cached. A buffer is known by the offset of its
+// slot in the argument buffer (the optimizer may load one slot more than once).
+std::optional<int64_t> bufferSlot(const llvm::Value* pointer, const llvm::Function& function) {
+  auto* load = llvm::dyn_cast<llvm::LoadInst>(llvm::getUnderlyingObject(pointer, 0));
+  if (!load) return std::nullopt;
+  const llvm::DataLayout& layout = function.getParent()->getDataLayout();
+  llvm::APInt offset(layout.getIndexTypeSizeInBits(load->getPointerOperandType()), 0);
+  if (load->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, true) != function.getArg(kArgumentBuffer))
+    return std::nullopt;
+  return offset.getSExtValue();
 }
 
-bool isStreamable(const llvm::Instruction& instruction) {
+// The slots of the buffers the function reads.
+std::set<int64_t> slotsRead(const llvm::Function& function) {
+  std::set<int64_t> slots;
+  for (const llvm::Instruction& instruction : llvm::instructions(function))
+    if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&instruction))
+      if (auto slot = bufferSlot(load->getPointerOperand(), function)) slots.insert(*slot);
+  return slots;
+}
+
+// A store to a buffer the kernel also reads (y of an AXPY) finds its line in the cache already:
+// streaming it would only evict the line, and such kernels run several times slower that way.
+bool isStreamable(const llvm::Instruction& instruction, const std::set<int64_t>& buffersRead) {
   auto* store = llvm::dyn_cast<llvm::StoreInst>(&instruction);
-  return store && streamableBytes(*store) && storesToKernelBuffer(*store);
+  if (!store || !streamableBytes(*store)) return false;
+  const std::optional<int64_t> slot = bufferSlot(store->getPointerOperand(), *store->getFunction());
+  return slot && !buffersRead.count(*slot);
 }
 
 bool hasOrderedWrites(const llvm::Function& function);
@@ -62,8 +82,9 @@ bool hasOrderedWrites(const llvm::Function& function) {
 bool wantsStreamingVariant(const llvm::Function& function) {
   if (function.isDeclaration() || !isWorkGroupFunction(function)) return false;
   if (hasOrderedWrites(function)) return false;
+  const std::set<int64_t> buffersRead = slotsRead(function);
   for (const llvm::Instruction& instruction : llvm::instructions(function))
-    if (isStreamable(instruction)) return true;
+    if (isStreamable(instruction, buffersRead)) return true;
   return false;
 }
 
@@ -96,9 +117,10 @@ void addStreamingVariant(llvm::Function& function) {
   llvm::ValueToValueMapTy mapping;
   llvm::Function* variant = llvm::CloneFunction(&function, mapping);
   variant->setName(streamingVariantName(function.getName().str()));
+  const std::set<int64_t> buffersRead = slotsRead(*variant);
   std::vector<llvm::StoreInst*> stores;
   for (llvm::Instruction& instruction : llvm::instructions(*variant))
-    if (isStreamable(instruction)) stores.push_back(llvm::cast<llvm::StoreInst>(&instruction));
+    if (isStreamable(instruction, buffersRead)) stores.push_back(llvm::cast<llvm::StoreInst>(&instruction));
   for (llvm::StoreInst* store : stores) streamWhereAligned(*store);
   fenceBeforeReturns(*variant);
 }

@@ -13,7 +13,7 @@ namespace loom::compiler::cpu {
 std::string streamingVariantName(const std::string& workGroupFunction);
 
 // Adds a streaming variant next to each optimized work-group function that stores vectors to
-// kernel buffers and has no atomics, fences or calls that write memory (non-temporal stores are
+// kernel buffers it does not read (a line read is in the cache already) and has no atomics, fences or calls that write memory (non-temporal stores are
 // ordered by none of those on x86). Each such store checks its address: an aligned one streams,
 // any other stays a plain store. The variant fences its stores before it returns, so that the
 // runtime's signal that a launch is done orders them.

@@ -7,6 +7,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
+#include "cpu_code_generator.h"
 #include "uniform_values.h"
 
 namespace loom::compiler::cpu {
@@ -27,6 +28,27 @@ bool onlyReadsMemory(const llvm::Loop& loop) {
         if (!call->getCalledFunction() || !call->getCalledFunction()->isIntrinsic()) return false;
     }
   return true;
+}
+
+bool isUniform(const llvm::Value* value, const llvm::DenseSet<const llvm::Instruction*>& uniform) {
+  auto* instruction = llvm::dyn_cast<llvm::Instruction>(value);
+  return !instruction || uniform.contains(instruction);
+}
+
+// Loads of register-wide vectors (float4 and wider) that differ between work-items would become
+// interleaved loads across work-items, whose shuffles cost more than the loop gains: such a loop
+// is memory-bound, and its vectors fill registers as they are. Loads every work-item shares (an
+// n-body loop's other body) stay one load.
+bool loadsWideVectorsPerWorkItem(const llvm::Loop& loop, const llvm::DenseSet<const llvm::Instruction*>& uniform) {
+  for (const llvm::BasicBlock* block : loop.blocks())
+    for (const llvm::Instruction& instruction : *block) {
+      auto* load = llvm::dyn_cast<llvm::LoadInst>(&instruction);
+      auto* vector = load ? llvm::dyn_cast<llvm::FixedVectorType>(load->getType()) : nullptr;
+      if (vector && vector->getPrimitiveSizeInBits().getFixedSize() >= kRegisterVectorBits &&
+          !isUniform(load->getPointerOperand(), uniform))
+        return true;
+    }
+  return false;
 }
 
 // Scalar operations (a vector operation counts one per element, as the vectorizer across
@@ -67,7 +89,8 @@ bool exitsUniformlyAfterLongCount(const llvm::Loop& loop, const llvm::DenseSet<c
 
 bool isCandidate(const llvm::Loop& loop, const llvm::DenseSet<const llvm::Instruction*>& uniform) {
   return loop.isInnermost() && loop.getLoopDepth() == 1 && loop.getLoopLatch() &&
-         hasFloatingPointAccumulator(loop) && onlyReadsMemory(loop) && exitsUniformlyAfterLongCount(loop, uniform);
+         hasFloatingPointAccumulator(loop) && onlyReadsMemory(loop) && !loadsWideVectorsPerWorkItem(loop, uniform) &&
+         exitsUniformlyAfterLongCount(loop, uniform);
 }
 
 void insertBarrierBefore(llvm::Instruction* position) {

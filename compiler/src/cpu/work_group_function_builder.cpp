@@ -8,6 +8,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MathExtras.h"
@@ -268,15 +269,39 @@ void inlineEverything(llvm::Module& module) {
 }
 
 // The widest vector a kernel computes in (without barriers) decides whether its work-item loop is
-// better widened across work-items: vectors narrower than a register leave most of it empty, and
-// the vectorizer leaves loops with vector types alone. Kernels whose vectors fill a register
-// (float8, float16) run slower scalarized, so they keep their vectors.
-bool narrowerThanARegister(const llvm::Function& function) {
-  unsigned widest = 0;
-  for (const llvm::Instruction& instruction : llvm::instructions(function))
-    if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(instruction.getType()))
-      widest = std::max(widest, static_cast<unsigned>(vector->getPrimitiveSizeInBits().getFixedSize()));
-  return widest != 0 && widest < kPreferredVectorBits;
+// better widened across work-items: the vectorizer leaves loops with vector types alone, and
+// vectors narrower than a register (float2) leave most of it empty. Scalarized, each vector load
+// and store across work-items becomes an interleaved one, whose shuffles cost more the wider the
+// vector: kernels of register-wide vectors (float4) are scalarized only where their arithmetic
+// outweighs their memory accesses (an AXPY of float4 runs a third slower scalarized). Kernels
+// whose vectors fill a 256-bit register (float8, float16) run slower scalarized and keep them.
+constexpr unsigned kArithmeticPerAccessToScalarize = 4;
+
+// The vector a memory access or an arithmetic operation of the kernel works on; null for other
+// instructions and for reads of the SPIR-V builtin variables (the work-item ids, <3 x i64>).
+const llvm::FixedVectorType* computedVector(const llvm::Instruction& instruction) {
+  if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&instruction))
+    return llvm::dyn_cast<llvm::FixedVectorType>(store->getValueOperand()->getType());
+  if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&instruction)) {
+    if (llvm::isa<llvm::GlobalVariable>(load->getPointerOperand()->stripPointerCasts())) return nullptr;
+    return llvm::dyn_cast<llvm::FixedVectorType>(load->getType());
+  }
+  if (llvm::isa<llvm::BinaryOperator>(instruction) || llvm::isa<llvm::IntrinsicInst>(instruction))
+    return llvm::dyn_cast<llvm::FixedVectorType>(instruction.getType());
+  return nullptr;
+}
+
+bool betterScalarized(const llvm::Function& function) {
+  unsigned widest = 0, arithmetic = 0, accesses = 0;
+  for (const llvm::Instruction& instruction : llvm::instructions(function)) {
+    const llvm::FixedVectorType* vector = computedVector(instruction);
+    if (!vector) continue;
+    widest = std::max(widest, static_cast<unsigned>(vector->getPrimitiveSizeInBits().getFixedSize()));
+    if (llvm::isa<llvm::LoadInst>(instruction) || llvm::isa<llvm::StoreInst>(instruction)) ++accesses;
+    else ++arithmetic;
+  }
+  if (widest == 0 || widest >= kPreferredVectorBits) return false;
+  return widest < kRegisterVectorBits || arithmetic >= kArithmeticPerAccessToScalarize * accesses;
 }
 
 // Vector operations of kernels run as barrier regions become scalar ones, which the vectorizer
@@ -336,7 +361,7 @@ std::string workGroupFunctionName(const std::string& kernelName) { return "__loo
 
 bool isWorkGroupFunction(const llvm::Function& function) { return function.hasFnAttribute(kWorkGroupFunctionAttribute); }
 
-llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDescriptor>& kernels) {
+llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDescriptor>& kernels, bool uniformGroups) {
   std::vector<WorkGroupBody> wrappers;
   for (const KernelDescriptor& descriptor : kernels) {
     llvm::Function* kernel = module.getFunction(descriptor.name);
@@ -358,7 +383,7 @@ llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDesc
   }
   std::vector<llvm::Function*> scalarized = regionKernels;
   for (const WorkGroupBody& body : wrappers)
-    if (!llvm::is_contained(regionKernels, body.function) && narrowerThanARegister(*body.function)) scalarized.push_back(body.function);
+    if (!llvm::is_contained(regionKernels, body.function) && betterScalarized(*body.function)) scalarized.push_back(body.function);
   scalarize(module, scalarized);
   for (size_t i = 0; i < wrappers.size(); ++i) {
     const WorkGroupBody& body = wrappers[i];
@@ -385,7 +410,9 @@ llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDesc
     // Loaded again: the simplification of kernels with barriers drops the first load where unused.
     llvm::IRBuilder<> builder(body.entry->getTerminator());
     descriptor.staticLocalMemorySize = lowerLocalVariables(*body.function, *body.entry, loadLocalMemory(builder, body.context));
-    if (descriptor.requiredWorkGroupSize[0] != 0) specializeForGroupSize(*body.function, descriptor.requiredWorkGroupSize);
+    if (descriptor.requiredWorkGroupSize[0] == 0) continue;
+    specializeForGroupSize(*body.function, descriptor.requiredWorkGroupSize, !uniformGroups);
+    descriptor.uniformGroupsOnly = uniformGroups;
   }
   return llvm::Error::success();
 }

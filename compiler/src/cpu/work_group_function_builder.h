@@ -26,6 +26,7 @@ constexpr const char* kWorkGroupFunctionAttribute = "loom-work-group-function";
 bool isWorkGroupFunction(const llvm::Function& function);
 
 // Fills hasBarriers, barrierFrameSize, staticLocalMemorySize and privateMemorySize.
-llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDescriptor>& kernels);
+// `uniformGroups`: every launch runs groups of one size (CompileRequest::uniformWorkGroups).
+llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDescriptor>& kernels, bool uniformGroups);
 
 }  // namespace loom::compiler::cpu

@@ -65,9 +65,9 @@ KernelDescriptor pointerKernel(const char* name, const std::vector<ArgumentKind>
   return kernel;
 }
 
-llvm::Function* buildWorkGroupFunction(llvm::Module& module, KernelDescriptor& kernel) {
+llvm::Function* buildWorkGroupFunction(llvm::Module& module, KernelDescriptor& kernel, bool uniformGroups) {
   std::vector<KernelDescriptor> kernels{kernel};
-  if (llvm::Error error = cpu::buildWorkGroupFunctions(module, kernels)) {
+  if (llvm::Error error = cpu::buildWorkGroupFunctions(module, kernels, uniformGroups)) {
     ADD_FAILURE() << llvm::toString(std::move(error));
     return nullptr;
   }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "llvm/Analysis/LoopInfo.h"
@@ -29,7 +30,8 @@ KernelDescriptor pointerKernel(const char* name, const std::vector<ArgumentKind>
 // Runs cpu::buildWorkGroupFunctions over `module` for `kernel` (filling its descriptor) and
 // returns the work-group function; null (and a test failure) where that fails or the module
 // does not verify afterwards.
-llvm::Function* buildWorkGroupFunction(llvm::Module& module, KernelDescriptor& kernel);
+// `uniformGroups` as CompileRequest::uniformWorkGroups.
+llvm::Function* buildWorkGroupFunction(llvm::Module& module, KernelDescriptor& kernel, bool uniformGroups = false);
 
 // The loops of a function.
 class Loops {
@@ -45,6 +47,27 @@ class Loops {
  private:
   llvm::DominatorTree dominators_;
   llvm::LoopInfo loops_;
+};
+
+// What the SPIR-V translator gives every test module: the SPIR target and the builtins it calls.
+#define LOOM_SPIR_MODULE                                                                         \
+  "target datalayout = \"e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024\"\n" \
+  "target triple = \"spir64-unknown-unknown\"\n"                                                  \
+  "declare spir_func i64 @_Z13get_global_idj(i32)\n"                                              \
+  "declare spir_func i64 @_Z12get_local_idj(i32)\n"                                               \
+  "declare spir_func void @_Z7barrierj(i32) convergent\n"
+
+// Builds the work-group function of the only kernel in `assembly`.
+struct Built {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module;
+  KernelDescriptor kernel;
+  llvm::Function* function = nullptr;
+
+  Built(const std::string& assembly, KernelDescriptor descriptor, bool uniformGroups = false) : kernel(std::move(descriptor)) {
+    module = parseModule(context, assembly.c_str());
+    if (module) function = buildWorkGroupFunction(*module, kernel, uniformGroups);
+  }
 };
 
 // Whether `function` calls a function of that name.

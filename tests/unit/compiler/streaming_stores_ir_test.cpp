@@ -14,7 +14,9 @@ namespace {
 
 // Work-group functions as the optimizer leaves them: arguments read from the argument buffer
 // (parameter 0). @fill stores a vector to its buffer and one to a private variable; @scalar
-// stores scalars only; @counted also adds atomically; @helper is no work-group function.
+// stores scalars only; @counted also adds atomically; @helper is no work-group function; @axpy
+// writes the buffer it reads (its slot loaded twice, as the optimizer may leave it), @copy
+// writes another buffer than the one it reads.
 const char* const kFunctions = R"(
 define void @__loom_wg_fill(i8* noalias nocapture readonly %arguments, i8* noalias nocapture readonly %context) #0 {
 entry:
@@ -49,6 +51,33 @@ entry:
   %slot = bitcast i8* %arguments to <4 x float> addrspace(1)**
   %out = load <4 x float> addrspace(1)*, <4 x float> addrspace(1)** %slot, align 8
   store <4 x float> zeroinitializer, <4 x float> addrspace(1)* %out, align 16
+  ret void
+}
+
+define void @__loom_wg_axpy(i8* noalias nocapture readonly %arguments, i8* noalias nocapture readonly %context) #0 {
+entry:
+  %xslot = bitcast i8* %arguments to <8 x float> addrspace(1)**
+  %x = load <8 x float> addrspace(1)*, <8 x float> addrspace(1)** %xslot, align 8
+  %yaddress = getelementptr inbounds i8, i8* %arguments, i64 8
+  %yslot = bitcast i8* %yaddress to <8 x float> addrspace(1)**
+  %y = load <8 x float> addrspace(1)*, <8 x float> addrspace(1)** %yslot, align 8
+  %yagain = load <8 x float> addrspace(1)*, <8 x float> addrspace(1)** %yslot, align 8
+  %xvalue = load <8 x float>, <8 x float> addrspace(1)* %x, align 4
+  %yvalue = load <8 x float>, <8 x float> addrspace(1)* %y, align 4
+  %sum = fadd <8 x float> %xvalue, %yvalue
+  store <8 x float> %sum, <8 x float> addrspace(1)* %yagain, align 4
+  ret void
+}
+
+define void @__loom_wg_copy(i8* noalias nocapture readonly %arguments, i8* noalias nocapture readonly %context) #0 {
+entry:
+  %inslot = bitcast i8* %arguments to <8 x float> addrspace(1)**
+  %in = load <8 x float> addrspace(1)*, <8 x float> addrspace(1)** %inslot, align 8
+  %outaddress = getelementptr inbounds i8, i8* %arguments, i64 8
+  %outslot = bitcast i8* %outaddress to <8 x float> addrspace(1)**
+  %out = load <8 x float> addrspace(1)*, <8 x float> addrspace(1)** %outslot, align 8
+  %value = load <8 x float>, <8 x float> addrspace(1)* %in, align 4
+  store <8 x float> %value, <8 x float> addrspace(1)* %out, align 4
   ret void
 }
 
@@ -125,6 +154,15 @@ TEST_F(StreamingStoresIr, OnlyWorkGroupFunctionsWithVectorStoresAndNoOrderedWrit
   EXPECT_EQ(variantOf("__loom_wg_scalar"), nullptr) << "scalar stores do not fill a line";
   EXPECT_EQ(variantOf("__loom_wg_counted"), nullptr) << "atomics do not order non-temporal stores";
   EXPECT_EQ(variantOf("helper"), nullptr) << "not a work-group function";
+}
+
+TEST_F(StreamingStoresIr, StoresToABufferTheFunctionReadsStayCached) {
+  EXPECT_EQ(variantOf("__loom_wg_axpy"), nullptr) << "its only vector store writes the buffer it reads";
+  const llvm::Function* copy = variantOf("__loom_wg_copy");
+  ASSERT_NE(copy, nullptr) << "it writes a buffer it does not read";
+  int streaming = 0;
+  for (const llvm::StoreInst* store : storesOfType(*copy, floats(8))) streaming += isNonTemporal(*store);
+  EXPECT_EQ(streaming, 1);
 }
 
 }  // namespace

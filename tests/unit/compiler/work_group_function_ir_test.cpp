@@ -25,14 +25,6 @@ constexpr unsigned kGlobal = 1, kLocal = 3;
 constexpr size_t kLocalMemoryField = offsetof(WorkGroupContext, localMemory);
 constexpr size_t kBarrierFrameField = offsetof(WorkGroupContext, barrierFrame);
 
-// What the SPIR-V translator gives every test module: the SPIR target and the builtins it calls.
-#define LOOM_SPIR_MODULE                                                                         \
-  "target datalayout = \"e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024\"\n" \
-  "target triple = \"spir64-unknown-unknown\"\n"                                                  \
-  "declare spir_func i64 @_Z13get_global_idj(i32)\n"                                              \
-  "declare spir_func i64 @_Z12get_local_idj(i32)\n"                                               \
-  "declare spir_func void @_Z7barrierj(i32) convergent\n"
-
 // out[gid] = 2 * gid
 const char* const kScale = LOOM_SPIR_MODULE R"(
 define spir_kernel void @scale(i32 addrspace(1)* %out) {
@@ -158,19 +150,6 @@ done:
   ret void
 }
 )";
-
-// Builds the work-group function of the only kernel in `assembly`.
-struct Built {
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module;
-  KernelDescriptor kernel;
-  llvm::Function* function = nullptr;
-
-  Built(const char* assembly, KernelDescriptor descriptor) : kernel(std::move(descriptor)) {
-    module = parseModule(context, assembly);
-    if (module) function = buildWorkGroupFunction(*module, kernel);
-  }
-};
 
 const ArgumentKind kGlobalPointer = ArgumentKind::GlobalPointer;
 
@@ -415,6 +394,22 @@ TEST(RequiredGroupSizeIr, GroupsOfAnotherSizeRunTheGeneralCodeUnoptimized) {
   EXPECT_TRUE(general->hasFnAttribute(llvm::Attribute::OptimizeNone)) << "rare groups do not double the build's optimization time";
   EXPECT_EQ(loopsRunning(*general, kRequiredWidth), 0u) << "the general code reads the group's size";
   expectNoTurnCrossesTheBarrier(*general);
+  EXPECT_FALSE(fixed.kernel.uniformGroupsOnly);
+}
+
+// OpenCL C 1.x, -cl-uniform-work-group-size and Level Zero launch whole groups only.
+TEST(RequiredGroupSizeIr, UniformGroupsNeedNoCodeForOtherSizes) {
+  Built fixed(kAcrossABarrier,
+              requiringGroupSize(pointerKernel("across", {kGlobalPointer, kGlobalPointer, kGlobalPointer}), {kRequiredWidth, 1, 1}),
+              /*uniformGroups=*/true);
+  ASSERT_NE(fixed.function, nullptr);
+  for (const llvm::Instruction& instruction : llvm::instructions(*fixed.function))
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction))
+      EXPECT_TRUE(call->getCalledFunction() && call->getCalledFunction()->isDeclaration()) << "no general copy to call";
+  EXPECT_EQ(groupSizeReadsInTheLoops(*fixed.function), 0u);
+  EXPECT_EQ(loopsRunning(*fixed.function, kRequiredWidth), 2u);
+  EXPECT_TRUE(fixed.kernel.uniformGroupsOnly) << "the runtime must refuse smaller last groups";
+  expectNoTurnCrossesTheBarrier(*fixed.function);
 }
 
 }  // namespace

@@ -39,6 +39,10 @@ struct CompileRequest {
   // CPU code generation on up to this many threads, one partition of the kernels each; 0: one per
   // core for modules large enough to gain from it. The code does the same either way.
   unsigned codeGenerationThreads = 0;
+  // Every launch runs groups of one size (Level Zero always; OpenCL where the program needs a
+  // global size that is a multiple of the local size, -cl-uniform-work-group-size also says so):
+  // a CPU kernel with reqd_work_group_size then has code for that size only.
+  bool uniformWorkGroups = false;
 };
 
 // A compiled program: metadata plus target code (for the CPU, relocatable x86-64 ELF objects, one

@@ -44,6 +44,9 @@ struct KernelDescriptor {
   uint32_t barrierFrameSize = 0;       // bytes per work-item the runtime provides in WorkGroupContext::barrierFrame
   bool hasBarriers = false;
   std::array<uint32_t, 3> requiredWorkGroupSize{0, 0, 0};  // reqd_work_group_size, zeros when absent
+  // The code runs groups of the required size only (built for uniform work-groups): a launch
+  // whose last group is smaller must be refused.
+  bool uniformGroupsOnly = false;
   std::array<uint32_t, 3> workGroupSizeHint{0, 0, 0};
   uint32_t requiredSubGroupSize = 0;   // intel_reqd_sub_group_size, 0 when absent
   std::string vectorTypeHint;          // vec_type_hint type name, empty when absent

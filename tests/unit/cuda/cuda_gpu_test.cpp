@@ -326,7 +326,7 @@ compiler::BuildResult compileForGpu(const char* source) {
 
 TEST_F(CudaGpu, PartsOfASplitLaunchSeeTheIdsOfTheWholeLaunch) {
   const compiler::BuildResult built = compileForGpu(R"(kernel void ids(global uint* out) {
-      global uint* record = out + 6 * get_global_linear_id();
+      global uint* record = out + 6 * ((get_global_id(1) - get_global_offset(1)) * get_global_size(0) + get_global_id(0) - get_global_offset(0));
       for (uint d = 0; d < 2; ++d) {
         record[d] = get_global_id(d);
         record[2 + d] = get_group_id(d);

@@ -66,6 +66,33 @@ TEST_F(EventTest, DeviceWorkWaitsForASignalFromAnotherHostThread) {
   EXPECT_EQ(*destination, 7);
 }
 
+// level-zero-tests' GivenMemoryCopiesWithDependencies: a copy signals `copied`; the next copy waits
+// for `gate`, which the host signals only once it has seen `copied`. `copied` signals when its
+// copy is done, whatever the work after it waits for (on a GPU that wait is in the device's queue).
+TEST_F(EventTest, ASignalBeforeAWaitForTheHostIsSeenWhileTheListWaits) {
+  for (const bool immediate : {false, true}) {
+    SCOPED_TRACE(immediate ? "immediate list" : "regular list on a queue");
+    ze_event_handle_t copied = hostVisibleEvent(), gate = hostVisibleEvent(), done = hostVisibleEvent();
+    const size_t n = 4096;
+    int *source = shared<int>(n), *middle = shared<int>(n), *destination = shared<int>(n);
+    for (size_t i = 0; i < n; ++i) source[i] = int(i), middle[i] = -1, destination[i] = -1;
+    ze_command_list_handle_t copies = immediate ? immediateList(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS) : regularList();
+    ASSERT_ZE(zeCommandListAppendMemoryCopy(copies, middle, source, n * sizeof(int), copied, 0, nullptr));
+    ASSERT_ZE(zeCommandListAppendMemoryCopy(copies, destination, middle, n * sizeof(int), done, 1, &gate));
+    if (!immediate) {
+      ASSERT_ZE(zeCommandListClose(copies));
+      ASSERT_ZE(zeCommandQueueExecuteCommandLists(commandQueue(), 1, &copies, nullptr));
+    }
+    const ze_result_t seen = zeEventHostSynchronize(copied, kTimeout);
+    const bool waited = zeEventQueryStatus(gate) == ZE_RESULT_NOT_READY && destination[n - 1] == -1;
+    ASSERT_ZE(zeEventHostSignal(gate));  // in any case, so that a failure ends instead of hanging
+    ASSERT_ZE(zeEventHostSynchronize(done, kTimeout));
+    EXPECT_ZE(seen) << "the first copy's signal waited for the work after the wait";
+    EXPECT_TRUE(waited) << "the second copy ran before the host signaled";
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(destination[i], int(i)) << i;
+  }
+}
+
 TEST_F(EventTest, AppendedSignalAndResetAreSeenByTheHost) {
   ze_event_handle_t e = hostVisibleEvent();
   ASSERT_ZE(zeCommandListAppendSignalEvent(list, e));

@@ -404,6 +404,44 @@ TEST(CommandExecutor, OnAnAsynchronousQueueEventsTheDeviceCannotReachAreWaitedFo
   }
 }
 
+// The host may signal the event a queue waits for only once it has seen a signal before the wait
+// (level-zero-tests' GivenMemoryCopiesWithDependencies): that signal completes when the device
+// passes it, not when the whole stream does. Once completed, it is not signaled again.
+TEST(CommandExecutor, OnAnAsynchronousQueueSignalsBeforeAWaitInTheQueueCompleteWhileItWaits) {
+  testing::FakeAsynchronousBackend backend;
+  CommandExecutor executor(backend);
+  int source = 4, middle = 0, destination = 0;
+  EventStorage copiedStorage, gateStorage, doneStorage;
+  Event copied(&copiedStorage, true), gate(&gateStorage, true), done(&doneStorage, true);
+  Event* waited[] = {&gate};
+  CommandStream stream;
+  stream.appendMarkEventStart(&copied);
+  stream.appendCopy({&middle, &source, sizeof(int)});
+  stream.appendSignalEvent(&copied);
+  stream.appendWaitEvents(waited, 1);
+  stream.appendCopy({&destination, &middle, sizeof(int)});
+  stream.appendSignalEvent(&done);
+  executor.execute(stream.bytes());
+  EXPECT_FALSE(executor.retire(false));
+  EXPECT_FALSE(copied.isSignaled()) << "the device has not run the copy yet";
+
+  backend.finishWork();
+  EXPECT_FALSE(executor.retire(false)) << "the device waits for the host's signal";
+  ASSERT_TRUE(copied.isSignaled());
+  EXPECT_EQ(copied.error(), 0);
+  EXPECT_EQ(middle, 4);
+  EXPECT_LT(copied.timestamps().globalStart, copied.timestamps().globalEnd) << "times from the device's marks";
+  EXPECT_FALSE(done.isSignaled());
+
+  copied.reset();
+  gate.hostSignal();
+  backend.finishWork();
+  EXPECT_TRUE(executor.retire(false));
+  EXPECT_TRUE(done.isSignaled());
+  EXPECT_EQ(destination, 4);
+  EXPECT_FALSE(copied.isSignaled()) << "completed once, before the host reset it";
+}
+
 // Work that waited in the queue for an event that then failed ran anyway; the signals after the
 // wait report the failure, those before it do not.
 TEST(CommandExecutor, OnAnAsynchronousQueueAFailedEventWaitedForInTheQueueFailsTheSignalsAfterIt) {

@@ -78,6 +78,9 @@ class BackendQueue {
   virtual uint32_t markTime() { return kNoMark; }
   virtual uint64_t timeOfMark(uint32_t mark) { return 0; }
   virtual void forgetMarks() {}
+  // True once the device has passed `mark`: the commands issued before it have completed, while
+  // later ones (a wait in the queue) may not have. Never blocks.
+  virtual bool markReached(uint32_t mark) { return false; }
   // The first failure among the commands issued since the last call, as a negative execution
   // status (event.h), or 0; the call clears it. A command the device refused counts when it is
   // issued; a failure while the device ran the work once completed() or synchronize() saw it.

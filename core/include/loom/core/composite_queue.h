@@ -33,6 +33,7 @@ class CompositeQueue final : public BackendQueue {
   uint32_t markTime() override;
   uint64_t timeOfMark(uint32_t mark) override;
   void forgetMarks() override;
+  bool markReached(uint32_t mark) override;
   int32_t takeFailure() override;
   bool waitValue(const uint32_t* address, uint32_t value) override;
   // Stores once every tile's commands before it completed.

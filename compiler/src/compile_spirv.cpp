@@ -183,7 +183,8 @@ BuildResult compileSpirv(const CompileRequest& request) {
   llvm::LLVMContext context;
   // The builtin library and the translator's output use typed pointers (LLVM 15).
   context.setOpaquePointers(false);
-  auto module = readSpirvModule(context, request.spirv, request.specializationConstants);
+  std::string warnings;
+  auto module = readSpirvModule(context, request.spirv, request.specializationConstants, &warnings);
   if (!module) return failure(Status::BuildFailure, module.takeError());
   auto info = describeProgram(**module, request);
   if (!info) return failure(Status::BuildFailure, info.takeError());
@@ -194,7 +195,7 @@ BuildResult compileSpirv(const CompileRequest& request) {
   program->target = request.target;
   program->info = std::move(*info);
   program->code = std::move(*code);
-  return {Status::Success, "", std::move(program)};
+  return {Status::Success, std::move(warnings), std::move(program)};
 }
 
 }  // namespace loom::compiler

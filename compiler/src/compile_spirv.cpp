@@ -71,6 +71,22 @@ llvm::Error checkIndirectCallees(const llvm::Module& module, const llvm::DenseSe
   return llvm::Error::success();
 }
 
+// Kernels that take images or samplers cannot run until images exist: they leave the module,
+// with the image builtins they call, so that the rest of it builds; creating them fails.
+std::vector<UnavailableKernel> setAsideKernelsWithImages(llvm::Module& module) {
+  std::vector<llvm::Function*> setAside;
+  for (llvm::Function& function : module)
+    if (isKernel(function) && takesImagesOrSamplers(function)) setAside.push_back(&function);
+  std::vector<UnavailableKernel> unavailable;
+  for (llvm::Function* kernel : setAside) {
+    unavailable.push_back({kernel->getName().str(), "it takes images or samplers, which are not supported yet"});
+    kernel->deleteBody();  // only kernels that take images can call one that does
+  }
+  for (llvm::Function* kernel : setAside)
+    if (kernel->use_empty()) kernel->eraseFromParent();
+  return unavailable;
+}
+
 llvm::Expected<ProgramInfo> describeProgram(const llvm::Module& module, const CompileRequest& request) {
   const std::map<std::string, std::string>& typeHints = request.vectorTypeHints;
   ProgramInfo info;
@@ -186,8 +202,10 @@ BuildResult compileSpirv(const CompileRequest& request) {
   std::string warnings;
   auto module = readSpirvModule(context, request.spirv, request.specializationConstants, &warnings);
   if (!module) return failure(Status::BuildFailure, module.takeError());
+  std::vector<UnavailableKernel> unavailable = setAsideKernelsWithImages(**module);
   auto info = describeProgram(**module, request);
   if (!info) return failure(Status::BuildFailure, info.takeError());
+  info->unavailableKernels = std::move(unavailable);
   if (llvm::Error error = checkRequiredSubGroupSizes(*info, request.target)) return failure(Status::BuildFailure, std::move(error));
   auto code = compileForTarget(request, **module, *info, *options);
   if (!code) return failure(Status::BuildFailure, code.takeError());

@@ -7,7 +7,18 @@
 namespace loom::test {
 namespace {
 
-using EventTest = ZeTest;
+class EventTest : public ZeTest {
+ protected:
+  // add_vectors over `n` ones, in groups of 64: a kernel with some work to time.
+  ze_kernel_handle_t addOnesKernel(uint32_t n) {
+    ze_kernel_handle_t add = apiKernel("add_vectors");
+    float *a = shared<float>(n), *sum = shared<float>(n);
+    for (uint32_t i = 0; i < n; ++i) a[i] = 1.0f;
+    setArguments(add, a, a, sum);
+    EXPECT_ZE(zeKernelSetGroupSize(add, 64, 1, 1));
+    return add;
+  }
+};
 
 TEST_F(EventTest, ANewEventIsNotSignaled) {
   ze_event_handle_t e = hostVisibleEvent();
@@ -159,12 +170,8 @@ TEST_F(EventTest, AListWaitingOnAnEventDoesNotBlockAnotherListOfTheSameEngineTha
 
 TEST_F(EventTest, KernelTimestampsBracketTheKernelInsideTheHostsView) {
   ze_event_handle_t timed = hostVisibleEvent(ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP);
-  ze_kernel_handle_t add = apiKernel("add_vectors");
   const uint32_t n = 1 << 16;
-  float *a = shared<float>(n), *sum = shared<float>(n);
-  for (uint32_t i = 0; i < n; ++i) a[i] = 1.0f;
-  setArguments(add, a, a, sum);
-  ASSERT_ZE(zeKernelSetGroupSize(add, 64, 1, 1));
+  ze_kernel_handle_t add = addOnesKernel(n);
   ze_kernel_timestamp_result_t result{};
   EXPECT_EQ(zeEventQueryKernelTimestamp(timed, &result), ZE_RESULT_NOT_READY);
   uint64_t before = 0, after = 0, hostTime = 0;
@@ -184,12 +191,8 @@ TEST_F(EventTest, KernelTimestampsBracketTheKernelInsideTheHostsView) {
 // (ze_peak's kernel_lat relies on it). Only the signal is timed: an empty interval at its time.
 TEST_F(EventTest, AnEventWithoutTimestampsReportsAnEmptyKernelIntervalAtItsSignal) {
   ze_event_handle_t plain = hostVisibleEvent();
-  ze_kernel_handle_t add = apiKernel("add_vectors");
   const uint32_t n = 1 << 12;
-  float *a = shared<float>(n), *sum = shared<float>(n);
-  for (uint32_t i = 0; i < n; ++i) a[i] = 1.0f;
-  setArguments(add, a, a, sum);
-  ASSERT_ZE(zeKernelSetGroupSize(add, 64, 1, 1));
+  ze_kernel_handle_t add = addOnesKernel(n);
   ze_kernel_timestamp_result_t result{{7, 7}, {7, 7}};
   EXPECT_EQ(zeEventQueryKernelTimestamp(plain, &result), ZE_RESULT_NOT_READY);
   EXPECT_EQ(result.global.kernelStart, 7u) << "unsignaled: the destination is left as it was";

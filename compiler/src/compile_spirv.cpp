@@ -12,6 +12,8 @@
 #include "float_atomics.h"
 #include "kernel_descriptor_builder.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
@@ -78,12 +80,18 @@ std::vector<UnavailableKernel> setAsideKernelsWithImages(llvm::Module& module) {
   for (llvm::Function& function : module)
     if (isKernel(function) && takesImagesOrSamplers(function)) setAside.push_back(&function);
   std::vector<UnavailableKernel> unavailable;
+  llvm::SetVector<llvm::Function*> callees;  // declarations left unused would read as imports
   for (llvm::Function* kernel : setAside) {
     unavailable.push_back({kernel->getName().str(), "it takes images or samplers, which are not supported yet"});
+    for (llvm::Instruction& instruction : llvm::instructions(*kernel))
+      if (auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction); call && call->getCalledFunction())
+        callees.insert(call->getCalledFunction());
     kernel->deleteBody();  // only kernels that take images can call one that does
   }
   for (llvm::Function* kernel : setAside)
     if (kernel->use_empty()) kernel->eraseFromParent();
+  for (llvm::Function* callee : callees)
+    if (!llvm::is_contained(setAside, callee) && callee->isDeclaration() && callee->use_empty()) callee->eraseFromParent();
   return unavailable;
 }
 

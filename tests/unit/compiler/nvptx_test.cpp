@@ -533,7 +533,7 @@ TEST(Nvptx, IdentityNamesTheTargetAndDiffersFromTheCpu) {
 TEST(Nvptx, NativeBinaryUuidNamesTheTarget) {
   EXPECT_EQ(nativeBinaryUuid(Target::Nvptx), nativeBinaryUuid(Target::Nvptx));
   EXPECT_NE(nativeBinaryUuid(Target::Nvptx), nativeBinaryUuid(Target::Cpu));
-  EXPECT_NE(nativeBinaryUuid(Target::Cpu), std::array<uint8_t, 16>{});
+  EXPECT_NE(nativeBinaryUuid(Target::Cpu), (std::array<uint8_t, 16>{}));
 }
 
 }  // namespace

@@ -93,3 +93,11 @@ kernel void blackScholes(global const float* spot, global const float* strike, g
 }
 
 kernel void empty(global int* unused) {}
+
+// Each work-item sums the whole of a small buffer: reads that ignore where the chunks of an
+// allocation live (implicit scaling, benchmarks/gpu/scaling_benchmark.cpp).
+kernel void sumWhole(global const float* small, global float* sums, int count) {
+  float sum = 0.0f;
+  for (int k = 0; k < count; ++k) sum += small[k];
+  sums[get_global_id(0)] = sum;
+}

@@ -1,6 +1,7 @@
 # loom_spirv_kernels(<target> <output-dir> [OPTIMIZE <-On>] [OUTPUTS <variable>] <file.cl>...)
 # Compiles OpenCL C test kernels to SPIR-V at build time (clang-15 + llvm-spirv-15) and makes
-# <target> depend on them. With clang 15 the translator needs typed pointers (-no-opaque-pointers).
+# <target> depend on them, and on the files they include. With clang 15 the translator needs typed
+# pointers (-no-opaque-pointers).
 # OPTIMIZE (default -O2) is for sources whose -O2 IR the translator rejects (it has no `freeze`).
 # OUTPUTS names a variable that receives the SPIR-V files' paths (for loom_embedded_files).
 # Intel's sub-group shuffles become SPV_INTEL_subgroups instructions; calls through function
@@ -21,10 +22,11 @@ function(loom_spirv_kernels target output_dir)
       OUTPUT ${spirv}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${output_dir}
       COMMAND ${CLANG15} -cl-std=CL2.0 -target spir64-unknown-unknown ${SPIRV_OPTIMIZE} -emit-llvm -c
-              -Xclang -no-opaque-pointers -o ${bitcode} ${source_path}
+              -Xclang -no-opaque-pointers -MD -MT ${spirv} -MF ${bitcode}.d -o ${bitcode} ${source_path}
       COMMAND ${LLVM_SPIRV15} --spirv-ext=+SPV_INTEL_subgroups,+SPV_INTEL_function_pointers,+SPV_EXT_shader_atomic_float_add,+SPV_EXT_shader_atomic_float_min_max
               ${bitcode} -o ${spirv}
       DEPENDS ${source_path}
+      DEPFILE ${bitcode}.d
       COMMENT "SPIR-V ${name}.spv"
       VERBATIM)
     list(APPEND outputs ${spirv})

@@ -1,9 +1,10 @@
 // A small OpenCL program: the same vector add and work-group reduction as the Level Zero
-// sample, built from OpenCL C source on the Loom platform's CPU device through the ICD loader,
-// with buffers, events and profiling; every result checked on the host.
-// LOOM_SAMPLE_DEVICE_TYPE=gpu runs it on the platform's first GPU instead (Loom lists NVIDIA GPUs
-// with LOOM_EnableCudaDevices=1); LOOM_SAMPLE_SOURCE=FILE reads the OpenCL C from FILE instead of
-// the source folder (the relocatable bundle, scripts/bundle.sh, sets it).
+// sample, built from OpenCL C source on the Loom platform's default device (its first GPU where
+// Loom lists NVIDIA GPUs, else the CPU) through the ICD loader, with buffers, events and
+// profiling; every result checked on the host. LOOM_SAMPLE_DEVICE_TYPE=cpu or gpu runs it on the
+// platform's first device of that type instead; LOOM_SAMPLE_SOURCE=FILE reads the OpenCL C from FILE
+// instead of the source folder or the copy beside the installed sample (the relocatable bundle,
+// scripts/bundle.sh, sets it).
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
@@ -29,7 +30,10 @@ struct Session {
 
 // The Loom platform among those the ICD loader lists (OCL_ICD_VENDORS points it at loom.icd).
 Session open() {
-  const bool gpu = sampleWantsGpu();
+  const SampleDevice wanted = sampleDevice();
+  const cl_device_type type = wanted == SampleDevice::Gpu   ? CL_DEVICE_TYPE_GPU
+                              : wanted == SampleDevice::Cpu ? CL_DEVICE_TYPE_CPU
+                                                            : CL_DEVICE_TYPE_DEFAULT;
   cl_uint count = 0;
   CL_CHECK(clGetPlatformIDs(0, nullptr, &count));
   std::vector<cl_platform_id> platforms(count);
@@ -40,10 +44,12 @@ Session open() {
     if (std::strcmp(name, "Loom") != 0) continue;
     CL_CHECK(clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof(version), version, nullptr));
     Session s{platform, nullptr, nullptr, nullptr};
-    CL_CHECK(clGetDeviceIDs(platform, gpu ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU, 1, &s.device, nullptr));
+    CL_CHECK(clGetDeviceIDs(platform, type, 1, &s.device, nullptr));
     char device[256] = {};
     CL_CHECK(clGetDeviceInfo(s.device, CL_DEVICE_NAME, sizeof(device), device, nullptr));
-    std::printf("platform: %s (%s)\ndevice: %s (%s)\n", name, version, device, gpu ? "GPU" : "CPU");
+    cl_device_type found = 0;
+    CL_CHECK(clGetDeviceInfo(s.device, CL_DEVICE_TYPE, sizeof(found), &found, nullptr));
+    std::printf("platform: %s (%s)\ndevice: %s (%s)\n", name, version, device, found & CL_DEVICE_TYPE_GPU ? "GPU" : "CPU");
     cl_int error;
     s.context = clCreateContext(nullptr, 1, &s.device, nullptr, nullptr, &error);
     CL_CHECK(error);
@@ -57,13 +63,14 @@ Session open() {
 }
 
 cl_program build(const Session& s) {
-  const char* path = sampleFilePath("LOOM_SAMPLE_SOURCE", LOOM_SAMPLE_SOURCE);
+  const std::string path = sampleFilePath("LOOM_SAMPLE_SOURCE", LOOM_SAMPLE_SOURCE);
   std::ifstream file(path);
   const std::string source((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   if (source.empty()) {
-    std::fprintf(stderr, "cannot read %s\n", path);
+    std::fprintf(stderr, "cannot read %s\n", path.c_str());
     std::exit(1);
   }
+  std::printf("kernels: %s\n", path.c_str());
   const char* text = source.c_str();
   cl_int error;
   cl_program program = clCreateProgramWithSource(s.context, 1, &text, nullptr, &error);

@@ -1,8 +1,9 @@
 // A small Level Zero program: vector add and a work-group reduction with barriers, local memory
-// and a final atomic add, on Loom's CPU device through the loader, every result checked on the host.
-// LOOM_SAMPLE_DEVICE_TYPE=gpu runs it on the first GPU instead (Loom lists NVIDIA GPUs with
-// LOOM_EnableCudaDevices=1); LOOM_SAMPLE_KERNEL=FILE reads the SPIR-V from FILE instead of the
-// build folder (the relocatable bundle, scripts/bundle.sh, sets it).
+// and a final atomic add, on Loom's first device (a GPU where Loom lists NVIDIA GPUs, else the
+// CPU) through the loader, every result checked on the host. LOOM_SAMPLE_DEVICE_TYPE=cpu or gpu
+// runs it on the first device of that type instead; LOOM_SAMPLE_KERNEL=FILE reads the SPIR-V from FILE instead of
+// the build folder or the copy beside the installed sample (the relocatable bundle,
+// scripts/bundle.sh, sets it).
 #include <level_zero/ze_api.h>
 
 #include "ze_check.h"
@@ -25,11 +26,10 @@ struct Device {
   ze_command_list_handle_t list;
 };
 
-// The first CPU (or GPU) device of any driver the loader reports: Loom's device
+// The first device (of the type asked for) of any driver the loader reports: Loom's device
 // (ZE_ENABLE_ALT_DRIVERS points the loader at libze_loom).
 Device open() {
-  const bool gpu = sampleWantsGpu();
-  const ze_device_type_t wanted = gpu ? ZE_DEVICE_TYPE_GPU : ZE_DEVICE_TYPE_CPU;
+  const SampleDevice wanted = sampleDevice();
   CHECK(zeInit(0));
   uint32_t driverCount = 0;
   CHECK(zeDriverGet(&driverCount, nullptr));
@@ -43,7 +43,9 @@ Device open() {
     for (ze_device_handle_t device : devices) {
       ze_device_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
       CHECK(zeDeviceGetProperties(device, &properties));
-      if (properties.type != wanted) continue;
+      const bool gpu = properties.type == ZE_DEVICE_TYPE_GPU;
+      if (wanted == SampleDevice::Gpu && !gpu) continue;
+      if (wanted == SampleDevice::Cpu && properties.type != ZE_DEVICE_TYPE_CPU) continue;
       ze_driver_properties_t driverProperties{ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES};
       CHECK(zeDriverGetProperties(driver, &driverProperties));
       ze_api_version_t version{};
@@ -51,7 +53,7 @@ Device open() {
       const bool loom = std::memcmp(driverProperties.uuid.id, "loom", 4) == 0;
       std::printf("driver: %s, version %u, Level Zero API %d.%d\n", loom ? "Loom" : "not Loom", driverProperties.driverVersion,
                   ZE_MAJOR_VERSION(version), ZE_MINOR_VERSION(version));
-      std::printf("device: %s (%s)\n", properties.name, gpu ? "GPU" : "CPU");
+      std::printf("device: %s (%s)\n", properties.name, gpu ? "GPU" : properties.type == ZE_DEVICE_TYPE_CPU ? "CPU" : "other");
       Device d{driver, device, nullptr, nullptr};
       ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};
       CHECK(zeContextCreate(d.driver, &contextDesc, &d.context));
@@ -61,19 +63,20 @@ Device open() {
       return d;
     }
   }
-  std::fprintf(stderr, "no %s device: run with ZE_ENABLE_ALT_DRIVERS=<build>/lib/libze_loom.so.1%s\n", gpu ? "GPU" : "CPU",
-               gpu ? " and LOOM_EnableCudaDevices=1" : "");
+  std::fprintf(stderr, "no %s device: run with ZE_ENABLE_ALT_DRIVERS=<build>/lib/libze_loom.so.1%s\n",
+               sampleDeviceName(wanted), wanted == SampleDevice::Gpu ? " (loom-info says why Loom lists no GPU)" : "");
   std::exit(1);
 }
 
 ze_module_handle_t loadModule(const Device& d) {
-  const char* path = sampleFilePath("LOOM_SAMPLE_KERNEL", LOOM_SAMPLE_KERNEL);
+  const std::string path = sampleFilePath("LOOM_SAMPLE_KERNEL", LOOM_SAMPLE_KERNEL);
   std::ifstream file(path, std::ios::binary);
   std::vector<uint8_t> spirv((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   if (spirv.empty()) {
-    std::fprintf(stderr, "cannot read %s\n", path);
+    std::fprintf(stderr, "cannot read %s\n", path.c_str());
     std::exit(1);
   }
+  std::printf("kernels: %s\n", path.c_str());
   ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC};
   desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
   desc.inputSize = spirv.size();

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs a Loom bundle (scripts/bundle.sh) on an NVIDIA GPU machine: unpacks it (builds nothing),
-# sources its env.sh and, with LOOM_EnableCudaDevices=1, runs loom-info (the GPU must be device
-# 0), ze_sample and cl_sample on the GPU, gpu_benchmark (Loom next to NVIDIA's OpenCL and native
-# CUDA), then the Level Zero and OpenCL API suites with LOOM_ForceBackend=cuda and the CUDA unit
-# and NVPTX compiler suites, each test suite in a process of its own. The test binaries carry
+# sources its env.sh and, with no LOOM_EnableCudaDevices (Loom lists GPUs by default), runs
+# loom-info (the GPU must be device 0), ze_sample and cl_sample on the GPU, gpu_benchmark (Loom
+# next to NVIDIA's OpenCL and native CUDA), scaling_benchmark where ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE
+# joins several GPUs, then the Level Zero and OpenCL API suites with LOOM_ForceBackend=cuda and
+# the CUDA unit and NVPTX compiler suites, each test suite in a process of its own. The test binaries carry
 # their kernels, so the bundle may come from a build in any folder. Writes logs and a summary to
 # $OUT.
 #
@@ -50,7 +51,7 @@ head -n 4 "$unpack/loom-bundle/MANIFEST" | sed 's/^/  manifest: /' | tee -a "$su
 # shellcheck disable=SC1091
 . "$unpack/loom-bundle/env.sh" 2>"$logs/env.log"
 sed 's/^/  env.sh: /' "$logs/env.log" | tee -a "$summary"
-export LOOM_EnableCudaDevices=1
+unset LOOM_EnableCudaDevices  # GPUs are listed by default: the run shows it
 export LOOM_CompilerCacheDir=$unpack/compiler-cache  # a fresh cache: every kernel compiles here
 note "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
 note "OCL_ICD_VENDORS=$OCL_ICD_VENDORS ($(cat "$OCL_ICD_VENDORS/loom.icd"))"
@@ -84,15 +85,15 @@ else
 fi
 note "loom-info: ${results[-1]#loom-info }"
 
-# --- The samples on the GPU ----------------------------------------------------------------------
+# --- The samples on the GPU: Loom's first device, with no LOOM_* variable ------------------------
 for sample in ze_sample cl_sample; do
-  LOOM_SAMPLE_DEVICE_TYPE=gpu timeout -k 5 "$(limit 120)" "$sample" >"$logs/$sample.log" 2>&1
+  timeout -k 5 "$(limit 120)" "$sample" >"$logs/$sample.log" 2>&1
   rc=$?
-  if [ $rc -eq 0 ] && grep -q '^PASSED' "$logs/$sample.log"; then
+  if [ $rc -eq 0 ] && grep -q '^PASSED' "$logs/$sample.log" && grep -q '^device: .*(GPU)$' "$logs/$sample.log"; then
     record "$sample" "PASS: $(grep -m 1 '^device:' "$logs/$sample.log")"
   else
     record "$sample" "FAIL (rc $rc): $(grep -v '^\[loom\]' "$logs/$sample.log" | tail -n 1)"
-    LOOM_SAMPLE_DEVICE_TYPE=gpu LOOM_PrintDebugMessages=1 timeout -k 5 "$(limit 60)" "$sample" >"$logs/$sample.debug.log" 2>&1
+    LOOM_PrintDebugMessages=1 timeout -k 5 "$(limit 60)" "$sample" >"$logs/$sample.debug.log" 2>&1
   fi
   note "$sample: ${results[-1]#"$sample" }"
   sed 's/^/  /' "$logs/$sample.log" | head -n 12 >>"$summary"
@@ -118,6 +119,19 @@ esac
 note "gpu_benchmark: ${results[-1]#gpu_benchmark }"
 sed 's/^/  /' "$logs/gpu_benchmark.log" >>"$summary"
 cp "$logs/gpu_benchmark.log" "$out"/ 2>/dev/null
+
+# --- scaling_benchmark: a root device over several GPUs against its first GPU ---------------------
+if [ "${ZE_FLAT_DEVICE_HIERARCHY:-}" = COMPOSITE ] && (($(nvidia-smi -L 2>/dev/null | wc -l) > 1)); then
+  timeout -k 5 "$(limit 180)" scaling_benchmark >"$logs/scaling_benchmark.log" 2>&1
+  rc=$?
+  case $rc in
+    0) record scaling_benchmark "PASS: every figure measured, results correct" ;;
+    *) record scaling_benchmark "FAIL (rc $rc)" ;;
+  esac
+  note "scaling_benchmark: ${results[-1]#scaling_benchmark }"
+  sed 's/^/  /' "$logs/scaling_benchmark.log" >>"$summary"
+  cp "$logs/scaling_benchmark.log" "$out"/ 2>/dev/null
+fi
 
 # --- GoogleTest suites, one process per test suite -------------------------------------------
 # run_suites NAME BUDGET BACKEND: runs each test suite of bin/NAME in a process of its own (with

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The main job: set up, build, and run a Level Zero program and an OpenCL program on Loom's CPU
-# device, through the real Level Zero loader and the real OpenCL ICD loader.
+# device (also where Loom lists GPUs first), through the real Level Zero loader and the real
+# OpenCL ICD loader.
 set -euo pipefail
+export LOOM_SAMPLE_DEVICE_TYPE=cpu
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh" "$root/build"

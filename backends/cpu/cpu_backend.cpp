@@ -6,12 +6,14 @@
 #include <atomic>
 #include <cstring>
 #include <exception>
+#include <mutex>
 #include <thread>
 
 #include "backends/cpu/cpu_program.h"
 #include "backends/cpu/cpu_queue.h"
 #include "backends/cpu/host_telemetry.h"
 #include "backends/cpu/kernel_fault_guard.h"
+#include "backends/cpu/numa_placement.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/futex.h"
 #include "loom/core/log.h"
@@ -330,6 +332,21 @@ void CpuBackend::fill(void* destination, const void* pattern, size_t patternSize
 
 uint64_t CpuBackend::timestamp() const { return core::monotonicNanoseconds(); }
 
+bool CpuBackend::placeHostMemory(void* address, size_t size) {
+  if (tile_ == ThreadPool::kAnyTile) return false;
+  static const std::vector<int> nodes = memoryNodes();
+  if (nodes.size() <= 1) {
+    static std::once_flag said;
+    std::call_once(said, [] { core::debugMessage("one NUMA node: the colored memory of CPU tiles stays where first touched"); });
+    return false;
+  }
+  const int node = nodeOfTile(tile_, pool_->tiles(), nodes);
+  std::string why;
+  if (preferNode(address, size, node, why)) return true;
+  core::debugMessage("%s: %zu bytes not placed on NUMA node %d: %s", info_.name.c_str(), size, node, why.c_str());
+  return false;
+}
+
 core::DiscoveredDevice discoverCpuDevice() {
   core::DeviceInfo root = describeHostCpu();
   const int64_t configuredThreads = core::debugKeys().CpuWorkerThreads;
@@ -344,7 +361,6 @@ core::DiscoveredDevice discoverCpuDevice() {
   auto pool = std::make_shared<ThreadPool>(threads, static_cast<unsigned>(tiles));
   for (int64_t tile = 0; tile < tiles; ++tile) {
     core::DeviceInfo info = root;
-    info.subDeviceIndex = static_cast<int32_t>(tile);
     info.computeUnits = std::max(1u, root.computeUnits / static_cast<unsigned>(tiles));
     info.numEusPerSubslice = info.computeUnits;
     // Each tile has its share of the memory: the root reports the sum of its tiles.

@@ -42,6 +42,11 @@ class CpuBackend final : public core::Backend {
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
   uint64_t timestamp() const override;
+  // A tile's colored memory goes on the tile's NUMA node (numa_placement.h); false on a machine
+  // of one node, or for a device that is no tile.
+  bool placeHostMemory(void* address, size_t size) override;
+  // A tile's own device allocations go on its node too.
+  void adoptHostMemory(void* address, size_t size) override { placeHostMemory(address, size); }
   // The machine's /proc and /sys (backends/cpu/host_telemetry.h).
   std::unique_ptr<core::Telemetry> createTelemetry() override;
 

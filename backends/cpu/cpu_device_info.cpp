@@ -91,7 +91,7 @@ core::DeviceInfo describeHostCpu() {
   info.lastLevelCacheSize = static_cast<uint64_t>(l3 ? l3 : cacheSize(_SC_LEVEL2_CACHE_SIZE));
   const long line = cacheSize(_SC_LEVEL1_DCACHE_LINESIZE);
   info.cacheLineSize = static_cast<uint32_t>(line ? line : 64);
-  info.supportsFp16 = false;
+  info.supportsFp16 = true;
   info.supportsFp64 = true;
   info.supportsInt64Atomics = true;
   info.supportsFloatAtomics = true;

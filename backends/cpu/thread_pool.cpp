@@ -18,7 +18,7 @@ constexpr uint32_t kAllSlots = ~uint32_t(0);
 uint32_t* futexWord(std::atomic<uint32_t>& word) { return reinterpret_cast<uint32_t*>(&word); }
 }  // namespace
 
-ThreadPool::ThreadPool(unsigned threads, unsigned tiles) : ownerProcess_(core::processGeneration()) {
+ThreadPool::ThreadPool(unsigned threads, unsigned tiles) : ownerProcess_(core::processGeneration()), tiles_(std::max(tiles, 1u)) {
   threads = std::max(threads, 1u);
   tiles = std::max(tiles, 1u);
   // Consecutive threads form a tile; the calling thread (0) counts in tile 0.

@@ -25,6 +25,7 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
+  unsigned tiles() const { return tiles_; }
   static constexpr unsigned kAnyTile = ~0u;
 
   // Calls task(first, last, thread) for consecutive runs [first, last) that together cover
@@ -122,6 +123,7 @@ class ThreadPool {
 
   // Workers exist only in the process that created them: a forked child runs work itself.
   const uint32_t ownerProcess_;  // process generation (process_generation.h)
+  const unsigned tiles_;
   std::vector<std::thread> workers_;
   std::vector<unsigned> homeTile_;  // by thread number
   Slot slots_[kSlots];

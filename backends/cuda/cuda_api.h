@@ -146,6 +146,7 @@ struct CUmemAccessDesc {
 constexpr unsigned CU_MEM_ATTACH_GLOBAL = 0x1;
 constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x1;
 constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
+constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
 
 }  // namespace loom::backends::cuda
 
@@ -161,6 +162,8 @@ struct CUipcMemHandle {
 constexpr DeviceAttribute kCanUseHostPointerForRegisteredMem = DeviceAttribute(91);
 constexpr DeviceAttribute kCanUseStreamMemOpsV1 = DeviceAttribute(92);  // before the v2 operations (driver 11.7)
 constexpr int kStreamMemOpsV2DriverVersion = 11070;  // v2 stream memory operations need no opt-in
+// The oldest driver that loads the compiler's PTX (ISA 7.5, compiler/src/nvptx/ptx_code_generator.h).
+constexpr int kMinimumDriverVersion = 11050;
 
 constexpr unsigned CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 0x1;
 constexpr unsigned CU_MEMHOSTREGISTER_PORTABLE = 0x1;

@@ -199,6 +199,40 @@ void CudaBackend::closeImportedMemory(void* pointer) {
   succeeded(driver().cuIpcCloseMemHandle(address(pointer)), "cuIpcCloseMemHandle");
 }
 
+void* CudaBackend::allocateColoredMemory(const std::vector<core::Backend*>& tiles, const std::vector<core::MemoryChunk>& chunks,
+                                         size_t size) {
+  if (!addressSpace_) {
+    core::debugMessage("%s: no colored memory without virtual memory management", info_.name.c_str());
+    return nullptr;
+  }
+  std::vector<std::shared_ptr<const PrimaryContext>> gpus;
+  for (core::Backend* tile : tiles) {
+    const auto* gpu = dynamic_cast<const CudaBackend*>(tile);
+    if (!gpu || &gpu->driver() != &driver()) {
+      core::debugMessage("%s: colored memory spans GPUs of one CUDA driver only, not %s", info_.name.c_str(), tile->info().name.c_str());
+      return nullptr;
+    }
+    gpus.push_back(gpu->context());
+  }
+  std::unique_ptr<CudaColoredMemory> memory = CudaColoredMemory::create(std::move(gpus), chunks, size, addressSpace_->pageSize());
+  if (!memory) return nullptr;
+  void* address = memory->address();
+  std::lock_guard lock(coloredMutex_);
+  colored_[address] = std::move(memory);
+  return address;
+}
+
+void CudaBackend::releaseColoredMemory(void* address) {
+  std::unique_ptr<CudaColoredMemory> memory;
+  {
+    std::lock_guard lock(coloredMutex_);
+    auto found = colored_.find(address);
+    if (found == colored_.end()) return;
+    memory = std::move(found->second);
+    colored_.erase(found);
+  }
+}
+
 std::unique_ptr<core::PhysicalMemory> CudaBackend::createPhysicalMemory(size_t size) {
   return addressSpace_ ? addressSpace_->createPhysicalMemory(index_, size) : nullptr;
 }
@@ -227,7 +261,18 @@ void joinGpus(const std::vector<CudaBackend*>& gpus) {
   if (!space) core::debugMessage("no virtual memory on the GPUs: %s", error.c_str());
   for (size_t i = 0; i < gpus.size(); ++i) gpus[i]->joinGroup(i, peers[i], space);
 }
+
+// 11050 -> "11.5", as the driver API encodes its version.
+std::string driverVersionName(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
 }  // namespace
+
+std::string whyDriverUnsupported(int version) {
+  if (version >= kMinimumDriverVersion) return {};
+  return "the CUDA driver is " + driverVersionName(version) + ", older than " + driverVersionName(kMinimumDriverVersion) +
+         ", the first that loads Loom's PTX";
+}
 
 std::vector<core::DiscoveredDevice> discoverCudaDevices(const std::string& library, std::string& whyNone) {
   std::shared_ptr<const Driver> driver = Driver::load(library, whyNone);
@@ -243,7 +288,9 @@ std::vector<core::DiscoveredDevice> discoverCudaDevices(const std::string& libra
   }
   int version = 0;
   driver->cuDriverGetVersion(&version);
-  core::debugMessage("CUDA driver %d.%d: %d GPU(s)", version / 1000, version % 1000 / 10, count);
+  core::debugMessage("CUDA driver %s: %d GPU(s)", driverVersionName(version).c_str(), count);
+  whyNone = whyDriverUnsupported(version);
+  if (!whyNone.empty()) return {};
   std::vector<core::DiscoveredDevice> devices;
   std::vector<CudaBackend*> gpus;
   for (int ordinal = 0; ordinal < count; ++ordinal) {

@@ -2,6 +2,7 @@
 // An NVIDIA GPU through the CUDA driver API: PTX modules, memory from the driver, and a CUDA
 // stream for each engine (createQueue). The backend's own synchronous copy and fill run on one
 // more stream and wait for it.
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "backends/cuda/cuda_address_space.h"
 #include "backends/cuda/cuda_capabilities.h"
+#include "backends/cuda/cuda_colored_memory.h"
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_queue.h"
 #include "loom/core/backend.h"
@@ -25,6 +27,8 @@ class CudaBackend final : public core::Backend {
   compiler::Target compilerTarget() const override { return compiler::Target::Nvptx; }
   std::unique_ptr<core::BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram> program,
                                                     std::string& log) override;
+  // Its PTX takes the group-id base and the whole launch's counts (nvptx_launch_abi.h).
+  bool runsLaunchParts() const override { return true; }
   std::unique_ptr<core::BackendQueue> createQueue() override;
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
@@ -51,6 +55,14 @@ class CudaBackend final : public core::Backend {
   // Managed memory; refused above the GPU's free memory, which could otherwise hang the GPU.
   void* allocateShared(size_t size);
   void release(void* pointer, core::MemoryType type);
+
+  // Implicit scaling's device memory of a root over GPUs of this driver (cuda_colored_memory.h);
+  // nullptr when a tile is no GPU of it, or the GPUs lack virtual memory management.
+  void* allocateColoredMemory(const std::vector<core::Backend*>& tiles, const std::vector<core::MemoryChunk>& chunks,
+                              size_t size) override;
+  void releaseColoredMemory(void* address) override;
+  // The virtual memory page: the largest of the GPUs' minimum allocation granularities.
+  size_t physicalGranularity() const override { return addressSpace_ ? addressSpace_->pageSize() : 0; }
 
   // Virtual memory in the driver's address space, shared by the GPUs (nullptr when they lack it).
   core::AddressSpace* addressSpace() override { return addressSpace_.get(); }
@@ -83,10 +95,16 @@ class CudaBackend final : public core::Backend {
   std::vector<core::PeerAccess> peers_;  // by index in the group
   std::shared_ptr<CudaAddressSpace> addressSpace_;
   CudaCapabilities capabilities_;
+  std::mutex coloredMutex_;
+  std::map<void*, std::unique_ptr<CudaColoredMemory>> colored_;  // by address
 };
 
+// Why a driver of `version` (as cuDriverGetVersion gives it) cannot run Loom's GPU kernels; empty
+// when it can.
+std::string whyDriverUnsupported(int version);
+
 // One root device per GPU the driver at `library` finds. None when the library, the driver or a
-// GPU is missing: `whyNone` then says why.
+// GPU is missing, or the driver is too old: `whyNone` then says why.
 std::vector<core::DiscoveredDevice> discoverCudaDevices(const std::string& library, std::string& whyNone);
 
 }  // namespace loom::backends::cuda

@@ -81,8 +81,7 @@ core::DeviceInfo translateDeviceInfo(const DeviceFacts& facts, const AttributeLo
   info.l1CacheSize = 0;  // not reported by the driver
   info.lastLevelCacheSize = get(DeviceAttribute::L2CacheSize);
   info.cacheLineSize = kCacheLineBytes;
-  // The GPU computes in half natively, but the builtin library has no half functions yet.
-  info.supportsFp16 = false;
+  info.supportsFp16 = true;  // native f16 arithmetic from sm_53; the PTX targets sm_80
   info.supportsFp64 = true;
   info.supportsInt64Atomics = true;
   info.supportsFloatAtomics = true;

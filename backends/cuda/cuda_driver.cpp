@@ -34,7 +34,9 @@ std::unique_ptr<Driver> Driver::load(const std::string& library, std::string& er
   return driver;
 }
 
-Driver::~Driver() { dlclose(handle_); }
+Driver::~Driver() {
+  if (handle_) dlclose(handle_);
+}
 
 bool Driver::resolve(std::string& error) {
 #define LOOM_CUDA_FUNCTION(member, symbol, fallback, ...) \

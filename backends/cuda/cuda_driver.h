@@ -16,6 +16,9 @@ class Driver {
   // Opens `library` and resolves every entry point; nullptr, with `error` saying what was missing,
   // when the library cannot be opened or lacks one that is not optional. Never calls into the library.
   static std::unique_ptr<Driver> load(const std::string& library, std::string& error);
+  // A driver of no library, whose entry points are all null until the caller sets them: for
+  // tests that stand in for the driver.
+  static std::unique_ptr<Driver> withoutLibrary() { return std::unique_ptr<Driver>(new Driver(nullptr)); }
   ~Driver();
   Driver(const Driver&) = delete;
   Driver& operator=(const Driver&) = delete;

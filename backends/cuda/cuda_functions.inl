@@ -25,6 +25,7 @@ LOOM_CUDA_FUNCTION(cuStreamCreate, "cuStreamCreate", nullptr, CUstream*, unsigne
 LOOM_CUDA_FUNCTION(cuStreamDestroy, "cuStreamDestroy_v2", nullptr, CUstream)
 LOOM_CUDA_FUNCTION(cuStreamSynchronize, "cuStreamSynchronize", nullptr, CUstream)
 LOOM_CUDA_FUNCTION(cuStreamQuery, "cuStreamQuery", nullptr, CUstream)
+LOOM_CUDA_FUNCTION(cuStreamWaitEvent, "cuStreamWaitEvent", nullptr, CUstream, CUevent, unsigned int)
 LOOM_CUDA_FUNCTION(cuMemAlloc, "cuMemAlloc_v2", nullptr, CUdeviceptr*, size_t)
 LOOM_CUDA_FUNCTION(cuMemFree, "cuMemFree_v2", nullptr, CUdeviceptr)
 LOOM_CUDA_FUNCTION(cuMemHostAlloc, "cuMemHostAlloc", nullptr, void**, size_t, unsigned int)

@@ -13,10 +13,14 @@ compiler::nvptx::ImplicitLaunchParameters implicitParameters(const core::KernelL
   for (int d = 0; d < 3; ++d) {
     implicit.globalOffset[d] = launch.globalOffset[d];
     implicit.globalSize[d] = launch.globalSize[d];
+    implicit.groupIdBase[d] = launch.firstGroupToRun(d);
+    implicit.numGroups[d] = launch.groupCount[d];
   }
   implicit.workDim = launch.workDim;
   return implicit;
 }
+
+Grid gridOf(const core::KernelLaunch& launch) { return {launch.groupsToRun(0), launch.groupsToRun(1), launch.groupsToRun(2)}; }
 
 bool runsOnWholeGroupsEntry(const core::KernelLaunch& launch) {
   for (int d = 0; d < 3; ++d)

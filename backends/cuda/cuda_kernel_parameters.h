@@ -9,10 +9,17 @@
 
 namespace loom::backends::cuda {
 
+// The whole launch's range, and for a part of a split launch where its groups start.
 compiler::nvptx::ImplicitLaunchParameters implicitParameters(const core::KernelLaunch& launch);
 
+// The grid a launch runs: its part's groups (all of the launch's when it is no part).
+struct Grid {
+  uint32_t x, y, z;
+};
+Grid gridOf(const core::KernelLaunch& launch);
+
 // Whether every group of the launch is whole and the global offset 0, so that the kernel's entry
-// for whole groups (no range check, no offset) may run it.
+// for whole groups (no range check, no offset) may run it, or any part of it.
 bool runsOnWholeGroupsEntry(const core::KernelLaunch& launch);
 
 // One pointer per parameter, in the entry's order: each argument's bytes where they lie in the

@@ -43,6 +43,7 @@ CudaQueue::~CudaQueue() {
   forgetMarks();
   for (CUevent event : spareEvents_) driver().cuEventDestroy(event);
   if (anchor_) driver().cuEventDestroy(anchor_);
+  if (joinEvent_) driver().cuEventDestroy(joinEvent_);
   driver().cuStreamDestroy(stream_);
 }
 
@@ -156,15 +157,7 @@ bool CudaQueue::raiseDynamicSharedLimit(const core::KernelLaunch& launch) {
 }
 
 void CudaQueue::launch(const core::KernelLaunch& launch, const uint8_t* arguments) {
-  const uint32_t* groups = launch.groupCount;
-  if (uint64_t(groups[0]) * groups[1] * groups[2] == 0) return;
-  // The PTX reads its group ids from %ctaid: a part of a split launch would run as the whole.
-  if (launch.isPart) {
-    core::debugMessage("%s: a part of a split launch cannot run on a GPU yet (the NVPTX launch ABI has no group-id base)",
-                       deviceName_.c_str());
-    if (failure_ == 0) failure_ = core::kStatusOutOfResources;
-    return;
-  }
+  if (launch.groupsToRun() == 0) return;
   std::optional<PrimaryContext::Scope> scope;
   enter(scope);
   if (!raiseDynamicSharedLimit(launch)) return;
@@ -173,18 +166,18 @@ void CudaQueue::launch(const core::KernelLaunch& launch, const uint8_t* argument
   auto* kernel = static_cast<CudaKernel*>(launch.kernel);
   printsPending_ = printsPending_ || kernel->mayPrint();
   CUfunction entry = runsOnWholeGroupsEntry(launch) ? kernel->entries().wholeGroups : kernel->entries().anyLaunch;
+  // A part of a split launch runs only its own groups; its parameters say where they start.
+  const Grid grid = gridOf(launch);
   // All blocks resident at once, or the launch fails (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE).
   if (launch.cooperative) {
-    succeeded(driver().cuLaunchCooperativeKernel(entry, groups[0], groups[1], groups[2], launch.groupSize[0],
-                                                 launch.groupSize[1], launch.groupSize[2], launch.localMemorySize, stream_,
-                                                 parameters.pointers.data()),
+    succeeded(driver().cuLaunchCooperativeKernel(entry, grid.x, grid.y, grid.z, launch.groupSize[0], launch.groupSize[1],
+                                                 launch.groupSize[2], launch.localMemorySize, stream_, parameters.pointers.data()),
               "cuLaunchCooperativeKernel");
     return;
   }
   if (kernel->launchesEarly()) return launchEarly(entry, launch, parameters.pointers.data());
-  succeeded(driver().cuLaunchKernel(entry, groups[0], groups[1], groups[2],
-                                    launch.groupSize[0], launch.groupSize[1], launch.groupSize[2], launch.localMemorySize,
-                                    stream_, parameters.pointers.data(), nullptr),
+  succeeded(driver().cuLaunchKernel(entry, grid.x, grid.y, grid.z, launch.groupSize[0], launch.groupSize[1], launch.groupSize[2],
+                                    launch.localMemorySize, stream_, parameters.pointers.data(), nullptr),
             "cuLaunchKernel");
 }
 
@@ -192,8 +185,8 @@ void CudaQueue::launchEarly(CUfunction entry, const core::KernelLaunch& launch, 
   CUlaunchAttribute early{};
   early.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
   early.value.programmaticStreamSerializationAllowed = 1;
-  const CUlaunchConfig config{launch.groupCount[0], launch.groupCount[1], launch.groupCount[2],
-                              launch.groupSize[0],  launch.groupSize[1],  launch.groupSize[2],
+  const Grid grid = gridOf(launch);
+  const CUlaunchConfig config{grid.x, grid.y, grid.z, launch.groupSize[0], launch.groupSize[1], launch.groupSize[2],
                               launch.localMemorySize, stream_, &early, 1};
   succeeded(driver().cuLaunchKernelEx(&config, entry, parameters, nullptr), "cuLaunchKernelEx");
 }
@@ -296,6 +289,37 @@ bool CudaQueue::writeValue(uint32_t* word, uint32_t value) {
   return valueOperationIssued(
       driver().cuStreamWriteValue32(stream_, address(word), value, CU_STREAM_WRITE_VALUE_DEFAULT),
       "cuStreamWriteValue32");
+}
+
+CUevent CudaQueue::recordJoinPoint() {
+  std::optional<PrimaryContext::Scope> scope;
+  enter(scope);
+  if (!joinEvent_) {
+    if (CUresult result = driver().cuEventCreate(&joinEvent_, CU_EVENT_DISABLE_TIMING); result != CUDA_SUCCESS) {
+      core::debugMessage("%s: %s; tiles are joined on the host", deviceName_.c_str(), driver().describe("cuEventCreate", result).c_str());
+      joinEvent_ = nullptr;
+      return nullptr;
+    }
+  }
+  if (CUresult result = driver().cuEventRecord(joinEvent_, stream_); result != CUDA_SUCCESS) {
+    core::debugMessage("%s: %s; tiles are joined on the host", deviceName_.c_str(), driver().describe("cuEventRecord", result).c_str());
+    return nullptr;
+  }
+  return joinEvent_;
+}
+
+bool CudaQueue::joinAfter(core::BackendQueue& other) {
+  auto* before = dynamic_cast<CudaQueue*>(&other);
+  if (!before) return false;
+  CUevent point = before->recordJoinPoint();
+  if (!point) return false;
+  std::optional<PrimaryContext::Scope> scope;
+  enter(scope);
+  if (CUresult result = driver().cuStreamWaitEvent(stream_, point, 0); result != CUDA_SUCCESS) {
+    core::debugMessage("%s: %s; tiles are joined on the host", deviceName_.c_str(), driver().describe("cuStreamWaitEvent", result).c_str());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace loom::backends::cuda

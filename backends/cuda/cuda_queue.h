@@ -45,6 +45,9 @@ class CudaQueue final : public core::BackendQueue {
   // and signals on the host.
   bool waitValue(const uint32_t* address, uint32_t value) override;
   bool writeValue(uint32_t* address, uint32_t value) override;
+  // With another CudaQueue, of any GPU of the driver: an event recorded on its stream, which this
+  // stream waits for (cuStreamWaitEvent, across devices on the GPUs themselves).
+  bool joinAfter(core::BackendQueue& other) override;
 
  private:
   CudaQueue(std::shared_ptr<const PrimaryContext> context, CUstream stream, std::string deviceName, Caller caller,
@@ -74,6 +77,9 @@ class CudaQueue final : public core::BackendQueue {
   CUevent takeEvent();
   // True when a stream memory operation was issued; otherwise says why and turns them off.
   bool valueOperationIssued(CUresult result, const char* call);
+  // Records the queue's join event after the commands issued so far, in the queue's own context
+  // (an event is recorded only on streams of its context); nullptr, said, when the driver cannot.
+  CUevent recordJoinPoint();
   // Records the anchor on the stream, which must be idle, at the host's time now.
   bool anchor();
   bool needsAnchor();
@@ -89,6 +95,9 @@ class CudaQueue final : public core::BackendQueue {
   std::vector<CUevent> spareEvents_;
   CUevent anchor_ = nullptr;
   uint64_t anchorTime_ = 0;
+  // Without timing, as the driver waits fastest for such; each wait takes the event as it was
+  // last recorded, so one event serves every join after this queue.
+  CUevent joinEvent_ = nullptr;
 };
 
 }  // namespace loom::backends::cuda

@@ -6,18 +6,16 @@
 // device-to-device next to cuMemcpy. Every result is checked; nothing asserts on time. Each
 // platform is measured in a child process of its own.
 //
-// Needs LOOM_EnableCudaDevices=1, ZE_ENABLE_ALT_DRIVERS pointing at libze_loom and
-// OCL_ICD_VENDORS listing both loom.icd and NVIDIA's .icd (scripts/device-run.sh sets all three).
+// Needs ZE_ENABLE_ALT_DRIVERS pointing at libze_loom and OCL_ICD_VENDORS listing both loom.icd
+// and NVIDIA's .icd (scripts/device-run.sh sets both); Loom lists the GPUs by default.
+#include "gpu/figure_table.h"
 #include "gpu/gpu_peers.h"
-
-#include <sys/wait.h>
-#include <unistd.h>
+#include "gpu/own_process.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace loom::benchmarks {
@@ -27,62 +25,6 @@ constexpr size_t kTriadFloats = size_t(64) << 20;  // 768 MiB moved per triad
 constexpr uint32_t kSgemmSize = 2048;
 constexpr uint32_t kLaunches = 20000;
 constexpr size_t kCopyBytes = size_t(256) << 20;
-
-struct Row {
-  std::string figure;
-  std::string unit;
-  std::vector<std::pair<std::string, double>> values;  // label, value (negative: not measured)
-  std::string aim;
-};
-
-void print(const std::vector<Row>& rows) {
-  std::printf("\n%-34s %-6s %s\n", "figure", "unit", "values (aim)");
-  for (const Row& row : rows) {
-    std::printf("%-34s %-6s", row.figure.c_str(), row.unit.c_str());
-    for (const auto& [label, value] : row.values) {
-      if (value < 0)
-        std::printf("  %s: n/a", label.c_str());
-      else
-        std::printf("  %s: %.4g", label.c_str(), value);
-    }
-    std::printf("%s%s\n", row.aim.empty() ? "" : "   aim: ", row.aim.c_str());
-  }
-}
-
-double ratio(double a, double b) { return a > 0 && b > 0 ? a / b : -1; }
-
-// Runs `measure` in a child process and returns its figures (all "not measured" if it died). Each
-// platform starts from a process of its own, which has touched no GPU before: where the triad's
-// three arrays land, which depends on what earlier allocations left, moves it by about 1 % on an
-// H200 (docs/performance.md).
-template <typename Figures, typename Measure>
-Figures inOwnProcess(const char* what, Measure&& measure) {
-  static_assert(std::is_trivially_copyable_v<Figures>);
-  int channel[2];
-  if (pipe(channel) != 0) return measure();
-  std::fflush(nullptr);  // or the child would print the parent's buffered output again
-  const pid_t child = fork();
-  if (child < 0) {
-    close(channel[0]);
-    close(channel[1]);
-    return measure();
-  }
-  if (child == 0) {
-    close(channel[0]);
-    const Figures figures = measure();
-    std::fflush(nullptr);
-    _exit(write(channel[1], &figures, sizeof(figures)) == ssize_t(sizeof(figures)) ? 0 : 1);
-  }
-  close(channel[1]);
-  Figures figures;
-  const ssize_t got = read(channel[0], &figures, sizeof(figures));
-  close(channel[0]);
-  int status = 0;
-  waitpid(child, &status, 0);
-  if (got == ssize_t(sizeof(figures))) return figures;
-  std::fprintf(stderr, "%s: its process ended without figures (wait status %d)\n", what, status);
-  return Figures{};
-}
 
 int run() {
   const Sizes sizes{kTriadFloats, kSgemmSize, kLaunches, kCopyBytes};
@@ -128,8 +70,8 @@ int main(int argc, char** argv) {
         "usage: gpu_benchmark\n"
         "Runs Loom's GPU device through Level Zero and OpenCL, NVIDIA's OpenCL and native CUDA in one\n"
         "run, each in a child process of its own, and prints their figures side by side. Environment:\n"
-        "LOOM_EnableCudaDevices=1, ZE_ENABLE_ALT_DRIVERS=<libze_loom.so.1>, OCL_ICD_VENDORS=<folder\n"
-        "with loom.icd and nvidia.icd>. A platform that is missing is reported as n/a. Exit status: 0\n"
+        "ZE_ENABLE_ALT_DRIVERS=<libze_loom.so.1>, OCL_ICD_VENDORS=<folder with loom.icd and\n"
+        "nvidia.icd>. A platform that is missing is reported as n/a. Exit status: 0\n"
         "when everything was measured and correct, 1 when a result was wrong, 3 when some platform\n"
         "could not be measured.\n");
     return 0;

@@ -7,6 +7,7 @@
 
 #include "embedded_files.h"
 #include "gpu/gpu_peers.h"
+#include "gpu/ze_devices.h"
 
 namespace loom::benchmarks {
 namespace {
@@ -29,23 +30,13 @@ struct Session {
 };
 
 ze_device_handle_t findLoomGpu(ze_driver_handle_t& driverOut) {
-  uint32_t drivers = 0;
-  if (zeInit(0) != ZE_RESULT_SUCCESS || zeDriverGet(&drivers, nullptr) != ZE_RESULT_SUCCESS) return nullptr;
-  std::vector<ze_driver_handle_t> driverHandles(drivers);
-  zeDriverGet(&drivers, driverHandles.data());
-  for (ze_driver_handle_t driver : driverHandles) {
-    uint32_t count = 0;
-    zeDeviceGet(driver, &count, nullptr);
-    std::vector<ze_device_handle_t> devices(count);
-    zeDeviceGet(driver, &count, devices.data());
-    for (ze_device_handle_t device : devices) {
-      ze_device_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
-      zeDeviceGetProperties(device, &properties);
-      if (properties.type != ZE_DEVICE_TYPE_GPU) continue;
-      std::printf("Level Zero: %s\n", properties.name);
-      driverOut = driver;
-      return device;
-    }
+  for (const auto& [driver, device] : levelZeroDevices()) {
+    ze_device_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+    zeDeviceGetProperties(device, &properties);
+    if (properties.type != ZE_DEVICE_TYPE_GPU) continue;
+    std::printf("Level Zero: %s\n", properties.name);
+    driverOut = driver;
+    return device;
   }
   return nullptr;
 }
@@ -54,7 +45,7 @@ bool openSession(Session& s) {
   ze_driver_handle_t driver = nullptr;
   s.device = findLoomGpu(driver);
   if (!s.device) {
-    std::fprintf(stderr, "Level Zero: no GPU device (LOOM_EnableCudaDevices=1? ZE_ENABLE_ALT_DRIVERS?)\n");
+    std::fprintf(stderr, "Level Zero: no GPU device (loom-info says why; ZE_ENABLE_ALT_DRIVERS?)\n");
     return false;
   }
   ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};

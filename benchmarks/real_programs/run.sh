@@ -38,7 +38,7 @@ cp "/etc/OpenCL/vendors/$peer.icd" "$work/icd-$peer/" 2>/dev/null || echo "lib$p
 declare -A platform_name=([loom]=Loom [pocl]="Portable Computing Language" [nvidia]="NVIDIA CUDA")
 name_of() { echo "${platform_name[$1]}"; }
 # Only Loom's GPUs on a GPU run, and no driver cache of compiled code on either side.
-[ $gpu = 1 ] && export LOOM_EnableCudaDevices=1 LOOM_ForceBackend=cuda CUDA_CACHE_DISABLE=1
+[ $gpu = 1 ] && export LOOM_ForceBackend=cuda CUDA_CACHE_DISABLE=1
 device_type=1  # hashcat's -D: 1 CPU, 2 GPU
 [ $gpu = 1 ] && device_type=2
 gemm_order=512

@@ -30,6 +30,6 @@ size_t groupWorkItems() { return get_local_size(0) * get_local_size(1) * get_loc
   ASYNC_COPY(T) ASYNC_COPY(T##2) ASYNC_COPY(T##3) ASYNC_COPY(T##4) ASYNC_COPY(T##8) ASYNC_COPY(T##16)
 ASYNC_COPY_VECTORS(char) ASYNC_COPY_VECTORS(uchar) ASYNC_COPY_VECTORS(short) ASYNC_COPY_VECTORS(ushort)
 ASYNC_COPY_VECTORS(int) ASYNC_COPY_VECTORS(uint) ASYNC_COPY_VECTORS(long) ASYNC_COPY_VECTORS(ulong)
-ASYNC_COPY_VECTORS(float) ASYNC_COPY_VECTORS(double)
+ASYNC_COPY_VECTORS(float) ASYNC_COPY_VECTORS(double) ASYNC_COPY_VECTORS(half)
 
 void OVL wait_group_events(int count, event_t* events) { barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); }

@@ -1,6 +1,7 @@
 // Loom's OpenCL C builtin library, compiled to bitcode for spir64 at build time and linked into
 // each module on demand. Work-item functions and barriers are not here: the target lowers them.
 #define OVL __attribute__((overloadable))
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 // Component-wise vector forms of a scalar function, by halves (3 as 2 + 1). Each macro expands
 // its arguments first (through the one-line macro), so types may be macros themselves.
@@ -67,6 +68,7 @@
 #include "math.cl"
 #include "integer.cl"
 #include "geometric.cl"
+#include "half.cl"
 #include "conversions.cl"
 #include "vectors.cl"
 #include "atomics.cl"

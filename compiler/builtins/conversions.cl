@@ -7,11 +7,11 @@
 #define FOR_EVERY_TYPE(MACRO, ...)                                                                      \
   MACRO(char, __VA_ARGS__) MACRO(uchar, __VA_ARGS__) MACRO(short, __VA_ARGS__) MACRO(ushort, __VA_ARGS__) \
   MACRO(int, __VA_ARGS__) MACRO(uint, __VA_ARGS__) MACRO(long, __VA_ARGS__) MACRO(ulong, __VA_ARGS__)     \
-  MACRO(float, __VA_ARGS__) MACRO(double, __VA_ARGS__)
+  MACRO(float, __VA_ARGS__) MACRO(double, __VA_ARGS__) MACRO(half, __VA_ARGS__)
 #define FOR_EVERY_SOURCE(MACRO, ...)                                                                    \
   MACRO(char, __VA_ARGS__) MACRO(uchar, __VA_ARGS__) MACRO(short, __VA_ARGS__) MACRO(ushort, __VA_ARGS__) \
   MACRO(int, __VA_ARGS__) MACRO(uint, __VA_ARGS__) MACRO(long, __VA_ARGS__) MACRO(ulong, __VA_ARGS__)     \
-  MACRO(float, __VA_ARGS__) MACRO(double, __VA_ARGS__)
+  MACRO(float, __VA_ARGS__) MACRO(double, __VA_ARGS__) MACRO(half, __VA_ARGS__)
 #define FOR_EVERY_INTEGER(MACRO, ...)                                                                   \
   MACRO(char, __VA_ARGS__) MACRO(uchar, __VA_ARGS__) MACRO(short, __VA_ARGS__) MACRO(ushort, __VA_ARGS__) \
   MACRO(int, __VA_ARGS__) MACRO(uint, __VA_ARGS__) MACRO(long, __VA_ARGS__) MACRO(ulong, __VA_ARGS__)
@@ -39,7 +39,8 @@ FOR_EVERY_TYPE(CONVERT_TO, )
 
 // Saturating conversions to integer types. From integers: negative values compare as long,
 // others as ulong, so every source/destination pair compares without overflow. From floating
-// point: NaN is 0, and the limits as floating point are powers of two (or 0), so compares are exact.
+// point: NaN is 0, and the limits as floating point are powers of two (or 0), so compares are exact;
+// in half, limits beyond its range are infinities, which only infinities reach.
 #define SAT_FROM_INTEGER(D, S, DMIN, DMAX)                                           \
   D OVL convert_##D##_sat(S x) {                                                     \
     if (x < (S)0) return (DMIN) == 0 || (long)x < (long)(DMIN) ? (D)(DMIN) : (D)x;   \
@@ -56,7 +57,7 @@ FOR_EVERY_TYPE(CONVERT_TO, )
   SAT_FROM_INTEGER(D, char, DMIN, DMAX) SAT_FROM_INTEGER(D, uchar, DMIN, DMAX) SAT_FROM_INTEGER(D, short, DMIN, DMAX)   \
   SAT_FROM_INTEGER(D, ushort, DMIN, DMAX) SAT_FROM_INTEGER(D, int, DMIN, DMAX) SAT_FROM_INTEGER(D, uint, DMIN, DMAX)   \
   SAT_FROM_INTEGER(D, long, DMIN, DMAX) SAT_FROM_INTEGER(D, ulong, DMIN, DMAX) SAT_FROM_FLOAT(D, float, DMIN, DMAX)    \
-  SAT_FROM_FLOAT(D, double, DMIN, DMAX)                                                                                \
+  SAT_FROM_FLOAT(D, double, DMIN, DMAX) SAT_FROM_FLOAT(D, half, DMIN, DMAX)                                           \
   FOR_EVERY_SOURCE(SAT_VECTORS_FROM, D)
 #define SAT_VECTORS_FROM(S, D) CONVERT_VECTORS(_sat, D, S)
 
@@ -83,6 +84,7 @@ FOR_EVERY_INTEGER(INTEGRAL_IDENTITY, )
   T OVL integral_rtn(T x) { return floor(x); }
 INTEGRAL_REAL(float, )
 INTEGRAL_REAL(double, )
+INTEGRAL_REAL(half, )
 
 // To integers: made integral by the mode, then converted as without it (exactly, or saturated).
 #define TO_INTEGER_ROUNDED(MODE, D, S)                                                                 \
@@ -124,19 +126,40 @@ FOR_EVERY_INTEGER(TO_REAL_FROM_INTEGER, double)
 FOR_EVERY_MODE(TO_REAL_EXACT, float, float)
 FOR_EVERY_MODE(TO_REAL_EXACT, double, double)
 FOR_EVERY_MODE(TO_REAL_EXACT, double, float)
+FOR_EVERY_MODE(TO_REAL_EXACT, half, half)
+FOR_EVERY_MODE(TO_REAL_EXACT, float, half)
+FOR_EVERY_MODE(TO_REAL_EXACT, double, half)
 
-// double to float: the nearest float, moved one step when it lies on the wrong side of x.
-float OVL convert_float_rte(double x) { return (float)x; }
-float OVL convert_float_rtz(double x) {
-  const float f = (float)x;
-  return fabs((double)f) > fabs(x) ? nextafter(f, 0.0f) : f;
-}
-float OVL convert_float_rtp(double x) {
-  const float f = (float)x;
-  return (double)f < x ? nextafter(f, (float)INFINITY) : f;
-}
-float OVL convert_float_rtn(double x) {
-  const float f = (float)x;
-  return (double)f > x ? nextafter(f, -(float)INFINITY) : f;
-}
-FOR_EVERY_MODE(CONVERT_VECTORS, float, double)
+// To a narrower floating-point type R from S: the nearest R (one rounding), moved one step when it
+// lies on the wrong side of x.
+#define NARROWING(R, S)                                                                 \
+  R OVL convert_##R##_rte(S x) { return (R)x; }                                         \
+  R OVL convert_##R##_rtz(S x) {                                                        \
+    const R r = (R)x;                                                                   \
+    return fabs((S)r) > fabs(x) ? nextafter(r, (R)0) : r;                               \
+  }                                                                                     \
+  R OVL convert_##R##_rtp(S x) {                                                        \
+    const R r = (R)x;                                                                   \
+    return (S)r < x ? nextafter(r, (R)INFINITY) : r;                                    \
+  }                                                                                     \
+  R OVL convert_##R##_rtn(S x) {                                                        \
+    const R r = (R)x;                                                                   \
+    return (S)r > x ? nextafter(r, -(R)INFINITY) : r;                                   \
+  }                                                                                     \
+  FOR_EVERY_MODE(CONVERT_VECTORS, R, S)
+NARROWING(float, double)
+NARROWING(half, float)
+NARROWING(half, double)
+
+// From integers to half: magnitudes from 2^17 on round as 2^17 does in every mode (to infinity
+// or to the largest half); smaller ones are exact in float, which then rounds to half by the mode.
+#define HALF_SCALE(S, unused)                                             \
+  float OVL halfScale(S x) {                                              \
+    if (x < (S)0) return (long)x < -0x20000L ? -0x1p17f : (float)x;       \
+    return (ulong)x > 0x20000UL ? 0x1p17f : (float)x;                     \
+  }
+FOR_EVERY_INTEGER(HALF_SCALE, )
+#define TO_HALF_FROM_INTEGER_MODE(MODE, S) \
+  half OVL convert_half##MODE(S x) { return convert_half##MODE(halfScale(x)); } CONVERT_VECTORS(MODE, half, S)
+#define TO_HALF_FROM_INTEGER(S, unused) FOR_EVERY_MODE(TO_HALF_FROM_INTEGER_MODE, S)
+FOR_EVERY_INTEGER(TO_HALF_FROM_INTEGER, )

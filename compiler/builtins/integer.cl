@@ -131,7 +131,7 @@ ANY_ALL(long)
 #define SELECT_TYPES(T)  SELECT_SCALAR(T, char) SELECT_SCALAR(T, uchar) SELECT_SCALAR(T, short) SELECT_SCALAR(T, ushort) \
   SELECT_SCALAR(T, int) SELECT_SCALAR(T, uint) SELECT_SCALAR(T, long) SELECT_SCALAR(T, ulong)
 SELECT_TYPES(char) SELECT_TYPES(uchar) SELECT_TYPES(short) SELECT_TYPES(ushort) SELECT_TYPES(int) SELECT_TYPES(uint)
-SELECT_TYPES(long) SELECT_TYPES(ulong) SELECT_TYPES(float) SELECT_TYPES(double)
+SELECT_TYPES(long) SELECT_TYPES(ulong) SELECT_TYPES(float) SELECT_TYPES(double) SELECT_TYPES(half)
 
 #define BITSELECT(T) T OVL bitselect(T a, T b, T c) { return (a & ~c) | (b & c); } VEC3(bitselect, T)
 BITSELECT(char) BITSELECT(uchar) BITSELECT(short) BITSELECT(ushort) BITSELECT(int) BITSELECT(uint) BITSELECT(long) BITSELECT(ulong)
@@ -139,6 +139,8 @@ float OVL bitselect(float a, float b, float c) { return as_float(bitselect(as_ui
 double OVL bitselect(double a, double b, double c) { return as_double(bitselect(as_ulong(a), as_ulong(b), as_ulong(c))); }
 VEC3(bitselect, float)
 VEC3(bitselect, double)
+half OVL bitselect(half a, half b, half c) { return as_half(bitselect(as_ushort(a), as_ushort(b), as_ushort(c))); }
+VEC3(bitselect, half)
 
 // Vector select: each component of c picks b where its most significant bit is set.
 #define SELECT_VECTOR(T, S, n)                                                          \
@@ -151,4 +153,4 @@ VEC3(bitselect, double)
   SELECT_VECTOR(T, S, 2) SELECT_VECTOR(T, S, 3) SELECT_VECTOR(T, S, 4) SELECT_VECTOR(T, S, 8) SELECT_VECTOR(T, S, 16)
 SELECT_VECTORS(char, char) SELECT_VECTORS(uchar, char) SELECT_VECTORS(short, short) SELECT_VECTORS(ushort, short)
 SELECT_VECTORS(int, int) SELECT_VECTORS(uint, int) SELECT_VECTORS(long, long) SELECT_VECTORS(ulong, long)
-SELECT_VECTORS(float, int) SELECT_VECTORS(double, long)
+SELECT_VECTORS(float, int) SELECT_VECTORS(double, long) SELECT_VECTORS(half, short)

@@ -106,10 +106,10 @@ FLOAT_MATH(double, )
 #define RELATIONAL1(name, T, I, expression)            \
   int OVL name(T x) { return (expression); }          \
   I##2 OVL name(T##2 x) { return -(I##2)(name(x.lo), name(x.hi)); } \
-  I##3 OVL name(T##3 x) { return -(I##3)(name(x.s01) & 1, name(x.s2)); } \
-  I##4 OVL name(T##4 x) { return -(I##4)(name(x.lo) & 1, name(x.hi) & 1); } \
-  I##8 OVL name(T##8 x) { return -(I##8)(name(x.lo) & 1, name(x.hi) & 1); } \
-  I##16 OVL name(T##16 x) { return -(I##16)(name(x.lo) & 1, name(x.hi) & 1); }
+  I##3 OVL name(T##3 x) { return -(I##3)(name(x.s01) & (I)1, name(x.s2)); } \
+  I##4 OVL name(T##4 x) { return -(I##4)(name(x.lo) & (I)1, name(x.hi) & (I)1); } \
+  I##8 OVL name(T##8 x) { return -(I##8)(name(x.lo) & (I)1, name(x.hi) & (I)1); } \
+  I##16 OVL name(T##16 x) { return -(I##16)(name(x.lo) & (I)1, name(x.hi) & (I)1); }
 #define FLOAT_RELATIONAL(T, I)                                     \
   RELATIONAL1(isnan, T, I, __builtin_isnan(x))                     \
   RELATIONAL1(isinf, T, I, __builtin_isinf(x))                     \

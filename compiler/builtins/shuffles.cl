@@ -25,4 +25,4 @@
 #define SHUFFLES(T, U) SHUFFLE_TO(T, U, 2) SHUFFLE_TO(T, U, 4) SHUFFLE_TO(T, U, 8) SHUFFLE_TO(T, U, 16)
 SHUFFLES(char, uchar) SHUFFLES(uchar, uchar) SHUFFLES(short, ushort) SHUFFLES(ushort, ushort)
 SHUFFLES(int, uint) SHUFFLES(uint, uint) SHUFFLES(long, ulong) SHUFFLES(ulong, ulong)
-SHUFFLES(float, uint) SHUFFLES(double, ulong)
+SHUFFLES(float, uint) SHUFFLES(double, ulong) SHUFFLES(half, ushort)

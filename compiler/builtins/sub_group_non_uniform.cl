@@ -128,6 +128,7 @@ SG_INTEGER_ARITHMETIC(long, LONG_MIN, LONG_MAX)
 SG_INTEGER_ARITHMETIC(ulong, 0, ULONG_MAX)
 SG_ARITHMETIC(float, fmin, fmax, -INFINITY, INFINITY)
 SG_ARITHMETIC(double, fmin, fmax, -INFINITY, INFINITY)
+SG_ARITHMETIC(half, fmin, fmax, -INFINITY, INFINITY)
 
 // The logical operations: the bitwise ones on predicates made 0 or 1 (and the result, where an
 // empty range gives the bitwise identity).

@@ -37,6 +37,9 @@ SHUFFLE_WIDENED(uint)
 static float OVL __loom_shuffle_among(float x, uint index, uint members) {
   return as_float(__loom_sub_group_shuffle(as_uint(x), index, members));
 }
+static half OVL __loom_shuffle_among(half x, uint index, uint members) {
+  return as_half((ushort)__loom_sub_group_shuffle(as_ushort(x), index, members));
+}
 static ulong OVL __loom_shuffle_among(ulong x, uint index, uint members) {
   const uint2 halves = as_uint2(x);
   return as_ulong((uint2)(__loom_sub_group_shuffle(halves.x, index, members), __loom_sub_group_shuffle(halves.y, index, members)));
@@ -67,6 +70,7 @@ SG_VECTORS(long)
 SG_VECTORS(ulong)
 SG_VECTORS(float)
 SG_VECTORS(double)
+SG_VECTORS(half)
 
 // Among the whole sub-group.
 #define SHUFFLE_WHOLE(T) \
@@ -81,6 +85,7 @@ SHUFFLE_WHOLE(long)
 SHUFFLE_WHOLE(ulong)
 SHUFFLE_WHOLE(float)
 SHUFFLE_WHOLE(double)
+SHUFFLE_WHOLE(half)
 
 // Reductions and scans by shuffles within the sub-group, whose last one may be partial: a
 // reduction folds each work-item's upper neighbours into it (ids past the size take no part), a
@@ -122,6 +127,7 @@ SG_COLLECTIVES(long, min, max, LONG_MIN, LONG_MAX)
 SG_COLLECTIVES(ulong, min, max, 0, ULONG_MAX)
 SG_COLLECTIVES(float, fmin, fmax, -INFINITY, INFINITY)
 SG_COLLECTIVES(double, fmin, fmax, -INFINITY, INFINITY)
+SG_COLLECTIVES(half, fmin, fmax, -INFINITY, INFINITY)
 
 // Shuffles by sub-group local id. Intel's up and down shuffles address a window of twice the
 // maximum sub-group size: `previous`/`current` and `current`/`next`.
@@ -153,6 +159,7 @@ SG_SHUFFLES(long)
 SG_SHUFFLES(ulong)
 SG_SHUFFLES(float)
 SG_SHUFFLES(double)
+SG_SHUFFLES(half)
 
 // Intel's shuffles of vectors, component by component.
 #define SG_INTEL_VECTOR_N(T, N)                                                                         \
@@ -190,6 +197,7 @@ SG_INTEL_VECTORS(long)
 SG_INTEL_VECTORS(ulong)
 SG_INTEL_VECTORS(float)
 SG_INTEL_VECTORS(double)
+SG_INTEL_VECTORS(half)
 
 // Intel's names for broadcast, reductions and scans of 8- and 16-bit integers
 // (cl_intel_subgroups_char and _short), which SPIR-V leaves as calls by name.

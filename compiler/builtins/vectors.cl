@@ -31,6 +31,7 @@ VECTOR_MEMORY(long)
 VECTOR_MEMORY(ulong)
 VECTOR_MEMORY(float)
 VECTOR_MEMORY(double)
+VECTOR_MEMORY(half)
 
 // vload_half, vstore_half and their vector and aligned (vloada_, vstorea_) forms: half values
 // are bit patterns in memory, converted exactly to float, and from float or double by a

@@ -72,6 +72,7 @@ ARITHMETIC(long, LONG_MIN, LONG_MAX)
 ARITHMETIC(ulong, 0, ULONG_MAX)
 ARITHMETIC(float, -INFINITY, INFINITY)
 ARITHMETIC(double, -INFINITY, INFINITY)
+ARITHMETIC(half, -INFINITY, INFINITY)
 
 int OVL work_group_all(int predicate) {
   PUBLISH(int, predicate != 0);
@@ -110,4 +111,4 @@ int OVL work_group_any(int predicate) {
   }
 
 BROADCAST(char) BROADCAST(uchar) BROADCAST(short) BROADCAST(ushort) BROADCAST(int) BROADCAST(uint)
-BROADCAST(long) BROADCAST(ulong) BROADCAST(float) BROADCAST(double)
+BROADCAST(long) BROADCAST(ulong) BROADCAST(float) BROADCAST(double) BROADCAST(half)

@@ -33,7 +33,7 @@ constexpr const char* kInputHeaderDir = "/loom/input";
 // What Loom's CPU device supports, as clang's target options: clang defines the macros and checks
 // the code against them (OpenCL C 3.0 features and extensions alike).
 constexpr const char* kSupportedExtensions =
-    "-cl-ext=-all,+cl_khr_fp64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"
+    "-cl-ext=-all,+cl_khr_fp64,+cl_khr_fp16,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"
     "+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,"
     "+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store,+__opencl_c_fp64,"
     "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,+__opencl_c_program_scope_global_variables,"
@@ -56,10 +56,18 @@ constexpr const char* kPrelude = R"(#include <opencl-c-base.h>
 #undef cl_khr_integer_dot_product
 #undef __opencl_c_integer_dot_product_input_4x8bit
 #undef __opencl_c_integer_dot_product_input_4x8bit_packed
+#undef __opencl_c_ext_fp16_global_atomic_load_store
+#undef __opencl_c_ext_fp16_local_atomic_load_store
+#undef __opencl_c_ext_fp16_global_atomic_add
+#undef __opencl_c_ext_fp16_local_atomic_add
+#undef __opencl_c_ext_fp16_global_atomic_min_max
+#undef __opencl_c_ext_fp16_local_atomic_min_max
 // The OpenCL version of the device, which drivers define (clang defines only the language's).
 #define __OPENCL_VERSION__ 300
 #if __OPENCL_C_VERSION__ >= 300
 #undef __opencl_c_read_write_images
+// Clang 15 has no __opencl_c_fp16 feature: defined beside cl_khr_fp16, as clang defines __opencl_c_fp64.
+#define __opencl_c_fp16 1
 #endif
 )";
 

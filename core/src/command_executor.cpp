@@ -72,14 +72,14 @@ bool CommandExecutor::retire(bool wait) {
 
 void CommandExecutor::completeDeferred(size_t starts, size_t signals, int32_t deviceFailure) {
   const uint64_t now = backend_.timestamp();
-  auto timeOf = [&](const DeferredTime& deferred) {
-    return deferred.mark == BackendQueue::kNoMark ? now : queue_->timeOfMark(deferred.mark);
-  };
   int32_t waitedFailure = 0;
   const size_t firstFailed = firstSignalAfterAFailedWait(waitedFailure);
   for (; completedStarts_ < starts; ++completedStarts_) {
     const DeferredTime& start = deferredStarts_[completedStarts_];
-    start.event->markStart(timeOf(start));
+    if (timedPerTile(start))
+      start.event->markTileStarts(tileTimesOf(start));
+    else
+      start.event->markStart(timeOf(start, now));
   }
   for (; completedSignals_ < signals; ++completedSignals_) {
     const DeferredTime& signal = deferredSignals_[completedSignals_];
@@ -87,8 +87,10 @@ void CommandExecutor::completeDeferred(size_t starts, size_t signals, int32_t de
       signal.event->fail(deviceFailure);
     else if (completedSignals_ >= firstFailed)
       signal.event->fail(waitedFailure);
+    else if (timedPerTile(signal))
+      signal.event->signalTileEnds(tileTimesOf(signal));
     else
-      signal.event->signal(timeOf(signal));
+      signal.event->signal(timeOf(signal, now));
   }
 }
 
@@ -115,6 +117,20 @@ void CommandExecutor::issued() {
     recordDeviceFailure(failure);
     failure_ = failure;
   }
+}
+
+uint64_t CommandExecutor::timeOf(const DeferredTime& deferred, uint64_t now) const {
+  return deferred.mark == BackendQueue::kNoMark ? now : queue_->timeOfMark(deferred.mark);
+}
+
+bool CommandExecutor::timedPerTile(const DeferredTime& deferred) const {
+  return deferred.mark != BackendQueue::kNoMark && queue_->markTiles() > 1;
+}
+
+std::vector<uint64_t> CommandExecutor::tileTimesOf(const DeferredTime& deferred) const {
+  std::vector<uint64_t> times(queue_->markTiles());
+  for (uint32_t tile = 0; tile < times.size(); ++tile) times[tile] = queue_->timeOfMarkOnTile(deferred.mark, tile);
+  return times;
 }
 
 // Host-side results may go to device memory, which only the queue can write: copies, all

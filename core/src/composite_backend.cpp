@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <set>
 
+#include "loom/core/colored_allocations.h"
 #include "loom/core/composite_kernel.h"
 #include "loom/core/composite_queue.h"
 #include "loom/core/debug_keys.h"
@@ -17,8 +19,10 @@ namespace {
 // global variables are one for all tiles), else once per tile.
 class CompositeProgram final : public BackendProgram {
  public:
-  CompositeProgram(std::vector<std::unique_ptr<BackendProgram>> programs, size_t tiles, uint32_t tileZeroComputeUnits)
-      : programs_(std::move(programs)), tiles_(tiles), tileZeroComputeUnits_(tileZeroComputeUnits) {}
+  // `kernelsSplit`: the tiles share the program's global variables, or it has none.
+  CompositeProgram(std::vector<std::unique_ptr<BackendProgram>> programs, size_t tiles, uint32_t tileZeroComputeUnits,
+                   bool kernelsSplit)
+      : programs_(std::move(programs)), tiles_(tiles), tileZeroComputeUnits_(tileZeroComputeUnits), kernelsSplit_(kernelsSplit) {}
 
   BackendKernel* kernel(const std::string& name, std::string& log) override {
     std::lock_guard lock(mutex_);
@@ -30,7 +34,7 @@ class CompositeProgram final : public BackendProgram {
       tileKernels.push_back(kernel);
     }
     auto& slot = kernels_[name];
-    slot = std::make_unique<CompositeKernel>(std::move(tileKernels), tileZeroComputeUnits_);
+    slot = std::make_unique<CompositeKernel>(std::move(tileKernels), tileZeroComputeUnits_, kernelsSplit_);
     return slot.get();
   }
   void* globalVariable(const std::string& name) override { return programs_[0]->globalVariable(name); }
@@ -50,6 +54,7 @@ class CompositeProgram final : public BackendProgram {
   std::vector<std::unique_ptr<BackendProgram>> programs_;
   size_t tiles_;
   uint32_t tileZeroComputeUnits_;
+  bool kernelsSplit_;
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<CompositeKernel>> kernels_;
 };
@@ -57,7 +62,6 @@ class CompositeProgram final : public BackendProgram {
 // What the root reports: tile 0's description with the tiles' compute and memory summed.
 DeviceInfo sumOfTiles(const std::vector<Backend*>& tiles) {
   DeviceInfo info = tiles[0]->info();
-  info.subDeviceIndex = -1;
   info.uuid[15] = 0;  // tiles differ from their root in this byte (tile number + 1 on the CPU)
   info.computeUnits = 0;
   info.numSlices = 0;
@@ -77,7 +81,10 @@ DeviceInfo sumOfTiles(const std::vector<Backend*>& tiles) {
 class CompositeBackend final : public Backend {
  public:
   explicit CompositeBackend(std::vector<Backend*> tiles)
-      : tiles_(std::move(tiles)), info_(sumOfTiles(tiles_)), splitting_(chooseSplitting()) {}
+      : tiles_(std::move(tiles)),
+        info_(sumOfTiles(tiles_)),
+        splitting_(chooseSplitting()),
+        coloring_(MemoryColoring::fromDebugKeys(static_cast<unsigned>(tiles_.size()), largestPhysicalGranularity(tiles_))) {}
 
   const DeviceInfo& info() const override { return info_; }
   compiler::Target compilerTarget() const override { return tiles_[0]->compilerTarget(); }
@@ -89,14 +96,19 @@ class CompositeBackend final : public Backend {
       if (!loaded) return nullptr;
       programs.push_back(std::move(loaded));
     }
-    return std::make_unique<CompositeProgram>(std::move(programs), tiles_.size(), tiles_[0]->info().computeUnits);
+    const bool kernelsSplit = shared || program->info.globalVariableTotalSize == 0;
+    if (!kernelsSplit)
+      debugMessage("implicit scaling: a program with global variables on %s runs its kernels on tile 0, where the host sees them",
+                   info_.name.c_str());
+    return std::make_unique<CompositeProgram>(std::move(programs), tiles_.size(), tiles_[0]->info().computeUnits, kernelsSplit);
   }
   bool runsProgramsOf(const Backend& other) const override { return false; }
   bool runsLaunchParts() const override { return false; }  // its parts would need splitting again
   std::unique_ptr<BackendQueue> createQueue() override {
     std::vector<std::unique_ptr<BackendQueue>> queues;
     for (Backend* tile : tiles_) queues.push_back(tile->createQueue());
-    return std::make_unique<CompositeQueue>(std::move(queues), splitting_);
+    Backend* clock = tiles_[0];  // the root's timestamps are tile 0's (timestamp())
+    return std::make_unique<CompositeQueue>(std::move(queues), splitting_, [clock] { return clock->timestamp(); });
   }
   void copy(void* destination, const void* source, size_t size) override { tiles_[0]->copy(destination, source, size); }
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override {
@@ -104,10 +116,48 @@ class CompositeBackend final : public Backend {
   }
   uint64_t timestamp() const override { return tiles_[0]->timestamp(); }
 
-  // Memory and the address space are tile 0's, which every tile reaches.
-  void* allocateMemory(MemoryType type, size_t size) override { return tiles_[0]->allocateMemory(type, size); }
+  // Device memory is colored across the tiles (memory_coloring.h) while implicit scaling is on;
+  // the rest of memory, and the address space, are tile 0's, which every tile reaches.
+  void* allocateMemory(MemoryType type, size_t size) override {
+    if (type != MemoryType::Device || !splitting_.copiesAndFills) return tiles_[0]->allocateMemory(type, size);
+    std::vector<MemoryChunk> chunks = coloring_.chunks(size);
+    if (chunks.size() > 1) {
+      if (void* colored = tiles_[0]->allocateColoredMemory(tiles_, chunks, size)) {
+        std::lock_guard lock(mutex_);
+        coloredByTiles_.insert(colored);
+        record(colored, size, std::move(chunks));
+        return colored;
+      }
+    }
+    void* whole = tiles_[0]->allocateMemory(type, size);
+    if (!whole) return nullptr;
+    if (chunks.size() > 1)
+      debugMessage("%s: %zu bytes of device memory on tile 0 alone: the tiles cannot make colored memory", info_.name.c_str(), size);
+    record(whole, size, {{0, size, 0}});
+    return whole;
+  }
   bool providesHostMemory() const override { return tiles_[0]->providesHostMemory(); }
-  void releaseMemory(void* address, MemoryType type) override { tiles_[0]->releaseMemory(address, type); }
+  void releaseMemory(void* address, MemoryType type) override {
+    ColoredAllocations::instance().remove(address);
+    bool colored = false;
+    {
+      std::lock_guard lock(mutex_);
+      colored = coloredByTiles_.erase(address) != 0;
+    }
+    if (colored)
+      tiles_[0]->releaseColoredMemory(address);
+    else
+      tiles_[0]->releaseMemory(address, type);
+  }
+  size_t physicalGranularity() const override { return largestPhysicalGranularity(tiles_); }
+  // Core's host memory as a device allocation (the CPU's tiles): colored, each chunk placed on its
+  // tile's memory where the tile has memory of its own.
+  void adoptHostMemory(void* address, size_t size) override {
+    if (!splitting_.copiesAndFills) return;
+    std::vector<MemoryChunk> chunks = coloring_.chunks(size);
+    for (const MemoryChunk& chunk : chunks) tiles_[chunk.tile]->placeHostMemory(static_cast<char*>(address) + chunk.offset, chunk.size);
+    record(address, size, std::move(chunks));
+  }
   bool registerHostMemory(void* address, size_t size) override {
     for (size_t tile = 0; tile < tiles_.size(); ++tile) {
       if (tiles_[tile]->registerHostMemory(address, size)) continue;
@@ -120,6 +170,10 @@ class CompositeBackend final : public Backend {
     for (Backend* tile : tiles_) tile->unregisterHostMemory(address);
   }
   bool exportMemory(void* address, MemoryType type, DriverIpcHandle& handle) override {
+    if (isColoredByTiles(address)) {
+      debugMessage("%s: memory colored across its tiles has no IPC handle of its tiles' driver", info_.name.c_str());
+      return false;
+    }
     return tiles_[0]->exportMemory(address, type, handle);
   }
   void* importMemory(const DriverIpcHandle& handle) override { return tiles_[0]->importMemory(handle); }
@@ -141,9 +195,25 @@ class CompositeBackend final : public Backend {
     return {tilesRunParts, true};
   }
 
+  static size_t largestPhysicalGranularity(const std::vector<Backend*>& tiles) {
+    size_t largest = 0;
+    for (Backend* tile : tiles) largest = std::max(largest, tile->physicalGranularity());
+    return largest;
+  }
+  void record(void* address, size_t size, std::vector<MemoryChunk> chunks) const {
+    ColoredAllocations::instance().add(address, size, static_cast<unsigned>(tiles_.size()), std::move(chunks));
+  }
+  bool isColoredByTiles(void* address) {
+    std::lock_guard lock(mutex_);
+    return coloredByTiles_.count(address) != 0;
+  }
+
   std::vector<Backend*> tiles_;
   DeviceInfo info_;
   CompositeQueue::Splitting splitting_;
+  MemoryColoring coloring_;
+  std::mutex mutex_;
+  std::set<void*> coloredByTiles_;  // memory of allocateColoredMemory, which releaseColoredMemory frees
 };
 
 }  // namespace

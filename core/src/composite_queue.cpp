@@ -26,18 +26,26 @@ std::string describeParts(const std::vector<KernelLaunch>& parts, int dimension)
 }
 }  // namespace
 
-CompositeQueue::CompositeQueue(std::vector<std::unique_ptr<BackendQueue>> tiles, Splitting splitting)
+CompositeQueue::CompositeQueue(std::vector<std::unique_ptr<BackendQueue>> tiles, Splitting splitting,
+                               std::function<uint64_t()> clock)
     : tiles_(std::move(tiles)),
       asynchronous_(tiles_[0]->asynchronous()),
       splitting_{splitting.launches && tiles_.size() > 1, splitting.copiesAndFills && tiles_.size() > 1},
       coloring_(MemoryColoring::fromDebugKeys(static_cast<unsigned>(tiles_.size()))),
-      inFlight_(tiles_.size(), false) {
+      unordered_(tiles_.size(), std::vector<bool>(tiles_.size(), false)),
+      clock_(std::move(clock)),
+      returnedAt_(tiles_.size(), 0),
+      ranSinceMark_(tiles_.size(), false) {
   const int64_t minimum = debugKeys().ImplicitScalingMinGroups;
   minimumGroupsToSplit_ = minimum > 0 ? uint64_t(minimum) : tiles_.size();
 }
 
 bool CompositeQueue::splits(const KernelLaunch& launch) const {
   if (!splitting_.launches) return false;
+  if (!static_cast<const CompositeKernel*>(launch.kernel)->splits()) {
+    debugMessage("implicit scaling: kernel %s runs on tile 0, with its program's global variables", kernelName(launch));
+    return false;
+  }
   if (launch.cooperative) {
     debugMessage("implicit scaling: cooperative kernel %s runs on tile 0, all of its groups together", kernelName(launch));
     return false;
@@ -85,13 +93,21 @@ void CompositeQueue::runPartsTogether(const std::vector<KernelLaunch>& parts, co
   std::vector<size_t> started;
   for (size_t tile = 1; tile < parts.size(); ++tile) {
     if (parts[tile].groupsToRun() == 0) continue;
-    if (tiles_[tile]->startLaunch(parts[tile], arguments))
+    if (tiles_[tile]->startLaunch(parts[tile], arguments)) {
       started.push_back(tile);
-    else
-      tiles_[tile]->launch(parts[tile], arguments);
+      continue;
+    }
+    tiles_[tile]->launch(parts[tile], arguments);
+    issued(tile);
   }
-  if (parts[0].groupsToRun() != 0) tiles_[0]->launch(parts[0], arguments);
-  for (size_t tile : started) tiles_[tile]->finishLaunches();
+  if (parts[0].groupsToRun() != 0) {
+    tiles_[0]->launch(parts[0], arguments);
+    issued(0);
+  }
+  for (size_t tile : started) {
+    tiles_[tile]->finishLaunches();
+    issued(tile);
+  }
 }
 
 void CompositeQueue::copy(void* destination, const void* source, size_t size) {
@@ -131,15 +147,29 @@ void CompositeQueue::fill(void* destination, const void* pattern, size_t pattern
 }
 
 void CompositeQueue::joinBefore(size_t tile) {
+  if (tile == kAllTiles) {
+    for (size_t each = 0; each < tiles_.size(); ++each) joinBefore(each);
+    return;
+  }
   for (size_t other = 0; other < tiles_.size(); ++other) {
-    if (!inFlight_[other] || other == tile) continue;
+    if (!unordered_[tile][other]) continue;
+    if (tiles_[tile]->joinAfter(*tiles_[other])) {
+      unordered_[tile][other] = false;
+      continue;
+    }
+    // Where the queues cannot wait for each other, the host waits: then every tile is after it.
     tiles_[other]->synchronize();
-    inFlight_[other] = false;
+    for (std::vector<bool>& row : unordered_) row[other] = false;
   }
 }
 
 void CompositeQueue::issued(size_t tile) {
-  if (asynchronous_) inFlight_[tile] = true;
+  if (!asynchronous_) {
+    returnedAt_[tile] = clock_();
+    ranSinceMark_[tile] = true;
+    return;
+  }
+  for (size_t other = 0; other < tiles_.size(); ++other) unordered_[other][tile] = other != tile;
 }
 
 bool CompositeQueue::completed() {
@@ -150,20 +180,35 @@ bool CompositeQueue::completed() {
 
 void CompositeQueue::synchronize() {
   for (auto& tile : tiles_) tile->synchronize();
-  std::fill(inFlight_.begin(), inFlight_.end(), false);
+  for (std::vector<bool>& row : unordered_) std::fill(row.begin(), row.end(), false);
 }
 
 uint32_t CompositeQueue::markTime() {
+  if (!asynchronous_) {
+    const uint64_t now = clock_();
+    std::vector<uint64_t> times(tiles_.size());
+    for (size_t tile = 0; tile < tiles_.size(); ++tile) {
+      times[tile] = ranSinceMark_[tile] ? returnedAt_[tile] : now;
+      ranSinceMark_[tile] = false;
+    }
+    markTimes_.push_back(std::move(times));
+    return static_cast<uint32_t>(markTimes_.size() - 1);
+  }
   std::vector<uint32_t> tileMarks;
   for (auto& tile : tiles_) tileMarks.push_back(tile->markTime());
-  if (tileMarks[0] == kNoMark) return kNoMark;
+  if (std::find(tileMarks.begin(), tileMarks.end(), kNoMark) != tileMarks.end()) return kNoMark;
   marks_.push_back(std::move(tileMarks));
   return static_cast<uint32_t>(marks_.size() - 1);
 }
 
+uint64_t CompositeQueue::timeOfMarkOnTile(uint32_t mark, uint32_t tile) {
+  if (!asynchronous_) return markTimes_[mark][tile];
+  return tiles_[tile]->timeOfMark(marks_[mark][tile]);
+}
+
 uint64_t CompositeQueue::timeOfMark(uint32_t mark) {
   uint64_t latest = 0;
-  for (size_t tile = 0; tile < tiles_.size(); ++tile) latest = std::max(latest, tiles_[tile]->timeOfMark(marks_[mark][tile]));
+  for (uint32_t tile = 0; tile < tiles_.size(); ++tile) latest = std::max(latest, timeOfMarkOnTile(mark, tile));
   return latest;
 }
 
@@ -176,6 +221,7 @@ bool CompositeQueue::markReached(uint32_t mark) {
 void CompositeQueue::forgetMarks() {
   for (auto& tile : tiles_) tile->forgetMarks();
   marks_.clear();
+  markTimes_.clear();
 }
 
 int32_t CompositeQueue::takeFailure() {

@@ -1,6 +1,7 @@
 #include "loom/core/device_hierarchy.h"
 
 #include <cstring>
+#include <iterator>
 #include <utility>
 
 #include "loom/core/log.h"
@@ -66,6 +67,43 @@ std::unique_ptr<Backend> soleBackend(DiscoveredDevice& device, DeviceTree& tree)
   return backend;
 }
 
+// Why `gpu` cannot join `member` in one composite, or nullptr when it can: each must reach the
+// other's memory with native atomics, as colored memory and split launches need.
+const char* whyNotJoined(const Backend& gpu, const Backend& member) {
+  const PeerAccess there = gpu.peerAccess(member);
+  const PeerAccess back = member.peerAccess(gpu);
+  if (!there.access || !back.access) return "no peer access";
+  if (!there.atomics || !back.atomics) return "no native atomics over the link";
+  return nullptr;
+}
+
+// COMPOSITE: the GPUs joined in one root, each admitted when it is a full peer of every GPU admitted
+// before it; the others stay root devices of their own, after the composite.
+void joinGpus(std::vector<Tile> gpus, size_t position, std::vector<PlannedRoot>& roots) {
+  std::vector<Tile> joined;
+  std::vector<uint32_t> joinedGpus;  // the position of each among `gpus`, which messages name
+  std::vector<PlannedRoot> alone;
+  for (Tile& gpu : gpus) {
+    const char* why = nullptr;
+    size_t refusing = 0;
+    for (; refusing < joined.size(); ++refusing)
+      if ((why = whyNotJoined(*gpu.backend, *joined[refusing].backend))) break;
+    if (!why) {
+      joined.push_back({uint32_t(joined.size()), std::move(gpu.backend)});
+      joinedGpus.push_back(gpu.index);
+      continue;
+    }
+    debugMessage("ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE: GPU %u (%s) stays a root device of its own: %s with GPU %u", gpu.index,
+                 gpu.backend->info().name.c_str(), why, joinedGpus[refusing]);
+    alone.push_back(PlannedRoot{std::move(gpu.backend)});
+  }
+  if (joined.size() == 1)
+    alone.insert(alone.begin(), PlannedRoot{std::move(joined.front().backend)});
+  else if (!joined.empty())
+    alone.insert(alone.begin(), PlannedRoot{nullptr, std::move(joined)});
+  roots.insert(roots.begin() + position, std::make_move_iterator(alone.begin()), std::make_move_iterator(alone.end()));
+}
+
 // The roots the hierarchy mode makes of what the backends found, before the affinity mask.
 std::vector<PlannedRoot> planRoots(std::vector<DiscoveredDevice> discovered, DeviceHierarchy hierarchy, DeviceTree& tree) {
   const bool flat = hierarchy == DeviceHierarchy::Flat || hierarchy == DeviceHierarchy::Combined;
@@ -93,8 +131,7 @@ std::vector<PlannedRoot> planRoots(std::vector<DiscoveredDevice> discovered, Dev
     for (auto& tile : device.subDevices) root.tiles.push_back({uint32_t(root.tiles.size()), std::move(tile)});
     roots.push_back(std::move(root));
   }
-  if (gpus.size() == 1) roots.insert(roots.begin() + gpusPosition, PlannedRoot{std::move(gpus.front().backend)});
-  if (gpus.size() > 1) roots.insert(roots.begin() + gpusPosition, PlannedRoot{nullptr, std::move(gpus)});
+  joinGpus(std::move(gpus), gpusPosition, roots);
   return roots;
 }
 

@@ -1,19 +1,45 @@
 #include "loom/core/event.h"
 
+#include <algorithm>
+
 #include "loom/core/futex.h"
 #include "loom/core/spin_wait.h"
 
 namespace loom::core {
 
+namespace {
+void setStart(EventTimestamps& timestamps, uint64_t start) { timestamps.globalStart = timestamps.contextStart = start; }
+void setEnd(EventTimestamps& timestamps, uint64_t end) { timestamps.globalEnd = timestamps.contextEnd = end; }
+}  // namespace
+
 void Event::markStart(uint64_t timestamp) {
-  storage_->timestamps.globalStart = timestamp;
-  storage_->timestamps.contextStart = timestamp;
+  if (tiles_) tiles_->count = 0;
+  setStart(storage_->timestamps, timestamp);
 }
 
 void Event::signal(uint64_t timestamp) {
-  storage_->timestamps.globalEnd = timestamp;
-  storage_->timestamps.contextEnd = timestamp;
+  setEnd(storage_->timestamps, timestamp);
+  // Tiles timed apart at the start and not at the end (a start marked by an earlier submission).
+  for (uint32_t tile = 0; tiles_ && tile < tiles_->count; ++tile) setEnd(tiles_->tiles[tile], timestamp);
   hostSignal();
+}
+
+void Event::markTileStarts(const std::vector<uint64_t>& starts) {
+  setStart(storage_->timestamps, starts.empty() ? 0 : *std::min_element(starts.begin(), starts.end()));
+  if (!tiles_) return;
+  tiles_->count = static_cast<uint32_t>(std::min<size_t>(starts.size(), kMaxTimestampTiles));
+  for (uint32_t tile = 0; tile < tiles_->count; ++tile) setStart(tiles_->tiles[tile], starts[tile]);
+}
+
+void Event::signalTileEnds(const std::vector<uint64_t>& ends) {
+  setEnd(storage_->timestamps, ends.empty() ? 0 : *std::max_element(ends.begin(), ends.end()));
+  for (uint32_t tile = 0; tiles_ && tile < tiles_->count && tile < ends.size(); ++tile) setEnd(tiles_->tiles[tile], ends[tile]);
+  hostSignal();
+}
+
+std::vector<EventTimestamps> Event::tileTimestamps() const {
+  if (!tiles_) return {};
+  return {tiles_->tiles, tiles_->tiles + tiles_->count};
 }
 
 void Event::hostSignal() {
@@ -29,6 +55,7 @@ void Event::fail(int32_t error) {
 
 void Event::reset() {
   storage_->timestamps = EventTimestamps{};
+  if (tiles_) tiles_->count = 0;
   std::atomic_ref<int32_t>(storage_->error).store(0, std::memory_order_relaxed);
   deviceState().store(0, std::memory_order_relaxed);
   state().store(0, std::memory_order_release);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "loom/core/colored_allocations.h"
 #include "loom/core/device.h"
 #include "loom/core/log.h"
 #include "loom/core/readable_memory.h"
@@ -46,6 +47,8 @@ MemoryManager::~MemoryManager() {
 }
 
 void MemoryManager::release(const Allocation& allocation) {
+  // Before the memory goes, so that no new allocation at the same address loses its record.
+  if (allocation.type == MemoryType::Device && !allocation.imported) ColoredAllocations::instance().remove(allocation.address);
   if (allocation.ipcRecord.address) freeSharedMemory(allocation.ipcRecord);
   if (allocation.allocator && allocation.imported)
     allocation.allocator->closeImportedMemory(allocation.address);
@@ -111,6 +114,7 @@ std::optional<Allocation> MemoryManager::allocate(MemoryType type, size_t size, 
   if (!allocation.address) {
     allocation.block = allocateSharedMemory(size, alignment);
     allocation.address = allocation.block.address;
+    if (allocation.address && device && type == MemoryType::Device) device->backend().adoptHostMemory(allocation.address, size);
   }
   if (!allocation.address) return std::nullopt;
   return insert(allocation);

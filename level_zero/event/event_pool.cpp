@@ -7,6 +7,7 @@
 
 #include "level_zero/context/context.h"
 #include "level_zero/device/device.h"
+#include "level_zero/two_call.h"
 #include "level_zero/validation.h"
 #include "loom/core/runtime.h"
 #include "loom/core/futex.h"
@@ -43,6 +44,18 @@ core::DeviceType workOf(const std::vector<Device*>& devices) {
 
 }  // namespace
 
+uint64_t EventPool::storageSize(uint32_t count, ze_event_pool_flags_t flags) {
+  const uint64_t perEvent =
+      sizeof(core::EventStorage) + (flags & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP ? sizeof(core::TileTimestamps) : 0);
+  return perEvent * count;
+}
+
+core::TileTimestamps* EventPool::tileTimestamps(uint32_t index) const {
+  if (!(flags_ & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP)) return nullptr;
+  static_assert(sizeof(core::EventStorage) % alignof(core::TileTimestamps) == 0);
+  return reinterpret_cast<core::TileTimestamps*>(eventStorage(count_)) + index;
+}
+
 EventPool::~EventPool() { core::Runtime::get().memory().freeDeviceVisible(storage_); }
 
 void EventPool::abandonPendingEvents() {
@@ -63,8 +76,8 @@ ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_
   ZE_REQUIRE_FLAGS(desc->flags, kPoolFlags);
   ZE_REQUIRE(desc->count != 0, ZE_RESULT_ERROR_INVALID_SIZE, "count is 0");
   // Devices wait on the events and signal them in their own queues where the storage is visible to them.
-  core::SharedMemoryBlock storage =
-      core::Runtime::get().memory().allocateDeviceVisible(sizeof(core::EventStorage) * desc->count, alignof(core::EventStorage));
+  core::SharedMemoryBlock storage = core::Runtime::get().memory().allocateDeviceVisible(
+      EventPool::storageSize(desc->count, desc->flags), alignof(core::EventStorage));
   ZE_REQUIRE(storage.address != nullptr, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, "cannot allocate event storage");
   std::vector<Device*> users;
   for (uint32_t i = 0; i < numDevices; ++i) users.push_back(Device::fromHandle(phDevices[i]));
@@ -108,7 +121,7 @@ ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_
   if (!handle) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, __func__, why.c_str());
   ZE_REQUIRE((handle->flags & ~kPoolFlags) == 0 && (handle->flags & ZE_EVENT_POOL_FLAG_IPC), ZE_RESULT_ERROR_INVALID_ARGUMENT,
              "the handle's pool flags are not those of an IPC pool");
-  const uint64_t storageSize = uint64_t(sizeof(core::EventStorage)) * handle->count;
+  const uint64_t storageSize = EventPool::storageSize(handle->count, handle->flags);
   core::SharedMemoryBlock storage =
       core::Runtime::get().memory().mapForeignDeviceVisible(handle->file, storageSize, why);
   if (!storage.address) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, __func__, why.c_str());
@@ -192,6 +205,21 @@ ze_result_t zeEventQueryKernelTimestamp(ze_event_handle_t hEvent, ze_kernel_time
       event->recordsKernelTimestamps() ? event->core().timestamps() : untimedKernelTimestamps(event->core());
   std::memcpy(dstptr, &timestamps, sizeof(timestamps));
   return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventQueryTimestampsExp(ze_event_handle_t hEvent, ze_device_handle_t hDevice, uint32_t* pCount,
+                                      ze_kernel_timestamp_result_t* pTimestamps) {
+  ZE_REQUIRE_HANDLE(hEvent);
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(pCount);
+  Event* event = Event::fromHandle(hEvent);
+  ZE_REQUIRE(event->recordsKernelTimestamps(), ZE_RESULT_ERROR_INVALID_ARGUMENT, "the event's pool has no kernel timestamps");
+  if (!event->core().isSignaled()) return ZE_RESULT_NOT_READY;
+  std::vector<core::EventTimestamps> results = event->core().tileTimestamps();
+  if (results.empty()) results.push_back(event->core().timestamps());
+  return fillArray(results, pCount, pTimestamps, [](ze_kernel_timestamp_result_t& out, const core::EventTimestamps& in) {
+    std::memcpy(&out, &in, sizeof(out));
+  });
 }
 
 }  // namespace loom::l0

@@ -28,6 +28,11 @@ class EventPool : public _ze_event_pool_handle_t {
   core::DeviceType work() const { return work_; }
   const core::SharedMemoryBlock& storage() const { return storage_; }
   core::EventStorage* eventStorage(uint32_t index) const { return static_cast<core::EventStorage*>(storage_.address) + index; }
+  // Where event `index` keeps each tile's timestamps: after every event's storage, in pools of
+  // kernel-timestamp events only (nullptr in others).
+  core::TileTimestamps* tileTimestamps(uint32_t index) const;
+  // The bytes of the storage of a pool of `count` events with `flags`, in every process.
+  static uint64_t storageSize(uint32_t count, ze_event_pool_flags_t flags);
   // Completes every event not signaled yet with core::kStatusAbandoned: commands that wait on
   // them are abandoned instead of waiting forever for a pool that is gone.
   void abandonPendingEvents();
@@ -46,7 +51,7 @@ class EventPool : public _ze_event_pool_handle_t {
 class Event : public _ze_event_handle_t {
  public:
   Event(EventPool& pool, uint32_t index)
-      : pool_(pool), event_(pool.eventStorage(index), pool.storage().deviceVisible, pool.work()) {}
+      : pool_(pool), event_(pool.eventStorage(index), pool.storage().deviceVisible, pool.work(), pool.tileTimestamps(index)) {}
   static Event* fromHandle(ze_event_handle_t handle) { return static_cast<Event*>(handle); }
   static core::Event* coreOf(ze_event_handle_t handle) { return handle ? &fromHandle(handle)->core() : nullptr; }
 
@@ -73,5 +78,9 @@ ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout);
 ze_result_t zeEventQueryStatus(ze_event_handle_t hEvent);
 ze_result_t zeEventHostReset(ze_event_handle_t hEvent);
 ze_result_t zeEventQueryKernelTimestamp(ze_event_handle_t hEvent, ze_kernel_timestamp_result_t* dstptr);
+// ZE_experimental_event_query_timestamps: one result per tile for work a root device split among
+// its tiles (whichever device handle asks), else one result, that of zeEventQueryKernelTimestamp.
+ze_result_t zeEventQueryTimestampsExp(ze_event_handle_t hEvent, ze_device_handle_t hDevice, uint32_t* pCount,
+                                      ze_kernel_timestamp_result_t* pTimestamps);
 
 }  // namespace loom::l0

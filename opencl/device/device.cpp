@@ -35,10 +35,11 @@ std::vector<std::pair<std::string, cl_version>> Device::extensions() const {
       {"cl_intel_subgroups_long", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_intel_subgroup_local_block_io", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_intel_spirv_subgroups", CL_MAKE_VERSION(1, 0, 0)},
-      // fp32 and fp64 (with cl_khr_fp64) add, min and max in global and local memory; no fp16.
+      // fp32 and fp64 (with cl_khr_fp64) add, min and max in global and local memory; no fp16 atomics.
       {"cl_ext_float_atomics", CL_MAKE_VERSION(1, 0, 0)},
   };
   if (info().supportsFp64) list.push_back({"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0)});
+  if (info().supportsFp16) list.push_back({"cl_khr_fp16", CL_MAKE_VERSION(1, 0, 0)});
   if (info().supportsInt64Atomics) {
     list.push_back({"cl_khr_int64_base_atomics", CL_MAKE_VERSION(1, 0, 0)});
     list.push_back({"cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0)});
@@ -61,6 +62,7 @@ std::vector<std::pair<std::string, cl_version>> Device::openClCFeatures() const 
                                                               {"__opencl_c_ext_fp32_local_atomic_add", v3},
                                                               {"__opencl_c_ext_fp32_global_atomic_min_max", v3},
                                                               {"__opencl_c_ext_fp32_local_atomic_min_max", v3}};
+  if (info().supportsFp16) features.emplace_back("__opencl_c_fp16", v3);
   if (!info().supportsFp64) return features;
   for (const char* fp64 : {"__opencl_c_fp64", "__opencl_c_ext_fp64_global_atomic_add", "__opencl_c_ext_fp64_local_atomic_add",
                            "__opencl_c_ext_fp64_global_atomic_min_max", "__opencl_c_ext_fp64_local_atomic_min_max"})

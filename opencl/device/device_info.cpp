@@ -1,5 +1,5 @@
 // clGetDeviceInfo: every CL_DEVICE_* value, from the core device description. Features Loom does
-// does not implement (images, pipes, device-side enqueue, fp16) report their absence.
+// does not implement (images, pipes, device-side enqueue) report their absence.
 #include <algorithm>
 
 #include "opencl/device/device.h"
@@ -26,6 +26,8 @@ constexpr cl_device_fp_config kSingleFpConfig =
     CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
 constexpr cl_device_fp_config kDoubleFpConfig =
     CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA;
+// Half arithmetic is correctly rounded (computed in float and rounded once, or native on GPUs).
+constexpr cl_device_fp_config kHalfFpConfig = kDoubleFpConfig;
 constexpr cl_device_atomic_capabilities kAtomicCapabilities =
     CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_ORDER_SEQ_CST |
     CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE |
@@ -55,6 +57,12 @@ std::vector<std::pair<std::string, cl_version>> openClCVersions() {
           {"OpenCL C", CL_MAKE_VERSION(3, 0, 0)}};
 }
 
+// The CPU computes half in float lanes; NVIDIA GPUs have paired half instructions (f16x2).
+cl_uint halfVectorWidth(const core::DeviceInfo& device) {
+  if (!device.supportsFp16) return 0;
+  return device.type == core::DeviceType::Cpu ? core::preferredVectorWidth(device, 4) : 2;
+}
+
 }  // namespace
 
 cl_int Device::getInfo(cl_device_info name, size_t size, void* value, size_t* sizeRet) const {
@@ -81,7 +89,7 @@ cl_int Device::getInfo(cl_device_info name, size_t size, void* value, size_t* si
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: return out.scalar<cl_uint>(device.supportsFp64 ? core::preferredVectorWidth(device, 8) : 0);
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: return out.scalar<cl_uint>(0);
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: return out.scalar(halfVectorWidth(device));
     case CL_DEVICE_MAX_CLOCK_FREQUENCY: return out.scalar<cl_uint>(device.coreClockMHz);
     case CL_DEVICE_ADDRESS_BITS: return out.scalar<cl_uint>(64);
     case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return out.scalar<cl_ulong>(device.maxAllocationSize);
@@ -104,7 +112,7 @@ cl_int Device::getInfo(cl_device_info name, size_t size, void* value, size_t* si
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return out.scalar<cl_uint>(128);
     case CL_DEVICE_SINGLE_FP_CONFIG: return out.scalar(kSingleFpConfig);
     case CL_DEVICE_DOUBLE_FP_CONFIG: return out.scalar<cl_device_fp_config>(device.supportsFp64 ? kDoubleFpConfig : 0);
-    case CL_DEVICE_HALF_FP_CONFIG: return out.scalar<cl_device_fp_config>(0);
+    case CL_DEVICE_HALF_FP_CONFIG: return out.scalar<cl_device_fp_config>(device.supportsFp16 ? kHalfFpConfig : 0);
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE: return out.scalar<cl_device_mem_cache_type>(CL_READ_WRITE_CACHE);
     case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: return out.scalar<cl_uint>(device.cacheLineSize);
     case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: return out.scalar<cl_ulong>(device.lastLevelCacheSize);

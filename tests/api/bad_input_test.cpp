@@ -15,6 +15,12 @@ class BadInputTest : public BadCallTest {
   static void check(const std::vector<Case>& cases) {
     for (const Case& c : cases) EXPECT_EQ(c.invoke(), c.expected) << c.call;
   }
+  // Every call failed, so none wrote a handle, nor the allocation `out`.
+  void expectNothingCreated(const void* out) const {
+    const void* written[] = {created.context, created.queue, created.list,   created.pool, created.event,
+                             created.fence,   created.module, created.kernel, out};
+    for (const void* handle : written) EXPECT_EQ(handle, nullptr);
+  }
 };
 
 TEST_F(BadInputTest, NullHandlesAreInvalidNullHandles) {
@@ -87,12 +93,7 @@ TEST_F(BadInputTest, NullHandlesAreInvalidNullHandles) {
       CASE(kNull, zeMemFree(nullptr, memory)),
       CASE(kNull, zeMemGetAllocProperties(nullptr, memory, &allocProperties, nullptr)),
   });
-  EXPECT_EQ(created.context, nullptr);
-  EXPECT_EQ(created.queue, nullptr);
-  EXPECT_EQ(created.list, nullptr);
-  EXPECT_EQ(created.module, nullptr);
-  EXPECT_EQ(created.kernel, nullptr);
-  EXPECT_EQ(out, nullptr);
+  expectNothingCreated(out);
 }
 
 TEST_F(BadInputTest, NullPointersAreInvalidNullPointers) {
@@ -158,8 +159,7 @@ TEST_F(BadInputTest, NullPointersAreInvalidNullPointers) {
       CASE(kNull, zeCommandListAppendQueryKernelTimestamps(list, 1, &e, nullptr, nullptr, nullptr, 0, nullptr)),
       CASE(kNull, zeModuleDynamicLink(1, nullptr, nullptr)),
   });
-  EXPECT_EQ(created.module, nullptr);
-  EXPECT_EQ(created.kernel, nullptr);
+  expectNothingCreated(out);
 }
 
 TEST_F(BadInputTest, BadEnumerationsAndFlagsAreInvalidEnumerations) {
@@ -201,10 +201,7 @@ TEST_F(BadInputTest, BadEnumerationsAndFlagsAreInvalidEnumerations) {
       CASE(kEnum, zeMemOpenIpcHandle(context, device, ipc, 0x4, &out)),
       CASE(kEnum, zeCommandListAppendMemAdvise(regular, device, memory, 16, static_cast<ze_memory_advice_t>(99))),
   });
-  EXPECT_EQ(created.context, nullptr);
-  EXPECT_EQ(created.queue, nullptr);
-  EXPECT_EQ(created.module, nullptr);
-  EXPECT_EQ(out, nullptr);
+  expectNothingCreated(out);
 }
 
 TEST_F(BadInputTest, CountsWithoutTheirArraysAreInvalidSizes) {
@@ -225,8 +222,7 @@ TEST_F(BadInputTest, CountsWithoutTheirArraysAreInvalidSizes) {
       CASE(kSize, zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 1, nullptr)),
       CASE(kSize, zeCommandListAppendWriteGlobalTimestamp(list, reinterpret_cast<uint64_t*>(memory), nullptr, 1, nullptr)),
   });
-  EXPECT_EQ(created.pool, nullptr);
-  EXPECT_EQ(created.module, nullptr);
+  expectNothingCreated(nullptr);
 }
 
 TEST_F(BadInputTest, ObjectsStillWorkAfterTheBadCalls) {

@@ -53,11 +53,11 @@ class CpuKernelFaultTest : public ZeTest {
 
   // A kernel that works, in `in`: every work-item's record is written.
   void expectAKernelToWork() {
-    auto* records = shared<uint64_t>(size_t(kGroups) * kGroupSize * 16);
+    auto* records = shared<uint64_t>(size_t(kGroups) * kGroupSize * kWorkItemRecord);
     ze_kernel_handle_t ids = apiKernel("work_item_ids");
     setArguments(ids, records);
     launch(ids, kGroups, kGroupSize);
-    for (uint64_t id = 0; id < uint64_t(kGroups) * kGroupSize; ++id) ASSERT_EQ(records[id * 16], id);
+    for (uint64_t id = 0; id < uint64_t(kGroups) * kGroupSize; ++id) ASSERT_EQ(records[id * kWorkItemRecord], id);
   }
 
   // Makes a new context the one the helpers use (the process goes on after a fault).

@@ -86,13 +86,16 @@ TEST_F(DeviceTest, PropertiesAgreeWithComputeAndMemoryProperties) {
   EXPECT_LE(properties.maxMemAllocSize, memory.totalSize);
 }
 
-TEST_F(DeviceTest, ModulePropertiesOfferSpirv12AndFp64) {
+TEST_F(DeviceTest, ModulePropertiesOfferSpirv12Fp64AndFp16) {
   ze_device_module_properties_t module{ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES};
   ASSERT_ZE(zeDeviceGetModuleProperties(device, &module));
   EXPECT_GE(module.spirvVersionSupported, ZE_MAKE_VERSION(1, 2));
   EXPECT_TRUE(module.flags & ZE_DEVICE_MODULE_FLAG_FP64);
   EXPECT_TRUE(module.flags & ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS);
-  EXPECT_FALSE(module.flags & ZE_DEVICE_MODULE_FLAG_FP16);  // docs/status.md: no half support yet
+  EXPECT_TRUE(module.flags & ZE_DEVICE_MODULE_FLAG_FP16);
+  const ze_device_fp_flags_t ieeeHalf =
+      ZE_DEVICE_FP_FLAG_DENORM | ZE_DEVICE_FP_FLAG_INF_NAN | ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST | ZE_DEVICE_FP_FLAG_FMA;
+  EXPECT_EQ(module.fp16flags & ieeeHalf, ieeeHalf);
   EXPECT_TRUE(module.fp64flags & ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST);
   EXPECT_TRUE(module.fp64flags & ZE_DEVICE_FP_FLAG_FMA);
   EXPECT_GT(module.maxArgumentsSize, 0u);

@@ -187,6 +187,47 @@ TEST_F(EventTest, KernelTimestampsBracketTheKernelInsideTheHostsView) {
   EXPECT_EQ(result.context.kernelEnd - result.context.kernelStart, result.global.kernelEnd - result.global.kernelStart);
 }
 
+// zeEventQueryTimestampsExp: one result per tile where a root device split the kernel, else one,
+// the kernel timestamp; asked with a count of 0 it counts them.
+TEST_F(EventTest, TimestampsPerTileSpanToTheKernelTimestamp) {
+  ze_event_handle_t timed = hostVisibleEvent(ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP);
+  uint32_t count = 0;
+  EXPECT_EQ(zeEventQueryTimestampsExp(timed, device, &count, nullptr), ZE_RESULT_NOT_READY);
+  ze_kernel_handle_t add = apiKernel("add_vectors");
+  const uint32_t n = 1 << 12;
+  float *a = shared<float>(n), *sum = shared<float>(n);
+  std::fill(a, a + n, 1.0f);
+  setArguments(add, a, a, sum);
+  ASSERT_ZE(zeKernelSetGroupSize(add, 64, 1, 1));
+  const ze_group_count_t groups{n / 64, 1, 1};
+  ASSERT_ZE(zeCommandListAppendLaunchKernel(list, add, &groups, timed, 0, nullptr));
+  ASSERT_ZE(zeEventHostSynchronize(timed, kTimeout));
+  ASSERT_ZE(zeEventQueryTimestampsExp(timed, device, &count, nullptr));
+  uint32_t subDevices = 0;
+  ASSERT_ZE(zeDeviceGetSubDevices(device, &subDevices, nullptr));
+  EXPECT_EQ(count, std::max(subDevices, 1u)) << "one per tile of a root device, else one";
+  uint32_t asked = count + 3;
+  std::vector<ze_kernel_timestamp_result_t> perTile(asked);
+  ASSERT_ZE(zeEventQueryTimestampsExp(timed, device, &asked, perTile.data()));
+  EXPECT_EQ(asked, count) << "a count above what there is comes back corrected";
+  perTile.resize(count);
+  ze_kernel_timestamp_result_t whole{};
+  ASSERT_ZE(zeEventQueryKernelTimestamp(timed, &whole));
+  uint64_t earliest = UINT64_MAX, latest = 0;
+  for (const ze_kernel_timestamp_result_t& tile : perTile) {
+    EXPECT_LE(tile.global.kernelStart, tile.global.kernelEnd);
+    earliest = std::min(earliest, tile.global.kernelStart);
+    latest = std::max(latest, tile.global.kernelEnd);
+  }
+  EXPECT_EQ(earliest, whole.global.kernelStart);
+  EXPECT_EQ(latest, whole.global.kernelEnd);
+  ze_event_handle_t plain = hostVisibleEvent();
+  ASSERT_ZE(zeEventHostSignal(plain));
+  EXPECT_EQ(zeEventQueryTimestampsExp(plain, device, &count, nullptr), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(zeEventQueryTimestampsExp(timed, device, nullptr, nullptr), ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+  EXPECT_EQ(zeEventQueryTimestampsExp(timed, nullptr, &count, nullptr), ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+}
+
 // The specification leaves this to the application; as the model runtime does, the query answers
 // (ze_peak's kernel_lat relies on it). Only the signal is timed: an empty interval at its time.
 TEST_F(EventTest, AnEventWithoutTimestampsReportsAnEmptyKernelIntervalAtItsSignal) {

@@ -210,6 +210,24 @@ TEST_F(ImplicitScalingTest, AKernelTimestampSpansEveryTilesPart) {
   EXPECT_LE(result.global.kernelStart, released) << "the first tile started before the host released the last";
   EXPECT_GE(result.global.kernelEnd, released) << "the end is the last tile's";
   EXPECT_LE(result.global.kernelEnd, after);
+  // One result per tile, in tile order: the last tile's part ends after the release, and the
+  // kernel's timestamp spans them all.
+  uint32_t count = 0;
+  ASSERT_ZE(zeEventQueryTimestampsExp(timed, device, &count, nullptr));
+  ASSERT_EQ(count, tiles);
+  std::vector<ze_kernel_timestamp_result_t> perTile(count);
+  ASSERT_ZE(zeEventQueryTimestampsExp(timed, device, &count, perTile.data()));
+  uint64_t earliest = UINT64_MAX, latest = 0;
+  for (const ze_kernel_timestamp_result_t& tile : perTile) {
+    EXPECT_LE(before, tile.global.kernelStart);
+    EXPECT_LE(tile.global.kernelStart, tile.global.kernelEnd);
+    earliest = std::min(earliest, tile.global.kernelStart);
+    latest = std::max(latest, tile.global.kernelEnd);
+  }
+  EXPECT_GE(perTile.back().global.kernelEnd, released) << "the last tile held its groups until the release";
+  EXPECT_LE(perTile.front().global.kernelEnd, perTile.back().global.kernelEnd);
+  EXPECT_EQ(earliest, result.global.kernelStart);
+  EXPECT_EQ(latest, result.global.kernelEnd);
 }
 
 TEST_F(ImplicitScalingTest, CopiesAndFillsAcrossChunksOfEveryTile) {
@@ -227,6 +245,84 @@ TEST_F(ImplicitScalingTest, CopiesAndFillsAcrossChunksOfEveryTile) {
   messages = debugMessagesOf([&] { upload(memory, source); });
   EXPECT_NE(messages.find("copy of"), std::string::npos) << messages;
   EXPECT_EQ(download(memory, words), source);
+}
+
+// Colored memory: a device allocation of the root is laid out in chunks of its tiles (64 KiB each,
+// LOOM_MultiStorageGranularity's default, split evenly): these are the words of one that each tile
+// owns two chunks of.
+constexpr size_t kChunk = size_t(64) << 10;
+size_t wordsOfTwoChunksPerTile(uint32_t tiles) { return size_t(tiles) * 2 * kChunk / 4; }
+
+TEST_F(ImplicitScalingTest, ASplitKernelWritesEveryWordAcrossTheChunkBoundaries) {
+  const size_t words = wordsOfTwoChunksPerTile(tiles);
+  uint32_t* memory = deviceMemory<uint32_t>(words);
+  ze_kernel_handle_t squares = scalingKernel("write_squares");
+  setArguments(squares, memory);
+  const std::string messages = debugMessagesOf([&] { launch(squares, uint32_t(words / 64), 64); });
+  EXPECT_TRUE(splitAmongAllTiles(messages, "write_squares", tiles)) << messages;
+  const std::vector<uint32_t> result = download(memory, words);
+  for (size_t i = 0; i < words; ++i) ASSERT_EQ(result[i], uint32_t(i * i)) << "word " << i;
+}
+
+TEST_F(ImplicitScalingTest, ASmallCopyAcrossAChunkBoundaryIsSplitBetweenTheTwoOwners) {
+  const size_t words = wordsOfTwoChunksPerTile(tiles);
+  uint32_t* memory = deviceMemory<uint32_t>(words);
+  const uint32_t zero = 0;
+  ASSERT_ZE(zeCommandListAppendMemoryFill(list, memory, &zero, sizeof(zero), words * 4, nullptr, 0, nullptr));
+  // 8 KiB around the end of tile 0's chunks: far smaller than tiles x granularity, so that only
+  // the allocation's record of its owners splits it.
+  const size_t boundary = 2 * kChunk / 4;
+  std::vector<uint32_t> window(2048);
+  for (size_t i = 0; i < window.size(); ++i) window[i] = uint32_t(0x5000 + i);
+  const std::string messages = debugMessagesOf([&] {
+    ASSERT_ZE(zeCommandListAppendMemoryCopy(list, memory + boundary - 1024, window.data(), window.size() * 4, nullptr, 0, nullptr));
+  });
+  EXPECT_NE(messages.find("copy of 8192 bytes split in 2 pieces"), std::string::npos) << messages;
+  const std::vector<uint32_t> result = download(memory, words);
+  for (size_t i = 0; i < words; ++i) {
+    const bool written = i >= boundary - 1024 && i < boundary + 1024;
+    ASSERT_EQ(result[i], written ? window[i - (boundary - 1024)] : 0u) << "word " << i;
+  }
+}
+
+// What a parent asks of ImplicitScalingTest.DISABLED_WritesAcrossAChunkBoundaryThroughAnIpcHandle.
+struct ColoredIpcWrite {
+  ze_ipc_mem_handle_t handle;
+  uint32_t words;  // written from the opened pointer on
+};
+
+uint32_t ipcPattern(size_t i) { return uint32_t(0xc0de0000 + i); }
+
+// The other process's side: opens the handle on its own root device, writes the pattern across
+// the chunk boundary with a split kernel of its own and a copy, and closes it.
+TEST_F(ImplicitScalingTest, DISABLED_WritesAcrossAChunkBoundaryThroughAnIpcHandle) {
+  CHILD_INPUT(ColoredIpcWrite, request);
+  void* opened = nullptr;
+  ASSERT_ZE(zeMemOpenIpcHandle(context, device, request.handle, 0, &opened));
+  std::vector<uint32_t> pattern(request.words);
+  for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = ipcPattern(i);
+  ASSERT_ZE(zeCommandListAppendMemoryCopy(list, opened, pattern.data(), pattern.size() * 4, nullptr, 0, nullptr));
+  ze_kernel_handle_t increment = scalingKernel("increment");
+  setArguments(increment, opened);
+  launch(increment, request.words / 64, 64);
+  ASSERT_ZE(zeMemCloseIpcHandle(context, opened));
+}
+
+TEST_F(ImplicitScalingTest, AnotherProcessWritesAcrossAChunkBoundaryThroughAnIpcHandle) {
+  const size_t words = wordsOfTwoChunksPerTile(tiles);
+  uint32_t* memory = deviceMemory<uint32_t>(words);
+  const uint32_t zero = 0;
+  ASSERT_ZE(zeCommandListAppendMemoryFill(list, memory, &zero, sizeof(zero), words * 4, nullptr, 0, nullptr));
+  // From 4 KiB before the end of tile 0's chunks to as far past it, through an interior pointer.
+  const size_t first = 2 * kChunk / 4 - 1024;
+  ColoredIpcWrite request{{}, 2048};
+  ASSERT_ZE(zeMemGetIpcHandle(context, memory + first, &request.handle));
+  ASSERT_EQ(runTestInNewProcess("ImplicitScalingTest.DISABLED_WritesAcrossAChunkBoundaryThroughAnIpcHandle", bytesOf(request)), 0);
+  const std::vector<uint32_t> result = download(memory, words);
+  for (size_t i = 0; i < words; ++i) {
+    const bool written = i >= first && i < first + request.words;
+    ASSERT_EQ(result[i], written ? ipcPattern(i - first) + 1 : 0u) << "word " << i;
+  }
 }
 
 // Runs as its own CTest entry with LOOM_EnableImplicitScaling=0: the root runs everything on tile 0.

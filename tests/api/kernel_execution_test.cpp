@@ -24,8 +24,8 @@ TEST_F(KernelExecutionTest, WorkItemFunctionsDescribeA3dRange) {
   const uint32_t group[3] = {4, 3, 2}, count[3] = {3, 2, 2};
   const uint32_t global[3] = {group[0] * count[0], group[1] * count[1], group[2] * count[2]};
   const uint32_t total = global[0] * global[1] * global[2];
-  uint64_t* out = shared<uint64_t>(total * 16);
-  std::fill(out, out + total * 16, ~0ull);
+  uint64_t* out = shared<uint64_t>(total * kWorkItemRecord);
+  std::fill(out, out + total * kWorkItemRecord, ~0ull);
   setArguments(ids, out);
   ASSERT_ZE(zeKernelSetGroupSize(ids, group[0], group[1], group[2]));
   ze_group_count_t groups{count[0], count[1], count[2]};
@@ -33,16 +33,16 @@ TEST_F(KernelExecutionTest, WorkItemFunctionsDescribeA3dRange) {
   for (uint32_t z = 0; z < global[2]; ++z)
     for (uint32_t y = 0; y < global[1]; ++y)
       for (uint32_t x = 0; x < global[0]; ++x) {
-        const uint64_t* record = out + ((z * global[1] + y) * global[0] + x) * 16;
+        const uint64_t* record = out + ((z * global[1] + y) * global[0] + x) * kWorkItemRecord;
         const uint32_t id[3] = {x, y, z};
         for (int d = 0; d < 3; ++d) {
           ASSERT_EQ(record[d], id[d]) << "get_global_id(" << d << ") at " << x << "," << y << "," << z;
           ASSERT_EQ(record[3 + d], id[d] % group[d]) << "get_local_id(" << d << ")";
           ASSERT_EQ(record[6 + d], id[d] / group[d]) << "get_group_id(" << d << ")";
           ASSERT_EQ(record[9 + d], group[d]) << "get_local_size(" << d << ")";
-          ASSERT_EQ(record[12 + d], count[d]) << "get_num_groups(" << d << ")";
+          ASSERT_EQ(record[18 + d], count[d]) << "get_num_groups(" << d << ")";
         }
-        ASSERT_EQ(record[15], 3u) << "get_work_dim()";
+        ASSERT_EQ(record[24], 3u) << "get_work_dim()";
       }
 }
 
@@ -81,7 +81,7 @@ TEST_F(KernelExecutionTest, WorkItemsThatReturnBeforeABarrierDoNotStopTheOthers)
 }
 
 TEST_F(KernelExecutionTest, AStructAndMixedScalarsArriveIntact) {
-  struct Mixed {  // mixed_t in api_kernels.cl: the same layout
+  struct Mixed {  // mixed_t (tests/kernels/mixed_t.h): the same layout
     char c;
     int i;
     double d;

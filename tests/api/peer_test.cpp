@@ -1,6 +1,6 @@
 // Peer access between devices: what zeDeviceCanAccessPeer and zeDeviceGetP2PProperties report,
 // and that copies and kernels on one GPU reach another GPU's memory. The GPU tests skip unless the
-// driver lists two GPUs (LOOM_EnableCudaDevices=1 on a machine with two or more).
+// driver lists two GPUs.
 #include <numeric>
 
 #include "ze_test_helpers.h"

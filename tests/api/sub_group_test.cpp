@@ -10,32 +10,35 @@
 namespace loom::test {
 namespace {
 
-using SubGroupTest = ZeTest;
+// The device's sub-group size, and the kernels of sub_group_kernels.spv.
+class SubGroupTest : public ZeTest {
+ protected:
+  void SetUp() override {
+    ZeTest::SetUp();
+    if (HasFatalFailure()) return;
+    ASSERT_ZE(zeDeviceGetComputeProperties(device, &compute));
+    EXPECT_EQ(compute.numSubGroupSizes, 1u) << "each device has one sub-group size";
+    size = compute.numSubGroupSizes ? compute.subGroupSizes[0] : 0;
+    ASSERT_GE(size, 1u);
+  }
 
-uint32_t deviceSubGroupSize(ze_device_handle_t device) {
+  ze_kernel_handle_t subGroupKernel(const char* name) { return kernel(module("sub_group_kernels.spv"), name); }
+
   ze_device_compute_properties_t compute{ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
-  EXPECT_ZE(zeDeviceGetComputeProperties(device, &compute));
-  EXPECT_EQ(compute.numSubGroupSizes, 1u) << "each device has one sub-group size";
-  return compute.numSubGroupSizes ? compute.subGroupSizes[0] : 0;
-}
+  uint32_t size = 0;
+};
 
 TEST_F(SubGroupTest, KernelPropertiesFollowTheDevicesSubGroupSize) {
-  const uint32_t size = deviceSubGroupSize(device);
-  ASSERT_GE(size, 1u);
   if (deviceType() == ZE_DEVICE_TYPE_CPU) EXPECT_EQ(size, 1u);
-  ze_device_compute_properties_t compute{ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
-  ASSERT_ZE(zeDeviceGetComputeProperties(device, &compute));
   ze_kernel_properties_t properties{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
-  ASSERT_ZE(zeKernelGetProperties(kernel(module("sub_group_kernels.spv"), "sub_groups"), &properties));
+  ASSERT_ZE(zeKernelGetProperties(subGroupKernel("sub_groups"), &properties));
   EXPECT_EQ(properties.maxSubgroupSize, size);
   EXPECT_EQ(properties.maxNumSubgroups, (compute.maxTotalGroupSize + size - 1) / size);
   EXPECT_EQ(properties.requiredSubgroupSize, 0u) << "the kernel requires none";
 }
 
 TEST_F(SubGroupTest, SpirvKernelUsesSubGroupFunctionsAndIntelShuffles) {
-  const uint32_t size = deviceSubGroupSize(device);
-  ASSERT_GE(size, 1u);
-  ze_kernel_handle_t k = kernel(module("sub_group_kernels.spv"), "sub_groups");
+  ze_kernel_handle_t k = subGroupKernel("sub_groups");
   ASSERT_NE(k, nullptr);
   // Two groups of 96: full sub-groups of any size dividing 96 (1 or 32).
   constexpr uint32_t kLocal = 96, kGroups = 2, kItems = kLocal * kGroups, kRecord = 10;
@@ -72,9 +75,7 @@ TEST_F(SubGroupTest, SpirvKernelUsesSubGroupFunctionsAndIntelShuffles) {
 // SPIR-V's non-uniform group instructions act among the work-items that reach them (those with
 // odd input here); Intel's block reads and writes copy each sub-group's block unchanged.
 TEST_F(SubGroupTest, SpirvNonUniformInstructionsAndIntelBlockIo) {
-  const uint32_t size = deviceSubGroupSize(device);
-  ASSERT_GE(size, 1u);
-  ze_kernel_handle_t k = kernel(module("sub_group_kernels.spv"), "non_uniform_and_blocks");
+  ze_kernel_handle_t k = subGroupKernel("non_uniform_and_blocks");
   ASSERT_NE(k, nullptr);
   constexpr uint32_t kLocal = 96, kGroups = 2, kItems = kLocal * kGroups, kRecord = 6;
   ASSERT_EQ(kLocal % size, 0u) << "block reads need full sub-groups";

@@ -78,6 +78,8 @@ namespace loom::test {
 
 constexpr uint64_t kTimeout = 10'000'000'000ull;  // 10 s in nanoseconds: every wait is bounded
 constexpr auto kChildTimeout = std::chrono::seconds(10);
+// Values work_item_ids (tests/kernels/work_item_kernels.cl) writes per work-item.
+constexpr size_t kWorkItemRecord = 27;
 
 // A test kernel's SPIR-V (tests/kernels, built into the program).
 inline std::vector<uint8_t> readKernelFile(const std::string& name) { return embeddedBytes(name); }

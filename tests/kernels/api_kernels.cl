@@ -7,43 +7,11 @@ kernel void add_vectors(global const float* a, global const float* b, global flo
 
 kernel void empty_kernel() {}
 
-// Records every work-item query for a 3-D range; one record of 16 values per work-item.
-kernel void work_item_ids(global ulong* out) {
-  size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1),
-         z = get_global_id(2) - get_global_offset(2);
-  size_t linear = (z * get_global_size(1) + y) * get_global_size(0) + x;
-  global ulong* record = out + linear * 16;
-  for (uint d = 0; d < 3; ++d) {
-    record[d] = get_global_id(d);
-    record[3 + d] = get_local_id(d);
-    record[6 + d] = get_group_id(d);
-    record[9 + d] = get_local_size(d);
-    record[12 + d] = get_num_groups(d);
-  }
-  record[15] = get_work_dim();
-}
+// work_item_ids: every work-item function, in a record of 27 values per work-item.
+#include "work_item_kernels.cl"
 
-// A tree reduction: barriers inside a loop, local memory passed by size.
-kernel void reduce_in_groups(global const int* in, global int* sums, local int* scratch) {
-  size_t l = get_local_id(0);
-  scratch[l] = in[get_global_id(0)];
-  for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (l < stride) scratch[l] += scratch[l + stride];
-  }
-  if (l == 0) sums[get_group_id(0)] = scratch[0];
-}
-
-// A barrier in a non-kernel function, and a static __local array: reverse each group's slice.
-void exchange(local int* tile, size_t l, size_t n, global int* data, size_t g) {
-  tile[l] = data[g];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  data[g] = tile[n - 1 - l];
-}
-kernel void reverse_in_groups(global int* data) {
-  local int tile[64];
-  exchange(tile, get_local_id(0), get_local_size(0), data, get_global_id(0));
-}
+// reduce_in_groups and reverse_in_groups: barriers in a loop and in a called function.
+#include "work_group_kernels.cl"
 
 // Work-items past n return before the barrier (undefined in OpenCL, common in real code): the
 // others must still run the code after it.
@@ -55,12 +23,7 @@ kernel void early_exit_then_barrier(global int* data, int n) {
   data[get_global_id(0)] = first + (int)get_local_id(0);
 }
 
-typedef struct {
-  char c;
-  int i;
-  double d;
-  short s;
-} mixed_t;
+#include "mixed_t.h"
 
 kernel void mixed_arguments(global double* out, mixed_t m, char c, short s, long l, float f, double d, uchar u) {
   out[0] = m.c + m.i + m.d + m.s;

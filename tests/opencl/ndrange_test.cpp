@@ -15,32 +15,16 @@
 namespace loom::test {
 namespace {
 
-// One record of 22 ulongs per work-item, indexed by its global id minus the offset.
-const char* const kRecordKernel = R"(
-kernel void record(global ulong* out) {
-  size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1),
-         z = get_global_id(2) - get_global_offset(2);
-  size_t linear = (z * get_global_size(1) + y) * get_global_size(0) + x;
-  global ulong* r = out + linear * 22;
-  for (uint d = 0; d < 3; ++d) {
-    r[d] = get_global_id(d);
-    r[3 + d] = get_local_id(d);
-    r[6 + d] = get_group_id(d);
-    r[9 + d] = get_local_size(d);
-    r[12 + d] = get_num_groups(d);
-    r[15 + d] = get_global_offset(d);
-    r[18 + d] = get_global_size(d);
-  }
-  r[21] = get_work_dim() + 1000 * (ulong)get_local_linear_id();
-}
-)";
-constexpr size_t kRecord = 22;
+// work_item_ids (tests/kernels/work_item_kernels.cl) writes one record of 27 ulongs per
+// work-item, at its global linear id: 8 functions of each dimension, then work_dim and the local
+// and global linear ids.
+constexpr size_t kRecord = 27;
 
 class NdRangeTest : public ClTest {
  protected:
   // Launches `record` and checks every record against the range's definition (uniform groups).
   void checkRange(cl_uint dims, const size_t* global, const size_t* local, const size_t* offset, const std::string& options) {
-    cl_kernel k = buildKernel(kRecordKernel, "record", options);
+    cl_kernel k = buildKernel(readKernelSource("work_item_kernels.cl"), "work_item_ids", options);
     ASSERT_NE(k, nullptr);
     size_t g[3] = {1, 1, 1}, l[3] = {1, 1, 1}, o[3] = {0, 0, 0};
     for (cl_uint d = 0; d < dims; ++d) g[d] = global[d], l[d] = local[d], o[d] = offset ? offset[d] : 0;
@@ -60,14 +44,19 @@ class NdRangeTest : public ClTest {
           cl_ulong linearLocal = 0;
           for (int d = 2; d >= 0; --d) linearLocal = linearLocal * l[d] + id[d] % l[d];
           for (int d = 0; d < 3; ++d) {
-            const cl_ulong expected[7] = {o[d] + id[d], id[d] % l[d], id[d] / l[d], l[d], g[d] / l[d], o[d], g[d]};
-            for (int f = 0; f < 7; ++f)
+            // Global id, local id, group id, local size, enqueued local size, global size, groups, offset.
+            const cl_ulong expected[8] = {o[d] + id[d], id[d] % l[d], id[d] / l[d], l[d], l[d], g[d], g[d] / l[d], o[d]};
+            for (int f = 0; f < 8; ++f)
               if (r[3 * f + d] != expected[f] && wrong++ < 10)
                 ADD_FAILURE() << "work-item (" << x << "," << y << "," << z << ") function " << f << " dimension " << d << ": "
                               << r[3 * f + d] << ", expected " << expected[f];
           }
-          if (r[21] != dims + 1000 * linearLocal && wrong++ < 10)
-            ADD_FAILURE() << "work-item (" << x << "," << y << "," << z << ") work_dim/local linear id " << r[21];
+          const cl_ulong linear = (z * g[1] + y) * g[0] + x;
+          const cl_ulong expected[3] = {dims, linearLocal, linear};
+          for (int f = 0; f < 3; ++f)
+            if (r[24 + f] != expected[f] && wrong++ < 10)
+              ADD_FAILURE() << "work-item (" << x << "," << y << "," << z << ") work_dim/local/global linear id " << f << ": "
+                            << r[24 + f] << ", expected " << expected[f];
         }
     EXPECT_EQ(wrong, 0u);
   }
@@ -366,17 +355,7 @@ TEST_F(NdRangeTest, NativeKernelGetsBufferAddressesAndACopyOfItsArguments) {
 }
 
 TEST_F(NdRangeTest, LocalMemoryArgumentsAndBarriersReduceEachGroup) {
-  cl_kernel k = buildKernel(R"(
-    kernel void reduce(global const int* in, global int* sums, local int* scratch) {
-      size_t l = get_local_id(0);
-      scratch[l] = in[get_global_id(0)];
-      for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (l < stride) scratch[l] += scratch[l + stride];
-      }
-      if (l == 0) sums[get_group_id(0)] = scratch[0];
-    })",
-                            "reduce");
+  cl_kernel k = buildKernel(readKernelSource("work_group_kernels.cl"), "reduce_in_groups");
   ASSERT_NE(k, nullptr);
   const size_t n = 4096;
   std::vector<int> input(n);

@@ -146,6 +146,8 @@ TEST_F(DeviceTest, OpenClCFeaturesAgreeWithTheDeviceQueries) {
   auto has = [&](const char* name) { return features.count(name) != 0; };
   EXPECT_EQ(has("__opencl_c_fp64"), extensions.count("cl_khr_fp64") != 0);
   EXPECT_EQ(has("__opencl_c_fp64"), deviceInfo<cl_device_fp_config>(CL_DEVICE_DOUBLE_FP_CONFIG) != 0);
+  EXPECT_EQ(has("__opencl_c_fp16"), extensions.count("cl_khr_fp16") != 0);
+  EXPECT_EQ(has("__opencl_c_fp16"), deviceInfo<cl_device_fp_config>(CL_DEVICE_HALF_FP_CONFIG) != 0);
   EXPECT_TRUE(has("__opencl_c_int64"));  // required for FULL_PROFILE
   EXPECT_EQ(has("__opencl_c_images"), deviceInfo<cl_bool>(CL_DEVICE_IMAGE_SUPPORT) == CL_TRUE);
   EXPECT_EQ(has("__opencl_c_pipes"), deviceInfo<cl_bool>(CL_DEVICE_PIPE_SUPPORT) == CL_TRUE);
@@ -183,7 +185,7 @@ TEST_F(DeviceTest, FeatureMacrosInKernelsMatchCL_DEVICE_OPENCL_C_FEATURES) {
   static const char* const kFeatures[] = {
       "__opencl_c_3d_image_writes", "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
       "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices", "__opencl_c_device_enqueue",
-      "__opencl_c_generic_address_space", "__opencl_c_fp64", "__opencl_c_images", "__opencl_c_int64",
+      "__opencl_c_generic_address_space", "__opencl_c_fp64", "__opencl_c_fp16", "__opencl_c_images", "__opencl_c_int64",
       "__opencl_c_pipes", "__opencl_c_program_scope_global_variables", "__opencl_c_read_write_images",
       "__opencl_c_subgroups", "__opencl_c_work_group_collective_functions", "__opencl_c_ext_fp16_global_atomic_add",
       "__opencl_c_ext_fp16_global_atomic_load_store", "__opencl_c_ext_fp32_global_atomic_add",

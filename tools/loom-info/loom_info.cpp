@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "backends/device_discovery.h"
+#include "loader_discovery.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/runtime.h"
 
@@ -10,10 +12,13 @@ namespace {
 
 void printUsage() {
   std::puts(
-      "usage: loom-info [--devices] [--keys] [--help]\n"
-      "  --devices  the devices Loom exposes, with their sub-devices (default), as\n"
-      "             ZE_FLAT_DEVICE_HIERARCHY and ZE_AFFINITY_MASK arrange them\n"
+      "usage: loom-info [--devices] [--loaders] [--keys] [--help]\n"
+      "  --devices  the devices Loom exposes, with their sub-devices, as ZE_FLAT_DEVICE_HIERARCHY\n"
+      "             and ZE_AFFINITY_MASK arrange them, and why a backend lists none\n"
+      "  --loaders  how the Level Zero loader and the OpenCL ICD loader find Loom\n"
+      "             (ZE_ENABLE_ALT_DRIVERS; OCL_ICD_VENDORS or /etc/OpenCL/vendors)\n"
       "  --keys     every debug key: name, type, default, current value, description\n"
+      "Without an option, loom-info prints the devices and the loaders.\n"
       "Debug keys are set as environment variables LOOM_<Name>, e.g. LOOM_PrintDebugMessages=1.");
 }
 
@@ -47,6 +52,12 @@ void printDevices() {
       std::snprintf(label, sizeof(label), "  device %zu: ", i);
     printDevice(device, label);
   }
+  for (const std::string& note : loom::backends::discoveryNotes()) std::printf("%s\n", note.c_str());
+}
+
+void printLoaders() {
+  std::printf("Level Zero loader: %s\n", loom::tools::levelZeroDiscovery().c_str());
+  std::printf("OpenCL ICD loader: %s\n", loom::tools::openClDiscovery().c_str());
 }
 
 void printKeys() {
@@ -58,10 +69,12 @@ void printKeys() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool devices = argc == 1, keys = false;
+  bool devices = argc == 1, loaders = argc == 1, keys = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--devices")) {
       devices = true;
+    } else if (!std::strcmp(argv[i], "--loaders")) {
+      loaders = true;
     } else if (!std::strcmp(argv[i], "--keys")) {
       keys = true;
     } else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
@@ -74,6 +87,7 @@ int main(int argc, char** argv) {
     }
   }
   if (devices) printDevices();
+  if (loaders) printLoaders();
   if (keys) printKeys();
   return 0;
 }

@@ -1,5 +1,6 @@
 #include "cpu_code_generator.h"
 
+#include "half_arithmetic.h"
 #include "module_passes.h"
 #include "streaming_stores.h"
 
@@ -96,6 +97,7 @@ llvm::Expected<std::vector<uint8_t>> generateObject(llvm::Module& module, const 
   preferVectorsOf256Bits(module);
   optimize(module, **machine, options.optimize);
   addStreamingVariants(module);
+  computeHalfInFloat(module);
   if (dumpIr) module.print(llvm::errs(), nullptr);
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);

@@ -13,6 +13,7 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "loom/compiler/compiler.h"
 #include "loom/core/debug_keys.h"
 
 namespace loom::compiler::nvptx {
@@ -36,21 +37,25 @@ struct MathUse {
   std::string function;
 };
 
-bool isFloatOrDouble(llvm::Type* type) { return type->getScalarType()->isFloatTy() || type->getScalarType()->isDoubleTy(); }
+bool isFloatingPoint(llvm::Type* type) {
+  llvm::Type* scalar = type->getScalarType();
+  return scalar->isHalfTy() || scalar->isFloatTy() || scalar->isDoubleTy();
+}
 
-// libdevice names its functions as the C library does, with a prefix: __nv_sinf, __nv_sin.
+// libdevice names its functions as the C library does, with a prefix: __nv_sinf, __nv_sin. It has
+// none for half, which computes in float (replaceWithCalls converts).
 std::string libdeviceName(llvm::StringRef base, llvm::Type* type) {
-  return "__nv_" + base.str() + (type->getScalarType()->isFloatTy() ? "f" : "");
+  return "__nv_" + base.str() + (type->getScalarType()->isDoubleTy() ? "" : "f");
 }
 
 std::optional<std::string> libdeviceFunction(llvm::Instruction& instruction, const llvm::TargetLibraryInfoImpl& cLibrary) {
-  if (instruction.getOpcode() == llvm::Instruction::FRem && isFloatOrDouble(instruction.getType()))
+  if (instruction.getOpcode() == llvm::Instruction::FRem && isFloatingPoint(instruction.getType()))
     return libdeviceName("fmod", instruction.getType());
   auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction);
   llvm::Function* callee = call ? call->getCalledFunction() : nullptr;
   if (!callee || !callee->isDeclaration()) return std::nullopt;
   if (callee->isIntrinsic()) {
-    if (!needsLibdevice(callee->getIntrinsicID()) || !isFloatOrDouble(call->getType())) return std::nullopt;
+    if (!needsLibdevice(callee->getIntrinsicID()) || !isFloatingPoint(call->getType())) return std::nullopt;
     const llvm::StringRef base = llvm::Intrinsic::getBaseName(callee->getIntrinsicID()).drop_front(std::strlen("llvm."));
     return libdeviceName(base, call->getType());
   }
@@ -94,17 +99,21 @@ llvm::Expected<std::unique_ptr<llvm::Module>> loadLibdevice(llvm::LLVMContext& c
   return library;
 }
 
-// `instruction` (a call or frem, on scalars or vectors) as calls of `function`, lane by lane.
+// `instruction` (a call or frem, on scalars or vectors) as calls of `function`, lane by lane; half
+// operands extended to float and half results rounded back.
 void replaceWithCalls(llvm::Instruction& instruction, llvm::FunctionCallee function) {
   auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction);
   const llvm::SmallVector<llvm::Value*, 3> operands =
       call ? llvm::SmallVector<llvm::Value*, 3>(call->args()) : llvm::SmallVector<llvm::Value*, 3>(instruction.operands());
   llvm::IRBuilder<> builder(&instruction);
-  auto callLane = [&](std::optional<unsigned> lane) {
+  auto callLane = [&](std::optional<unsigned> lane) -> llvm::Value* {
     llvm::SmallVector<llvm::Value*, 3> arguments;
-    for (llvm::Value* operand : operands)
-      arguments.push_back(lane && operand->getType()->isVectorTy() ? builder.CreateExtractElement(operand, *lane) : operand);
-    return builder.CreateCall(function, arguments);
+    for (llvm::Value* operand : operands) {
+      llvm::Value* argument = lane && operand->getType()->isVectorTy() ? builder.CreateExtractElement(operand, *lane) : operand;
+      arguments.push_back(argument->getType()->isHalfTy() ? builder.CreateFPExt(argument, builder.getFloatTy()) : argument);
+    }
+    llvm::CallInst* call = builder.CreateCall(function, arguments);
+    return instruction.getType()->getScalarType()->isHalfTy() ? builder.CreateFPTrunc(call, builder.getHalfTy()) : call;
   };
   llvm::Value* result = nullptr;
   if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(instruction.getType())) {
@@ -163,3 +172,9 @@ llvm::Error linkLibdevice(llvm::Module& module) {
 }
 
 }  // namespace loom::compiler::nvptx
+
+namespace loom::compiler {
+
+std::string libdevicePath() { return nvptx::findLibdevice(); }
+
+}  // namespace loom::compiler

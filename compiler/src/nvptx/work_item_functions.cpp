@@ -21,8 +21,6 @@ constexpr Registers kLocalId = {llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, llvm:
                                 llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z};
 constexpr Registers kGroupId = {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
                                 llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
-constexpr Registers kNumGroups = {llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
-                                  llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z};
 constexpr Registers kBlockSize = {llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y,
                                   llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z};
 
@@ -37,7 +35,7 @@ class WorkItemValues {
     switch (query) {
       case WorkItemQuery::LocalId: return perDimension(dimension, 0, [&](unsigned d) { return localId(d); });
       case WorkItemQuery::GroupId: return perDimension(dimension, 0, [&](unsigned d) { return groupId(d); });
-      case WorkItemQuery::NumGroups: return perDimension(dimension, 1, [&](unsigned d) { return special(kNumGroups, d); });
+      case WorkItemQuery::NumGroups: return perDimension(dimension, 1, [&](unsigned d) { return numGroups(d); });
       case WorkItemQuery::EnqueuedLocalSize: return perDimension(dimension, 1, [&](unsigned d) { return enqueuedLocalSize(d); });
       case WorkItemQuery::LocalSize: return perDimension(dimension, 1, [&](unsigned d) { return localSize(d); });
       case WorkItemQuery::GlobalSize: return perDimension(dimension, 1, [&](unsigned d) { return globalSize(d); });
@@ -135,7 +133,18 @@ class WorkItemValues {
   }
 
   llvm::Value* localId(unsigned d) { return special(kLocalId, d); }
-  llvm::Value* groupId(unsigned d) { return special(kGroupId, d); }
+  // A part of a split launch runs its groups from a base on: the ids are those of the whole
+  // launch. The base is 0 for a launch that is no part, whose ids are the block's own.
+  llvm::Value* groupId(unsigned d) {
+    llvm::Value* block = builder_.CreateIntrinsic(kGroupId[d], {}, {});
+    llvm::Value* base = implicitField(offsetof(ImplicitLaunchParameters, groupIdBase) + d * sizeof(uint32_t), builder_.getInt32Ty());
+    return builder_.CreateZExt(builder_.CreateNUWAdd(block, base), builder_.getInt64Ty());
+  }
+  // The whole launch's groups, not the part's grid (%nctaid).
+  llvm::Value* numGroups(unsigned d) {
+    llvm::Value* total = implicitField(offsetof(ImplicitLaunchParameters, numGroups) + d * sizeof(uint32_t), builder_.getInt32Ty());
+    return builder_.CreateZExt(total, builder_.getInt64Ty());
+  }
   llvm::Value* globalSize(unsigned d) {
     return implicitField(offsetof(ImplicitLaunchParameters, globalSize) + d * sizeof(uint64_t), builder_.getInt64Ty());
   }

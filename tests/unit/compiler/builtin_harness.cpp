@@ -20,8 +20,16 @@ const TypeInfo& info(Type type) {
       {"int", 4, false, true, INT32_MIN, INT32_MAX},      {"uint", 4, false, false, 0, UINT32_MAX},
       {"long", 8, false, true, INT64_MIN, INT64_MAX},     {"ulong", 8, false, false, 0, UINT64_MAX},
       {"float", 4, true, true, -FLT_MAX, FLT_MAX},        {"double", 8, true, true, -DBL_MAX, DBL_MAX},
+      {"half", 2, true, true, -65504, 65504},
   };
   return table[int(type)];
+}
+
+long double representable(Type type, long double value) {
+  if (type == Type::Half) return (_Float16)value;
+  if (type == Type::Float) return (float)value;
+  if (type == Type::Double) return (double)value;
+  return std::clamp(value, info(type).min, info(type).max);
 }
 
 Reference componentwise(std::function<Expected(const Lanes& scalars)> scalar) {
@@ -47,16 +55,31 @@ long double integer(Type type, uint64_t bits) {
   return (long double)(int64_t(bits << shift) >> shift);
 }
 
-// A value rounded to `type`'s precision: inputs must be representable.
-long double representable(Type type, long double value) {
-  if (type == Type::Float) return (float)value;
-  if (type == Type::Double) return (double)value;
-  return std::clamp(value, info(type).min, info(type).max);
+// The precision and exponent range of a floating-point type.
+struct Format {
+  int mantissa, minExponent, maxExponent;
+};
+Format format(Type type) {
+  if (type == Type::Half) return {10, -14, 15};
+  if (type == Type::Float) return {23, -126, 127};
+  return {52, -1022, 1023};
 }
 
 long double randomValue(Type type, std::mt19937_64& random) {
   const uint64_t bits = random();
   const int kind = int(random() % 3);
+  if (type == Type::Half) {
+    std::uniform_real_distribution<long double> unit(1, 2), small(-10, 10);
+    const long double sign = bits & 1 ? -1 : 1;
+    if (kind == 0) {
+      const uint16_t word = uint16_t(bits >> 48);
+      _Float16 h;
+      std::memcpy(&h, &word, 2);
+      return h;
+    }
+    if (kind == 1) return representable(type, sign * std::ldexp(unit(random), int(bits >> 40) % 31 - 15));
+    return representable(type, small(random));
+  }
   if (type == Type::Float || type == Type::Double) {
     const bool single = type == Type::Float;
     std::uniform_real_distribution<long double> unit(1, 2), small(-10, 10);
@@ -86,6 +109,7 @@ void encode(Type type, long double value, uint8_t* out) {
   switch (type) {
     case Type::Float: { const float f = float(value); std::memcpy(out, &f, 4); return; }
     case Type::Double: { const double d = double(value); std::memcpy(out, &d, 8); return; }
+    case Type::Half: { const _Float16 h = _Float16(value); std::memcpy(out, &h, 2); return; }
     default: {
       const uint64_t bits = info(type).isSigned ? uint64_t(int64_t(value)) : uint64_t(value);
       std::memcpy(out, &bits, info(type).size);  // little-endian: the low bytes
@@ -96,6 +120,7 @@ void encode(Type type, long double value, uint8_t* out) {
 long double decode(Type type, const uint8_t* in) {
   if (type == Type::Float) { float f; std::memcpy(&f, in, 4); return f; }
   if (type == Type::Double) { double d; std::memcpy(&d, in, 8); return d; }
+  if (type == Type::Half) { _Float16 h; std::memcpy(&h, in, 2); return h; }
   uint64_t bits = 0;
   std::memcpy(&bits, in, info(type).size);
   return integer(type, bits);
@@ -113,8 +138,7 @@ std::string show(long double value) {
 // measures it: results past the largest finite value count as infinities, and an infinity
 // returned for a finite reference as the next power of two beyond the range.
 double ulpError(long double got, long double expected, Type type) {
-  const bool single = type == Type::Float;
-  const int mantissa = single ? 23 : 52, minExponent = single ? -126 : -1022, maxExponent = single ? 127 : 1023;
+  const auto [mantissa, minExponent, maxExponent] = format(type);
   const long double beyond = std::ldexp(1.0L, maxExponent + 1);
   if (std::isnan(expected) || std::isnan(got)) return std::isnan(expected) && std::isnan(got) ? 0 : INFINITY;
   if (std::fabs(expected) >= beyond) expected = std::copysign(INFINITY, expected);
@@ -287,11 +311,13 @@ std::vector<long double> edgeCases(Type type) {
     if (t.isSigned) values.insert(values.end(), {-1, -2, -7, -8, -100, t.min, t.min + 1, (long double)(int64_t(t.min) / 2)});
     return values;
   }
-  const bool single = type == Type::Float;
-  const long double denormMin = single ? FLT_TRUE_MIN : DBL_TRUE_MIN, normMin = single ? FLT_MIN : DBL_MIN;
+  const Format f = format(type);
+  const long double denormMin = std::ldexp(1.0L, f.minExponent - f.mantissa), normMin = std::ldexp(1.0L, f.minExponent);
+  // The first power of two whose neighbours are all integers, and the largest value below it with a fraction.
+  const long double integral = std::ldexp(1.0L, f.mantissa + 1), lastFraction = std::ldexp(1.0L, f.mantissa) - 0.5L;
   const long double magnitudes[] = {0, denormMin, normMin - denormMin, normMin, t.max, INFINITY, 1, 0.5, 2, 3, 0.25, 1.5, 2.5,
                                     10, 100, 1e-10, 1e10, 1e30, 88.75, 103.5, 709.75, 745.25, 0.75, 1e-3,
-                                    single ? 16777216.0L : 9007199254740992.0L, single ? 8388607.5L : 4503599627370495.5L};
+                                    integral, lastFraction};
   std::vector<long double> values;
   for (long double magnitude : magnitudes) {
     values.push_back(representable(type, magnitude));
@@ -304,7 +330,7 @@ std::vector<long double> edgeCases(Type type) {
 
 void checkFamily(const std::vector<Builtin>& family, size_t count, const std::string& options) {
   EXPECT_EQ(count % 48, 0u) << "every width needs whole vectors";
-  std::string source = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  std::string source = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n";
   for (size_t index = 0; index < family.size(); ++index)
     source += kernelSource(family[index], index);
   // The builtin library is optimized when Loom is built; only these wrapper kernels are not

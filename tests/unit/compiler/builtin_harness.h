@@ -10,7 +10,7 @@
 
 namespace loom::compiler::test::builtins {
 
-enum class Type { Char, UChar, Short, UShort, Int, UInt, Long, ULong, Float, Double };
+enum class Type { Char, UChar, Short, UShort, Int, UInt, Long, ULong, Float, Double, Half };
 
 struct TypeInfo {
   const char* name;
@@ -20,6 +20,9 @@ struct TypeInfo {
   long double min, max;  // integers: the range; floating point: the largest finite magnitude in max
 };
 const TypeInfo& info(Type type);
+
+// A value rounded to the type (floating point: to nearest even; integers: clamped).
+long double representable(Type type, long double value);
 
 // The reference for one call: a value per result component, with no value where the result is
 // undefined (the spec leaves it so, or the inputs break the function's preconditions).

@@ -13,7 +13,7 @@ namespace {
 
 constexpr size_t kCount = 480;  // inputs per conversion and width
 constexpr Type kTypes[] = {Type::Char, Type::UChar, Type::Short, Type::UShort, Type::Int,
-                           Type::UInt, Type::Long,  Type::ULong, Type::Float,  Type::Double};
+                           Type::UInt, Type::Long,  Type::ULong, Type::Float,  Type::Double, Type::Half};
 const char* const kModes[] = {"", "_rte", "_rtz", "_rtp", "_rtn"};
 
 // x made integral by the mode; no mode means toward zero, as conversions to integers round.
@@ -24,7 +24,7 @@ long double integral(long double x, const std::string& mode) {
   return std::trunc(x);
 }
 
-// An exact value rounded to float or double by the mode (to nearest without one).
+// An exact value rounded to half, float or double by the mode (to nearest without one).
 long double roundedTo(Type type, long double value, const std::string& mode) {
   const int direction = mode == "_rtz" ? FE_TOWARDZERO : mode == "_rtp" ? FE_UPWARD : mode == "_rtn" ? FE_DOWNWARD : FE_TONEAREST;
   const int saved = std::fegetround();
@@ -32,7 +32,9 @@ long double roundedTo(Type type, long double value, const std::string& mode) {
   volatile long double exact = value;  // volatile: the conversions happen in this rounding mode
   volatile float single = float(exact);
   volatile double twice = double(exact);
+  volatile _Float16 half = _Float16(exact);
   std::fesetround(saved);
+  if (type == Type::Half) return (long double)half;
   return type == Type::Float ? (long double)single : (long double)twice;
 }
 

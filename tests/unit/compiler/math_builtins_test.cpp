@@ -1,9 +1,11 @@
-// Math and common builtins for float and double at every vector width, against long double
+// Math and common builtins for float, double and half at every vector width, against long double
 // references, within the OpenCL C specification's ULP limits (OpenCL C 3.0, 7.4).
 #include <gtest/gtest.h>
 
 #include <cfloat>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 
 #include "builtin_harness.h"
 
@@ -73,9 +75,57 @@ Expected minmag(const Lanes& x) {
   return eitherZero(a < b ? x[0] : b < a ? x[1] : std::fmin(x[0], x[1]));
 }
 
+// The neighbour of half x toward y: the representation stepped by one.
+long double halfNextafter(long double x, long double y) {
+  if (std::isnan(x) || std::isnan(y)) return NAN;
+  if (x == y) return y;
+  if (x == 0) return std::copysign(0x1p-24L, y);
+  _Float16 h = _Float16(x);
+  uint16_t bits;
+  std::memcpy(&bits, &h, 2);
+  bits += (x < y) == (x > 0) ? 1 : -1;
+  std::memcpy(&h, &bits, 2);
+  return h;
+}
+
+// fma of halves rounded once to half: x * y is exact in long double, and the error of the long
+// double sum (TwoSum) turns it into the exact sum rounded to odd, which rounds to half as the
+// exact sum does (long double keeps more than two bits beyond half's).
+long double halfFma(long double x, long double y, long double z) {
+  const long double product = x * y, sum = product + z;
+  if (!std::isfinite(sum)) return sum;
+  const long double zPart = sum - product, productPart = sum - zPart;
+  const long double error = (product - productPart) + (z - zPart);
+  int exponent;
+  const bool odd = uint64_t(std::ldexp(std::frexp(sum, &exponent), 64)) & 1;
+  if (error == 0 || odd) return sum;
+  return std::nextafter(sum, error > 0 ? (long double)INFINITY : -(long double)INFINITY);
+}
+
+// The float or double reference of fma: the host's fma in the type itself, one rounding, where
+// long double would add a second.
+long double typeFma(Type t, const Lanes& x) {
+  if (t == Type::Half) return halfFma(x[0], x[1], x[2]);
+  if (t == Type::Float) return std::fma(float(x[0]), float(x[1]), float(x[2]));
+  return std::fma(double(x[0]), double(x[1]), double(x[2]));
+}
+
+long double typeNextafter(Type t, long double x, long double y) {
+  if (t == Type::Half) return halfNextafter(x, y);
+  if (t == Type::Float) return std::nextafter(float(x), float(y));
+  return std::nextafter(double(x), double(y));
+}
+
+// Half functions compute in float and round once: held to 1 ulp where the specification's limits
+// for half are 2 ulp or more; correctly rounded ones stay exact.
+std::vector<Builtin> forHalf(std::vector<Builtin> functions) {
+  for (Builtin& builtin : functions)
+    if (builtin.ulps > 0 && std::isfinite(builtin.ulps)) builtin.ulps = 1;
+  return functions;
+}
+
 // The math functions of one floating-point type (OpenCL C 3.0, tables 7.x of ULP values).
 std::vector<Builtin> mathFunctions(Type t) {
-  const bool single = t == Type::Float;
   std::vector<Builtin> f = {
       unary(t, "acos", Real1(std::acos), 4), unary(t, "acosh", Real1(std::acosh), 4),
       unary(t, "acospi", [](long double x) { return std::acos(x) / kPi; }, 5), unary(t, "asin", Real1(std::asin), 4),
@@ -91,8 +141,11 @@ std::vector<Builtin> mathFunctions(Type t) {
       unary(t, "logb", Real1(std::logb), 0), unary(t, "rint", Real1(std::rint), 0), unary(t, "round", Real1(std::round), 0),
       unary(t, "sin", Real1(std::sin), 4), unary(t, "sinh", Real1(std::sinh), 4), unary(t, "sinpi", sinpi, 4),
       unary(t, "rsqrt", [](long double x) { return 1 / std::sqrt(x); }, 2),
-      // Correctly rounded for double: the host's own sqrt, as long double would round twice.
-      unary(t, "sqrt", [single](long double x) { return single ? std::sqrt(x) : std::sqrt(double(x)); }, single ? 3 : 0), unary(t, "tan", Real1(std::tan), 5),
+      // Correctly rounded for double: the host's own sqrt, as long double would round twice
+      // (harmlessly for half: 64 bits are more than twice half's 11 plus 2).
+      unary(t, "sqrt", [t](long double x) { return t == Type::Double ? std::sqrt(double(x)) : std::sqrt(x); },
+            t == Type::Float ? 3 : 0),
+      unary(t, "tan", Real1(std::tan), 5),
       unary(t, "tanh", Real1(std::tanh), 5), unary(t, "tanpi", tanpi, 6), unary(t, "tgamma", Real1(std::tgamma), 16),
       unary(t, "trunc", Real1(std::trunc), 0),
       // lgamma's precision is undefined: only its special values are checked.
@@ -102,18 +155,13 @@ std::vector<Builtin> mathFunctions(Type t) {
       binary(t, "copysign(A0, A1)", Real2(std::copysign), 0), binary(t, "fdim(A0, A1)", Real2(std::fdim), 0),
       binary(t, "fmod(A0, A1)", Real2(std::fmod), 0), binary(t, "hypot(A0, A1)", Real2(std::hypot), 4),
       {"maxmag(A0, A1)", {t, t}, t, componentwise(maxmag)}, {"minmag(A0, A1)", {t, t}, t, componentwise(minmag)},
-      binary(t, "nextafter(A0, A1)", [t](long double x, long double y) {
-        return t == Type::Float ? (long double)std::nextafter(float(x), float(y)) : (long double)std::nextafter(double(x), double(y));
-      }, 0),
+      binary(t, "nextafter(A0, A1)", [t](long double x, long double y) { return typeNextafter(t, x, y); }, 0),
       binary(t, "pow(A0, A1)", Real2(std::pow), 16), binary(t, "powr(A0, A1)", powr, 16),
       binary(t, "remainder(A0, A1)", Real2(std::remainder), 0),
       binary(t, "pown(A0, A1)", Real2(std::pow), 16, Type::Int), binary(t, "rootn(A0, A1)", rootn, 16, Type::Int),
       binary(t, "ldexp(A0, A1)", [](long double x, long double n) { return std::ldexp(x, int(n)); }, 0, Type::Int),
       binary(t, "ldexp(A0, S1)", [](long double x, long double n) { return std::ldexp(x, int(n)); }, 0, Type::Int),
-      ternary(t, "fma(A0, A1, A2)", [single](const Lanes& x) {
-        // The host's fma in the type itself: one rounding, where long double would add a second.
-        return Expected{single ? std::fma(float(x[0]), float(x[1]), float(x[2])) : std::fma(double(x[0]), double(x[1]), double(x[2]))};
-      }, 0),
+      ternary(t, "fma(A0, A1, A2)", [t](const Lanes& x) { return Expected{typeFma(t, x)}; }, 0),
       // mad: any precision is allowed.
       ternary(t, "mad(A0, A1, A2)", [](const Lanes& x) { return Expected{x[0] * x[1] + x[2]}; }, kAnyValue),
   };
@@ -123,7 +171,7 @@ std::vector<Builtin> mathFunctions(Type t) {
                    return eitherZero(min ? std::fmin(x[0], x[1]) : std::fmax(x[0], x[1]));
                  }), 0});
   }
-  return f;
+  return t == Type::Half ? forHalf(f) : f;
 }
 
 // Functions with a second result through a pointer: the kernels pass the address of a private
@@ -136,7 +184,7 @@ std::vector<Builtin> pointerFunctions(Type t) {
   };
   return {
       withSecond("fract(A0, R)", t, [t](const Lanes& x) {
-        const long double below = t == Type::Float ? 0x1.fffffep-1L : 0x1.fffffffffffffp-1L;
+        const long double below = t == Type::Half ? 0x1.ffcp-1L : t == Type::Float ? 0x1.fffffep-1L : 0x1.fffffffffffffp-1L;
         if (std::isnan(x[0])) return Expected{NAN, NAN};
         if (std::isinf(x[0])) return Expected{std::copysign(0.0L, x[0]), x[0]};
         if (x[0] == 0) return Expected{x[0], x[0]};
@@ -177,7 +225,7 @@ std::vector<Builtin> pointerFunctions(Type t) {
 
 // Functions of floating-point arguments with integer results.
 std::vector<Builtin> integerResults(Type t) {
-  const Type bits = t == Type::Float ? Type::UInt : Type::ULong;
+  const Type bits = t == Type::Half ? Type::UShort : t == Type::Float ? Type::UInt : Type::ULong;
   return {
       {"ilogb(A0)", {t}, Type::Int, componentwise([](const Lanes& x) {
          if (std::isnan(x[0]) || std::isinf(x[0])) return Expected{INT32_MAX};
@@ -188,17 +236,25 @@ std::vector<Builtin> integerResults(Type t) {
   };
 }
 
+// fma in T, rounded once: the host has no fma of its own for _Float16.
+template <typename T>
+T fusedMultiplyAdd(T a, T b, T c) {
+  if constexpr (std::is_same_v<T, _Float16>) return T(halfFma(a, b, c));
+  else return std::fma(a, b, c);
+}
+
 // Common functions (OpenCL C 3.0, 6.15.4). mix and smoothstep follow their formulas in the type's
-// precision, with or without a fused multiply-add.
+// precision, with or without a fused multiply-add. fmin, fmax and isfinite take T through double
+// (exactly): the host's C library has no _Float16 forms.
 template <typename T>
 std::vector<Builtin> commonFunctions(Type t) {
   auto mix = [](const Lanes& x) {
     const T x0 = T(x[0]), difference = T(x[1]) - x0, a = T(x[2]);
-    return Expected{T(x0 + T(difference * a)), std::nullopt, T(std::fma(difference, a, x0))};
+    return Expected{T(x0 + T(difference * a)), std::nullopt, fusedMultiplyAdd(difference, a, x0)};
   };
   auto smoothstep = [](const Lanes& x) {
     const T e0 = T(x[0]), e1 = T(x[1]), v = T(x[2]);
-    const T s = std::fmin(std::fmax(T(T(v - e0) / T(e1 - e0)), T(0)), T(1));
+    const T s = T(std::fmin(std::fmax(double(T(T(v - e0) / T(e1 - e0))), 0.0), 1.0));
     return Expected{(long double)s * s * (3 - 2 * (long double)s)};
   };
   auto inUnitInterval = [](Lanes& x) { x[2] = std::isfinite(x[2]) ? std::fabs(std::fmod(x[2], 1.0L)) : 0.5L; };
@@ -214,7 +270,7 @@ std::vector<Builtin> commonFunctions(Type t) {
   auto edgesBelow = [ordered](Lanes& x) {  // smoothstep(e0, e1, x): e0 < e1
     ordered(x);
     if (x[0] == x[1]) x[1] = x[0] + 1;
-    if (!std::isfinite(T(x[1] - x[0]))) x[0] = -1, x[1] = 1;
+    if (!std::isfinite(double(T(x[1] - x[0])))) x[0] = -1, x[1] = 1;
   };
   auto clampRef = componentwise([](const Lanes& x) { return eitherZero(std::fmin(std::fmax(x[0], x[1]), x[2])); });
   auto stepRef = componentwise([](const Lanes& x) { return Expected{x[1] < x[0] ? 0.0L : 1.0L}; });
@@ -242,7 +298,7 @@ std::vector<Builtin> commonFunctions(Type t) {
 
 // Relational functions: 1 or 0 for scalars, -1 or 0 per component of vectors.
 std::vector<Builtin> relationalFunctions(Type t) {
-  const Type truth = t == Type::Float ? Type::Int : Type::Long;
+  const Type truth = t == Type::Half ? Type::Short : t == Type::Float ? Type::Int : Type::Long;
   auto test2 = [t, truth](const std::string& name, std::function<bool(long double, long double)> f) {
     return Builtin{name + "(A0, A1)", {t, t}, Type::Int,
                    componentwise([f](const Lanes& x) { return Expected{f(x[0], x[1]) ? 1.0L : 0.0L}; }), 0, {}, truth};
@@ -251,7 +307,7 @@ std::vector<Builtin> relationalFunctions(Type t) {
     return Builtin{name + "(A0)", {t}, Type::Int, componentwise([f](const Lanes& x) { return Expected{f(x[0]) ? 1.0L : 0.0L}; }),
                    0, {}, truth};
   };
-  const long double minNormal = t == Type::Float ? FLT_MIN : DBL_MIN;
+  const long double minNormal = t == Type::Half ? 0x1p-14L : t == Type::Float ? FLT_MIN : DBL_MIN;
   return {
       test2("isequal", [](long double x, long double y) { return x == y; }),
       test2("isnotequal", [](long double x, long double y) { return x != y; }),
@@ -328,7 +384,7 @@ std::vector<Builtin> geometricFunctions(Type t) {
   auto distance = [t, length](const std::vector<Lanes>& x) {
     Lanes difference(x[0].size());
     for (size_t i = 0; i < difference.size(); ++i)
-      difference[i] = t == Type::Float ? (long double)float(x[0][i] - x[1][i]) : (long double)double(x[0][i] - x[1][i]);
+      difference[i] = representable(t, x[0][i] - x[1][i]);
     return length({difference});
   };
   auto cross = [](const std::vector<Lanes>& x) {
@@ -347,7 +403,7 @@ std::vector<Builtin> geometricFunctions(Type t) {
        }},
   };
   for (const char* prefix : {"", "fast_"}) {
-    if (*prefix && t == Type::Double) break;  // fast_ functions are float only
+    if (*prefix && t != Type::Float) break;  // fast_ functions are float only
     const double ulps = *prefix ? 8192 : 4;  // fast_: half_sqrt's precision
     const std::string p = prefix;
     f.push_back({p + "length(A0)", {t}, t, length, ulps, {}, {}, widths, true, finite});
@@ -362,6 +418,8 @@ TEST(GeometricBuiltins, FloatAndDoubleForOneToFourComponents) {
   checkFamily(geometricFunctions(Type::Double), kCount);
 }
 
+TEST(GeometricBuiltins, HalfForOneToFourComponents) { checkFamily(geometricFunctions(Type::Half), kCount); }
+
 TEST(MathBuiltins, FloatFunctionsWithPointerResultsForOpenClC12AndGenericPointers) {
   checkFamily(pointerFunctions(Type::Float), kCount);
   checkFamily(pointerFunctions(Type::Float), kCount, "-cl-std=CL3.0");
@@ -372,9 +430,15 @@ TEST(MathBuiltins, DoubleFunctionsWithPointerResultsForOpenClC12AndGenericPointe
   checkFamily(pointerFunctions(Type::Double), kCount, "-cl-std=CL3.0");
 }
 
+TEST(MathBuiltins, HalfFunctionsWithPointerResultsForOpenClC12AndGenericPointers) {
+  checkFamily(pointerFunctions(Type::Half), kCount);
+  checkFamily(pointerFunctions(Type::Half), kCount, "-cl-std=CL3.0");
+}
+
 TEST(MathBuiltins, IlogbAndNanForFloatAndDouble) {
   checkFamily(integerResults(Type::Float), kCount);
   checkFamily(integerResults(Type::Double), kCount);
+  checkFamily(integerResults(Type::Half), kCount);
 }
 
 TEST(MathBuiltins, HalfAndNativeFunctionsAreWithinTheHalfUlpLimit) { checkFamily(reducedPrecisionFunctions(), kCount); }
@@ -384,14 +448,19 @@ TEST(CommonBuiltins, FloatAndDoubleAtEveryWidth) {
   checkFamily(commonFunctions<double>(Type::Double), kCount);
 }
 
+TEST(CommonBuiltins, HalfAtEveryWidth) { checkFamily(commonFunctions<_Float16>(Type::Half), kCount); }
+
 TEST(RelationalBuiltins, FloatAndDoubleAtEveryWidth) {
   checkFamily(relationalFunctions(Type::Float), kCount);
   checkFamily(relationalFunctions(Type::Double), kCount);
+  checkFamily(relationalFunctions(Type::Half), kCount);
 }
 
 TEST(MathBuiltins, FloatFunctionsAtEveryWidthAreWithinTheirUlpLimits) {
   checkFamily(mathFunctions(Type::Float), kCount);
 }
+
+TEST(MathBuiltins, HalfFunctionsAtEveryWidthAreWithinOneUlp) { checkFamily(mathFunctions(Type::Half), kCount); }
 
 TEST(MathBuiltins, DoubleFunctionsAtEveryWidthAreWithinTheirUlpLimits) {
   checkFamily(mathFunctions(Type::Double), kCount);

@@ -273,17 +273,70 @@ TEST(Nvptx, WorkGroupCollectivesUseSharedScratchAndBarSync) {
 
 TEST(Nvptx, WorkItemFunctionsReadSpecialRegistersAndImplicitParameters) {
   const std::string ids = entryBody(ptxOf(nvptxKernels("work_items")), "work_item_ids");
-  for (const char* text : {"%tid.x", "%tid.z", "%ctaid.y", "%nctaid.z", "work_item_ids_param_1"})
+  for (const char* text : {"%tid.x", "%tid.z", "%ctaid.y", "%ntid.x", "work_item_ids_param_1"})
     EXPECT_NE(ids.find(text), std::string::npos) << text << "\n" << ids;
+}
+
+// "[<entry>_param_<index>+<offset of the field>]": a load of one field of the implicit parameters.
+std::string implicitField(const std::string& entry, size_t parameter, size_t offset) {
+  return "[" + entry + "_param_" + std::to_string(parameter) + "+" + std::to_string(offset) + "]";
+}
+
+// Whether `body` loads the implicit parameters' field at `offset`: by the parameter's name, or
+// through its address in a register, as the code after the range check does.
+bool readsImplicitField(const std::string& body, size_t offset) {
+  const std::regex load(R"(ld\.param\.\w+\s+%\w+,\s*\[[^\]]*\+)" + std::to_string(offset) + R"(\])");
+  return std::regex_search(body, load);
+}
+
+// A part of a split launch runs a box of the whole launch's groups (nvptx_launch_abi.h): a group's
+// id is %ctaid plus the part's base, and the group counts are the whole launch's, never %nctaid.
+TEST(Nvptx, GroupIdsAddThePartsBaseAndGroupCountsAreTheWholeLaunchs) {
+  const BuildResult built = compileSource(R"(kernel void groups(global uint* out) {
+    out[0] = get_group_id(1);
+    out[1] = get_num_groups(2);
+  })");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  using nvptx::ImplicitLaunchParameters;
+  for (const std::string& entry : {std::string("groups"), std::string("groups") + kWholeGroupsEntrySuffix}) {
+    const std::string body = entryBody(ptx, entry);
+    ASSERT_FALSE(body.empty()) << entry << "\n" << ptx;
+    EXPECT_NE(body.find("%ctaid.y"), std::string::npos) << body;
+    EXPECT_TRUE(readsImplicitField(body, offsetof(ImplicitLaunchParameters, groupIdBase) + 4)) << "the base of y\n" << body;
+    EXPECT_TRUE(readsImplicitField(body, offsetof(ImplicitLaunchParameters, numGroups) + 8)) << "the count of z\n" << body;
+    EXPECT_EQ(body.find("%nctaid"), std::string::npos) << "a part's grid is not the launch's\n" << body;
+  }
+}
+
+constexpr const char* kTriad = R"(kernel void triad(global float* a, global const float* b, global const float* c, float s) {
+  size_t i = get_global_id(0);
+  a[i] = b[i] + s * c[i];
+})";
+
+// The base costs a launch that is no part one add (of a parameter, which the GPU reads from its
+// constant bank) per group id: no branch, no second entry, no other parameter read.
+TEST(Nvptx, TheGroupIdBaseAddsNoBranchToTheEntryForWholeGroups) {
+  const BuildResult built = compileSource(kTriad);
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string entry = std::string("triad") + kWholeGroupsEntrySuffix;
+  const std::string body = entryBody(ptxOf(built), entry);
+  ASSERT_FALSE(body.empty());
+  EXPECT_EQ(occurrences(body, "bra"), 0u) << body;
+  EXPECT_EQ(occurrences(body, "@%p"), 0u) << body;
+  EXPECT_EQ(occurrences(body, "%ctaid.x"), 1u) << body;
+  const std::string base = implicitField(entry, 4, offsetof(nvptx::ImplicitLaunchParameters, groupIdBase));
+  EXPECT_EQ(occurrences(body, base), 1u) << body;
+  // The implicit parameters are named where they are declared and where the base is read.
+  EXPECT_EQ(occurrences(body, "_param_4"), 2u) << body;
+  // The id is the block's plus the base in 32 bits, then scaled to the global id.
+  EXPECT_NE(body.find("add.s32"), std::string::npos) << body;
 }
 
 // The entry for launches of whole groups at offset 0 reads no global size (no thread can be
 // outside the range) and no global offset.
 TEST(Nvptx, OnlyTheEntryForAnyLaunchChecksTheGlobalRangeAndReadsTheOffset) {
-  const BuildResult built = compileSource(R"(kernel void triad(global float* a, global const float* b, global const float* c, float s) {
-    size_t i = get_global_id(0);
-    a[i] = b[i] + s * c[i];
-  })");
+  const BuildResult built = compileSource(kTriad);
   ASSERT_EQ(built.status, Status::Success) << built.log;
   const std::string ptx = ptxOf(built);
   const std::string anyLaunch = entryBody(ptx, "triad");
@@ -292,9 +345,9 @@ TEST(Nvptx, OnlyTheEntryForAnyLaunchChecksTheGlobalRangeAndReadsTheOffset) {
   EXPECT_NE(anyLaunch.find(globalSize), std::string::npos) << anyLaunch;
   ASSERT_FALSE(wholeGroups.empty()) << ptx;
   EXPECT_EQ(wholeGroups.find(globalSize), std::string::npos) << wholeGroups;
-  // The triad reads nothing else of the implicit parameters: the entry for whole groups names
-  // them only where it declares them.
-  EXPECT_EQ(occurrences(wholeGroups, "_param_4"), 1u) << wholeGroups;
+  // The triad reads nothing else of the implicit parameters but the group-id base: the entry for
+  // whole groups names them where it declares them and there.
+  EXPECT_EQ(occurrences(wholeGroups, "_param_4"), 2u) << wholeGroups;
   EXPECT_NE(wholeGroups.find("%ntid.x"), std::string::npos) << "the enqueued local size is the block's\n" << wholeGroups;
 }
 
@@ -430,6 +483,32 @@ TEST(Nvptx, NextafterNeedsNoCLibrary) {
   })");
   ASSERT_EQ(built.status, Status::Success) << built.log;
   EXPECT_EQ(ptxOf(built).find("nextafter"), std::string::npos);
+}
+
+// Half arithmetic is native f16 on the GPU (sm_53 and later): scalar and paired (f16x2)
+// instructions; mad is a native fma. Half math computes in float: sin through libdevice's
+// __nv_sinf, rounded back.
+TEST(Nvptx, HalfArithmeticIsNativeF16) {
+  const BuildResult built = compileSource(R"(#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    kernel void half_arithmetic(global half* h, global half2* v) {
+      h[0] = h[1] * h[2];
+      h[3] = h[4] + h[5];
+      h[6] = mad(h[7], h[8], h[9]);
+      v[0] = v[1] * v[2] + v[3];
+      h[10] = h[11] < h[12] ? h[13] : h[14];
+    }
+    kernel void half_math(global half* h) { h[0] = sin(h[1]); })");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  const std::string arithmetic = entryBody(ptx, "half_arithmetic");
+  EXPECT_NE(arithmetic.find("mul.rn.f16 "), std::string::npos) << arithmetic;
+  EXPECT_NE(arithmetic.find("add.rn.f16 "), std::string::npos) << arithmetic;
+  EXPECT_NE(arithmetic.find("fma.rn.f16 "), std::string::npos) << arithmetic;
+  EXPECT_NE(arithmetic.find(".f16x2"), std::string::npos) << arithmetic;
+  EXPECT_NE(arithmetic.find("setp.lt.f16"), std::string::npos) << arithmetic;
+  EXPECT_EQ(arithmetic.find(".f32"), std::string::npos) << "no arithmetic through float\n" << arithmetic;
+  EXPECT_NE(entryBody(ptx, "half_math").find("cvt.rn.f16.f32"), std::string::npos);
+  if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "half_arithmetic", "sm_80");
 }
 
 // The driver's vprintf has no vector conversions: each component gets its own, as on the CPU.

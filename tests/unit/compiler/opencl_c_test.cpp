@@ -257,8 +257,11 @@ TEST(OpenClC, OpenClC30FeatureMacrosAreWhatLoomSupports) {
         !defined(cl_khr_subgroup_clustered_reduce) || !defined(cl_intel_subgroups)
     #error the non-uniform sub-group functions and Intel's sub-group functions are supported
     #endif
-    #if defined(cl_khr_fp16) || defined(cl_khr_subgroup_rotate)
-    #error no fp16 or sub-group rotates
+    #if !defined(cl_khr_fp16) || !defined(__opencl_c_fp16)
+    #error half precision is supported
+    #endif
+    #if defined(cl_khr_subgroup_rotate)
+    #error no sub-group rotates
     #endif
     #if defined(cl_khr_3d_image_writes)
     #error no image writes

@@ -167,17 +167,35 @@ TEST(CommandExecutor, AFailedWaitedEventAbandonsTheRestOfTheStream) {
   EXPECT_FALSE(signal.isSignaled());
 }
 
-// On an asynchronous queue (a GPU) the executor returns before the device work is done; the event
-// that follows the work is signaled only once retire() finds it complete.
-TEST(CommandExecutor, OnAnAsynchronousQueueSignalsWaitForTheDeviceWork) {
+// An executor over an asynchronous queue (a GPU): the fake device runs what was issued only when
+// the test calls finishWork().
+class AsynchronousQueue : public ::testing::Test {
+ protected:
+  // Appends to `stream` a copy of `source` to `destination`, then signals of `signals` in order.
+  void appendCopyThenSignal(std::initializer_list<Event*> signals) {
+    stream.appendCopy({&destination, &source, sizeof(int)});
+    for (Event* signal : signals) stream.appendSignalEvent(signal);
+  }
+  // The device finishes the work issued by then, a while after the test goes on.
+  std::thread finishWorkSoon() {
+    return std::thread([this] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      backend.finishWork();
+    });
+  }
+
   testing::FakeAsynchronousBackend backend;
-  CommandExecutor executor(backend);
+  CommandExecutor executor{backend};
   int source = 7, destination = 0;
+  CommandStream stream;
+};
+
+// On an asynchronous queue the executor returns before the device work is done; the event that
+// follows the work is signaled only once retire() finds it complete.
+TEST_F(AsynchronousQueue, SignalsWaitForTheDeviceWork) {
   EventStorage storage;
   Event event(&storage);
-  CommandStream stream;
-  stream.appendCopy({&destination, &source, sizeof(int)});
-  stream.appendSignalEvent(&event);
+  appendCopyThenSignal({&event});
   executor.execute(stream.bytes());
   EXPECT_FALSE(executor.idle());
   EXPECT_FALSE(executor.retire(false)) << "the device has not run the copy";
@@ -186,20 +204,17 @@ TEST(CommandExecutor, OnAnAsynchronousQueueSignalsWaitForTheDeviceWork) {
   backend.finishWork();
   EXPECT_TRUE(executor.retire(false));
   EXPECT_TRUE(event.isSignaled());
-  EXPECT_EQ(destination, 7);
+  EXPECT_EQ(destination, source);
   EXPECT_TRUE(executor.idle());
 }
 
 // A command the device refuses abandons the rest of its stream, as a failed wait does, and the
 // failure stays on record for the API's synchronization calls.
-TEST(CommandExecutor, ACommandTheDeviceRefusesFailsTheSignalsAfterIt) {
-  testing::FakeAsynchronousBackend backend;
-  CommandExecutor executor(backend);
-  int source = 7, first = 0, second = 0;
+TEST_F(AsynchronousQueue, ACommandTheDeviceRefusesFailsTheSignalsAfterIt) {
+  int second = 0;
   EventStorage storage;
   Event event(&storage);
-  CommandStream stream;
-  stream.appendCopy({&first, &source, sizeof(int)});
+  appendCopyThenSignal({});
   stream.appendCopy({&second, &source, sizeof(int)});
   stream.appendSignalEvent(&event);
   backend.failure = kStatusOutOfResources;
@@ -213,16 +228,10 @@ TEST(CommandExecutor, ACommandTheDeviceRefusesFailsTheSignalsAfterIt) {
 }
 
 // A fault while the device ran the work reaches every signal that waited for that work.
-TEST(CommandExecutor, AFaultWhileTheDeviceRanFailsTheDeferredSignals) {
-  testing::FakeAsynchronousBackend backend;
-  CommandExecutor executor(backend);
-  int source = 7, destination = 0;
+TEST_F(AsynchronousQueue, AFaultWhileTheDeviceRanFailsTheDeferredSignals) {
   EventStorage firstStorage, secondStorage;
   Event first(&firstStorage), second(&secondStorage);
-  CommandStream stream;
-  stream.appendCopy({&destination, &source, sizeof(int)});
-  stream.appendSignalEvent(&first);
-  stream.appendSignalEvent(&second);
+  appendCopyThenSignal({&first, &second});
   executor.execute(stream.bytes());
   EXPECT_EQ(executor.deviceFailure(), 0);
   backend.failure = kStatusAllocationFailure;
@@ -234,10 +243,9 @@ TEST(CommandExecutor, AFaultWhileTheDeviceRanFailsTheDeferredSignals) {
 
   // Later work that succeeds signals normally; the first failure stays on record.
   first.reset();
-  CommandStream next;
-  next.appendCopy({&destination, &source, sizeof(int)});
-  next.appendSignalEvent(&first);
-  executor.execute(next.bytes());
+  stream.clear();
+  appendCopyThenSignal({&first});
+  executor.execute(stream.bytes());
   backend.finishWork();
   EXPECT_TRUE(executor.retire(false));
   EXPECT_TRUE(first.isSignaled());
@@ -247,17 +255,11 @@ TEST(CommandExecutor, AFaultWhileTheDeviceRanFailsTheDeferredSignals) {
 
 // On an asynchronous queue an event's start and end are the device's times at marks placed
 // around the work, not the host's times at issue and retirement.
-TEST(CommandExecutor, OnAnAsynchronousQueueEventTimesComeFromTheDevice) {
-  testing::FakeAsynchronousBackend backend;
-  CommandExecutor executor(backend);
-  int source = 7, destination = 0;
+TEST_F(AsynchronousQueue, EventTimesComeFromTheDevice) {
   EventStorage timedStorage, plainStorage;
   Event timed(&timedStorage), plain(&plainStorage);
-  CommandStream stream;
   stream.appendMarkEventStart(&timed);
-  stream.appendCopy({&destination, &source, sizeof(int)});
-  stream.appendSignalEvent(&timed);
-  stream.appendSignalEvent(&plain);
+  appendCopyThenSignal({&timed, &plain});
   executor.execute(stream.bytes());
   EXPECT_EQ(backend.markTimes.size(), 2u) << "an event without a start needs no device time";
   backend.finishWork();
@@ -270,11 +272,8 @@ TEST(CommandExecutor, OnAnAsynchronousQueueEventTimesComeFromTheDevice) {
 
 // Results the executor makes on the host (timestamps) may be due in device memory, which only the
 // device's queue can write: they go there by a copy.
-TEST(CommandExecutor, OnAnAsynchronousQueueHostResultsReachTheDestinationByACopy) {
-  testing::FakeAsynchronousBackend backend;
-  CommandExecutor executor(backend);
+TEST_F(AsynchronousQueue, HostResultsReachTheDestinationByACopy) {
   uint64_t timestamp = 0;
-  CommandStream stream;
   stream.appendWriteTimestamp(&timestamp);
   std::atomic<bool> done{false};
   std::thread device([&] {
@@ -288,65 +287,46 @@ TEST(CommandExecutor, OnAnAsynchronousQueueHostResultsReachTheDestinationByACopy
 }
 
 // Host-side commands see the device work issued before them: the executor waits for it first.
-TEST(CommandExecutor, OnAnAsynchronousQueueHostFunctionsRunAfterTheDeviceWork) {
-  testing::FakeAsynchronousBackend backend;
-  CommandExecutor executor(backend);
-  int source = 11, destination = 0, seen = -1;
+TEST_F(AsynchronousQueue, HostFunctionsRunAfterTheDeviceWork) {
+  int seen = -1;
   struct Probe {
     int* destination;
     int* seen;
   } probe{&destination, &seen};
-  CommandStream stream;
-  stream.appendCopy({&destination, &source, sizeof(int)});
+  appendCopyThenSignal({});
   stream.appendHostFunction([](void* data) { *static_cast<Probe*>(data)->seen = *static_cast<Probe*>(data)->destination; },
                             &probe);
-  std::thread device([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    backend.finishWork();
-  });
+  std::thread device = finishWorkSoon();
   executor.execute(stream.bytes());
   device.join();
-  EXPECT_EQ(seen, 11);
+  EXPECT_EQ(seen, source);
   EXPECT_TRUE(executor.idle());
 }
 
 // A wait on an event signaled earlier on the same queue does not deadlock: the in-order queue
 // reaches the deferred signal before the work after the wait, so nothing waits at all.
-TEST(CommandExecutor, OnAnAsynchronousQueueAWaitOnAnEarlierSignalOfTheSameQueueCompletes) {
-  testing::FakeAsynchronousBackend backend;
-  CommandExecutor executor(backend);
-  int source = 3, destination = 0;
+TEST_F(AsynchronousQueue, AWaitOnAnEarlierSignalOfTheSameQueueCompletes) {
   EventStorage storage;
   Event event(&storage);
   Event* waited[] = {&event};
-  CommandStream stream;
-  stream.appendCopy({&destination, &source, sizeof(int)});
-  stream.appendSignalEvent(&event);
+  appendCopyThenSignal({&event});
   stream.appendWaitEvents(waited, 1);
-  std::thread device([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    backend.finishWork();
-  });
+  std::thread device = finishWorkSoon();
   executor.execute(stream.bytes());
   device.join();
   EXPECT_TRUE(executor.retire(true));
   EXPECT_TRUE(event.isSignaled());
-  EXPECT_EQ(destination, 3);
+  EXPECT_EQ(destination, source);
 }
 
 // A wait for an event the device can address goes into the queue: execute() returns before the
 // host signals, the device holds the copy until the signal, and the engine's thread never blocks.
-TEST(CommandExecutor, OnAnAsynchronousQueueAWaitForAHostSignalGoesIntoTheQueue) {
-  testing::FakeAsynchronousBackend backend;
-  CommandExecutor executor(backend);
-  int source = 5, destination = 0;
+TEST_F(AsynchronousQueue, AWaitForAHostSignalGoesIntoTheQueue) {
   EventStorage gateStorage, doneStorage;
   Event gate(&gateStorage, true), done(&doneStorage, true);
   Event* waited[] = {&gate};
-  CommandStream stream;
   stream.appendWaitEvents(waited, 1);
-  stream.appendCopy({&destination, &source, sizeof(int)});
-  stream.appendSignalEvent(&done);
+  appendCopyThenSignal({&done});
   // Were execute() to block on the gate, this signal after a generous delay would release it,
   // and the checks below would fail instead of the test hanging.
   std::atomic<bool> executed{false};
@@ -367,7 +347,7 @@ TEST(CommandExecutor, OnAnAsynchronousQueueAWaitForAHostSignalGoesIntoTheQueue) 
 
   gate.hostSignal();
   backend.finishWork();
-  EXPECT_EQ(destination, 5);
+  EXPECT_EQ(destination, source);
   EXPECT_EQ(*done.deviceWord(), 1u) << "the device wrote the signal for waiters in other queues";
   EXPECT_FALSE(done.isSignaled()) << "the host sees the signal at retirement, with its times";
   EXPECT_TRUE(executor.retire(false));
@@ -377,44 +357,42 @@ TEST(CommandExecutor, OnAnAsynchronousQueueAWaitForAHostSignalGoesIntoTheQueue) 
 
 // Events whose storage no device can address (OpenCL's), and queues without value operations,
 // keep the host's wait.
-TEST(CommandExecutor, OnAnAsynchronousQueueEventsTheDeviceCannotReachAreWaitedForOnTheHost) {
-  for (bool deviceVisible : {false, true}) {
-    testing::FakeAsynchronousBackend backend;
-    backend.valueOperations = !deviceVisible;
-    CommandExecutor executor(backend);
-    EventStorage storage;
-    Event event(&storage, deviceVisible);
-    Event* waited[] = {&event};
-    uint64_t timestamp = 0;
-    CommandStream stream;
-    stream.appendWaitEvents(waited, 1);
-    stream.appendWriteTimestamp(&timestamp);
-    std::atomic<bool> stop{false};
-    std::thread device([&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      event.hostSignal();
-      while (!stop) backend.finishWork();
-    });
-    executor.execute(stream.bytes());
-    EXPECT_TRUE(event.isSignaled()) << "execute() returned before the wait was over";
-    stop = true;
-    device.join();
-    EXPECT_TRUE(backend.waitsIssued.empty());
-    EXPECT_NE(timestamp, 0u);
-  }
+class AsynchronousQueueWithoutDeviceWaits : public AsynchronousQueue, public ::testing::WithParamInterface<bool> {};
+
+TEST_P(AsynchronousQueueWithoutDeviceWaits, EventsAreWaitedForOnTheHost) {
+  const bool deviceVisible = GetParam();
+  backend.valueOperations = !deviceVisible;
+  EventStorage storage;
+  Event event(&storage, deviceVisible);
+  Event* waited[] = {&event};
+  uint64_t timestamp = 0;
+  stream.appendWaitEvents(waited, 1);
+  stream.appendWriteTimestamp(&timestamp);
+  std::atomic<bool> stop{false};
+  std::thread device([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    event.hostSignal();
+    while (!stop) backend.finishWork();
+  });
+  executor.execute(stream.bytes());
+  EXPECT_TRUE(event.isSignaled()) << "execute() returned before the wait was over";
+  stop = true;
+  device.join();
+  EXPECT_TRUE(backend.waitsIssued.empty());
+  EXPECT_NE(timestamp, 0u);
 }
+
+INSTANTIATE_TEST_SUITE_P(EventInHostMemoryOrQueueWithoutValueOperations, AsynchronousQueueWithoutDeviceWaits,
+                         ::testing::Bool());
 
 // The host may signal the event a queue waits for only once it has seen a signal before the wait
 // (level-zero-tests' GivenMemoryCopiesWithDependencies): that signal completes when the device
 // passes it, not when the whole stream does. Once completed, it is not signaled again.
-TEST(CommandExecutor, OnAnAsynchronousQueueSignalsBeforeAWaitInTheQueueCompleteWhileItWaits) {
-  testing::FakeAsynchronousBackend backend;
-  CommandExecutor executor(backend);
-  int source = 4, middle = 0, destination = 0;
+TEST_F(AsynchronousQueue, SignalsBeforeAWaitInTheQueueCompleteWhileItWaits) {
+  int middle = 0;
   EventStorage copiedStorage, gateStorage, doneStorage;
   Event copied(&copiedStorage, true), gate(&gateStorage, true), done(&doneStorage, true);
   Event* waited[] = {&gate};
-  CommandStream stream;
   stream.appendMarkEventStart(&copied);
   stream.appendCopy({&middle, &source, sizeof(int)});
   stream.appendSignalEvent(&copied);
@@ -429,7 +407,7 @@ TEST(CommandExecutor, OnAnAsynchronousQueueSignalsBeforeAWaitInTheQueueCompleteW
   EXPECT_FALSE(executor.retire(false)) << "the device waits for the host's signal";
   ASSERT_TRUE(copied.isSignaled());
   EXPECT_EQ(copied.error(), 0);
-  EXPECT_EQ(middle, 4);
+  EXPECT_EQ(middle, source);
   EXPECT_LT(copied.timestamps().globalStart, copied.timestamps().globalEnd) << "times from the device's marks";
   EXPECT_FALSE(done.isSignaled());
 
@@ -438,25 +416,19 @@ TEST(CommandExecutor, OnAnAsynchronousQueueSignalsBeforeAWaitInTheQueueCompleteW
   backend.finishWork();
   EXPECT_TRUE(executor.retire(false));
   EXPECT_TRUE(done.isSignaled());
-  EXPECT_EQ(destination, 4);
+  EXPECT_EQ(destination, source);
   EXPECT_FALSE(copied.isSignaled()) << "completed once, before the host reset it";
 }
 
 // Work that waited in the queue for an event that then failed ran anyway; the signals after the
 // wait report the failure, those before it do not.
-TEST(CommandExecutor, OnAnAsynchronousQueueAFailedEventWaitedForInTheQueueFailsTheSignalsAfterIt) {
-  testing::FakeAsynchronousBackend backend;
-  CommandExecutor executor(backend);
-  int source = 1, destination = 0;
+TEST_F(AsynchronousQueue, AFailedEventWaitedForInTheQueueFailsTheSignalsAfterIt) {
   EventStorage gateStorage, beforeStorage, afterStorage;
   Event gate(&gateStorage, true), before(&beforeStorage, true), after(&afterStorage, true);
   Event* waited[] = {&gate};
-  CommandStream stream;
-  stream.appendCopy({&destination, &source, sizeof(int)});
-  stream.appendSignalEvent(&before);
+  appendCopyThenSignal({&before});
   stream.appendWaitEvents(waited, 1);
-  stream.appendCopy({&destination, &source, sizeof(int)});
-  stream.appendSignalEvent(&after);
+  appendCopyThenSignal({&after});
   executor.execute(stream.bytes());
   gate.fail(kStatusOutOfResources);
   backend.finishWork();
@@ -470,18 +442,13 @@ TEST(CommandExecutor, OnAnAsynchronousQueueAFailedEventWaitedForInTheQueueFailsT
 
 // An event this queue signals earlier needs no wait at all: the in-order queue reaches the signal
 // first. A failed event already signaled abandons the rest of the stream at once.
-TEST(CommandExecutor, OnAnAsynchronousQueueWaitsForEarlierSignalsAndFailedEventsNeedNoDevice) {
-  testing::FakeAsynchronousBackend backend;
-  CommandExecutor executor(backend);
-  int source = 9, destination = 0;
+TEST_F(AsynchronousQueue, WaitsForEarlierSignalsAndFailedEventsNeedNoDevice) {
   EventStorage ownStorage, failedStorage, afterStorage;
   Event own(&ownStorage, true), failed(&failedStorage, true), after(&afterStorage, true);
-  CommandStream first;
-  first.appendCopy({&destination, &source, sizeof(int)});
-  first.appendSignalEvent(&own);
+  appendCopyThenSignal({&own});
   Event* waitedOwn[] = {&own};
-  first.appendWaitEvents(waitedOwn, 1);
-  executor.execute(first.bytes());
+  stream.appendWaitEvents(waitedOwn, 1);
+  executor.execute(stream.bytes());
   EXPECT_TRUE(backend.waitsIssued.empty());
   EXPECT_FALSE(own.isSignaled()) << "execute() did not wait for the device";
 
@@ -498,7 +465,7 @@ TEST(CommandExecutor, OnAnAsynchronousQueueWaitsForEarlierSignalsAndFailedEvents
   backend.finishWork();
   EXPECT_TRUE(executor.retire(false));
   EXPECT_TRUE(own.isSignaled());
-  EXPECT_EQ(destination, 9);
+  EXPECT_EQ(destination, source);
 }
 
 }  // namespace

@@ -10,10 +10,14 @@
 #include <cstring>
 #include <numeric>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "backends/cpu/cpu_backend.h"
 #include "backends/cpu/cpu_program.h"
 #include "fake_backend.h"
+#include "loom/core/command_executor.h"
+#include "loom/core/command_stream.h"
 #include "loom/core/composite_kernel.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/event.h"
@@ -122,11 +126,37 @@ TEST(MemoryColoring, GranularityIsAtLeast64KiB) {
   EXPECT_EQ(MemoryColoring::fromDebugKeys(2).granularity, MemoryColoring::kMinGranularity);
 }
 
-// A fake tile that records the copies and fills its queues run.
+// Each tile's (start, end) an event kept, global and context times alike.
+using Interval = std::pair<uint64_t, uint64_t>;
+std::vector<Interval> tileIntervals(const Event& event) {
+  std::vector<Interval> intervals;
+  for (const EventTimestamps& tile : event.tileTimestamps()) {
+    EXPECT_EQ(tile.contextEnd - tile.contextStart, tile.globalEnd - tile.globalStart);
+    intervals.emplace_back(tile.globalStart, tile.globalEnd);
+  }
+  return intervals;
+}
+
+// A program of a fake tile: one kernel of every name.
+class FakeProgram final : public BackendProgram {
+ public:
+  BackendKernel* kernel(const std::string&, std::string&) override { return &kernel_; }
+  void* globalVariable(const std::string&) override { return nullptr; }
+  void* function(const std::string&) override { return nullptr; }
+  bool link(const std::vector<BackendProgram*>&, std::string&) override { return true; }
+
+ private:
+  BackendKernel kernel_;
+};
+
+// A fake tile that records the copies and fills its queues run; each tile loads programs of its own.
 class RecordingTile final : public testing::FakeBackendBase {
  public:
   explicit RecordingTile(DeviceInfo info, bool runsParts = true) : FakeBackendBase(std::move(info)), runsParts_(runsParts) {}
   bool runsLaunchParts() const override { return runsParts_; }
+  std::unique_ptr<BackendProgram> loadProgram(std::shared_ptr<const compiler::CompiledProgram>, std::string&) override {
+    return std::make_unique<FakeProgram>();
+  }
   struct Write {
     void* destination;
     size_t size;
@@ -151,7 +181,6 @@ DeviceInfo tileInfo(int32_t index) {
   info.numSlices = 1;
   info.globalMemorySize = 1000;
   info.maxAllocationSize = 400;
-  info.subDeviceIndex = index;
   info.uuid[15] = static_cast<uint8_t>(index + 1);
   return info;
 }
@@ -188,7 +217,6 @@ TEST_F(CompositeOverFakeTiles, ReportsTheSumOfItsTiles) {
   EXPECT_EQ(info.numSlices, 2u);
   EXPECT_EQ(info.globalMemorySize, 2000u);
   EXPECT_EQ(info.maxAllocationSize, 800u);
-  EXPECT_EQ(info.subDeviceIndex, -1);
   EXPECT_EQ(info.uuid[15], 0u);
 }
 
@@ -253,6 +281,50 @@ TEST_F(CompositeOverFakeTiles, SmallCopiesStayOnTileZero) {
   EXPECT_TRUE(tiles[1]->writes.empty());
 }
 
+// Synchronous tiles have no marks: the composite times each tile's part as it returns, on the
+// root's clock (tile 0's, which counts one per read).
+TEST_F(CompositeOverFakeTiles, AnEventOfASplitLaunchKeepsEachTilesTimesAndSpansThem) {
+  CommandExecutor executor(*root);
+  EventStorage storage;
+  TileTimestamps tileStorage;
+  Event timed(&storage, false, DeviceType::Cpu, &tileStorage);
+  LaunchKernelCommand split{};
+  split.launch = launchOf({3, 4, 8});
+  CommandStream stream;
+  stream.appendMarkEventStart(&timed);
+  stream.appendLaunchKernel(split, noArguments);
+  stream.appendSignalEvent(&timed);
+  tiles[0]->clock = 100;
+  executor.execute(stream.bytes());
+  EXPECT_TRUE(executor.retire(false));
+  ASSERT_TRUE(timed.isSignaled());
+  // 101: the start mark; 102: tile 1's part returned; 103: tile 0's; 104: the end mark.
+  EXPECT_EQ(tileIntervals(timed), (std::vector<Interval>{{101, 103}, {101, 102}}));
+  EXPECT_EQ(timed.timestamps().globalStart, 101u);
+  EXPECT_EQ(timed.timestamps().globalEnd, 103u) << "the root's end is the last tile's";
+  timed.reset();
+  EXPECT_TRUE(timed.tileTimestamps().empty());
+}
+
+// Tiles with programs of their own (GPUs) have a copy each of a program's global variables, and
+// the host sees tile 0's: kernels of such a program run whole on tile 0; kernels of others split.
+TEST_F(CompositeOverFakeTiles, KernelsOfAProgramWithGlobalVariablesRunOnTileZero) {
+  for (const uint64_t globalBytes : {uint64_t(16), uint64_t(0)}) {
+    auto compiled = std::make_shared<compiler::CompiledProgram>();
+    compiled->info.globalVariableTotalSize = globalBytes;
+    std::string log;
+    std::unique_ptr<BackendProgram> program = root->loadProgram(compiled, log);
+    ASSERT_NE(program, nullptr) << log;
+    KernelLaunch launch = launchOf({64, 1, 1});
+    launch.kernel = program->kernel("k", log);
+    tiles[0]->launches.clear();
+    queue->launch(launch, noArguments);
+    ASSERT_EQ(tiles[0]->launches.size(), 1u);
+    EXPECT_EQ(tiles[0]->launches[0].isPart, globalBytes == 0) << globalBytes;
+    EXPECT_EQ(tiles[1]->launches.size(), globalBytes == 0 ? 1u : 0u) << globalBytes;
+  }
+}
+
 TEST(CompositeOverTilesWithoutParts, RunsLaunchesOnTileZeroAndStillSplitsCopies) {
   RecordingTile first(tileInfo(0), false), second(tileInfo(1), false);
   std::unique_ptr<Backend> root = createCompositeBackend({&first, &second});
@@ -304,19 +376,58 @@ TEST_F(CompositeOverAsynchronousTiles, WritesAValueOnlyAfterEveryTilesWork) {
   EXPECT_EQ(tiles[0].copiesIssued, 1u);
   EXPECT_EQ(tiles[1].copiesIssued, 1u);
   uint32_t word = 0;
+  EXPECT_TRUE(queue->writeValue(&word, 7));
+  // Tile 0's queue waits for tile 1's half, then writes after its own: no host round trip.
+  EXPECT_EQ(tiles[0].joinsIssued, 1u);
+  EXPECT_FALSE(tiles[1].pending.empty());
+  tiles[0].finishWork();
+  EXPECT_EQ(word, 0u) << "tile 1's half is not done yet";
+  tiles[1].finishWork();
+  tiles[0].finishWork();
+  EXPECT_EQ(word, 7u);
+  EXPECT_EQ(destination, source);
+  EXPECT_TRUE(queue->completed());
+}
+
+// A tile's queue joins another's once for all the work that tile issued so far.
+TEST_F(CompositeOverAsynchronousTiles, ATileJoinsAnotherOnlyForWorkIssuedSinceItsLastJoin) {
+  std::vector<uint8_t> source(2 * kGranule, 5), destination(2 * kGranule, 0);
+  queue->copy(destination.data(), source.data(), source.size());
+  uint32_t words[2] = {0, 0};
+  EXPECT_TRUE(queue->writeValue(&words[0], 1));
+  EXPECT_TRUE(queue->writeValue(&words[1], 1));
+  EXPECT_EQ(tiles[0].joinsIssued, 1u) << "tile 1 issued nothing after the first join";
+  const uint8_t pattern = 9;
+  queue->fill(destination.data(), &pattern, 1, destination.size());
+  EXPECT_EQ(tiles[0].joinsIssued, 1u);
+  EXPECT_EQ(tiles[1].joinsIssued, 1u) << "tile 1 waits for tile 0's writes before its piece of the fill";
+  for (int round = 0; round < 3; ++round) {
+    tiles[0].finishWork();
+    tiles[1].finishWork();
+  }
+  EXPECT_TRUE(queue->completed());
+  EXPECT_EQ(words[0], 1u);
+  EXPECT_EQ(words[1], 1u);
+  EXPECT_EQ(destination, std::vector<uint8_t>(destination.size(), pattern));
+}
+
+TEST_F(CompositeOverAsynchronousTiles, TheHostWaitsForTilesWhoseQueuesCannotJoin) {
+  tiles[0].queueJoins = tiles[1].queueJoins = false;
+  std::vector<uint8_t> source(2 * kGranule, 5), destination(2 * kGranule, 0);
+  queue->copy(destination.data(), source.data(), source.size());
+  uint32_t word = 0;
   std::atomic<bool> stop{false};
   std::thread tileOne = runTileOneUntil(stop);
   EXPECT_TRUE(queue->writeValue(&word, 7));
-  stop.store(true);
-  tileOne.join();
   // Tile 1's half was done before the write was issued; tile 0 writes after its own half.
   EXPECT_TRUE(tiles[1].pending.empty());
+  stop.store(true);
+  tileOne.join();
   EXPECT_TRUE(std::equal(destination.begin() + kGranule, destination.end(), source.begin() + kGranule));
   EXPECT_EQ(word, 0u);
   tiles[0].finishWork();
   EXPECT_EQ(word, 7u);
   EXPECT_EQ(destination, source);
-  EXPECT_TRUE(queue->completed());
 }
 
 TEST_F(CompositeOverAsynchronousTiles, AMarkIsPassedWhenTheLastTilePassedIt) {
@@ -332,6 +443,37 @@ TEST_F(CompositeOverAsynchronousTiles, AMarkIsPassedWhenTheLastTilePassedIt) {
   queue->forgetMarks();
   EXPECT_TRUE(tiles[0].markTimes.empty());
   EXPECT_TRUE(tiles[1].markTimes.empty());
+}
+
+// Asynchronous tiles time each mark on their devices: the event keeps each tile's interval, and its
+// own spans the earliest start to the latest end.
+TEST_F(CompositeOverAsynchronousTiles, AnEventKeepsEachTilesDeviceTimesAndSpansThem) {
+  tiles[1].deviceClock = 5000;  // tile 1 starts and ends later
+  CommandExecutor executor(*root);
+  EventStorage storage, spanStorage;
+  TileTimestamps tileStorage;
+  Event timed(&storage, false, DeviceType::Gpu, &tileStorage), span(&spanStorage);
+  std::vector<uint8_t> source(2 * kGranule, 5), destination(2 * kGranule, 0);
+  CommandStream stream;
+  stream.appendMarkEventStart(&timed);
+  stream.appendMarkEventStart(&span);
+  stream.appendCopy({destination.data(), source.data(), source.size()});
+  stream.appendSignalEvent(&timed);
+  stream.appendSignalEvent(&span);
+  executor.execute(stream.bytes());
+  tiles[0].finishWork();
+  tiles[1].finishWork();
+  EXPECT_TRUE(executor.retire(false));
+  ASSERT_TRUE(timed.isSignaled());
+  // Each tile's clock ticks 1000 per mark: the two starts, then the two ends.
+  EXPECT_EQ(tileIntervals(timed), (std::vector<Interval>{{1000, 3000}, {6000, 8000}}));
+  EXPECT_EQ(timed.timestamps().globalStart, 1000u) << "the earliest start";
+  EXPECT_EQ(timed.timestamps().globalEnd, 8000u) << "the latest end";
+  EXPECT_EQ(timed.timestamps().contextEnd, 8000u);
+  // An event that keeps no tile's timestamps still spans them.
+  EXPECT_TRUE(span.tileTimestamps().empty());
+  EXPECT_EQ(span.timestamps().globalStart, 2000u);
+  EXPECT_EQ(span.timestamps().globalEnd, 9000u);
 }
 
 TEST_F(CompositeOverAsynchronousTiles, ReportsAFailureOfAnyTileOnce) {

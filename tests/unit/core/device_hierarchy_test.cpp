@@ -4,13 +4,19 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fake_backend.h"
 
 namespace loom::core {
 namespace {
+
+// How fake GPU `from` reaches GPU `to`, by their labels, where a test says otherwise than full
+// peer access with atomics.
+std::map<std::pair<uint32_t, uint32_t>, PeerAccess> peerLimits;
 
 // Names each fake device by its deviceId: GPU g is 100 + g, the CPU 200, its tile t 300 + t, a
 // composite 900. `log` records destructions, for the order of the tree's teardown.
@@ -20,6 +26,10 @@ class LabeledBackend final : public testing::FakeBackendBase {
       : FakeBackendBase(makeInfo(type, label)), log_(log) {}
   ~LabeledBackend() override {
     if (log_) log_->push_back(info().deviceId);
+  }
+  PeerAccess peerAccess(const Backend& peer) const override {
+    auto limited = peerLimits.find({info().deviceId, peer.info().deviceId});
+    return limited == peerLimits.end() ? PeerAccess{true, true} : limited->second;
   }
 
  private:
@@ -48,6 +58,7 @@ std::vector<DiscoveredDevice> machine(uint32_t gpus, uint32_t cpuTiles, std::vec
 
 class DeviceHierarchyTest : public ::testing::Test {
  protected:
+  void TearDown() override { peerLimits.clear(); }
   DeviceTree build(std::vector<DiscoveredDevice> devices, DeviceHierarchy hierarchy, const char* mask = nullptr) {
     DeviceTreeOptions options;
     options.hierarchy = hierarchy;
@@ -127,6 +138,23 @@ TEST_F(DeviceHierarchyTest, GpusTheCompositeCannotJoinStayRootsOfTheirOwn) {
   EXPECT_EQ(compositeTiles.size(), 1u);
   EXPECT_EQ(labels(tree.roots), (Labels{gpu(0), gpu(1), kCpu}));
   EXPECT_EQ(tileIndices(tree.roots), (Indices{-1, -1, -1}));
+}
+
+TEST_F(DeviceHierarchyTest, CompositeAdmitsOnlyGpusThatArePeersWithNativeAtomicsOfEveryOther) {
+  peerLimits[{gpu(1), gpu(0)}] = {true, false};  // GPU 1 reaches GPU 0, without native atomics
+  peerLimits[{gpu(3), gpu(2)}] = {false, false};
+  DeviceTree tree = build(machine(4, 0), DeviceHierarchy::Composite);
+  ASSERT_EQ(labels(tree.roots), (Labels{kComposite, gpu(1), gpu(3), kCpu}));
+  EXPECT_EQ(labels(tree.roots[0]->subDevices()), (Labels{gpu(0), gpu(2)}));
+  EXPECT_EQ(tileIndices(tree.roots[0]->subDevices()), (Indices{0, 1})) << "the admitted GPUs are numbered anew";
+  EXPECT_TRUE(tree.roots[1]->subDevices().empty());
+}
+
+TEST_F(DeviceHierarchyTest, CompositeChecksPeerAccessBothWays) {
+  peerLimits[{gpu(0), gpu(1)}] = {false, false};
+  DeviceTree tree = build(machine(2, 0), DeviceHierarchy::Composite);
+  EXPECT_EQ(labels(tree.roots), (Labels{gpu(0), gpu(1), kCpu})) << "one GPU left: no composite";
+  EXPECT_TRUE(compositeTiles.empty());
 }
 
 TEST_F(DeviceHierarchyTest, FlatMakesEveryGpuAndEveryTileARoot) {

@@ -115,21 +115,33 @@ TEST(Runtime, ReleasesWaitForWorkSubmittedBeforeThem) {
   EXPECT_TRUE(immediately) << "nothing in flight: released at once";
 }
 
-// On an asynchronous device the engine never reports a stream complete before the device has run
-// it, and retires it once the device has.
-TEST(Engine, OnAnAsynchronousDeviceCompletesOnlyAfterTheDeviceWork) {
+// The two ways to hand an engine a stream.
+using Submission = uint64_t (Engine::*)(std::shared_ptr<const std::vector<uint8_t>>);
+
+class EngineOnAnAsynchronousDevice : public ::testing::TestWithParam<Submission> {};
+
+// On an asynchronous device (a GPU) the engine never reports a stream complete before the device
+// has run it, and retires it once the device has; runHereOrSubmit too hands the stream to the
+// engine's thread there.
+TEST_P(EngineOnAnAsynchronousDevice, CompletesOnlyAfterTheDeviceWork) {
   testing::FakeAsynchronousBackend backend;
   Engine engine(backend, nullptr);
   int source = 5, destination = 0;
   CommandStream stream;
   stream.appendCopy({&destination, &source, sizeof(int)});
-  const uint64_t taskCount = engine.submit(share(stream));
+  const uint64_t taskCount = (engine.*GetParam())(share(stream));
   EXPECT_FALSE(engine.waitForTaskCount(taskCount, 30'000'000)) << "the device has not run the copy";
   EXPECT_EQ(engine.completionTag(), 0u);
   backend.finishWork();
   ASSERT_TRUE(engine.waitForTaskCount(taskCount, 10'000'000'000ull));
   EXPECT_EQ(destination, 5);
 }
+
+INSTANTIATE_TEST_SUITE_P(SubmittedOrRunHere, EngineOnAnAsynchronousDevice,
+                         ::testing::Values(&Engine::submit, &Engine::runHereOrSubmit),
+                         [](const ::testing::TestParamInfo<Submission>& info) {
+                           return info.index == 0 ? "Submit" : "RunHereOrSubmit";
+                         });
 
 // An idle engine on a synchronous device runs the stream on the caller; the task counts it hands
 // out stay in order with the engine thread's own, and later submissions complete as usual.
@@ -149,21 +161,6 @@ TEST(Engine, RunHereOrSubmitRunsOnTheCallerWhenIdleAndKeepsTaskCountsInOrder) {
   ASSERT_TRUE(engine.waitForTaskCount(laterTask, 10'000'000'000ull));
   EXPECT_LT(first, second);
   EXPECT_EQ(engine.completionTag(), laterTask);
-}
-
-// On an asynchronous device (a GPU) the stream always goes to the engine thread, which retires it
-// once the device has run it.
-TEST(Engine, RunHereOrSubmitSubmitsOnAnAsynchronousDevice) {
-  testing::FakeAsynchronousBackend backend;
-  Engine engine(backend, nullptr);
-  int source = 9, destination = 0;
-  CommandStream stream;
-  stream.appendCopy({&destination, &source, sizeof(int)});
-  const uint64_t taskCount = engine.runHereOrSubmit(share(stream));
-  EXPECT_FALSE(engine.waitForTaskCount(taskCount, 30'000'000)) << "the device has not run the copy";
-  backend.finishWork();
-  ASSERT_TRUE(engine.waitForTaskCount(taskCount, 10'000'000'000ull));
-  EXPECT_EQ(destination, 9);
 }
 
 // Work that waits in the device's queue for a host signal keeps neither the engine's thread nor

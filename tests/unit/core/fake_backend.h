@@ -128,6 +128,21 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
       device_.pending.push_back([=] { return std::atomic_ref<uint32_t>(*address).store(value), true; });
       return true;
     }
+    // The work after a join runs only once the other device has run what it had at the join.
+    bool joinAfter(BackendQueue& other) override {
+      auto* before = dynamic_cast<Queue*>(&other);
+      if (!before || !device_.queueJoins) return false;
+      FakeAsynchronousBackend& otherDevice = before->device_;
+      uint64_t target = 0;
+      {
+        std::lock_guard lock(otherDevice.workMutex);
+        target = otherDevice.completedCommands.load() + otherDevice.pending.size();
+      }
+      std::lock_guard lock(device_.workMutex);
+      ++device_.joinsIssued;
+      device_.pending.push_back([&otherDevice, target] { return otherDevice.completedCommands.load() >= target; });
+      return true;
+    }
 
    private:
     FakeAsynchronousBackend& device_;
@@ -140,7 +155,10 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
   void finishWork() {
     std::lock_guard lock(workMutex);
     size_t done = 0;
-    while (done < pending.size() && pending[done]()) ++done;
+    while (done < pending.size() && pending[done]()) {
+      ++done;
+      ++completedCommands;
+    }
     pending.erase(pending.begin(), pending.begin() + done);
     workDone.notify_all();
   }
@@ -150,6 +168,9 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
   // Each returns false, and runs again later, while it cannot complete (a wait).
   std::vector<std::function<bool()>> pending;
   bool valueOperations = true;
+  bool queueJoins = true;  // its queues join others in the queue (BackendQueue::joinAfter)
+  size_t joinsIssued = 0;
+  std::atomic<uint64_t> completedCommands{0};
   std::vector<const uint32_t*> waitsIssued;
   std::vector<const uint32_t*> writesIssued;
   // What takeFailure reports next: set before execute() for a command the device refuses, after

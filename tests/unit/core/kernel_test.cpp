@@ -59,6 +59,20 @@ T at(const std::vector<uint8_t>& bytes, size_t offset) {
   return value;
 }
 
+// A kernel of descriptor() whose launches go to a stream of their own.
+class KernelLaunches : public ::testing::Test {
+ protected:
+  // Appends the kernel's launch to `stream`: the command of the one launch it then holds.
+  LaunchKernelCommand append(const LaunchRange& range, const IndirectLaunch& indirect = {}) {
+    kernel.appendLaunch(stream, range, indirect);
+    return onlyLaunch(stream).command;
+  }
+
+  const compiler::KernelDescriptor d = descriptor();
+  Kernel kernel{d, nullptr};
+  CommandStream stream;
+};
+
 TEST(Kernel, LaunchCapturesArgumentsAndPlacesLocalArgumentsAfterStaticLocals) {
   const auto d = descriptor();
   Kernel kernel(d, nullptr);
@@ -120,16 +134,12 @@ TEST(Kernel, LaterArgumentsDoNotChangeARecordedLaunch) {
 }
 
 // Level Zero's shape: whole groups of the kernel's group size from id 0.
-TEST(Kernel, LaunchOfWholeGroupsCoversThemExactly) {
-  const auto d = descriptor();
-  Kernel kernel(d, nullptr);
+TEST_F(KernelLaunches, OfWholeGroupsCoversThemExactly) {
   kernel.setGroupSize(4, 2, 1);
   LaunchRange range;
   range.groupCount = {3, 5, 7};
   range.groupSize = kernel.groupSize();
-  CommandStream stream;
-  kernel.appendLaunch(stream, range);
-  const KernelLaunch launch = onlyLaunch(stream).command.launch;
+  const KernelLaunch launch = append(range).launch;
   EXPECT_EQ(launch.workDim, 3u);
   EXPECT_EQ((std::array<uint32_t, 3>{launch.groupCount[0], launch.groupCount[1], launch.groupCount[2]}),
             (std::array<uint32_t, 3>{3, 5, 7}));
@@ -142,18 +152,14 @@ TEST(Kernel, LaunchOfWholeGroupsCoversThemExactly) {
 }
 
 // OpenCL's shape: an NDRange with an offset whose last groups are partial.
-TEST(Kernel, LaunchOfAnNdRangeKeepsItsGlobalSizeAndOffset) {
-  const auto d = descriptor();
-  Kernel kernel(d, nullptr);
+TEST_F(KernelLaunches, OfAnNdRangeKeepsItsGlobalSizeAndOffset) {
   LaunchRange range;
   range.workDim = 2;
   range.groupCount = {4, 2, 1};
   range.groupSize = {16, 8, 1};
   range.globalSize = {50, 9, 1};
   range.globalOffset = {3, 5, 0};
-  CommandStream stream;
-  kernel.appendLaunch(stream, range);
-  const KernelLaunch launch = onlyLaunch(stream).command.launch;
+  const KernelLaunch launch = append(range).launch;
   EXPECT_EQ(launch.workDim, 2u);
   EXPECT_EQ(launch.groupCount[0], 4u);
   EXPECT_EQ(launch.groupSize[1], 8u);
@@ -164,14 +170,10 @@ TEST(Kernel, LaunchOfAnNdRangeKeepsItsGlobalSizeAndOffset) {
   EXPECT_EQ(launch.globalOffset[1], 5u);
 }
 
-TEST(Kernel, IndirectLaunchesKeepWhereTheirCountsAre) {
-  const auto d = descriptor();
-  Kernel kernel(d, nullptr);
+TEST_F(KernelLaunches, IndirectOnesKeepWhereTheirCountsAre) {
   const uint32_t counts[3] = {1, 2, 3};
   const uint32_t kernelCount = 1;
-  CommandStream stream;
-  kernel.appendLaunch(stream, {}, {counts, &kernelCount, 4});
-  const LaunchKernelCommand command = onlyLaunch(stream).command;
+  const LaunchKernelCommand command = append({}, {counts, &kernelCount, 4});
   EXPECT_EQ(command.indirect.groupCount, counts);
   EXPECT_EQ(command.indirect.kernelCount, &kernelCount);
   EXPECT_EQ(command.indirect.kernelIndex, 4u);
@@ -182,15 +184,11 @@ TEST(Kernel, IndirectLaunchesKeepWhereTheirCountsAre) {
 
 // Level Zero's cooperative append: the flag reaches the backend's launch, indirect or not, and
 // the stream's description says so.
-TEST(Kernel, CooperativeLaunchesStayCooperative) {
-  const auto d = descriptor();
-  Kernel kernel(d, nullptr);
+TEST_F(KernelLaunches, CooperativeOnesStayCooperative) {
   const uint32_t counts[3] = {2, 1, 1};
   LaunchRange range;
   range.cooperative = true;
-  CommandStream stream;
-  kernel.appendLaunch(stream, range, {counts});
-  const LaunchKernelCommand command = onlyLaunch(stream).command;
+  const LaunchKernelCommand command = append(range, {counts});
   EXPECT_TRUE(command.launch.cooperative);
   EXPECT_TRUE(command.launch.withGroupCount(counts).cooperative);
   EXPECT_NE(describeCommandStream(stream.bytes()).find("cooperative"), std::string::npos);

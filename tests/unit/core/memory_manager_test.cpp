@@ -234,13 +234,17 @@ class SharingBackend final : public testing::FakeBackendBase {
   std::vector<void*> released, registered, unregistered, importedFrom, closed;
 };
 
+// A device whose backend shares its memory through the driver's handle.
+class DriverSharedMemory : public ::testing::Test {
+ protected:
+  Device device{std::make_unique<SharingBackend>(), nullptr};
+  SharingBackend& backend = static_cast<SharingBackend&>(device.backend());
+  MemoryManager memory;
+};
+
 // Memory of a device's allocator travels as the driver's handle, in a file that the Level Zero
 // handle names: made once per allocation, opened on the importing device, closed through it.
-TEST(MemoryManager, DriverMemoryIsSharedThroughTheDriversHandle) {
-  auto owned = std::make_unique<SharingBackend>();
-  SharingBackend& backend = *owned;
-  Device device(std::move(owned), nullptr);
-  MemoryManager memory;
+TEST_F(DriverSharedMemory, TravelsAsTheDriversHandle) {
   auto exported = memory.allocate(MemoryType::Device, 4096, 0, &device, &kOwner);
   ASSERT_TRUE(exported);
   const std::optional<IpcMemoryHandle> handle = memory.exportIpc(*exported, static_cast<char*>(exported->address) + 64);
@@ -273,11 +277,7 @@ TEST(MemoryManager, DriverMemoryIsSharedThroughTheDriversHandle) {
 // A driver's handle travels in a memory file of its own, checked as any other: a freed
 // allocation's record, a record claimed at another size and a memory file that holds no driver
 // handle open nothing, and the driver is never asked to open them.
-TEST(MemoryManager, ADriverHandleOpensOnlyItsLiveAllocationsRecord) {
-  auto owned = std::make_unique<SharingBackend>();
-  SharingBackend& backend = *owned;
-  Device device(std::move(owned), nullptr);
-  MemoryManager memory;
+TEST_F(DriverSharedMemory, ADriverHandleOpensOnlyItsLiveAllocationsRecord) {
   auto freed = memory.allocate(MemoryType::Device, 4096, 0, &device, &kOwner);
   ASSERT_TRUE(freed);
   const IpcMemoryHandle stale = *memory.exportIpc(*freed, freed->address);

@@ -15,6 +15,12 @@ TEST(CudaDiscovery, NoDriverLibraryFindsNoGpuAndSaysWhy) {
   EXPECT_NE(whyNone.find("/nonexistent/libcuda.so.1"), std::string::npos) << whyNone;
 }
 
+TEST(CudaDiscovery, DriverOlderThanThePtxNeedsIsRefusedWithItsVersion) {
+  EXPECT_EQ(whyDriverUnsupported(11040), "the CUDA driver is 11.4, older than 11.5, the first that loads Loom's PTX");
+  EXPECT_EQ(whyDriverUnsupported(11050), "");
+  EXPECT_EQ(whyDriverUnsupported(12080), "");
+}
+
 TEST(CudaDiscovery, RuntimeWithoutGpusHasOnlyTheCpu) {
   std::string whyNone;
   std::vector<core::DiscoveredDevice> devices = discoverCudaDevices("/nonexistent/libcuda.so.1", whyNone);

@@ -10,9 +10,12 @@
 #include <thread>
 
 #include "backends/cuda/cuda_backend.h"
+#include "loom/compiler/compiler.h"
 #include "loom/compiler/nvptx_launch_abi.h"
+#include "loom/compiler/opencl_c.h"
 #include "loom/core/command_executor.h"
 #include "loom/core/command_stream.h"
+#include "loom/core/composite_backend.h"
 #include "loom/core/event.h"
 #include "loom/core/shared_memory.h"
 
@@ -25,7 +28,7 @@ using compiler::ArgumentKind;
 // shared memory, for the work-items inside the global size. probe(global ulong* out, char tag,
 // constant int* c, int n, local int* l): work-item 0 writes what it received.
 // The test kernels' bodies: each becomes both entries of the launch contract.
-constexpr char kScaleBody[] = R"((.param .u64 data, .param .f32 factor, .param .u32 scratch, .param .align 8 .b8 implicit[56])
+constexpr char kScaleBody[] = R"((.param .u64 data, .param .f32 factor, .param .u32 scratch, .param .align 8 .b8 implicit[80])
 {
   .reg .pred %p<2>;
   .reg .b32 %r<8>;
@@ -69,7 +72,7 @@ DONE:
 // Stores its arguments, then the implicit struct's offsets 0 and 2, global sizes 0 and 2 and work
 // dimension, between them the block's x and z sizes (the enqueued local size).
 constexpr char kProbeBody[] = R"((.param .u64 out, .param .u8 tag, .param .u64 c, .param .u32 n, .param .u32 l,
-      .param .align 8 .b8 implicit[56])
+      .param .align 8 .b8 implicit[80])
 {
   .reg .pred %p<2>;
   .reg .b16 %h<2>;
@@ -313,6 +316,68 @@ TEST_F(CudaGpu, LaunchesWithLocalMemoryAndANonUniformLastGroup) {
   gpu->release(device, core::MemoryType::Device);
 }
 
+// The parts of a split launch, each run by itself as a GPU of a root device runs its own, give
+// every work-item the ids of the unsplit launch: the compiler's PTX (nvptx_launch_abi.h) on the GPU.
+// OpenCL C compiled for the GPU by Loom's compiler.
+compiler::BuildResult compileForGpu(const char* source) {
+  const compiler::SpirvResult spirv = compiler::compileOpenClSource({source, "", {}});
+  if (spirv.status != compiler::Status::Success) return {spirv.status, spirv.log, nullptr};
+  compiler::CompileRequest request;
+  request.spirv = spirv.spirv;
+  request.target = compiler::Target::Nvptx;
+  return compiler::compileSpirv(request);
+}
+
+TEST_F(CudaGpu, PartsOfASplitLaunchSeeTheIdsOfTheWholeLaunch) {
+  const compiler::BuildResult built = compileForGpu(R"(kernel void ids(global uint* out) {
+      global uint* record = out + 6 * get_global_linear_id();
+      for (uint d = 0; d < 2; ++d) {
+        record[d] = get_global_id(d);
+        record[2 + d] = get_group_id(d);
+        record[4 + d] = get_num_groups(d);
+      }
+    })");
+  ASSERT_EQ(built.status, compiler::Status::Success) << built.log;
+  std::string log;
+  std::unique_ptr<core::BackendProgram> program = gpu->loadProgram(built.program, log);
+  ASSERT_TRUE(program) << log;
+  core::BackendKernel* kernel = program->kernel("ids", log);
+  ASSERT_TRUE(kernel) << log;
+  const uint32_t groups[2] = {5, 6}, groupSize[2] = {8, 4};
+  const size_t items = size_t(groups[0]) * groupSize[0] * groups[1] * groupSize[1];
+  auto* records = static_cast<uint32_t*>(gpu->allocateDevice(items * 6 * 4));
+  std::unique_ptr<core::BackendQueue> queue = gpu->createQueue();
+  for (const uint64_t offset : {uint64_t(0), uint64_t(3)}) {  // the entry for whole groups, then for any launch
+    for (const int dimension : {0, 1}) {
+      core::KernelLaunch launch;
+      launch.setRange({2, {groups[0], groups[1], 1}, {groupSize[0], groupSize[1], 1}, {offset, 0, 0}, {}, false});
+      launch.kernel = kernel;
+      launch.descriptor = &built.program->info.kernels[0];
+      launch.argumentSize = launch.descriptor->argumentBufferSize;
+      std::vector<uint8_t> arguments(launch.argumentSize);
+      put<uint64_t>(arguments, launch.descriptor->arguments[0].offset, reinterpret_cast<uint64_t>(records));
+      gpu->fill(records, "\xff", 1, items * 6 * 4);
+      const uint32_t first = groups[dimension] / 2 + 1;
+      queue->launch(launch.part(dimension, 0, first), arguments.data());
+      queue->launch(launch.part(dimension, first, groups[dimension] - first), arguments.data());
+      queue->synchronize();
+      ASSERT_EQ(queue->takeFailure(), 0);
+      const std::vector<uint32_t> result = download<uint32_t>(records, items * 6);
+      const uint32_t width = groups[0] * groupSize[0];
+      for (size_t linear = 0; linear < items; ++linear) {
+        const uint32_t id[2] = {uint32_t(linear % width), uint32_t(linear / width)};
+        const uint32_t* record = result.data() + 6 * linear;
+        for (int d = 0; d < 2; ++d) {
+          ASSERT_EQ(record[d], id[d] + (d == 0 ? offset : 0)) << "global id " << d << " of " << linear << ", split along " << dimension;
+          ASSERT_EQ(record[2 + d], id[d] / groupSize[d]) << "group id " << d << " of " << linear;
+          ASSERT_EQ(record[4 + d], groups[d]) << "groups " << d;
+        }
+      }
+    }
+  }
+  gpu->release(records, core::MemoryType::Device);
+}
+
 TEST_F(CudaGpu, KernelReceivesMixedArgumentsAndTheImplicitStruct) {
   auto program = load();
   ASSERT_TRUE(program);
@@ -393,7 +458,7 @@ TEST_F(CudaGpu, ProgramsLinkTheirImportsAndGiveFunctionAddresses) {
 }
 .visible .global .align 8 .u64 __loom_address_of_triple = triple;
 )";
-  const char* body = R"((.param .u64 out, .param .align 8 .b8 implicit[56])
+  const char* body = R"((.param .u64 out, .param .align 8 .b8 implicit[80])
 {
   .reg .b32 %r<2>;
   .reg .b64 %rd<2>;
@@ -503,6 +568,50 @@ TEST_F(CudaGpu, PeersReachEachOthersMemory) {
 }
 
 // Core's shareable host memory, registered in place: the GPU's copies reach it at its address.
+// A root over two GPUs (implicit scaling): each launch is split between them, and each reads what
+// the other GPU wrote in the launch before, which the root's joins (a stream wait on the other
+// GPU's event) must order.
+TEST_F(CudaGpu, ARootOverTwoGpusSplitsLaunchesAndOrdersThemAcrossTheGpus) {
+  if (gpus->size() < 2) GTEST_SKIP() << "one GPU only";
+  auto* other = static_cast<CudaBackend*>((*gpus)[1].backend.get());
+  if (!gpu->peerAccess(*other).access || !other->peerAccess(*gpu).access) GTEST_SKIP() << "the GPUs cannot reach each other";
+  const compiler::BuildResult built = compileForGpu(R"(kernel void rotate(global const uint* in, global uint* out, uint n) {
+      const size_t i = get_global_id(0);
+      out[i] = in[(i + n / 2) % n] + 1;
+    })");
+  ASSERT_EQ(built.status, compiler::Status::Success) << built.log;
+  std::unique_ptr<core::Backend> root = core::createCompositeBackend({gpu, other});
+  std::string log;
+  std::unique_ptr<core::BackendProgram> program = root->loadProgram(built.program, log);
+  ASSERT_TRUE(program) << log;
+  core::BackendKernel* kernel = program->kernel("rotate", log);
+  ASSERT_TRUE(kernel) << log;
+  const uint32_t n = 1 << 20, rounds = 10;
+  void* buffers[2] = {gpu->allocateDevice(n * 4), gpu->allocateDevice(n * 4)};
+  ASSERT_TRUE(buffers[0] && buffers[1]);
+  const uint32_t zero = 0;
+  gpu->fill(buffers[0], &zero, 4, n * 4);
+  std::unique_ptr<core::BackendQueue> queue = root->createQueue();
+  const compiler::KernelDescriptor& descriptor = built.program->info.kernels[0];
+  for (uint32_t round = 0; round < rounds; ++round) {
+    core::KernelLaunch launch;
+    launch.setRange({1, {n / 256, 1, 1}, {256, 1, 1}, {}, {}, false});
+    launch.kernel = kernel;
+    launch.descriptor = &descriptor;
+    launch.argumentSize = descriptor.argumentBufferSize;
+    std::vector<uint8_t> arguments(launch.argumentSize);
+    put<uint64_t>(arguments, descriptor.arguments[0].offset, reinterpret_cast<uint64_t>(buffers[round % 2]));
+    put<uint64_t>(arguments, descriptor.arguments[1].offset, reinterpret_cast<uint64_t>(buffers[1 - round % 2]));
+    put<uint32_t>(arguments, descriptor.arguments[2].offset, n);
+    queue->launch(launch, arguments.data());
+  }
+  queue->synchronize();
+  EXPECT_EQ(queue->takeFailure(), 0);
+  const std::vector<uint32_t> result = download<uint32_t>(buffers[rounds % 2], n);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(result[i], rounds) << i;
+  for (void* buffer : buffers) gpu->release(buffer, core::MemoryType::Device);
+}
+
 TEST_F(CudaGpu, RegisteredSharedMemoryIsReachedAtItsHostAddress) {
   core::SharedMemoryBlock block = core::allocateSharedMemory(8192, 0);
   ASSERT_TRUE(block.address);

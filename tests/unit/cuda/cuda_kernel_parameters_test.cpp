@@ -91,6 +91,30 @@ TEST(CudaKernelParameters, ImplicitStructHoldsTheLaunchGeometry) {
   EXPECT_EQ(implicit.globalSize[1], 8u);
   EXPECT_EQ(implicit.globalSize[2], 1u);
   EXPECT_EQ(implicit.workDim, 2u);
+  for (int d = 0; d < 3; ++d) {
+    EXPECT_EQ(implicit.groupIdBase[d], 0u) << "a launch that is no part runs its groups from 0";
+    EXPECT_EQ(implicit.numGroups[d], 1u);
+  }
+}
+
+// A part of a split launch: the whole launch's counts and range, its own first group.
+TEST(CudaKernelParameters, APartTakesItsFirstGroupAndTheWholeLaunchsCounts) {
+  core::KernelLaunch launch;
+  launch.setRange({2, {10, 6, 1}, {8, 8, 1}, {3, 0, 0}, {}, false});
+  const core::KernelLaunch part = launch.part(1, 4, 2);
+  const compiler::nvptx::ImplicitLaunchParameters implicit = implicitParameters(part);
+  const uint32_t base[3] = {0, 4, 0}, total[3] = {10, 6, 1};
+  for (int d = 0; d < 3; ++d) {
+    EXPECT_EQ(implicit.groupIdBase[d], base[d]) << d;
+    EXPECT_EQ(implicit.numGroups[d], total[d]) << d;
+  }
+  EXPECT_EQ(implicit.globalSize[1], 48u);
+  EXPECT_EQ(implicit.globalOffset[0], 3u);
+  const Grid grid = gridOf(part);
+  EXPECT_EQ(grid.x, 10u);
+  EXPECT_EQ(grid.y, 2u);
+  EXPECT_EQ(grid.z, 1u);
+  EXPECT_FALSE(runsOnWholeGroupsEntry(part)) << "the offset is not 0";
 }
 
 // The entry for whole groups serves launches of whole groups at global offset 0.
@@ -119,9 +143,11 @@ TEST(CudaKernelParameters, KernelWithoutArgumentsGetsOnlyTheImplicitStruct) {
 
 TEST(CudaKernelParameters, ImplicitStructLayoutIsTheCompilersContract) {
   using compiler::nvptx::ImplicitLaunchParameters;
-  EXPECT_EQ(sizeof(ImplicitLaunchParameters), 56u);
+  EXPECT_EQ(sizeof(ImplicitLaunchParameters), 80u);
   EXPECT_EQ(offsetof(ImplicitLaunchParameters, globalSize), 24u);
   EXPECT_EQ(offsetof(ImplicitLaunchParameters, workDim), 48u);
+  EXPECT_EQ(offsetof(ImplicitLaunchParameters, groupIdBase), 52u);
+  EXPECT_EQ(offsetof(ImplicitLaunchParameters, numGroups), 64u);
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
-// The CUDA queue under an engine, on a fake CUDA driver (fake_driver/) whose streams run copies and
-// memory operations in order on threads of their own.
+// CUDA queues on a fake driver (fake_cuda_driver.h): what a part of a split launch is launched
+// with, how the queues of two GPUs join without the host, and (the fake's streams run copies and
+// memory operations in order on threads of their own) how a queue under an engine orders signals
+// and waits.
 #include "backends/cuda/cuda_queue.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -11,13 +14,195 @@
 
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_driver.h"
+#include "backends/cuda/cuda_program.h"
+#include "fake_cuda_driver.h"
 #include "loom/core/command_stream.h"
+#include "loom/core/composite_kernel.h"
+#include "loom/core/composite_queue.h"
 #include "loom/core/engine.h"
 #include "loom/core/event.h"
 #include "loom/core/futex.h"
 
 namespace loom::backends::cuda {
 namespace {
+
+using testing::FakeCudaCall;
+using testing::FakeCudaDriver;
+
+CUfunction fakeFunction(uintptr_t value) { return reinterpret_cast<CUfunction>(value); }
+
+class CudaQueues : public ::testing::Test {
+ protected:
+  CudaQueues() {
+    for (CUdevice device = 0; device < 2; ++device) {
+      std::string error;
+      contexts[device] = PrimaryContext::retain(fake.driver(), device, error);
+      queues[device] = CudaQueue::create(contexts[device], "gpu" + std::to_string(device), CudaQueue::Caller::AnyThread, false, error);
+      kernels[device] = std::make_unique<CudaKernel>(contexts[device], KernelEntries{anyLaunch[device], wholeGroups[device]}, 1024,
+                                                     false, false);
+    }
+    descriptor.name = "k";
+    fake.implicitParameterIndex = 0;  // a kernel without arguments
+  }
+  ~CudaQueues() override { EXPECT_TRUE(fake.misuse.empty()) << fake.misuse.front(); }
+
+  core::KernelLaunch launchOf(core::LaunchRange range, size_t device = 0) {
+    core::KernelLaunch launch;
+    launch.setRange(range);
+    launch.kernel = kernels[device].get();
+    launch.descriptor = &descriptor;
+    return launch;
+  }
+  FakeCudaCall lastLaunch() {
+    const std::vector<FakeCudaCall> launches = fake.callsNamed("cuLaunchKernel");
+    return launches.empty() ? FakeCudaCall{} : launches.back();
+  }
+
+  FakeCudaDriver fake;  // first: outlives everything that calls it
+  std::shared_ptr<PrimaryContext> contexts[2];
+  std::unique_ptr<CudaQueue> queues[2];
+  const CUfunction anyLaunch[2] = {fakeFunction(0xa0), fakeFunction(0xa8)};
+  const CUfunction wholeGroups[2] = {fakeFunction(0xb0), fakeFunction(0xb8)};
+  std::unique_ptr<CudaKernel> kernels[2];
+  compiler::KernelDescriptor descriptor;
+  const uint8_t noArguments[1] = {};
+};
+
+TEST_F(CudaQueues, ALaunchThatIsNoPartRunsItsGroupsFromZero) {
+  queues[0]->launch(launchOf({3, {4, 6, 8}, {32, 2, 1}, {}, {}, false}), noArguments);
+  const FakeCudaCall launch = lastLaunch();
+  EXPECT_EQ(launch.function, wholeGroups[0]);
+  EXPECT_EQ(launch.stream, fake.callsNamed("cuStreamCreate")[0].stream);
+  const unsigned groups[3] = {4, 6, 8};
+  for (int d = 0; d < 3; ++d) {
+    EXPECT_EQ(launch.grid[d], groups[d]) << d;
+    EXPECT_EQ(launch.implicit.groupIdBase[d], 0u) << d;
+    EXPECT_EQ(launch.implicit.numGroups[d], launch.grid[d]) << d;
+  }
+  EXPECT_EQ(launch.block[0], 32u);
+  EXPECT_EQ(launch.block[1], 2u);
+}
+
+TEST_F(CudaQueues, APartRunsItsOwnGroupsWithTheIdsOfTheWholeLaunch) {
+  const core::KernelLaunch whole = launchOf({3, {4, 6, 8}, {32, 2, 1}, {}, {}, false});
+  queues[0]->launch(whole.part(2, 5, 3), noArguments);
+  const FakeCudaCall launch = lastLaunch();
+  EXPECT_EQ(launch.function, wholeGroups[0]) << "the part's groups are whole and the offset 0";
+  const unsigned grid[3] = {4, 6, 3}, base[3] = {0, 0, 5}, total[3] = {4, 6, 8};
+  const uint64_t globalSize[3] = {128, 12, 8};
+  for (int d = 0; d < 3; ++d) {
+    EXPECT_EQ(launch.grid[d], grid[d]) << d;
+    EXPECT_EQ(launch.implicit.groupIdBase[d], base[d]) << d;
+    EXPECT_EQ(launch.implicit.numGroups[d], total[d]) << d;
+    EXPECT_EQ(launch.implicit.globalSize[d], globalSize[d]) << d;
+  }
+}
+
+TEST_F(CudaQueues, APartOfARangeWithAnOffsetAndAPartialGroupRunsOnTheEntryForAnyLaunch) {
+  // 100 work-items in groups of 16: 7 groups, the last one partial; split along x.
+  const core::KernelLaunch whole = launchOf({1, {7, 1, 1}, {16, 1, 1}, {5, 0, 0}, {100, 1, 1}, false}, 1);
+  queues[1]->launch(whole.part(0, 4, 3), noArguments);
+  const FakeCudaCall launch = lastLaunch();
+  EXPECT_EQ(launch.function, anyLaunch[1]);
+  EXPECT_EQ(launch.grid[0], 3u);
+  EXPECT_EQ(launch.implicit.groupIdBase[0], 4u);
+  EXPECT_EQ(launch.implicit.numGroups[0], 7u);
+  EXPECT_EQ(launch.implicit.globalSize[0], 100u);
+  EXPECT_EQ(launch.implicit.globalOffset[0], 5u);
+  EXPECT_EQ(launch.current, FakeCudaDriver::contextOf(1));
+}
+
+TEST_F(CudaQueues, APartOfNoGroupsLaunchesNothing) {
+  const core::KernelLaunch whole = launchOf({1, {7, 1, 1}, {16, 1, 1}, {}, {}, false});
+  queues[0]->launch(whole.part(0, 7, 0), noArguments);
+  EXPECT_EQ(fake.count("cuLaunchKernel"), 0u);
+  EXPECT_EQ(queues[0]->takeFailure(), 0);
+}
+
+// The join records an event of GPU 1's context on GPU 1's stream; GPU 0's stream waits for it.
+TEST_F(CudaQueues, AJoinIsAStreamWaitOnAnEventOfTheOtherGpu) {
+  const CUstream stream0 = fake.callsNamed("cuStreamCreate")[0].stream, stream1 = fake.callsNamed("cuStreamCreate")[1].stream;
+  fake.calls.clear();
+  ASSERT_TRUE(queues[0]->joinAfter(*queues[1]));
+  ASSERT_EQ(fake.count("cuEventCreate"), 1u);
+  const FakeCudaCall created = fake.callsNamed("cuEventCreate")[0];
+  EXPECT_EQ(created.current, FakeCudaDriver::contextOf(1));
+  EXPECT_EQ(created.flags & CU_EVENT_DISABLE_TIMING, CU_EVENT_DISABLE_TIMING);
+  ASSERT_EQ(fake.count("cuEventRecord"), 1u);
+  EXPECT_EQ(fake.callsNamed("cuEventRecord")[0].stream, stream1);
+  ASSERT_EQ(fake.count("cuStreamWaitEvent"), 1u);
+  const FakeCudaCall wait = fake.callsNamed("cuStreamWaitEvent")[0];
+  EXPECT_EQ(wait.stream, stream0);
+  EXPECT_EQ(wait.event, created.event);
+  EXPECT_EQ(fake.count("cuStreamSynchronize"), 0u) << "no host round trip";
+  EXPECT_TRUE(fake.contextStack.empty()) << "every context pushed was popped";
+}
+
+TEST_F(CudaQueues, OneEventServesEveryJoinAfterAQueue) {
+  ASSERT_TRUE(queues[0]->joinAfter(*queues[1]));
+  ASSERT_TRUE(queues[0]->joinAfter(*queues[1]));
+  EXPECT_EQ(fake.count("cuEventCreate"), 1u);
+  EXPECT_EQ(fake.count("cuEventRecord"), 2u) << "recorded again after the work issued since";
+  EXPECT_EQ(fake.count("cuStreamWaitEvent"), 2u);
+}
+
+TEST_F(CudaQueues, AJoinTheDriverRefusesIsLeftToTheHost) {
+  fake.failing["cuStreamWaitEvent"] = CUDA_ERROR_NOT_SUPPORTED;
+  EXPECT_FALSE(queues[0]->joinAfter(*queues[1]));
+  EXPECT_EQ(queues[0]->takeFailure(), 0) << "the caller joins on the host instead: nothing failed";
+  fake.failing = {{"cuEventCreate", CUDA_ERROR_OUT_OF_MEMORY}};
+  EXPECT_FALSE(queues[1]->joinAfter(*queues[0])) << "GPU 0's join event cannot be made";
+  EXPECT_EQ(queues[0]->takeFailure(), 0);
+}
+
+TEST_F(CudaQueues, OnlyQueuesOfTheDriverJoin) {
+  class OtherQueue final : public core::BackendQueue {
+   public:
+    bool asynchronous() const override { return false; }
+    void launch(const core::KernelLaunch&, const uint8_t*) override {}
+    void copy(void*, const void*, size_t) override {}
+    void fill(void*, const void*, size_t, size_t) override {}
+    bool completed() override { return true; }
+    void synchronize() override {}
+  } other;
+  EXPECT_FALSE(queues[0]->joinAfter(other));
+}
+
+// A root over both GPUs: the split launch's parts go to each GPU's stream, and the launch after
+// it on the root starts on each GPU only once the other GPU's part is done, by stream waits.
+TEST_F(CudaQueues, ARootOverTwoGpusSplitsLaunchesAndJoinsThemOnTheGpus) {
+  std::vector<std::unique_ptr<core::BackendQueue>> tiles;
+  for (auto& queue : queues) tiles.push_back(std::move(queue));
+  core::CompositeQueue root(std::move(tiles), {true, true});
+  core::CompositeKernel kernel({kernels[0].get(), kernels[1].get()}, 1);
+  core::KernelLaunch launch = launchOf({1, {64, 1, 1}, {32, 1, 1}, {}, {}, false});
+  launch.kernel = &kernel;
+  fake.calls.clear();
+  root.launch(launch, noArguments);
+  const std::vector<FakeCudaCall> launches = fake.callsNamed("cuLaunchKernel");
+  ASSERT_EQ(launches.size(), 2u);
+  for (unsigned tile = 0; tile < 2; ++tile) {
+    EXPECT_EQ(launches[tile].current, FakeCudaDriver::contextOf(tile));
+    EXPECT_EQ(launches[tile].function, wholeGroups[tile]);
+    EXPECT_EQ(launches[tile].grid[0], 32u);
+    EXPECT_EQ(launches[tile].implicit.groupIdBase[0], 32u * tile);
+    EXPECT_EQ(launches[tile].implicit.numGroups[0], 64u);
+  }
+  EXPECT_EQ(fake.count("cuStreamWaitEvent"), 0u) << "nothing ran before the first launch";
+  fake.calls.clear();
+  root.launch(launch, noArguments);
+  EXPECT_EQ(fake.count("cuStreamWaitEvent"), 2u) << "each GPU waits for the other's part";
+  EXPECT_EQ(fake.count("cuStreamSynchronize"), 0u);
+  ASSERT_EQ(fake.count("cuLaunchKernel"), 2u);
+  // Each GPU's wait comes before its second part, on its stream.
+  std::vector<CUstream> waited;
+  for (const FakeCudaCall& call : fake.calls) {
+    if (call.name == "cuStreamWaitEvent") waited.push_back(call.stream);
+    if (call.name == "cuLaunchKernel") {
+      EXPECT_NE(std::find(waited.begin(), waited.end(), call.stream), waited.end());
+    }
+  }
+}
 
 constexpr uint64_t kHangBoundNs = 20'000'000'000ull;  // a wait this long means a hang
 
@@ -54,12 +239,13 @@ class CudaQueueOnFakeDriver : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string error;
-    std::shared_ptr<const Driver> driver = Driver::load(LOOM_FAKE_CUDA_DRIVER, error);
-    ASSERT_NE(driver, nullptr) << error;
-    std::shared_ptr<const PrimaryContext> context = PrimaryContext::retain(driver, 0, error);
+    std::shared_ptr<const PrimaryContext> context = PrimaryContext::retain(fake.driver(), 0, error);
     ASSERT_NE(context, nullptr) << error;
     backend_ = std::make_unique<FakeGpuBackend>(std::move(context));
   }
+  void TearDown() override { EXPECT_TRUE(fake.misuse.empty()) << fake.misuse.front(); }
+
+  FakeCudaDriver fake;  // first: outlives everything that calls it
   std::unique_ptr<FakeGpuBackend> backend_;
 };
 

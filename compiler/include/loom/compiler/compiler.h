@@ -79,6 +79,9 @@ std::array<uint8_t, 16> nativeBinaryUuid(Target target);
 // (Level Zero passes values without sizes). Malformed input yields what was found before the damage.
 std::map<uint32_t, size_t> specializationConstantSizes(const uint8_t* spirv, size_t size);
 
+// The libdevice NVPTX programs link for their math (see CompiledProgram); empty when none is found.
+std::string libdevicePath();
+
 // Loom's native binary: an ELF container holding metadata and code. readNativeBinary validates
 // everything it reads; a truncated or corrupted binary yields InvalidBinary, never a crash.
 std::vector<uint8_t> writeNativeBinary(const CompiledProgram& program);

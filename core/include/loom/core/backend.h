@@ -13,6 +13,7 @@
 #include "loom/core/command_stream.h"
 #include "loom/core/device_info.h"
 #include "loom/core/kernel_launch.h"
+#include "loom/core/memory_coloring.h"
 #include "loom/core/memory_type.h"
 #include "loom/core/telemetry.h"
 
@@ -81,6 +82,11 @@ class BackendQueue {
   // True once the device has passed `mark`: the commands issued before it have completed, while
   // later ones (a wait in the queue) may not have. Never blocks.
   virtual bool markReached(uint32_t mark) { return false; }
+  // A queue over the tiles of a root device times each tile apart: markTiles() of them, and
+  // timeOfMarkOnTile() is when `tile` passed `mark` (timeOfMark() when the last tile did). Other
+  // queues are one tile.
+  virtual uint32_t markTiles() const { return 1; }
+  virtual uint64_t timeOfMarkOnTile(uint32_t mark, uint32_t tile) { return timeOfMark(mark); }
   // The first failure among the commands issued since the last call, as a negative execution
   // status (event.h), or 0; the call clears it. A command the device refused counts when it is
   // issued; a failure while the device ran the work once completed() or synchronize() saw it.
@@ -92,6 +98,11 @@ class BackendQueue {
   // operations): the caller then waits, or writes, on the host.
   virtual bool waitValue(const uint32_t* address, uint32_t value) { return false; }
   virtual bool writeValue(uint32_t* address, uint32_t value) { return false; }
+  // A join between the queues of two tiles of one root device, in the queues themselves: the
+  // commands issued on this queue from now on start only after those issued on `other` so far
+  // have completed, and see what they wrote. False when the queues cannot (other kinds of queue,
+  // a synchronous queue, a driver failure): the caller then synchronizes `other`.
+  virtual bool joinAfter(BackendQueue& other) { return false; }
   // A synchronous queue may instead start a launch that runs while the caller goes on, so that a
   // composite queue (composite_backend.h) runs its tiles' parts at once: false when it cannot, and
   // then nothing started. The arguments are copied. finishLaunches() returns once every launch
@@ -135,6 +146,26 @@ class Backend {
   // with registerHostMemory, else (when that fails) memory of the backend's own allocator.
   virtual bool providesHostMemory() const { return false; }
   virtual void releaseMemory(void* address, MemoryType type) {}
+  // Implicit scaling, asked of a root's tile 0: device memory of `size` bytes made of `chunks`
+  // (memory_coloring.h), each physical memory of its owner `tiles[chunk.tile]`, all of it one
+  // range of addresses that every tile reads and writes, atomics included. nullptr when the
+  // backend has no such memory (the CPU: core's host memory is its) or the tiles have too little;
+  // releaseColoredMemory frees it.
+  virtual void* allocateColoredMemory(const std::vector<Backend*>& tiles, const std::vector<MemoryChunk>& chunks, size_t size) {
+    return nullptr;
+  }
+  virtual void releaseColoredMemory(void* address) {}
+  // The unit of the device's physical memory that colored memory's chunks are whole numbers of
+  // (CUDA's allocation granularity); 0 when any size will do.
+  virtual size_t physicalGranularity() const { return 0; }
+  // Core's host memory that became a device allocation of this device (allocateMemory gave none),
+  // before anything touched it: a root over tiles records its chunks (colored_allocations.h, which
+  // the memory manager clears when it frees the memory) and places each on its tile
+  // (placeHostMemory).
+  virtual void adoptHostMemory(void* address, size_t size) {}
+  // Places core's host memory that nothing touched yet on this device's own memory (a CPU tile's
+  // NUMA node); false when the device has no memory of its own to place it on.
+  virtual bool placeHostMemory(void* address, size_t size) { return false; }
   // Makes core's host memory (shared_memory.h) addressable by the device at the same address,
   // for kernels, copies and queue waits: pinned and mapped for every device of the driver. False
   // when the backend cannot, or has no need to (the CPU). unregisterHostMemory undoes it before

@@ -53,6 +53,11 @@ class CommandExecutor {
     Event* event;
     uint32_t mark;
   };
+  // The time of a deferred mark; `now` for kNoMark.
+  uint64_t timeOf(const DeferredTime& deferred, uint64_t now) const;
+  // A mark of a queue over several tiles (a root device's) is timed on each tile apart.
+  bool timedPerTile(const DeferredTime& deferred) const;
+  std::vector<uint64_t> tileTimesOf(const DeferredTime& deferred) const;
   // After each command issued to the device: only an asynchronous queue leaves work in flight
   // (and only then is inFlight_ written); a command the device refused abandons the stream.
   void issued();

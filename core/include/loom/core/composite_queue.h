@@ -4,10 +4,12 @@
 // their bytes (memory_coloring.h); the root's order holds across tiles: a command starts only
 // after every tile finished what was issued before it.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include "loom/core/backend.h"
+#include "loom/core/futex.h"
 #include "loom/core/memory_coloring.h"
 
 namespace loom::core {
@@ -20,7 +22,9 @@ class CompositeQueue final : public BackendQueue {
     bool launches = true;  // the tiles run parts of a launch (Backend::runsLaunchParts)
     bool copiesAndFills = true;
   };
-  CompositeQueue(std::vector<std::unique_ptr<BackendQueue>> tiles, Splitting splitting);
+  // `clock`: the root's timestamp clock (Backend::timestamp), which times synchronous tiles.
+  CompositeQueue(std::vector<std::unique_ptr<BackendQueue>> tiles, Splitting splitting,
+                 std::function<uint64_t()> clock = monotonicNanoseconds);
 
   bool asynchronous() const override { return asynchronous_; }
   // Launches receive the CompositeKernel of the root's programs.
@@ -29,11 +33,15 @@ class CompositeQueue final : public BackendQueue {
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
   bool completed() override;
   void synchronize() override;
-  // A mark is passed once every tile passed it: its time is the latest of the tiles'.
+  // A mark is passed once every tile passed it: its time is the latest of the tiles'. Each tile's
+  // is its queue's mark; synchronous tiles, which have none, passed it when they returned from
+  // their last command before it (or when it was made, if they ran none since the mark before).
   uint32_t markTime() override;
   uint64_t timeOfMark(uint32_t mark) override;
   void forgetMarks() override;
   bool markReached(uint32_t mark) override;
+  uint32_t markTiles() const override { return static_cast<uint32_t>(tiles_.size()); }
+  uint64_t timeOfMarkOnTile(uint32_t mark, uint32_t tile) override;
   int32_t takeFailure() override;
   bool waitValue(const uint32_t* address, uint32_t value) override;
   // Stores once every tile's commands before it completed.
@@ -50,9 +58,11 @@ class CompositeQueue final : public BackendQueue {
   // calling thread runs tile 0's, then finishes the others'.
   void runPartsTogether(const std::vector<KernelLaunch>& parts, const uint8_t* arguments);
   // Before a command on `tile` alone (or, with kAllTiles, on several): the work other tiles still
-  // have in flight completes, so that the command sees it.
+  // have in flight completes, so that the command sees it. The tile's queue waits for theirs
+  // where it can (BackendQueue::joinAfter, a stream wait on a GPU), else the host waits.
   static constexpr size_t kAllTiles = SIZE_MAX;
   void joinBefore(size_t tile);
+  // After a command on `tile`, once it returned.
   void issued(size_t tile);
 
   std::vector<std::unique_ptr<BackendQueue>> tiles_;
@@ -60,8 +70,13 @@ class CompositeQueue final : public BackendQueue {
   Splitting splitting_;
   uint64_t minimumGroupsToSplit_;
   MemoryColoring coloring_;
-  std::vector<bool> inFlight_;                // by tile: commands issued that may not have completed
-  std::vector<std::vector<uint32_t>> marks_;  // by mark: each tile's
+  // [tile][other]: `other` issued commands that `tile`'s queue is not ordered after yet.
+  std::vector<std::vector<bool>> unordered_;
+  std::function<uint64_t()> clock_;
+  std::vector<std::vector<uint32_t>> marks_;  // by mark: each tile's (asynchronous tiles)
+  std::vector<std::vector<uint64_t>> markTimes_;  // by mark: each tile's time (synchronous tiles)
+  std::vector<uint64_t> returnedAt_;  // by tile: when its last command returned (synchronous tiles)
+  std::vector<bool> ranSinceMark_;    // by tile: it ran a command since the last mark
 };
 
 }  // namespace loom::core

@@ -56,8 +56,6 @@ struct DeviceInfo {
   // Kernels may dereference any host pointer, malloc'ed ones too (the CPU; GPUs with pageable
   // memory access, e.g. through HMM).
   bool accessesSystemAllocations = true;
-  // Sub-device position: -1 for a root device.
-  int32_t subDeviceIndex = -1;
 };
 
 // What group sizes along x the device runs best in multiples of (a GPU's warp, the CPU's vector

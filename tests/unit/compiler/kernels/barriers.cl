@@ -1,27 +1,8 @@
 // Kernels with barriers: in loops, in uniform branches, in called functions; __local memory
 // static and by argument.
 
-// A tree reduction over the group, barriers inside the loop.
-kernel void reduce_in_groups(global const int* in, global int* sums, local int* scratch) {
-  size_t l = get_local_id(0);
-  scratch[l] = in[get_global_id(0)];
-  for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (l < stride) scratch[l] += scratch[l + stride];
-  }
-  if (l == 0) sums[get_group_id(0)] = scratch[0];
-}
-
-// A barrier in a non-kernel function: each group's slice reversed through a static __local array.
-void exchange(local int* tile, size_t l, size_t n, global int* data, size_t g) {
-  tile[l] = data[g];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  data[g] = tile[n - 1 - l];
-}
-kernel void reverse_in_groups(global int* data) {
-  local int tile[64];
-  exchange(tile, get_local_id(0), get_local_size(0), data, get_global_id(0));
-}
+// A reduction with barriers in a loop, and one with a barrier in a called function.
+#include "../../../kernels/work_group_kernels.cl"
 
 // Two static arrays and a local pointer argument, private values live across barriers, and a
 // barrier in a branch every work-item takes the same way.

@@ -5,24 +5,8 @@ kernel void add_vectors(global const float* a, global const float* b, global flo
   sum[i] = a[i] + b[i];
 }
 
-// One record of kIdRecord values per work-item, at its global linear id.
-#define kIdRecord 27
-kernel void work_item_ids(global ulong* out) {
-  global ulong* record = out + get_global_linear_id() * kIdRecord;
-  for (uint d = 0; d < 3; ++d) {
-    record[d] = get_global_id(d);
-    record[3 + d] = get_local_id(d);
-    record[6 + d] = get_group_id(d);
-    record[9 + d] = get_local_size(d);
-    record[12 + d] = get_enqueued_local_size(d);
-    record[15 + d] = get_global_size(d);
-    record[18 + d] = get_num_groups(d);
-    record[21 + d] = get_global_offset(d);
-  }
-  record[24] = get_work_dim();
-  record[25] = get_local_linear_id();
-  record[26] = get_global_linear_id();
-}
+// work_item_ids: every work-item function, in a record of 27 values per work-item.
+#include "../../../kernels/work_item_kernels.cl"
 
 // Only what is the same for every group of a run along x, but the global id.
 kernel void global_ids(global ulong* out) {
@@ -33,12 +17,7 @@ kernel void global_ids(global ulong* out) {
   record[3] = get_group_id(1);
 }
 
-typedef struct {
-  char c;
-  int i;
-  double d;
-  short s;
-} mixed_t;
+#include "../../../kernels/mixed_t.h"
 
 kernel void mixed_arguments(global double* out, mixed_t m, char c, short s, long l, float f, double d, uchar u,
                             local float* scratch, constant int* table) {

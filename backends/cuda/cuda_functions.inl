@@ -74,6 +74,7 @@ LOOM_CUDA_FUNCTION(cuFuncSetAttribute, "cuFuncSetAttribute", nullptr, CUfunction
 LOOM_CUDA_FUNCTION(cuEventCreate, "cuEventCreate", nullptr, CUevent*, unsigned int)
 LOOM_CUDA_FUNCTION(cuEventRecord, "cuEventRecord", nullptr, CUevent, CUstream)
 LOOM_CUDA_FUNCTION(cuEventSynchronize, "cuEventSynchronize", nullptr, CUevent)
+LOOM_CUDA_FUNCTION(cuEventQuery, "cuEventQuery", nullptr, CUevent)
 LOOM_CUDA_FUNCTION(cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime", float*, CUevent, CUevent)
 LOOM_CUDA_FUNCTION(cuEventDestroy, "cuEventDestroy_v2", nullptr, CUevent)
 // IPC, host-memory registration and stream memory operations.

@@ -96,6 +96,14 @@ uint64_t CudaQueue::timeOfMark(uint32_t mark) {
   return anchorTime_ + static_cast<uint64_t>(std::max(0.0, double(milliseconds) * 1e6));
 }
 
+bool CudaQueue::markReached(uint32_t mark) {
+  std::optional<PrimaryContext::Scope> scope;
+  enter(scope);
+  const CUresult result = driver().cuEventQuery(marks_.at(mark));
+  if (result == CUDA_ERROR_NOT_READY) return false;
+  return succeeded(result, "cuEventQuery");
+}
+
 void CudaQueue::forgetMarks() {
   if (marks_.empty()) return;
   spareEvents_.insert(spareEvents_.end(), marks_.begin(), marks_.end());

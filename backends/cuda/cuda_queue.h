@@ -38,6 +38,8 @@ class CudaQueue final : public core::BackendQueue {
   uint32_t markTime() override;
   uint64_t timeOfMark(uint32_t mark) override;
   void forgetMarks() override;
+  // cuEventQuery of the mark's event: true once the stream has passed it.
+  bool markReached(uint32_t mark) override;
   // cuStreamWaitValue32 (GEQ) and cuStreamWriteValue32 on registered host memory, which the GPU
   // addresses in place. A driver that refuses one is not asked again: the executor then waits
   // and signals on the host.

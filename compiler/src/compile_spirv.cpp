@@ -12,6 +12,8 @@
 #include "float_atomics.h"
 #include "kernel_descriptor_builder.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
@@ -69,6 +71,28 @@ llvm::Error checkIndirectCallees(const llvm::Module& module, const llvm::DenseSe
                                    function.getName().str().c_str());
   }
   return llvm::Error::success();
+}
+
+// Kernels that take images or samplers cannot run until images exist: they leave the module,
+// with the image builtins they call, so that the rest of it builds; creating them fails.
+std::vector<UnavailableKernel> setAsideKernelsWithImages(llvm::Module& module) {
+  std::vector<llvm::Function*> setAside;
+  for (llvm::Function& function : module)
+    if (isKernel(function) && takesImagesOrSamplers(function)) setAside.push_back(&function);
+  std::vector<UnavailableKernel> unavailable;
+  llvm::SetVector<llvm::Function*> callees;  // declarations left unused would read as imports
+  for (llvm::Function* kernel : setAside) {
+    unavailable.push_back({kernel->getName().str(), "it takes images or samplers, which are not supported yet"});
+    for (llvm::Instruction& instruction : llvm::instructions(*kernel))
+      if (auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction); call && call->getCalledFunction())
+        callees.insert(call->getCalledFunction());
+    kernel->deleteBody();  // only kernels that take images can call one that does
+  }
+  for (llvm::Function* kernel : setAside)
+    if (kernel->use_empty()) kernel->eraseFromParent();
+  for (llvm::Function* callee : callees)
+    if (!llvm::is_contained(setAside, callee) && callee->isDeclaration() && callee->use_empty()) callee->eraseFromParent();
+  return unavailable;
 }
 
 llvm::Expected<ProgramInfo> describeProgram(const llvm::Module& module, const CompileRequest& request) {
@@ -184,10 +208,13 @@ BuildResult compileSpirv(const CompileRequest& request) {
   llvm::LLVMContext context;
   // The builtin library and the translator's output use typed pointers (LLVM 15).
   context.setOpaquePointers(false);
-  auto module = readSpirvModule(context, request.spirv, request.specializationConstants);
+  std::string warnings;
+  auto module = readSpirvModule(context, request.spirv, request.specializationConstants, &warnings);
   if (!module) return failure(Status::BuildFailure, module.takeError());
+  std::vector<UnavailableKernel> unavailable = setAsideKernelsWithImages(**module);
   auto info = describeProgram(**module, request);
   if (!info) return failure(Status::BuildFailure, info.takeError());
+  info->unavailableKernels = std::move(unavailable);
   if (llvm::Error error = checkRequiredSubGroupSizes(*info, request.target)) return failure(Status::BuildFailure, std::move(error));
   auto code = compileForTarget(request, **module, *info, *options);
   if (!code) return failure(Status::BuildFailure, code.takeError());
@@ -195,7 +222,7 @@ BuildResult compileSpirv(const CompileRequest& request) {
   program->target = request.target;
   program->info = std::move(*info);
   program->code = std::move(*code);
-  return {Status::Success, "", std::move(program)};
+  return {Status::Success, std::move(warnings), std::move(program)};
 }
 
 }  // namespace loom::compiler

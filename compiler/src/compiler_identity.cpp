@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "loom/compiler/compiler.h"
@@ -6,6 +7,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Host.h"
+#include "llvm/Support/MD5.h"
 #include "nvptx/libdevice.h"
 #include "nvptx/ptx_code_generator.h"
 
@@ -37,6 +39,18 @@ std::string compilerIdentity(Target target) {
   std::sort(enabled.begin(), enabled.end());
   for (const std::string& feature : enabled) identity += "+" + feature;
   return identity;
+}
+
+std::array<uint8_t, 16> nativeBinaryUuid(Target target) {
+  auto hash = [](Target of) {
+    const llvm::MD5::MD5Result digest = llvm::MD5::hash(llvm::arrayRefFromStringRef(compilerIdentity(of)));
+    std::array<uint8_t, 16> uuid{};
+    std::memcpy(uuid.data(), digest.data(), uuid.size());
+    return uuid;
+  };
+  static const std::array<uint8_t, 16> cpu = hash(Target::Cpu);
+  static const std::array<uint8_t, 16> nvptx = hash(Target::Nvptx);
+  return target == Target::Nvptx ? nvptx : cpu;
 }
 
 }  // namespace loom::compiler

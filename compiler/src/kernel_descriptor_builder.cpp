@@ -126,6 +126,12 @@ std::string vectorTypeHint(const llvm::Function& kernel, bool withSignedness) {
 
 std::string sourceVectorTypeHint(const llvm::Function& kernel) { return vectorTypeHint(kernel, true); }
 
+bool takesImagesOrSamplers(const llvm::Function& kernel) {
+  return llvm::any_of(kernel.args(), [](const llvm::Argument& argument) {
+    return isOpaqueOpenClType(argument.getType(), "opencl.image") || isOpaqueOpenClType(argument.getType(), "opencl.sampler");
+  });
+}
+
 bool isKernel(const llvm::Function& function) {
   return !function.isDeclaration() && function.getCallingConv() == llvm::CallingConv::SPIR_KERNEL;
 }

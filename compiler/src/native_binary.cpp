@@ -12,7 +12,7 @@ namespace loom::compiler {
 
 namespace {
 
-constexpr uint32_t kInfoVersion = 6;  // 6: uniformGroupsOnly
+constexpr uint32_t kInfoVersion = 7;  // 6: unavailable kernels; 7: uniformGroupsOnly
 constexpr uint16_t kElfMachineNone = 0;
 constexpr uint32_t kSectionProgramBits = 1, kSectionStringTable = 3;
 constexpr size_t kElfHeaderSize = 64, kSectionHeaderSize = 64;
@@ -92,6 +92,8 @@ void writeInfo(Writer& w, const ProgramInfo& info) {
     w.put(static_cast<uint32_t>(names->size()));
     for (const std::string& name : *names) w.put(name);
   }
+  w.put(static_cast<uint32_t>(info.unavailableKernels.size()));
+  for (const UnavailableKernel& kernel : info.unavailableKernels) w.put(kernel.name), w.put(kernel.reason);
 }
 
 template <typename Enum>
@@ -144,6 +146,11 @@ bool readInfo(Reader& r, ProgramInfo& info) {
     for (std::string& name : *names)
       if (!r.get(name)) return false;
   }
+  uint32_t unavailable = 0;
+  if (!r.getCount(unavailable, 8)) return false;
+  info.unavailableKernels.resize(unavailable);
+  for (UnavailableKernel& kernel : info.unavailableKernels)
+    if (!r.get(kernel.name) || !r.get(kernel.reason)) return false;
   return r.atEnd();
 }
 

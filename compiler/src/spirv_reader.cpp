@@ -13,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "module_passes.h"
 #include "spirv_interfaces.h"
+#include "spirv_producer_slips.h"
 #include "spirv_words.h"
 
 namespace loom::compiler {
@@ -104,12 +105,6 @@ llvm::Error parse(const std::vector<uint32_t>& words) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: %s", message.c_str());
 }
 
-struct Verdict {
-  bool valid = false;
-  size_t instruction = 0;  // the first error's instruction, counted from 1
-  std::string message;     // the first error
-};
-
 Verdict runValidator(const std::vector<uint32_t>& words, bool friendlyNames) {
   Verdict verdict;
   spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_5);
@@ -140,6 +135,11 @@ bool validWithoutKernels(const std::vector<uint32_t>& words) {
 
 enum class Validity { Valid, Unchecked };
 
+struct Checked {
+  Validity validity = Validity::Valid;
+  std::vector<CapabilitySlip> slips;  // tolerated: the translator reads the module with them fixed
+};
+
 // Whether an error of the validator at an instruction of `opcode` may be a rule an extension it does
 // not know lifts: at an instruction an extension defines (opcodes from 4096) in a module that
 // declares extensions, e.g. SPV_INTEL_function_pointers' OpConstantFunctionPointerINTEL, which
@@ -153,17 +153,19 @@ bool extensionMayAllow(const std::vector<uint32_t>& words, uint32_t opcode) {
 // SPIRV-Tools' validator catches the semantic damage the translator would assert on, or exit the
 // process on (Debian's translator calls exit() on the errors it detects). Its verdict is not final
 // where it does not know an extension's rules (extensionMayAllow). Such a module is Unchecked:
-// damage elsewhere may hide behind that first error.
-llvm::Expected<Validity> validate(const std::vector<uint8_t>& spirv) {
-  const std::vector<uint32_t> words = withCompleteInterfaces(spirv::words(spirv.data(), spirv.size()));
+// damage elsewhere may hide behind that first error. Slips of producers are tolerated first.
+llvm::Expected<Checked> validate(const std::vector<uint8_t>& spirv) {
+  std::vector<uint32_t> words = withCompleteInterfaces(spirv::words(spirv.data(), spirv.size()));
   if (llvm::Error error = parse(words)) return error;
   // Naming every id for messages costs about a third of the validation of a large module: only
   // a module that fails is validated again with names, for a readable message.
-  if (runValidator(words, false).valid || validWithoutKernels(words)) return Validity::Valid;
-  const Verdict verdict = runValidator(words, true);
-  if (verdict.valid) return Validity::Valid;
+  if (runValidator(words, false).valid || validWithoutKernels(words)) return Checked{};
+  Verdict verdict = runValidator(words, true);
+  std::vector<CapabilitySlip> slips =
+      tolerateCapabilitySlips(words, verdict, [](const std::vector<uint32_t>& module) { return runValidator(module, true); });
+  if (verdict.valid || validWithoutKernels(words)) return Checked{Validity::Valid, std::move(slips)};
   const uint32_t opcode = opcodeOfInstruction(words, verdict.instruction);
-  if (extensionMayAllow(words, opcode)) return Validity::Unchecked;
+  if (extensionMayAllow(words, opcode)) return Checked{Validity::Unchecked, std::move(slips)};
   // Errors about the module as a whole (a missing OpMemoryModel, say) have no instruction.
   const std::string where = verdict.instruction == 0 ? ""
                             : "instruction " + std::to_string(verdict.instruction) + " (Op" + spvOpcodeString(opcode) + "): ";
@@ -247,13 +249,23 @@ void loadAtomicFloatsAsIntegers(llvm::Module& module) {
   }
 }
 
+// The module the translator reads: as sent, or with the slips validate() tolerated fixed.
+std::string translatorInput(const std::vector<uint8_t>& spirv, const std::vector<CapabilitySlip>& slips) {
+  if (slips.empty()) return std::string(spirv.begin(), spirv.end());
+  const std::vector<uint32_t> fixed = withSlipsTolerated(spirv::words(spirv.data(), spirv.size()), slips);
+  return std::string(reinterpret_cast<const char*>(fixed.data()), fixed.size() * 4);
+}
+
 }  // namespace
 
 llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext& context, const std::vector<uint8_t>& spirv,
-                                                              const std::map<uint32_t, uint64_t>& specializationConstants) {
+                                                              const std::map<uint32_t, uint64_t>& specializationConstants,
+                                                              std::string* warnings) {
   if (llvm::Error error = checkStructure(spirv)) return error;
-  auto validity = validate(spirv);
-  if (!validity) return validity.takeError();
+  auto checked = validate(spirv);
+  if (!checked) return checked.takeError();
+  if (warnings)
+    for (const CapabilitySlip& slip : checked->slips) *warnings += "warning: " + describe(slip) + "\n";
   SPIRV::TranslatorOpts options(SPIRV::VersionNumber::MaximumVersion);
   options.enableAllExtensions();
   // SPIR-V friendly IR first, so that sub-group barriers keep their scope (keepSubGroupBarriers)
@@ -263,9 +275,9 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
   // Argument type names the producer kept as OpString (Loom's OpenCL C frontend does).
   options.setPreserveOCLKernelArgTypeMetadataThroughString(true);
   for (const auto& [id, value] : specializationConstants) options.setSpecConst(id, value);
-  const std::string bytes(spirv.begin(), spirv.end());
+  const std::string bytes = translatorInput(spirv, checked->slips);
   std::string message;
-  if (*validity == Validity::Unchecked && !readsInChildProcess(options, bytes, message))
+  if (checked->validity == Validity::Unchecked && !readsInChildProcess(options, bytes, message))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "invalid SPIR-V module: %s (the validator could not check its extensions)", message.c_str());
   std::istringstream stream(bytes);

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "llvm/IR/LLVMContext.h"
@@ -11,7 +12,10 @@
 
 namespace loom::compiler {
 
+// `warnings`, when given, receives a line for each slip of the producer that was tolerated
+// (spirv_producer_slips.h).
 llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext& context, const std::vector<uint8_t>& spirv,
-                                                              const std::map<uint32_t, uint64_t>& specializationConstants);
+                                                              const std::map<uint32_t, uint64_t>& specializationConstants,
+                                                              std::string* warnings = nullptr);
 
 }  // namespace loom::compiler

@@ -1,6 +1,7 @@
 #include "loom/core/command_executor.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <utility>
 #include <vector>
 
@@ -47,40 +48,67 @@ void CommandExecutor::execute(const std::vector<uint8_t>& bytes) {
 
 bool CommandExecutor::retire(bool wait) {
   if (!inFlight_) return true;
-  if (wait)
+  if (wait) {
     queue_->synchronize();
-  else if (!queue_->completed())
+  } else if (!queue_->completed()) {
+    completeReachedProgress();
     return false;
+  }
   inFlight_ = false;
   // A fault while the device ran cannot be pinned on one command: every signal that waited for
   // the device reports it, so that no result of the failed work passes for good.
   const int32_t failure = queue_->takeFailure();
   recordDeviceFailure(failure);
+  completeDeferred(deferredStarts_.size(), deferredSignals_.size(), failure);
+  deferredStarts_.clear();
+  deferredSignals_.clear();
+  queueWaits_.clear();
+  progressPoints_.clear();
+  completedStarts_ = 0;
+  completedSignals_ = 0;
+  queue_->forgetMarks();
+  return true;
+}
+
+void CommandExecutor::completeDeferred(size_t starts, size_t signals, int32_t deviceFailure) {
   const uint64_t now = backend_.timestamp();
   int32_t waitedFailure = 0;
   const size_t firstFailed = firstSignalAfterAFailedWait(waitedFailure);
-  for (const DeferredTime& start : deferredStarts_) {
+  for (; completedStarts_ < starts; ++completedStarts_) {
+    const DeferredTime& start = deferredStarts_[completedStarts_];
     if (timedPerTile(start))
       start.event->markTileStarts(tileTimesOf(start));
     else
       start.event->markStart(timeOf(start, now));
   }
-  for (size_t i = 0; i < deferredSignals_.size(); ++i) {
-    const DeferredTime& signal = deferredSignals_[i];
-    if (failure)
-      signal.event->fail(failure);
-    else if (i >= firstFailed)
+  for (; completedSignals_ < signals; ++completedSignals_) {
+    const DeferredTime& signal = deferredSignals_[completedSignals_];
+    if (deviceFailure)
+      signal.event->fail(deviceFailure);
+    else if (completedSignals_ >= firstFailed)
       signal.event->fail(waitedFailure);
     else if (timedPerTile(signal))
       signal.event->signalTileEnds(tileTimesOf(signal));
     else
       signal.event->signal(timeOf(signal, now));
   }
-  deferredStarts_.clear();
-  deferredSignals_.clear();
-  queueWaits_.clear();
-  queue_->forgetMarks();
-  return true;
+}
+
+void CommandExecutor::markProgress() {
+  const size_t covered = progressPoints_.empty() ? completedSignals_ : progressPoints_.back().signals;
+  if (deferredSignals_.size() == covered) return;
+  const uint32_t mark = queue_->markTime();
+  if (mark != BackendQueue::kNoMark) progressPoints_.push_back({mark, deferredStarts_.size(), deferredSignals_.size()});
+}
+
+// A device that reached a mark completed the work before it without a fault (a fault stops it).
+void CommandExecutor::completeReachedProgress() {
+  size_t reached = 0;
+  while (reached < progressPoints_.size() && queue_->markReached(progressPoints_[reached].mark)) ++reached;
+  if (reached == 0) return;
+  const ProgressPoint last = progressPoints_[reached - 1];
+  progressPoints_.erase(progressPoints_.begin(), progressPoints_.begin() + static_cast<ptrdiff_t>(reached));
+  completeDeferred(last.starts, last.signals, 0);
 }
 
 void CommandExecutor::issued() {
@@ -152,7 +180,9 @@ void CommandExecutor::waitEvents(const DecodedCommand& command) {
 }
 
 bool CommandExecutor::waitInQueue(Event* event) {
-  if (!deviceEventWaits_ || !event->deviceVisible() || !queue_->waitValue(event->deviceWord(), 1)) return false;
+  if (!deviceEventWaits_ || !event->deviceVisible()) return false;
+  markProgress();
+  if (!queue_->waitValue(event->deviceWord(), 1)) return false;
   queueWaits_.push_back({event, deferredSignals_.size()});
   issued();
   return true;

@@ -212,6 +212,12 @@ uint64_t CompositeQueue::timeOfMark(uint32_t mark) {
   return latest;
 }
 
+bool CompositeQueue::markReached(uint32_t mark) {
+  for (size_t tile = 0; tile < tiles_.size(); ++tile)
+    if (!tiles_[tile]->markReached(marks_.at(mark)[tile])) return false;
+  return true;
+}
+
 void CompositeQueue::forgetMarks() {
   for (auto& tile : tiles_) tile->forgetMarks();
   marks_.clear();

@@ -3,6 +3,7 @@
 #include "loom/core/compiler_cache.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/device.h"
+#include "loom/core/log.h"
 
 namespace loom::core {
 
@@ -29,6 +30,7 @@ ProgramBuild Program::fromNativeBinary(Device& device, const uint8_t* data, size
 ProgramBuild Program::load(Device& device, compiler::BuildResult built) {
   ProgramBuild result{built.status, std::move(built.log), nullptr};
   if (built.status != compiler::Status::Success) return result;
+  if (!result.log.empty()) debugMessage("the module builds with warnings:\n%s", result.log.c_str());
   std::string loadLog;
   auto loaded = device.backend().loadProgram(built.program, loadLog);
   if (!loaded) {

@@ -1,12 +1,14 @@
 #include "level_zero/device/device.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "level_zero/driver/driver.h"
 #include "level_zero/sysman/sysman_device.h"
 #include "level_zero/two_call.h"
 #include "level_zero/validation.h"
+#include "loom/compiler/compiler.h"
 #include "loom/core/futex.h"
 
 namespace loom::l0 {
@@ -142,7 +144,8 @@ ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t hDevice, ze_device_mo
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(pModuleProperties);
   if (ze_result_t result = checkChain(__func__, pModuleProperties->pNext); result != ZE_RESULT_SUCCESS) return result;
-  const core::DeviceInfo& info = Device::fromHandle(hDevice)->core().info();
+  core::Device& device = Device::fromHandle(hDevice)->core();
+  const core::DeviceInfo& info = device.info();
   ze_device_module_properties_t& p = *pModuleProperties;
   p.spirvVersionSupported = encodeVersion(1, 4);
   p.flags = 0;
@@ -156,8 +159,10 @@ ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t hDevice, ze_device_mo
   p.fp64flags = info.supportsFp64 ? ieee : 0;
   p.maxArgumentsSize = info.maxArgumentsSize;
   p.printfBufferSize = static_cast<uint32_t>(info.printfBufferSize);
-  std::memset(p.nativeKernelSupported.id, 0, sizeof(p.nativeKernelSupported.id));
-  std::memcpy(p.nativeKernelSupported.id, info.uuid.data(), std::min(sizeof(p.nativeKernelSupported.id), info.uuid.size()));
+  // Binary compatibility, not the device: every device of one target takes the others' binaries.
+  const std::array<uint8_t, 16> binaries = compiler::nativeBinaryUuid(device.backend().compilerTarget());
+  static_assert(sizeof(p.nativeKernelSupported.id) == binaries.size());
+  std::memcpy(p.nativeKernelSupported.id, binaries.data(), binaries.size());
   fillModulePropertiesChain(info, p.pNext);
   return ZE_RESULT_SUCCESS;
 }

@@ -40,6 +40,8 @@ ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t* d
   ZE_REQUIRE(module.linked(), ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED, "the module has unresolved imports: call zeModuleDynamicLink");
   core::Program& program = module.program();
   const compiler::KernelDescriptor* descriptor = program.info().findKernel(desc->pKernelName);
+  if (const compiler::UnavailableKernel* unavailable = program.info().findUnavailableKernel(desc->pKernelName))
+    return reportError(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, __func__, ("the kernel cannot run: " + unavailable->reason).c_str());
   ZE_REQUIRE(descriptor != nullptr, ZE_RESULT_ERROR_INVALID_KERNEL_NAME, "no kernel of that name in the module");
   std::string log;
   core::BackendKernel* loaded = program.loaded().kernel(descriptor->name, log);

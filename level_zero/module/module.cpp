@@ -167,8 +167,9 @@ ze_result_t zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char* pGl
 ze_result_t zeModuleGetKernelNames(ze_module_handle_t hModule, uint32_t* pCount, const char** pNames) {
   ZE_REQUIRE_HANDLE(hModule);
   ZE_REQUIRE_POINTER(pCount);
-  return fillArray(Module::fromHandle(hModule)->program().info().kernels, pCount, pNames,
-                   [](const char*& name, const compiler::KernelDescriptor& kernel) { name = kernel.name.c_str(); });
+  // Kernels the module has but this device cannot run yet are named too: creating them fails.
+  return fillArray(Module::fromHandle(hModule)->program().info().kernelNames(), pCount, pNames,
+                   [](const char*& name, const std::string* kernel) { name = kernel->c_str(); });
 }
 
 ze_result_t zeModuleGetProperties(ze_module_handle_t hModule, ze_module_properties_t* pModuleProperties) {

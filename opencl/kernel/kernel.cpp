@@ -9,6 +9,7 @@
 #include "opencl/program/program.h"
 #include "opencl/reference_counting.h"
 #include "opencl/validation.h"
+#include "loom/core/log.h"
 
 namespace loom::cl {
 
@@ -93,6 +94,8 @@ cl_int createKernel(cl_program program, const char* name, cl_kernel* kernel) {
   for (Program::DeviceBuild& build : owner->builds()) {
     if (!build.program) continue;
     const compiler::KernelDescriptor* descriptor = build.program->info().findKernel(name);
+    const compiler::UnavailableKernel* unavailable = build.program->info().findUnavailableKernel(name);
+    CL_REQUIRE(!unavailable, CL_INVALID_KERNEL_DEFINITION, ("the kernel cannot run: " + unavailable->reason).c_str());
     CL_REQUIRE(descriptor, CL_INVALID_KERNEL_NAME, "no kernel of that name in the program");
     std::string log;
     core::BackendKernel* loaded = build.program->loaded().kernel(name, log);
@@ -170,7 +173,11 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_
   CL_REQUIRE(owner, CL_INVALID_PROGRAM, "not a program");
   loom::core::Program* executable = owner->anyExecutable();
   CL_REQUIRE(executable, CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable");
+  // Kernels the device cannot run yet (unavailableKernels) are left out.
   const auto& descriptors = executable->info().kernels;
+  for (const auto& unavailable : executable->info().unavailableKernels)
+    loom::core::debugMessage("clCreateKernelsInProgram: leaving out kernel '%s': %s", unavailable.name.c_str(),
+                             unavailable.reason.c_str());
   CL_REQUIRE(kernels == nullptr || num_kernels >= descriptors.size(), CL_INVALID_VALUE, "num_kernels is too small");
   if (kernels) {
     for (size_t i = 0; i < descriptors.size(); ++i) {

@@ -168,7 +168,7 @@ cl_int linkPrograms(cl_context context, cl_uint numDevices, const cl_device_id* 
 
 std::string kernelNames(core::Program& program) {
   std::string names;
-  for (const auto& kernel : program.info().kernels) names += (names.empty() ? "" : ";") + kernel.name;
+  for (const std::string* kernel : program.info().kernelNames()) names += (names.empty() ? "" : ";") + *kernel;
   return names;
 }
 
@@ -352,7 +352,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_
       case CL_PROGRAM_KERNEL_NAMES: {
         loom::core::Program* executable = object.anyExecutable();
         if (!executable) return out.fail(CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable");
-        if (param_name == CL_PROGRAM_NUM_KERNELS) return out.scalar<size_t>(executable->info().kernels.size());
+        if (param_name == CL_PROGRAM_NUM_KERNELS) return out.scalar<size_t>(executable->info().kernelNames().size());
         return out.string(kernelNames(*executable));
       }
       case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:

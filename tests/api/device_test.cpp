@@ -1,5 +1,6 @@
 // The device object: the CPU device's properties, queue groups, timers and sub-devices.
 #include <cstdlib>
+#include <cstring>
 
 #include "ze_test_helpers.h"
 
@@ -98,6 +99,40 @@ TEST_F(DeviceTest, ModulePropertiesOfferSpirv12Fp64AndFp16) {
   EXPECT_TRUE(module.fp64flags & ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST);
   EXPECT_TRUE(module.fp64flags & ZE_DEVICE_FP_FLAG_FMA);
   EXPECT_GT(module.maxArgumentsSize, 0u);
+}
+
+// nativeKernelSupported names binary compatibility (one target, one compiler), not the device:
+// every device of one kind agrees, tiles included (LOOM_CpuSubDevices), and kinds differ.
+TEST_F(DeviceTest, NativeKernelUuidNamesTheTargetNotTheDevice) {
+  std::vector<ze_device_handle_t> devices;
+  uint32_t count = 0;
+  ASSERT_ZE(zeDeviceGet(driver, &count, nullptr));
+  devices.resize(count);
+  ASSERT_ZE(zeDeviceGet(driver, &count, devices.data()));
+  for (size_t i = 0; i < devices.size(); ++i) {  // grows as sub-devices are found
+    uint32_t subCount = 0;
+    ASSERT_ZE(zeDeviceGetSubDevices(devices[i], &subCount, nullptr));
+    std::vector<ze_device_handle_t> subDevices(subCount);
+    ASSERT_ZE(zeDeviceGetSubDevices(devices[i], &subCount, subDevices.data()));
+    devices.insert(devices.end(), subDevices.begin(), subDevices.end());
+  }
+  auto nativeKernelUuid = [](ze_device_handle_t of) {
+    ze_device_module_properties_t module{ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES};
+    EXPECT_ZE(zeDeviceGetModuleProperties(of, &module));
+    return std::vector<uint8_t>(std::begin(module.nativeKernelSupported.id), std::end(module.nativeKernelSupported.id));
+  };
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const ze_device_properties_t first = deviceProperties(devices[i]);
+    EXPECT_NE(nativeKernelUuid(devices[i]), std::vector<uint8_t>(ZE_MAX_NATIVE_KERNEL_UUID_SIZE, 0));
+    for (size_t j = i + 1; j < devices.size(); ++j) {
+      const ze_device_properties_t second = deviceProperties(devices[j]);
+      EXPECT_NE(std::memcmp(first.uuid.id, second.uuid.id, ZE_MAX_DEVICE_UUID_SIZE), 0) << "devices " << i << ", " << j;
+      if (first.type == second.type)
+        EXPECT_EQ(nativeKernelUuid(devices[i]), nativeKernelUuid(devices[j])) << "devices " << i << ", " << j;
+      else
+        EXPECT_NE(nativeKernelUuid(devices[i]), nativeKernelUuid(devices[j])) << "devices " << i << ", " << j;
+    }
+  }
 }
 
 TEST_F(DeviceTest, QueueGroupsAreComputeAndCopyWithSeveralQueuesEach) {

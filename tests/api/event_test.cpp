@@ -7,7 +7,18 @@
 namespace loom::test {
 namespace {
 
-using EventTest = ZeTest;
+class EventTest : public ZeTest {
+ protected:
+  // add_vectors over `n` ones, in groups of 64: a kernel with some work to time.
+  ze_kernel_handle_t addOnesKernel(uint32_t n) {
+    ze_kernel_handle_t add = apiKernel("add_vectors");
+    float *a = shared<float>(n), *sum = shared<float>(n);
+    for (uint32_t i = 0; i < n; ++i) a[i] = 1.0f;
+    setArguments(add, a, a, sum);
+    EXPECT_ZE(zeKernelSetGroupSize(add, 64, 1, 1));
+    return add;
+  }
+};
 
 TEST_F(EventTest, ANewEventIsNotSignaled) {
   ze_event_handle_t e = hostVisibleEvent();
@@ -64,6 +75,33 @@ TEST_F(EventTest, DeviceWorkWaitsForASignalFromAnotherHostThread) {
   ASSERT_ZE(zeEventHostSynchronize(fromDevice, kTimeout));
   signaler.join();
   EXPECT_EQ(*destination, 7);
+}
+
+// level-zero-tests' GivenMemoryCopiesWithDependencies: a copy signals `copied`; the next copy waits
+// for `gate`, which the host signals only once it has seen `copied`. `copied` signals when its
+// copy is done, whatever the work after it waits for (on a GPU that wait is in the device's queue).
+TEST_F(EventTest, ASignalBeforeAWaitForTheHostIsSeenWhileTheListWaits) {
+  for (const bool immediate : {false, true}) {
+    SCOPED_TRACE(immediate ? "immediate list" : "regular list on a queue");
+    ze_event_handle_t copied = hostVisibleEvent(), gate = hostVisibleEvent(), done = hostVisibleEvent();
+    const size_t n = 4096;
+    int *source = shared<int>(n), *middle = shared<int>(n), *destination = shared<int>(n);
+    for (size_t i = 0; i < n; ++i) source[i] = int(i), middle[i] = -1, destination[i] = -1;
+    ze_command_list_handle_t copies = immediate ? immediateList(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS) : regularList();
+    ASSERT_ZE(zeCommandListAppendMemoryCopy(copies, middle, source, n * sizeof(int), copied, 0, nullptr));
+    ASSERT_ZE(zeCommandListAppendMemoryCopy(copies, destination, middle, n * sizeof(int), done, 1, &gate));
+    if (!immediate) {
+      ASSERT_ZE(zeCommandListClose(copies));
+      ASSERT_ZE(zeCommandQueueExecuteCommandLists(commandQueue(), 1, &copies, nullptr));
+    }
+    const ze_result_t seen = zeEventHostSynchronize(copied, kTimeout);
+    const bool waited = zeEventQueryStatus(gate) == ZE_RESULT_NOT_READY && destination[n - 1] == -1;
+    ASSERT_ZE(zeEventHostSignal(gate));  // in any case, so that a failure ends instead of hanging
+    ASSERT_ZE(zeEventHostSynchronize(done, kTimeout));
+    EXPECT_ZE(seen) << "the first copy's signal waited for the work after the wait";
+    EXPECT_TRUE(waited) << "the second copy ran before the host signaled";
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(destination[i], int(i)) << i;
+  }
 }
 
 TEST_F(EventTest, AppendedSignalAndResetAreSeenByTheHost) {
@@ -132,12 +170,8 @@ TEST_F(EventTest, AListWaitingOnAnEventDoesNotBlockAnotherListOfTheSameEngineTha
 
 TEST_F(EventTest, KernelTimestampsBracketTheKernelInsideTheHostsView) {
   ze_event_handle_t timed = hostVisibleEvent(ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP);
-  ze_kernel_handle_t add = apiKernel("add_vectors");
   const uint32_t n = 1 << 16;
-  float *a = shared<float>(n), *sum = shared<float>(n);
-  for (uint32_t i = 0; i < n; ++i) a[i] = 1.0f;
-  setArguments(add, a, a, sum);
-  ASSERT_ZE(zeKernelSetGroupSize(add, 64, 1, 1));
+  ze_kernel_handle_t add = addOnesKernel(n);
   ze_kernel_timestamp_result_t result{};
   EXPECT_EQ(zeEventQueryKernelTimestamp(timed, &result), ZE_RESULT_NOT_READY);
   uint64_t before = 0, after = 0, hostTime = 0;
@@ -194,11 +228,32 @@ TEST_F(EventTest, TimestampsPerTileSpanToTheKernelTimestamp) {
   EXPECT_EQ(zeEventQueryTimestampsExp(timed, nullptr, &count, nullptr), ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
 }
 
-TEST_F(EventTest, AnEventWithoutTimestampsHasNoKernelTimestamp) {
+// The specification leaves this to the application; as the model runtime does, the query answers
+// (ze_peak's kernel_lat relies on it). Only the signal is timed: an empty interval at its time.
+TEST_F(EventTest, AnEventWithoutTimestampsReportsAnEmptyKernelIntervalAtItsSignal) {
   ze_event_handle_t plain = hostVisibleEvent();
+  const uint32_t n = 1 << 12;
+  ze_kernel_handle_t add = addOnesKernel(n);
+  ze_kernel_timestamp_result_t result{{7, 7}, {7, 7}};
+  EXPECT_EQ(zeEventQueryKernelTimestamp(plain, &result), ZE_RESULT_NOT_READY);
+  EXPECT_EQ(result.global.kernelStart, 7u) << "unsignaled: the destination is left as it was";
+  uint64_t before = 0, after = 0, hostTime = 0;
+  ASSERT_ZE(zeDeviceGetGlobalTimestamps(device, &hostTime, &before));
+  ze_group_count_t groups{n / 64, 1, 1};
+  ASSERT_ZE(zeCommandListAppendLaunchKernel(list, add, &groups, plain, 0, nullptr));
+  ASSERT_ZE(zeEventHostSynchronize(plain, kTimeout));
+  ASSERT_ZE(zeDeviceGetGlobalTimestamps(device, &hostTime, &after));
+  ASSERT_ZE(zeEventQueryKernelTimestamp(plain, &result));
+  EXPECT_LE(before, result.global.kernelEnd);
+  EXPECT_LE(result.global.kernelEnd, after);
+  EXPECT_EQ(result.global.kernelStart, result.global.kernelEnd);
+  EXPECT_EQ(result.context.kernelStart, result.global.kernelEnd);
+  EXPECT_EQ(result.context.kernelEnd, result.global.kernelEnd);
+
+  ASSERT_ZE(zeEventHostReset(plain));
   ASSERT_ZE(zeEventHostSignal(plain));
-  ze_kernel_timestamp_result_t result{};
-  EXPECT_EQ(zeEventQueryKernelTimestamp(plain, &result), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  ASSERT_ZE(zeEventQueryKernelTimestamp(plain, &result));
+  EXPECT_EQ(result.global.kernelStart, result.global.kernelEnd);
 }
 
 // The other process's side: opens the pool and signals its event 1 from the host.

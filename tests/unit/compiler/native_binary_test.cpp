@@ -37,6 +37,23 @@ TEST(NativeBinary, RoundTripKeepsInfoAndCodeAndRuns) {
   expectReversesOneGroup(read, 32);
 }
 
+// A kernel that takes images is set aside (images are not supported yet): the rest of its module
+// builds, and the binary keeps which kernel cannot run and why.
+TEST(NativeBinary, KeepsTheKernelsTheProgramCannotRun) {
+  const BuildResult built = compileKernels("image_kernels");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  ASSERT_NE(built.program->info.findKernel("add_one"), nullptr);
+  EXPECT_EQ(built.program->info.findKernel("copy_first_pixel"), nullptr);
+  const std::vector<uint8_t> binary = writeNativeBinary(*built.program);
+  const BuildResult read = readNativeBinary(binary.data(), binary.size());
+  ASSERT_EQ(read.status, Status::Success) << read.log;
+  const UnavailableKernel* unavailable = read.program->info.findUnavailableKernel("copy_first_pixel");
+  ASSERT_NE(unavailable, nullptr);
+  EXPECT_NE(unavailable->reason.find("images"), std::string::npos) << unavailable->reason;
+  ASSERT_EQ(read.program->info.kernelNames().size(), 2u);
+  EXPECT_EQ(*read.program->info.kernelNames()[1], "copy_first_pixel");
+}
+
 TEST(NativeBinary, KeepsProgramSymbolsAndAttributes) {
   ASSERT_NE(loadKernels("work_items").build.program, nullptr);
   ASSERT_NE(loadKernels("program_scope").build.program, nullptr);

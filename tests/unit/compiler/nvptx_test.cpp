@@ -607,5 +607,13 @@ TEST(Nvptx, IdentityNamesTheTargetAndDiffersFromTheCpu) {
   EXPECT_NE(identity.find("sm_80"), std::string::npos) << identity;
 }
 
+// Native binaries of one target are alike on every device of it: their UUID follows the
+// compiler's identity for the target, which differs between targets.
+TEST(Nvptx, NativeBinaryUuidNamesTheTarget) {
+  EXPECT_EQ(nativeBinaryUuid(Target::Nvptx), nativeBinaryUuid(Target::Nvptx));
+  EXPECT_NE(nativeBinaryUuid(Target::Nvptx), nativeBinaryUuid(Target::Cpu));
+  EXPECT_NE(nativeBinaryUuid(Target::Cpu), (std::array<uint8_t, 16>{}));
+}
+
 }  // namespace
 }  // namespace loom::compiler::test

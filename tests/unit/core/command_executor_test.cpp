@@ -385,6 +385,41 @@ TEST_P(AsynchronousQueueWithoutDeviceWaits, EventsAreWaitedForOnTheHost) {
 INSTANTIATE_TEST_SUITE_P(EventInHostMemoryOrQueueWithoutValueOperations, AsynchronousQueueWithoutDeviceWaits,
                          ::testing::Bool());
 
+// The host may signal the event a queue waits for only once it has seen a signal before the wait
+// (level-zero-tests' GivenMemoryCopiesWithDependencies): that signal completes when the device
+// passes it, not when the whole stream does. Once completed, it is not signaled again.
+TEST_F(AsynchronousQueue, SignalsBeforeAWaitInTheQueueCompleteWhileItWaits) {
+  int middle = 0;
+  EventStorage copiedStorage, gateStorage, doneStorage;
+  Event copied(&copiedStorage, true), gate(&gateStorage, true), done(&doneStorage, true);
+  Event* waited[] = {&gate};
+  stream.appendMarkEventStart(&copied);
+  stream.appendCopy({&middle, &source, sizeof(int)});
+  stream.appendSignalEvent(&copied);
+  stream.appendWaitEvents(waited, 1);
+  stream.appendCopy({&destination, &middle, sizeof(int)});
+  stream.appendSignalEvent(&done);
+  executor.execute(stream.bytes());
+  EXPECT_FALSE(executor.retire(false));
+  EXPECT_FALSE(copied.isSignaled()) << "the device has not run the copy yet";
+
+  backend.finishWork();
+  EXPECT_FALSE(executor.retire(false)) << "the device waits for the host's signal";
+  ASSERT_TRUE(copied.isSignaled());
+  EXPECT_EQ(copied.error(), 0);
+  EXPECT_EQ(middle, source);
+  EXPECT_LT(copied.timestamps().globalStart, copied.timestamps().globalEnd) << "times from the device's marks";
+  EXPECT_FALSE(done.isSignaled());
+
+  copied.reset();
+  gate.hostSignal();
+  backend.finishWork();
+  EXPECT_TRUE(executor.retire(false));
+  EXPECT_TRUE(done.isSignaled());
+  EXPECT_EQ(destination, source);
+  EXPECT_FALSE(copied.isSignaled()) << "completed once, before the host reset it";
+}
+
 // Work that waited in the queue for an event that then failed ran anyway; the signals after the
 // wait report the failure, those before it do not.
 TEST_F(AsynchronousQueue, AFailedEventWaitedForInTheQueueFailsTheSignalsAfterIt) {

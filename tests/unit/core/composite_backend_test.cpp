@@ -435,7 +435,9 @@ TEST_F(CompositeOverAsynchronousTiles, AMarkIsPassedWhenTheLastTilePassedIt) {
   const uint32_t mark = queue->markTime();
   ASSERT_NE(mark, BackendQueue::kNoMark);
   tiles[0].finishWork();
+  EXPECT_FALSE(queue->markReached(mark)) << "tile 1 has not passed it yet";
   tiles[1].finishWork();
+  EXPECT_TRUE(queue->markReached(mark));
   EXPECT_TRUE(queue->completed());
   EXPECT_EQ(queue->timeOfMark(mark), 6000u);
   queue->forgetMarks();

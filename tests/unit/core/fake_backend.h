@@ -109,6 +109,10 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
       std::lock_guard lock(device_.workMutex);
       device_.markTimes.clear();
     }
+    bool markReached(uint32_t mark) override {
+      std::lock_guard lock(device_.workMutex);
+      return device_.markTimes.at(mark) != 0;
+    }
     // The work after a wait runs only once the word has reached the value.
     bool waitValue(const uint32_t* address, uint32_t value) override {
       if (!device_.valueOperations) return false;

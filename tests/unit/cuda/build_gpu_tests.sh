@@ -10,8 +10,10 @@ mkdir -p "$out"
 flags=(-std=c++20 -O1 -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
        -I. -Icore/include -Icompiler/include "$@")
 objects=()
-for source in backends/cuda/*.cpp core/src/log.cpp core/src/debug_keys.cpp core/src/futex.cpp core/src/shared_memory.cpp core/src/backend.cpp core/src/host_address_space.cpp core/src/ipc_handle.cpp \
-              core/src/memory_coloring.cpp core/src/colored_allocations.cpp tests/unit/cuda/*_test.cpp tests/unit/cuda/fake_*.cpp; do
+for source in backends/cuda/*.cpp core/src/log.cpp core/src/debug_keys.cpp core/src/futex.cpp core/src/shared_memory.cpp \
+    core/src/backend.cpp core/src/command_executor.cpp core/src/command_stream.cpp core/src/event.cpp \
+    core/src/kernel_launch.cpp core/src/host_address_space.cpp core/src/ipc_handle.cpp \
+    core/src/memory_coloring.cpp core/src/colored_allocations.cpp tests/unit/cuda/*_test.cpp tests/unit/cuda/fake_*.cpp; do
   [[ $source == *cuda_discovery_test.cpp ]] && continue  # needs the whole runtime
   object=$out/$(echo "$source" | tr / _).o
   g++ "${flags[@]}" -c "$source" -o "$object" &

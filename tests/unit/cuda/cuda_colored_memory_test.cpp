@@ -6,12 +6,11 @@
 #include <gtest/gtest.h>
 
 #include "backends/cuda/cuda_backend.h"
-#include "fake_virtual_memory_driver.h"
+#include "fake_cuda_driver.h"
 
 namespace loom::backends::cuda {
 namespace {
 
-using testing::fakeVirtualMemory;
 
 constexpr size_t kMiB = size_t(1) << 20;
 constexpr size_t kGranule = 2 * kMiB;
@@ -19,20 +18,23 @@ constexpr size_t kGranule = 2 * kMiB;
 class CudaColoredMemoryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    driver = testing::makeFakeVirtualMemoryDriver();
-    gpus = {testing::fakeVirtualMemoryContext(driver, 3), testing::fakeVirtualMemoryContext(driver, 5)};
+    gpus.clear();
+    fake.virtualMemory = {};
+    std::string error;
+    gpus = {PrimaryContext::retain(fake.driver(), 3, error), PrimaryContext::retain(fake.driver(), 5, error)};
   }
+  void TearDown() override { EXPECT_TRUE(fake.misuse.empty()) << fake.misuse.front(); }
   std::unique_ptr<CudaColoredMemory> create(core::MemoryColoring::Policy policy, size_t size) {
     const core::MemoryColoring coloring{2, policy, kGranule};
     return CudaColoredMemory::create(gpus, coloring.chunks(size), size, kGranule);
   }
-  static void expectNothingLeft() {
-    EXPECT_TRUE(fakeVirtualMemory().reserved.empty()) << "a reservation leaked";
-    EXPECT_TRUE(fakeVirtualMemory().created.empty()) << "physical memory leaked";
-    EXPECT_TRUE(fakeVirtualMemory().mapped.empty()) << "a mapping leaked";
+  void expectNothingLeft() {
+    EXPECT_TRUE(fake.virtualMemory.reserved.empty()) << "a reservation leaked";
+    EXPECT_TRUE(fake.virtualMemory.created.empty()) << "physical memory leaked";
+    EXPECT_TRUE(fake.virtualMemory.mapped.empty()) << "a mapping leaked";
   }
 
-  std::shared_ptr<const Driver> driver;
+  testing::FakeCudaDriver fake;  // first: outlives everything that calls it
   std::vector<std::shared_ptr<const PrimaryContext>> gpus;
 };
 
@@ -41,7 +43,7 @@ using Calls = std::vector<std::string>;
 TEST_F(CudaColoredMemoryTest, ReservesOnceCreatesEachChunkOnItsOwnerMapsItAndGrantsEveryGpu) {
   auto memory = create(core::MemoryColoring::Policy::Even, 5 * kMiB + 10);
   ASSERT_NE(memory, nullptr);
-  EXPECT_EQ(fakeVirtualMemory().calls, (Calls{
+  EXPECT_EQ(fake.virtualMemory.calls, (Calls{
                                   "cuMemAddressReserve size=6291456 alignment=2097152",
                                   "cuMemCreate device=3 size=4194304",
                                   "cuMemMap offset=0 size=4194304 handle=1",
@@ -50,18 +52,18 @@ TEST_F(CudaColoredMemoryTest, ReservesOnceCreatesEachChunkOnItsOwnerMapsItAndGra
                                   "cuMemSetAccess size=6291456",
                               }))
       << "the last chunk is rounded up to the granularity";
-  EXPECT_EQ(reinterpret_cast<CUdeviceptr>(memory->address()), fakeVirtualMemory().reserved.begin()->first);
-  ASSERT_EQ(fakeVirtualMemory().grants.size(), 1u);
-  const std::vector<CUmemAccessDesc>& grants = fakeVirtualMemory().grants[0];
+  EXPECT_EQ(reinterpret_cast<CUdeviceptr>(memory->address()), fake.virtualMemory.reserved.begin()->first);
+  ASSERT_EQ(fake.virtualMemory.grants.size(), 1u);
+  const std::vector<CUmemAccessDesc>& grants = fake.virtualMemory.grants[0];
   ASSERT_EQ(grants.size(), 2u);
   for (size_t gpu = 0; gpu < 2; ++gpu) {
     EXPECT_EQ(grants[gpu].location.type, CU_MEM_LOCATION_TYPE_DEVICE);
     EXPECT_EQ(grants[gpu].location.id, gpu == 0 ? 3 : 5);
     EXPECT_EQ(grants[gpu].flags, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
   }
-  fakeVirtualMemory().calls.clear();
+  fake.virtualMemory.calls.clear();
   memory.reset();
-  EXPECT_EQ(fakeVirtualMemory().calls, (Calls{"cuMemUnmap size=4194304", "cuMemRelease handle=1", "cuMemUnmap size=2097152",
+  EXPECT_EQ(fake.virtualMemory.calls, (Calls{"cuMemUnmap size=4194304", "cuMemRelease handle=1", "cuMemUnmap size=2097152",
                                      "cuMemRelease handle=2", "cuMemAddressFree size=6291456"}));
   expectNothingLeft();
 }
@@ -70,11 +72,11 @@ TEST_F(CudaColoredMemoryTest, InterleavedMakesOneChunkPerGranuleOnEachOwnerInTur
   auto memory = create(core::MemoryColoring::Policy::Interleaved, 3 * kGranule);
   ASSERT_NE(memory, nullptr);
   Calls creates;
-  for (const std::string& call : fakeVirtualMemory().calls)
+  for (const std::string& call : fake.virtualMemory.calls)
     if (call.rfind("cuMemCreate", 0) == 0) creates.push_back(call);
   EXPECT_EQ(creates, (Calls{"cuMemCreate device=3 size=2097152", "cuMemCreate device=5 size=2097152",
                             "cuMemCreate device=3 size=2097152"}));
-  EXPECT_EQ(fakeVirtualMemory().mapped.size(), 3u);
+  EXPECT_EQ(fake.virtualMemory.mapped.size(), 3u);
   memory.reset();
   expectNothingLeft();
 }
@@ -84,11 +86,11 @@ TEST_F(CudaColoredMemoryTest, AFailureAtAnyStepUndoesEverythingBeforeIt) {
                                                           {"cuMemCreate", 2}, {"cuMemMap", 2}, {"cuMemSetAccess", 1}};
   for (const auto& [call, time] : failures) {
     SetUp();
-    fakeVirtualMemory().failing = call;
-    fakeVirtualMemory().failingAt = time;
+    fake.virtualMemory.failing = call;
+    fake.virtualMemory.failingAt = time;
     EXPECT_EQ(create(core::MemoryColoring::Policy::Even, 4 * kGranule), nullptr) << call << " #" << time;
     expectNothingLeft();
-    EXPECT_EQ(fakeVirtualMemory().counts[call], time) << call << ": nothing after the failure";
+    EXPECT_EQ(fake.virtualMemory.counts[call], time) << call << ": nothing after the failure";
   }
 }
 
@@ -104,7 +106,7 @@ TEST_F(CudaColoredMemoryTest, ReleasesThePrimaryContextsItHeld) {
   ASSERT_NE(memory, nullptr);
   memory.reset();
   gpus.clear();
-  EXPECT_EQ(fakeVirtualMemory().retainedContexts, 0);
+  EXPECT_EQ(fake.retainedContexts, 0);
 }
 
 }  // namespace

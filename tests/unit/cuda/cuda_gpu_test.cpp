@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <new>
 #include <numeric>
 #include <thread>
 
@@ -12,7 +13,10 @@
 #include "loom/compiler/compiler.h"
 #include "loom/compiler/nvptx_launch_abi.h"
 #include "loom/compiler/opencl_c.h"
+#include "loom/core/command_executor.h"
+#include "loom/core/command_stream.h"
 #include "loom/core/composite_backend.h"
+#include "loom/core/event.h"
 #include "loom/core/shared_memory.h"
 
 namespace loom::backends::cuda {
@@ -648,6 +652,47 @@ TEST_F(CudaGpu, AQueueWaitsInTheStreamForAWordTheHostWrites) {
   EXPECT_EQ(download<uint8_t>(device, 4096)[4095], 9);
   queue.reset();
   gpu->release(device, core::MemoryType::Device);
+  gpu->unregisterHostMemory(block.address);
+  core::freeSharedMemory(block);
+}
+
+// level-zero-tests' GivenMemoryCopiesWithDependencies on the GPU: a copy signals `copied`; the
+// next copy waits in the stream for `gate`, which the host signals only once it has seen
+// `copied`. The signal completes when the stream passes it, while the stream still waits.
+TEST_F(CudaGpu, ASignalBeforeAWaitInTheStreamCompletesWhileTheStreamWaits) {
+  core::SharedMemoryBlock block = core::allocateSharedMemory(4096, 0);
+  ASSERT_TRUE(block.address && gpu->registerHostMemory(block.address, block.mappedSize));
+  auto* storage = static_cast<core::EventStorage*>(block.address);
+  for (int i = 0; i < 2; ++i) new (&storage[i]) core::EventStorage{};
+  core::Event copied(&storage[0], true, core::DeviceType::Gpu), gate(&storage[1], true, core::DeviceType::Gpu);
+  void* source = gpu->allocateDevice(4096);
+  void* middle = gpu->allocateDevice(4096);
+  ASSERT_TRUE(source && middle);
+  const uint8_t nines[4] = {9, 9, 9, 9};
+  gpu->fill(source, nines, 4, 4096);
+  core::Event* waited[] = {&gate};
+  core::CommandStream stream;
+  stream.appendCopy({middle, source, 4096});
+  stream.appendSignalEvent(&copied);
+  stream.appendWaitEvents(waited, 1);
+  stream.appendCopy({source, middle, 4096});
+  {
+    core::CommandExecutor executor(*gpu);
+    executor.execute(stream.bytes());
+    bool seen = false;
+    for (int poll = 0; poll < 10000 && !seen; ++poll) {  // 10 s at most: a hang fails instead
+      EXPECT_FALSE(executor.retire(false)) << "the stream waits for the host";
+      seen = copied.isSignaled();
+      if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    gate.hostSignal();
+    EXPECT_TRUE(executor.retire(true));
+    EXPECT_TRUE(seen) << "the signal waited for the work after the stream's wait";
+    EXPECT_EQ(copied.error(), 0);
+  }
+  EXPECT_EQ(download<uint8_t>(middle, 4096)[4095], 9);
+  gpu->release(source, core::MemoryType::Device);
+  gpu->release(middle, core::MemoryType::Device);
   gpu->unregisterHostMemory(block.address);
   core::freeSharedMemory(block);
 }

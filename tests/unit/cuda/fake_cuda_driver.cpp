@@ -1,12 +1,98 @@
 #include "fake_cuda_driver.h"
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
 
 namespace loom::backends::cuda::testing {
 
 namespace {
 
+// A stream with no GPU behind it: runs its copies, memory operations and event records in order on
+// a thread of its own, so that a stream waiting for a value holds only itself, as on a GPU.
+class FakeStream {
+ public:
+  FakeStream() : worker_([this] { run(); }) {}
+  ~FakeStream() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    changed_.notify_all();
+    worker_.join();
+  }
+
+  void enqueue(std::function<void()> operation) {
+    {
+      std::lock_guard lock(mutex_);
+      operations_.push_back(std::move(operation));
+    }
+    changed_.notify_all();
+  }
+  bool idle() {
+    std::lock_guard lock(mutex_);
+    return operations_.empty() && !running_;
+  }
+  void synchronize() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return operations_.empty() && !running_; });
+  }
+
+ private:
+  void run() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      changed_.wait(lock, [&] { return stopping_ || !operations_.empty(); });
+      if (operations_.empty()) return;
+      std::function<void()> operation = std::move(operations_.front());
+      operations_.pop_front();
+      running_ = true;
+      lock.unlock();
+      operation();
+      lock.lock();
+      running_ = false;
+      changed_.notify_all();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::function<void()>> operations_;
+  bool running_ = false;
+  bool stopping_ = false;
+  std::thread worker_;  // last: it starts once the rest exists
+};
+
+// An event completes when its stream runs its record, at the host's time then.
+struct FakeEvent {
+  std::atomic<bool> completed{false};
+  std::chrono::steady_clock::time_point time;
+};
+
 FakeCudaDriver* live = nullptr;
+CUresult record(FakeCudaCall call);
+void expect(bool rule, const std::string& broken);
+std::mutex callsMutex;  // the engine's thread calls the driver too
+std::map<CUstream, std::unique_ptr<FakeStream>> runningStreams;
+std::map<CUevent, std::unique_ptr<FakeEvent>> eventStates;
+
+void* pointer(CUdeviceptr address) { return reinterpret_cast<void*>(address); }
+
+// Records the call on `stream` and, unless it fails, runs `operation` there in turn.
+CUresult enqueue(const char* name, CUstream stream, std::function<void()> operation) {
+  FakeCudaCall call{name};
+  call.stream = stream;
+  const CUresult result = record(std::move(call));
+  if (result != CUDA_SUCCESS) return result;
+  expect(runningStreams.count(stream) == 1, std::string(name) + " on an unknown stream");
+  if (runningStreams.count(stream)) runningStreams[stream]->enqueue(std::move(operation));
+  return result;
+}
 uintptr_t nextHandle = 0x10000;
 
 template <typename Handle>
@@ -20,6 +106,7 @@ CUcontext current() { return live->contextStack.empty() ? nullptr : live->contex
 CUresult record(FakeCudaCall call) {
   call.current = current();
   const std::string name = call.name;
+  std::lock_guard lock(callsMutex);
   live->calls.push_back(std::move(call));
   const auto failure = live->failing.find(name);
   return failure == live->failing.end() ? CUDA_SUCCESS : failure->second;
@@ -39,6 +126,7 @@ CUresult unexpected(const char* name) {
 }
 
 void expect(bool rule, const std::string& broken) {
+  std::lock_guard lock(callsMutex);
   if (!rule) live->misuse.push_back(broken);
 }
 
@@ -61,9 +149,13 @@ void behave(Driver& driver) {
   driver.cuGetErrorString = [](CUresult, const char**) -> CUresult { return CUDA_ERROR_INVALID_VALUE; };
   driver.cuDevicePrimaryCtxRetain = [](CUcontext* context, CUdevice device) -> CUresult {
     *context = FakeCudaDriver::contextOf(device);
+    ++live->retainedContexts;
     return record("cuDevicePrimaryCtxRetain");
   };
-  driver.cuDevicePrimaryCtxRelease = [](CUdevice) -> CUresult { return record("cuDevicePrimaryCtxRelease"); };
+  driver.cuDevicePrimaryCtxRelease = [](CUdevice) -> CUresult {
+    --live->retainedContexts;
+    return record("cuDevicePrimaryCtxRelease");
+  };
   driver.cuCtxPushCurrent = [](CUcontext context) -> CUresult {
     live->contextStack.push_back(context);
     return record("cuCtxPushCurrent");
@@ -90,11 +182,36 @@ void behave(Driver& driver) {
     FakeCudaCall call{"cuStreamCreate"};
     call.stream = *stream;
     call.flags = flags;
+    runningStreams[*stream] = std::make_unique<FakeStream>();
     return record(std::move(call));
   };
-  driver.cuStreamDestroy = [](CUstream stream) { return recordOnStream("cuStreamDestroy", stream); };
-  driver.cuStreamSynchronize = [](CUstream stream) { return recordOnStream("cuStreamSynchronize", stream); };
-  driver.cuStreamQuery = [](CUstream stream) { return recordOnStream("cuStreamQuery", stream); };
+  driver.cuStreamDestroy = [](CUstream stream) {
+    runningStreams.erase(stream);
+    return recordOnStream("cuStreamDestroy", stream);
+  };
+  driver.cuStreamSynchronize = [](CUstream stream) {
+    const CUresult result = recordOnStream("cuStreamSynchronize", stream);
+    if (result == CUDA_SUCCESS && runningStreams.count(stream)) runningStreams[stream]->synchronize();
+    return result;
+  };
+  driver.cuStreamQuery = [](CUstream stream) {
+    const CUresult result = recordOnStream("cuStreamQuery", stream);
+    if (result != CUDA_SUCCESS || !runningStreams.count(stream)) return result;
+    return runningStreams[stream]->idle() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+  };
+  driver.cuMemcpyAsync = [](CUdeviceptr destination, CUdeviceptr source, size_t size, CUstream stream) {
+    return enqueue("cuMemcpyAsync", stream, [=] { std::memmove(pointer(destination), pointer(source), size); });
+  };
+  driver.cuStreamWaitValue32 = [](CUstream stream, CUdeviceptr address, uint32_t value, unsigned) {
+    return enqueue("cuStreamWaitValue32", stream, [=] {
+      while (std::atomic_ref<uint32_t>(*static_cast<uint32_t*>(pointer(address))).load() < value)
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+    });
+  };
+  driver.cuStreamWriteValue32 = [](CUstream stream, CUdeviceptr address, uint32_t value, unsigned) {
+    return enqueue("cuStreamWriteValue32", stream,
+                   [=] { std::atomic_ref<uint32_t>(*static_cast<uint32_t*>(pointer(address))).store(value); });
+  };
   driver.cuEventCreate = [](CUevent* event, unsigned flags) -> CUresult {
     expect(current() != nullptr, "cuEventCreate without a current context");
     FakeCudaCall call{"cuEventCreate"};
@@ -104,6 +221,7 @@ void behave(Driver& driver) {
     *event = newHandle<CUevent>();
     live->events[*event] = current();
     live->eventFlags[*event] = flags;
+    eventStates[*event] = std::make_unique<FakeEvent>();
     live->calls.back().event = *event;
     return result;
   };
@@ -113,7 +231,31 @@ void behave(Driver& driver) {
     FakeCudaCall call{"cuEventRecord"};
     call.event = event;
     call.stream = stream;
-    return record(std::move(call));
+    const CUresult result = record(std::move(call));
+    if (result != CUDA_SUCCESS || !eventStates.count(event) || !runningStreams.count(stream)) return result;
+    FakeEvent* state = eventStates[event].get();
+    state->completed = false;
+    runningStreams[stream]->enqueue([state] {
+      state->time = std::chrono::steady_clock::now();
+      state->completed = true;
+    });
+    return result;
+  };
+  driver.cuEventQuery = [](CUevent event) -> CUresult {
+    FakeCudaCall call{"cuEventQuery"};
+    call.event = event;
+    const CUresult result = record(std::move(call));
+    if (result != CUDA_SUCCESS || !eventStates.count(event)) return result;
+    return eventStates[event]->completed ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+  };
+  driver.cuEventElapsedTime = [](float* milliseconds, CUevent start, CUevent end) -> CUresult {
+    const CUresult result = record("cuEventElapsedTime");
+    if (result != CUDA_SUCCESS) return result;
+    if (!eventStates.count(start) || !eventStates.count(end)) return CUDA_ERROR_INVALID_VALUE;
+    const FakeEvent &from = *eventStates[start], &to = *eventStates[end];
+    if (!from.completed || !to.completed) return CUDA_ERROR_NOT_READY;
+    *milliseconds = std::chrono::duration<float, std::milli>(to.time - from.time).count();
+    return CUDA_SUCCESS;
   };
   driver.cuStreamWaitEvent = [](CUstream stream, CUevent event, unsigned flags) -> CUresult {
     expect(live->events.count(event) && live->streams.count(stream), "cuStreamWaitEvent of an unknown event or stream");
@@ -126,6 +268,7 @@ void behave(Driver& driver) {
   };
   driver.cuEventDestroy = [](CUevent event) -> CUresult {
     expect(live->events.erase(event) == 1, "cuEventDestroy of an unknown event");
+    eventStates.erase(event);
     FakeCudaCall call{"cuEventDestroy"};
     call.event = event;
     return record(std::move(call));
@@ -143,6 +286,68 @@ void behave(Driver& driver) {
   };
 }
 
+// Records a virtual memory call with what it was asked; CUDA_ERROR_OUT_OF_MEMORY when it is the
+// one the test makes fail.
+CUresult recordVirtualMemory(const char* name, const std::string& details) {
+  FakeVirtualMemory& books = live->virtualMemory;
+  books.calls.push_back(details.empty() ? name : name + (" " + details));
+  const int count = ++books.counts[name];
+  if (name == books.failing && count == books.failingAt) return CUDA_ERROR_OUT_OF_MEMORY;
+  return record(name);
+}
+
+// The entry points of colored memory: reservations, physical memory, mappings and access.
+void behaveAsVirtualMemory(Driver& driver) {
+  driver.cuMemAddressReserve = [](CUdeviceptr* address, size_t size, size_t alignment, CUdeviceptr,
+                                  unsigned long long) -> CUresult {
+    const std::string details = "size=" + std::to_string(size) + " alignment=" + std::to_string(alignment);
+    if (CUresult result = recordVirtualMemory("cuMemAddressReserve", details)) return result;
+    FakeVirtualMemory& books = live->virtualMemory;
+    *address = books.nextAddress;
+    books.nextAddress += size;
+    books.reserved[*address] = size;
+    return CUDA_SUCCESS;
+  };
+  driver.cuMemAddressFree = [](CUdeviceptr address, size_t size) -> CUresult {
+    recordVirtualMemory("cuMemAddressFree", "size=" + std::to_string(size));
+    return live->virtualMemory.reserved.erase(address) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  };
+  driver.cuMemCreate = [](CUmemGenericAllocationHandle* handle, size_t size, const CUmemAllocationProp* prop,
+                          unsigned long long) -> CUresult {
+    const bool onDevice = prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE && prop->type == CU_MEM_ALLOCATION_TYPE_PINNED;
+    const std::string details = "device=" + std::to_string(prop->location.id) + " size=" + std::to_string(size) +
+                                (onDevice ? "" : " not-pinned-on-a-device");
+    if (CUresult result = recordVirtualMemory("cuMemCreate", details)) return result;
+    FakeVirtualMemory& books = live->virtualMemory;
+    *handle = books.nextHandle++;
+    books.created[*handle] = prop->location.id;
+    return CUDA_SUCCESS;
+  };
+  driver.cuMemRelease = [](CUmemGenericAllocationHandle handle) -> CUresult {
+    recordVirtualMemory("cuMemRelease", "handle=" + std::to_string(handle));
+    return live->virtualMemory.created.erase(handle) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  };
+  driver.cuMemMap = [](CUdeviceptr address, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
+                       unsigned long long) -> CUresult {
+    FakeVirtualMemory& books = live->virtualMemory;
+    const std::string details = "offset=" + std::to_string(address - books.reserved.begin()->first) +
+                                " size=" + std::to_string(size) + " handle=" + std::to_string(handle);
+    if (CUresult result = recordVirtualMemory("cuMemMap", details)) return result;
+    if (offset != 0 || !books.created.count(handle)) return CUDA_ERROR_INVALID_VALUE;
+    books.mapped[address] = handle;
+    return CUDA_SUCCESS;
+  };
+  driver.cuMemUnmap = [](CUdeviceptr address, size_t size) -> CUresult {
+    recordVirtualMemory("cuMemUnmap", "size=" + std::to_string(size));
+    return live->virtualMemory.mapped.erase(address) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  };
+  driver.cuMemSetAccess = [](CUdeviceptr, size_t size, const CUmemAccessDesc* desc, size_t count) -> CUresult {
+    if (CUresult result = recordVirtualMemory("cuMemSetAccess", "size=" + std::to_string(size))) return result;
+    live->virtualMemory.grants.emplace_back(desc, desc + count);
+    return CUDA_SUCCESS;
+  };
+}
+
 }  // namespace
 
 FakeCudaDriver::FakeCudaDriver() : driver_(Driver::withoutLibrary()) {
@@ -154,9 +359,14 @@ FakeCudaDriver::FakeCudaDriver() : driver_(Driver::withoutLibrary()) {
 #undef LOOM_CUDA_FUNCTION
 #undef LOOM_CUDA_OPTIONAL_FUNCTION
   behave(*driver_);
+  behaveAsVirtualMemory(*driver_);
 }
 
-FakeCudaDriver::~FakeCudaDriver() { live = nullptr; }
+FakeCudaDriver::~FakeCudaDriver() {
+  runningStreams.clear();  // joins their threads, which may still touch events
+  eventStates.clear();
+  live = nullptr;
+}
 
 CUcontext FakeCudaDriver::contextOf(CUdevice device) { return reinterpret_cast<CUcontext>(uintptr_t(0x100 + 0x10 * device)); }
 

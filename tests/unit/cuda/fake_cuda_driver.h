@@ -3,7 +3,12 @@
 // Every entry point records its call. Those of contexts, streams, events and launches behave as
 // the driver documents them and note where a caller breaks the driver's rules (an event recorded
 // on a stream of another context); every other entry point fails with CUDA_ERROR_NOT_SUPPORTED.
-// One fake at a time: the entry points are plain functions that reach the live one.
+// Each stream runs its copies, 32-bit value waits and writes and event records in order on a
+// thread of its own, over host memory (a stream waiting for a value holds only itself, as on a
+// GPU); launches and waits for events are recorded, not run. Virtual memory calls keep the books
+// of what is reserved, created and mapped (virtualMemory), so that a test sees leaks.
+// One fake at a time: the entry points are plain functions that reach the live one. Calls may come
+// from several threads, one at a time: the context stack is shared.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -26,6 +31,20 @@ struct FakeCudaCall {
   unsigned grid[3] = {};
   unsigned block[3] = {};
   compiler::nvptx::ImplicitLaunchParameters implicit{};
+};
+
+// The books of the virtual memory entry points, and their calls with what they were asked.
+struct FakeVirtualMemory {
+  std::vector<std::string> calls;  // "cuMemCreate device=1 size=2097152", ... in order
+  std::string failing;             // the call that fails ("cuMemMap"), on its `failingAt`th time
+  int failingAt = 1;
+  std::map<std::string, int> counts;
+  std::map<CUdeviceptr, size_t> reserved;
+  std::map<CUmemGenericAllocationHandle, CUdevice> created;  // not yet released
+  std::map<CUdeviceptr, CUmemGenericAllocationHandle> mapped;
+  std::vector<std::vector<CUmemAccessDesc>> grants;  // of each cuMemSetAccess
+  CUdeviceptr nextAddress = 0x7f0000000000;
+  CUmemGenericAllocationHandle nextHandle = 1;
 };
 
 class FakeCudaDriver {
@@ -54,6 +73,8 @@ class FakeCudaDriver {
   std::map<CUstream, CUcontext> streams;
   std::map<CUevent, CUcontext> events;
   std::map<CUevent, unsigned> eventFlags;
+  int retainedContexts = 0;  // primary contexts retained and not yet released
+  FakeVirtualMemory virtualMemory;
 
  private:
   std::shared_ptr<Driver> driver_;

@@ -3,6 +3,7 @@
 // adds OpenCL C source to SPIR-V and SPIR-V linking).
 // It depends on LLVM and clang only (privately), and on no runtime object: of core, only the debug
 // keys (loom_debug_keys), read as each compilation runs.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -72,6 +73,11 @@ BuildResult compileSpirv(const CompileRequest& request);
 // What, besides the request, decides the code compileSpirv makes for `target`: this build of the
 // compiler and, for the CPU, the host's processor and features. Part of every cache key.
 std::string compilerIdentity(Target target);
+
+// Names the native binaries compileSpirv makes for `target`: devices of one target with the same
+// compiler agree, so a binary one made loads on the other (Level Zero's nativeKernelSupported).
+// A hash of compilerIdentity, computed once per target.
+std::array<uint8_t, 16> nativeBinaryUuid(Target target);
 
 // SpecId -> byte size (1, 2, 4 or 8) of every specialization constant a SPIR-V module declares
 // (Level Zero passes values without sizes). Malformed input yields what was found before the damage.

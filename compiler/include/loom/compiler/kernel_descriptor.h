@@ -70,9 +70,17 @@ constexpr uint32_t kMaxArgumentBufferSize = 64 * 1024;
 // makes, the native binary's reader what it reads.
 std::string checkKernelDescriptor(const KernelDescriptor& kernel);
 
+// A kernel of the module that this build cannot run, and why: one that takes images or samplers
+// (not supported yet). The rest of the module builds without it; creating it fails.
+struct UnavailableKernel {
+  std::string name;
+  std::string reason;
+};
+
 // Everything a program exposes besides code.
 struct ProgramInfo {
   std::vector<KernelDescriptor> kernels;
+  std::vector<UnavailableKernel> unavailableKernels;
   std::vector<GlobalVariableDescriptor> globals;  // program-scope variables the host may address
   uint64_t globalVariableTotalSize = 0;           // bytes of every global-memory variable, static ones too
   std::vector<std::string> exportedFunctions;     // functions other modules may import (and function pointers)
@@ -82,6 +90,18 @@ struct ProgramInfo {
     for (const auto& kernel : kernels)
       if (kernel.name == kernelName) return &kernel;
     return nullptr;
+  }
+  const UnavailableKernel* findUnavailableKernel(const std::string& kernelName) const {
+    for (const auto& kernel : unavailableKernels)
+      if (kernel.name == kernelName) return &kernel;
+    return nullptr;
+  }
+  // Every kernel of the module, those it cannot run last.
+  std::vector<const std::string*> kernelNames() const {
+    std::vector<const std::string*> names;
+    for (const auto& kernel : kernels) names.push_back(&kernel.name);
+    for (const auto& kernel : unavailableKernels) names.push_back(&kernel.name);
+    return names;
   }
 };
 

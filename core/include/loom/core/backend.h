@@ -79,6 +79,9 @@ class BackendQueue {
   virtual uint32_t markTime() { return kNoMark; }
   virtual uint64_t timeOfMark(uint32_t mark) { return 0; }
   virtual void forgetMarks() {}
+  // True once the device has passed `mark`: the commands issued before it have completed, while
+  // later ones (a wait in the queue) may not have. Never blocks.
+  virtual bool markReached(uint32_t mark) { return false; }
   // A queue over the tiles of a root device times each tile apart: markTiles() of them, and
   // timeOfMarkOnTile() is when `tile` passed `mark` (timeOfMark() when the last tile did). Other
   // queues are one tile.

@@ -33,7 +33,8 @@ class CommandExecutor {
   bool waitsInQueue() const { return !queueWaits_.empty(); }
   bool asynchronous() const { return queue_->asynchronous(); }
   // Completes what is outstanding once the device has finished it: at once when `wait` is false
-  // and the device is not done yet, returns false; with `wait`, blocks until it is. True when idle.
+  // and the device is not done yet, returns false, having completed the signals before any wait
+  // in the queue that the device has reached; with `wait`, blocks until it is. True when idle.
   bool retire(bool wait);
   // The first failure of device work this executor saw (a negative execution status), or 0.
   // Sticky, as a GPU context that faulted stays unusable; readable from any thread.
@@ -60,9 +61,18 @@ class CommandExecutor {
   // After each command issued to the device: only an asynchronous queue leaves work in flight
   // (and only then is inFlight_ written); a command the device refused abandons the stream.
   void issued();
+  // Completes the deferred starts and signals before the given counts not completed yet; those
+  // of work that failed fail with `deviceFailure`, or with the error of an event waited for in
+  // the queue before them.
+  void completeDeferred(size_t starts, size_t signals, int32_t deviceFailure);
   void waitEvents(const DecodedCommand& command);
   // Makes the queue wait for `event`; false when it cannot (the caller waits on the host).
   bool waitInQueue(Event* event);
+  // Before a wait in the queue: the host may signal the awaited event only once it has seen the
+  // signals deferred before it, so a mark there lets retire(false) complete them while the queue
+  // waits (completeReachedProgress).
+  void markProgress();
+  void completeReachedProgress();
   bool signaledEarlierHere(const Event* event) const;
   // The signals deferred after a wait in the queue whose event failed (the work between ran
   // anyway) fail with its error: from that signal's index on, or deferredSignals_.size().
@@ -83,6 +93,16 @@ class CommandExecutor {
     size_t signalsBefore;
   };
   std::vector<QueueWait> queueWaits_;
+  // Marks before waits in the queue, with how many starts and signals were deferred before each,
+  // in stream order; those the device has reached are dropped once their signals are complete.
+  struct ProgressPoint {
+    uint32_t mark;
+    size_t starts;
+    size_t signals;
+  };
+  std::vector<ProgressPoint> progressPoints_;
+  size_t completedStarts_ = 0;   // of deferredStarts_, completed while later work was in flight
+  size_t completedSignals_ = 0;  // of deferredSignals_, likewise
   const bool deviceEventWaits_;  // the EnableDeviceEventWaits debug key
   int32_t failure_ = 0;                  // of the stream being executed: a failed wait or command
   std::atomic<int32_t> deviceFailure_{0};

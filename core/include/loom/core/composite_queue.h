@@ -39,6 +39,7 @@ class CompositeQueue final : public BackendQueue {
   uint32_t markTime() override;
   uint64_t timeOfMark(uint32_t mark) override;
   void forgetMarks() override;
+  bool markReached(uint32_t mark) override;
   uint32_t markTiles() const override { return static_cast<uint32_t>(tiles_.size()); }
   uint64_t timeOfMarkOnTile(uint32_t mark, uint32_t tile) override;
   int32_t takeFailure() override;

@@ -29,7 +29,9 @@ class SubGroupTest : public ZeTest {
 };
 
 TEST_F(SubGroupTest, KernelPropertiesFollowTheDevicesSubGroupSize) {
-  if (deviceType() == ZE_DEVICE_TYPE_CPU) EXPECT_EQ(size, 1u);
+  if (deviceType() == ZE_DEVICE_TYPE_CPU) {
+    EXPECT_EQ(size, 1u);
+  }
   ze_kernel_properties_t properties{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
   ASSERT_ZE(zeKernelGetProperties(subGroupKernel("sub_groups"), &properties));
   EXPECT_EQ(properties.maxSubgroupSize, size);

@@ -22,6 +22,7 @@ constexpr size_t kRecord = 27;
 
 class NdRangeTest : public ClTest {
  protected:
+  void runMirroredTiles(cl_kernel k, size_t width, size_t height, const size_t local[2]);
   // Launches `record` and checks every record against the range's definition (uniform groups).
   void checkRange(cl_uint dims, const size_t* global, const size_t* local, const size_t* offset, const std::string& options) {
     cl_kernel k = buildKernel(readKernelSource("work_item_kernels.cl"), "work_item_ids", options);
@@ -211,6 +212,18 @@ std::vector<int> mirroredTiles(const std::vector<int>& in, size_t width, size_t 
   return out;
 }
 
+// Runs the tiles kernel over width x height in groups of `local` and checks every result.
+void NdRangeTest::runMirroredTiles(cl_kernel k, size_t width, size_t height, const size_t local[2]) {
+  const size_t n = width * height, global[2] = {width, height};
+  std::vector<int> input(n);
+  for (size_t i = 0; i < n; ++i) input[i] = int(i * 37 % 101) - 50;
+  cl_mem in = bufferWith(input);
+  cl_mem out = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
+  setArgs(k, in, out);
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 2, nullptr, global, local, 0, nullptr, nullptr));
+  EXPECT_EQ(readBack<int>(out, n), mirroredTiles(input, width, height));
+}
+
 TEST_F(NdRangeTest, ReqdWorkGroupSizeKernelsWithBarriersRunGroupsOfThatSizeAndSmallerLastOnes) {
   cl_kernel k = buildKernel(kMirroredTiles, "tiles", "-cl-std=CL2.0");
   ASSERT_NE(k, nullptr);
@@ -220,14 +233,7 @@ TEST_F(NdRangeTest, ReqdWorkGroupSizeKernelsWithBarriersRunGroupsOfThatSizeAndSm
   };
   for (Range range : {Range{32, 8}, Range{20, 6}}) {  // whole groups; then smaller last ones along x and y
     SCOPED_TRACE(std::to_string(range.width) + "x" + std::to_string(range.height));
-    const size_t n = range.width * range.height, global[2] = {range.width, range.height};
-    std::vector<int> input(n);
-    for (size_t i = 0; i < n; ++i) input[i] = int(i * 37 % 101) - 50;
-    cl_mem in = bufferWith(input);
-    cl_mem out = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
-    setArgs(k, in, out);
-    ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 2, nullptr, global, local, 0, nullptr, nullptr));
-    ASSERT_EQ(readBack<int>(out, n), mirroredTiles(input, range.width, range.height));
+    runMirroredTiles(k, range.width, range.height, local);
   }
   const size_t global[2] = {32, 8}, transposed[2] = {4, 8};
   EXPECT_CL(CL_INVALID_WORK_GROUP_SIZE, clEnqueueNDRangeKernel(queue, k, 2, nullptr, global, transposed, 0, nullptr, nullptr));
@@ -252,14 +258,8 @@ TEST_F(NdRangeTest, ReqdWorkGroupSizeKernelsOfUniformProgramsRunWholeGroupsFromS
   for (cl_program p : {original, reloaded}) {
     cl_kernel k = kernel(p, "tiles");
     ASSERT_NE(k, nullptr);
-    const size_t width = 32, height = 8, n = width * height, global[2] = {width, height}, local[2] = {8, 4};
-    std::vector<int> input(n);
-    for (size_t i = 0; i < n; ++i) input[i] = int(i * 37 % 101) - 50;
-    cl_mem in = bufferWith(input);
-    cl_mem out = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
-    setArgs(k, in, out);
-    ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 2, nullptr, global, local, 0, nullptr, nullptr));
-    EXPECT_EQ(readBack<int>(out, n), mirroredTiles(input, width, height));
+    const size_t local[2] = {8, 4};
+    runMirroredTiles(k, 32, 8, local);
     const size_t ragged[2] = {20, 6};
     EXPECT_CL(CL_INVALID_WORK_GROUP_SIZE, clEnqueueNDRangeKernel(queue, k, 2, nullptr, ragged, local, 0, nullptr, nullptr))
         << (p == original ? "from source" : "from its binary");

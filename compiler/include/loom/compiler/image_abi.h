@@ -1,0 +1,61 @@
+#pragma once
+// How a kernel sees images and samplers, on every target: the contract between the builtin
+// library's image functions (compiler side) and the runtime that creates images and sets kernel
+// arguments (core and the frontends). Its layout is an ABI: change both sides together.
+//
+// An image argument (ArgumentKind::Image) takes 8 bytes in the argument buffer: the device address
+// of an ImageDescriptor that lives in memory the device reads (host memory on the CPU, device
+// memory on a GPU) for as long as the image lives. Texel (x, y, z or layer) lies at
+//   data + x * elementSize + y * rowPitch + (z or layer) * slicePitch
+// (a 1D array's layers step by rowPitch = slicePitch). The image's format is given with the
+// OpenCL API's values (cl_channel_order, cl_channel_type, cl_mem_object_type), which OpenCL C's
+// CLK_* constants repeat, so kernels answer get_image_channel_order/_data_type with them as they
+// are; Level Zero formats are mapped to these values when a Level Zero image is created.
+//
+// A sampler argument (ArgumentKind::Sampler) takes 8 bytes: a SamplerBits value, the bit layout
+// of OpenCL C's sampler_t literals (CLK_NORMALIZED_COORDS_*, CLK_ADDRESS_*, CLK_FILTER_*), so a
+// sampler made by the API and one written in kernel source are the same number.
+#include <cstddef>
+#include <cstdint>
+
+namespace loom::compiler {
+
+struct ImageDescriptor {
+  uint64_t data;         // device address of texel (0, 0, 0)
+  uint64_t rowPitch;     // bytes between rows
+  uint64_t slicePitch;   // bytes between slices of a 3D image or layers of an array
+  uint32_t width;        // texels
+  uint32_t height;       // 1 for 1D images
+  uint32_t depth;        // 1 unless 3D
+  uint32_t arraySize;    // layers of an array image, 1 otherwise
+  uint32_t channelOrder; // cl_channel_order value (CL_RGBA = 0x10B5, ...)
+  uint32_t channelType;  // cl_channel_type value (CL_UNORM_INT8 = 0x10D2, ...)
+  uint32_t imageType;    // cl_mem_object_type value (CL_MEM_OBJECT_IMAGE2D = 0x10F1, ...)
+  uint32_t elementSize;  // bytes per texel
+  uint32_t mipLevels;    // 0 or 1: mipmaps are not supported
+  uint32_t samples;      // 0: multisampled images are not supported
+};
+
+static_assert(sizeof(ImageDescriptor) == 64);
+static_assert(offsetof(ImageDescriptor, data) == 0);
+static_assert(offsetof(ImageDescriptor, rowPitch) == 8);
+static_assert(offsetof(ImageDescriptor, slicePitch) == 16);
+static_assert(offsetof(ImageDescriptor, width) == 24);
+static_assert(offsetof(ImageDescriptor, channelOrder) == 40);
+static_assert(offsetof(ImageDescriptor, elementSize) == 52);
+
+// sampler_t bits, as OpenCL C's headers define them (opencl-c-base.h).
+enum SamplerBits : uint32_t {
+  kSamplerNormalizedCoordsFalse = 0x0,
+  kSamplerNormalizedCoordsTrue = 0x1,
+  kSamplerAddressNone = 0x0,
+  kSamplerAddressClampToEdge = 0x2,
+  kSamplerAddressClamp = 0x4,
+  kSamplerAddressRepeat = 0x6,
+  kSamplerAddressMirroredRepeat = 0x8,
+  kSamplerAddressMask = 0xE,
+  kSamplerFilterNearest = 0x10,
+  kSamplerFilterLinear = 0x20,
+};
+
+}  // namespace loom::compiler

@@ -28,6 +28,8 @@ find_library(SPIRV_TOOLS_LIB NAMES SPIRV-Tools REQUIRED)
 find_path(SPIRV_TOOLS_INCLUDE spirv-tools/libspirv.hpp REQUIRED)
 
 find_path(LEVEL_ZERO_INCLUDE level_zero/ze_api.h REQUIRED)
+# The core API header declares the API tracing callbacks (ze_callbacks_t) the DDI tables fill.
+set(LEVEL_ZERO_API_HEADER ${LEVEL_ZERO_INCLUDE}/level_zero/ze_api.h)
 set(LEVEL_ZERO_DDI_HEADERS
   ${LEVEL_ZERO_INCLUDE}/level_zero/ze_ddi.h
   ${LEVEL_ZERO_INCLUDE}/level_zero/zet_ddi.h

@@ -9,6 +9,7 @@
 // in arrays themselves (checkHandleArray).
 #include <level_zero/ze_api.h>
 #include <level_zero/zes_api.h>
+#include <level_zero/zet_api.h>
 
 #include <algorithm>
 #include <atomic>
@@ -42,6 +43,7 @@ enum class HandleKind : uint64_t {
   Temperature = 0x6c6f6f6d74656d70,     // "loomtemp"
   MemoryModule = 0x6c6f6f6d6d656d6f,    // "loommemo"
   EngineGroup = 0x6c6f6f6d656e6769,     // "loomengi"
+  Tracer = 0x6c6f6f6d74726372,          // "loomtrcr"
 };
 
 // The base of every API object: its tag, and its storage in the HandleArena.
@@ -101,6 +103,7 @@ LOOM_HANDLE_TYPE(_zes_pwr_handle_t, Power);
 LOOM_HANDLE_TYPE(_zes_temp_handle_t, Temperature);
 LOOM_HANDLE_TYPE(_zes_mem_handle_t, MemoryModule);
 LOOM_HANDLE_TYPE(_zes_engine_handle_t, EngineGroup);
+LOOM_HANDLE_TYPE(_zet_tracer_exp_handle_t, Tracer);
 #undef LOOM_HANDLE_TYPE
 
 namespace loom::l0 {

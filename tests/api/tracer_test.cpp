@@ -442,5 +442,20 @@ TEST_F(TracerTest, NoMetricGroups) {
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zetMetricGroupGet(device, nullptr, nullptr));
 }
 
+TEST_F(TracerTest, KernelsHaveNoProfilingMetaData) {
+  zet_profile_properties_t properties{ZET_STRUCTURE_TYPE_PROFILE_PROPERTIES, nullptr, ~0u, ~0u};
+  ASSERT_ZE(zetKernelGetProfileInfo(apiKernel("empty_kernel"), &properties));
+  EXPECT_EQ(0u, properties.flags);
+  EXPECT_EQ(0u, properties.numTokens);
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zetKernelGetProfileInfo(nullptr, &properties));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zetKernelGetProfileInfo(apiKernel("empty_kernel"), nullptr));
+}
+
+TEST_F(TracerTest, ModulesHaveNoDebugInformation) {
+  size_t size = 0;
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+            zetModuleGetDebugInfo(module("api_kernels.spv"), ZET_MODULE_DEBUG_INFO_FORMAT_ELF_DWARF, &size, nullptr));
+}
+
 }  // namespace
 }  // namespace loom::test

@@ -88,8 +88,10 @@ def checked(name, types, traced):
     pointers = ", ".join(f"&a{i}" for i in range(len(types)))
     return "\n".join([
         f"ze_result_t ZE_APICALL {name}({params}) {{",
+        f"  const auto entry = [&] {{ return {call}; }};",
+        "  if (!ApiTracing::anyEnabled()) [[likely]] return entry();",
         f"  {traced.params} params{{{pointers}}};",
-        f"  return tracedCall<&ze_callbacks_t::{traced.group}, &{traced.table}::{traced.slot}>(params, [&] {{ return {call}; }});",
+        f"  return tracedCall<&ze_callbacks_t::{traced.group}, &{traced.table}::{traced.slot}>(params, entry);",
         "}"])
 
 

@@ -78,10 +78,10 @@ class ApiTracing {
 
 // Calls `entry` between the prologues and the epilogues that the enabled tracers set in slot
 // `Slot` of group `Group` of ze_callbacks_t; `params` points at the arguments `entry` uses, so
-// that prologues may change them.
+// that prologues may change them. The wrappers call it only when ApiTracing::anyEnabled(), and
+// keep it out of line so that their path without tracers stays short.
 template <auto Group, auto Slot, typename Params, typename Entry>
-ze_result_t tracedCall(Params& params, Entry&& entry) {
-  if (!ApiTracing::anyEnabled()) [[likely]] return entry();
+[[gnu::noinline]] ze_result_t tracedCall(Params& params, const Entry& entry) {
   ApiTracing::Call call;
   if (!call.traced()) return entry();
   const auto callbackIn = [](const zet_core_callbacks_t& table) { return (table.*Group).*Slot; };

@@ -2,8 +2,10 @@
 // core functions, in order, with pointers to the call's arguments and its result.
 #include <level_zero/zet_api.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <deque>

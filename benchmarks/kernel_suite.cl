@@ -38,6 +38,80 @@ kernel void nbody(global const float4* positions, global float4* accelerations, 
   accelerations[i] = (float4)(acceleration, 0.0f);
 }
 
+// n-body as implicit scaling's users write it: each work-group stages the positions through local
+// memory, NBODY_TILE at a time, so that a tile reads each position from global memory (perhaps
+// another tile's) once per work-group. The group size divides `count` and is at most NBODY_TILE.
+#define NBODY_TILE 256
+kernel void nbodyTiled(global const float4* positions, global float4* accelerations, int count, float softening) {
+  local float4 staged[NBODY_TILE];
+  const size_t i = get_global_id(0);
+  const int localId = get_local_id(0), groupSize = get_local_size(0);
+  const float4 mine = positions[i];
+  float3 acceleration = (float3)(0.0f);
+  for (int start = 0; start < count; start += groupSize) {
+    staged[localId] = positions[start + localId];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int j = 0; j < groupSize; ++j) {
+      float4 other = staged[j];
+      float3 d = other.xyz - mine.xyz;
+      float distanceSquared = dot(d, d) + softening;
+      float inverse = rsqrt(distanceSquared);
+      acceleration += d * (other.w * inverse * inverse * inverse);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  accelerations[i] = (float4)(acceleration, 0.0f);
+}
+
+// C = A * B blocked for registers: each 16 x 16 work-group computes a 128 x 128 block of C, each
+// work-item 8 x 8 of its elements (strided by 16), from 16-deep slices of A and B staged in local
+// memory: every element of B read from global memory serves 128 rows. n is a multiple of 128.
+#define BLOCK 128
+#define SLICE 16
+#define PER_ITEM 8
+__attribute__((reqd_work_group_size(16, 16, 1)))
+kernel void sgemmBlocked(global const float* a, global const float* b, global float* c, int n) {
+  local float sliceA[SLICE][BLOCK + 4];  // transposed: [k][row]; padded against bank conflicts
+  local float sliceB[SLICE][BLOCK];
+  const int localColumn = get_local_id(0), localRow = get_local_id(1);
+  const int item = localRow * 16 + localColumn;
+  const int rowBase = get_group_id(1) * BLOCK, columnBase = get_group_id(0) * BLOCK;
+  float sum[PER_ITEM][PER_ITEM];
+#pragma unroll
+  for (int i = 0; i < PER_ITEM; ++i)
+#pragma unroll
+    for (int j = 0; j < PER_ITEM; ++j) sum[i][j] = 0.0f;
+  for (int t = 0; t < n; t += SLICE) {
+#pragma unroll
+    for (int load = 0; load < BLOCK * SLICE / 256; ++load) {
+      const int element = item + 256 * load;
+      const int row = element / SLICE, k = element % SLICE;
+      sliceA[k][row] = a[(rowBase + row) * n + t + k];
+      const int sliceRow = element / BLOCK, column = element % BLOCK;
+      sliceB[sliceRow][column] = b[(t + sliceRow) * n + columnBase + column];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int k = 0; k < SLICE; ++k) {
+      float fromA[PER_ITEM], fromB[PER_ITEM];
+#pragma unroll
+      for (int i = 0; i < PER_ITEM; ++i) {
+        fromA[i] = sliceA[k][localRow + 16 * i];
+        fromB[i] = sliceB[k][localColumn + 16 * i];
+      }
+#pragma unroll
+      for (int i = 0; i < PER_ITEM; ++i)
+#pragma unroll
+        for (int j = 0; j < PER_ITEM; ++j) sum[i][j] = mad(fromA[i], fromB[j], sum[i][j]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+#pragma unroll
+  for (int i = 0; i < PER_ITEM; ++i)
+#pragma unroll
+    for (int j = 0; j < PER_ITEM; ++j) c[(rowBase + localRow + 16 * i) * n + columnBase + localColumn + 16 * j] = sum[i][j];
+}
+
 // Each work-group sums its slice in local memory; one partial sum per group.
 kernel void reduce(global const float* values, global float* partials, local float* scratch) {
   size_t local_id = get_local_id(0);

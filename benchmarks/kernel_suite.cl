@@ -48,9 +48,12 @@ kernel void nbodyTiled(global const float4* positions, global float4* accelerati
   const int localId = get_local_id(0), groupSize = get_local_size(0);
   const float4 mine = positions[i];
   float3 acceleration = (float3)(0.0f);
+  float4 next = positions[localId];
   for (int start = 0; start < count; start += groupSize) {
-    staged[localId] = positions[start + localId];
+    staged[localId] = next;
     barrier(CLK_LOCAL_MEM_FENCE);
+    // The next slice is on its way while this one is computed.
+    if (start + groupSize < count) next = positions[start + groupSize + localId];
     for (int j = 0; j < groupSize; ++j) {
       float4 other = staged[j];
       float3 d = other.xyz - mine.xyz;
@@ -65,10 +68,12 @@ kernel void nbodyTiled(global const float4* positions, global float4* accelerati
 
 // C = A * B blocked for registers: each 16 x 16 work-group computes a 128 x 128 block of C, each
 // work-item 8 x 8 of its elements (strided by 16), from 16-deep slices of A and B staged in local
-// memory: every element of B read from global memory serves 128 rows. n is a multiple of 128.
+// memory: every element of B read from global memory serves 128 rows. The next slices are loaded
+// into registers while the current ones are computed. n is a multiple of 128.
 #define BLOCK 128
 #define SLICE 16
 #define PER_ITEM 8
+#define LOADS (BLOCK * SLICE / 256)
 __attribute__((reqd_work_group_size(16, 16, 1)))
 kernel void sgemmBlocked(global const float* a, global const float* b, global float* c, int n) {
   local float sliceA[SLICE][BLOCK + 4];  // transposed: [k][row]; padded against bank conflicts
@@ -76,6 +81,15 @@ kernel void sgemmBlocked(global const float* a, global const float* b, global fl
   const int localColumn = get_local_id(0), localRow = get_local_id(1);
   const int item = localRow * 16 + localColumn;
   const int rowBase = get_group_id(1) * BLOCK, columnBase = get_group_id(0) * BLOCK;
+  // What each work-item loads of a slice: element item + 256 * load, row-major in each slice.
+  global const float* fromA = a + (rowBase + item / SLICE) * n + item % SLICE;
+  global const float* fromB = b + (item / BLOCK) * n + columnBase + item % BLOCK;
+  float nextA[LOADS], nextB[LOADS];
+#pragma unroll
+  for (int load = 0; load < LOADS; ++load) {
+    nextA[load] = fromA[load * (256 / SLICE) * n];
+    nextB[load] = fromB[load * (256 / BLOCK) * n];
+  }
   float sum[PER_ITEM][PER_ITEM];
 #pragma unroll
   for (int i = 0; i < PER_ITEM; ++i)
@@ -83,26 +97,33 @@ kernel void sgemmBlocked(global const float* a, global const float* b, global fl
     for (int j = 0; j < PER_ITEM; ++j) sum[i][j] = 0.0f;
   for (int t = 0; t < n; t += SLICE) {
 #pragma unroll
-    for (int load = 0; load < BLOCK * SLICE / 256; ++load) {
+    for (int load = 0; load < LOADS; ++load) {
       const int element = item + 256 * load;
-      const int row = element / SLICE, k = element % SLICE;
-      sliceA[k][row] = a[(rowBase + row) * n + t + k];
-      const int sliceRow = element / BLOCK, column = element % BLOCK;
-      sliceB[sliceRow][column] = b[(t + sliceRow) * n + columnBase + column];
+      sliceA[element % SLICE][element / SLICE] = nextA[load];
+      sliceB[element / BLOCK][element % BLOCK] = nextB[load];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+    if (t + SLICE < n) {
+      fromA += SLICE;
+      fromB += SLICE * n;
+#pragma unroll
+      for (int load = 0; load < LOADS; ++load) {
+        nextA[load] = fromA[load * (256 / SLICE) * n];
+        nextB[load] = fromB[load * (256 / BLOCK) * n];
+      }
+    }
 #pragma unroll
     for (int k = 0; k < SLICE; ++k) {
-      float fromA[PER_ITEM], fromB[PER_ITEM];
+      float rowValues[PER_ITEM], columnValues[PER_ITEM];
 #pragma unroll
       for (int i = 0; i < PER_ITEM; ++i) {
-        fromA[i] = sliceA[k][localRow + 16 * i];
-        fromB[i] = sliceB[k][localColumn + 16 * i];
+        rowValues[i] = sliceA[k][localRow + 16 * i];
+        columnValues[i] = sliceB[k][localColumn + 16 * i];
       }
 #pragma unroll
       for (int i = 0; i < PER_ITEM; ++i)
 #pragma unroll
-        for (int j = 0; j < PER_ITEM; ++j) sum[i][j] = mad(fromA[i], fromB[j], sum[i][j]);
+        for (int j = 0; j < PER_ITEM; ++j) sum[i][j] = mad(rowValues[i], columnValues[j], sum[i][j]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }

@@ -66,30 +66,33 @@ kernel void nbodyTiled(global const float4* positions, global float4* accelerati
   accelerations[i] = (float4)(acceleration, 0.0f);
 }
 
-// C = A * B blocked for registers: each 16 x 16 work-group computes a 128 x 128 block of C, each
-// work-item 8 x 8 of its elements (strided by 16), from 16-deep slices of A and B staged in local
-// memory: every element of B read from global memory serves 128 rows. The next slices are loaded
-// into registers while the current ones are computed. n is a multiple of 128.
-#define BLOCK 128
+// C = A * B blocked for registers: each 16 x 32 work-group computes a 256 x 128 block of C, each
+// work-item 8 x 8 of its elements (strided by 32 rows and 16 columns), from 16-deep slices of A
+// and B staged in local memory: every element of B read from global memory serves 256 rows. The
+// next slices are loaded into registers while the current ones are computed. n is a multiple of
+// 256.
+#define BLOCK_ROWS 256
+#define BLOCK_COLUMNS 128
 #define SLICE 16
+#define GROUP_ITEMS 512
 #define PER_ITEM 8
-#define LOADS (BLOCK * SLICE / 256)
-__attribute__((reqd_work_group_size(16, 16, 1)))
+#define LOADS_A (BLOCK_ROWS * SLICE / GROUP_ITEMS)
+#define LOADS_B (BLOCK_COLUMNS * SLICE / GROUP_ITEMS)
+__attribute__((reqd_work_group_size(16, 32, 1)))
 kernel void sgemmBlocked(global const float* a, global const float* b, global float* c, int n) {
-  local float sliceA[SLICE][BLOCK + 4];  // transposed: [k][row]; padded against bank conflicts
-  local float sliceB[SLICE][BLOCK];
+  local float sliceA[SLICE][BLOCK_ROWS + 4];  // transposed: [k][row]; padded against bank conflicts
+  local float sliceB[SLICE][BLOCK_COLUMNS];
   const int localColumn = get_local_id(0), localRow = get_local_id(1);
   const int item = localRow * 16 + localColumn;
-  const int rowBase = get_group_id(1) * BLOCK, columnBase = get_group_id(0) * BLOCK;
-  // What each work-item loads of a slice: element item + 256 * load, row-major in each slice.
+  const int rowBase = get_group_id(1) * BLOCK_ROWS, columnBase = get_group_id(0) * BLOCK_COLUMNS;
+  // What each work-item loads of a slice: elements item + GROUP_ITEMS * load, row-major.
   global const float* fromA = a + (rowBase + item / SLICE) * n + item % SLICE;
-  global const float* fromB = b + (item / BLOCK) * n + columnBase + item % BLOCK;
-  float nextA[LOADS], nextB[LOADS];
+  global const float* fromB = b + (item / BLOCK_COLUMNS) * n + columnBase + item % BLOCK_COLUMNS;
+  float nextA[LOADS_A], nextB[LOADS_B];
 #pragma unroll
-  for (int load = 0; load < LOADS; ++load) {
-    nextA[load] = fromA[load * (256 / SLICE) * n];
-    nextB[load] = fromB[load * (256 / BLOCK) * n];
-  }
+  for (int load = 0; load < LOADS_A; ++load) nextA[load] = fromA[load * (GROUP_ITEMS / SLICE) * n];
+#pragma unroll
+  for (int load = 0; load < LOADS_B; ++load) nextB[load] = fromB[load * (GROUP_ITEMS / BLOCK_COLUMNS) * n];
   float sum[PER_ITEM][PER_ITEM];
 #pragma unroll
   for (int i = 0; i < PER_ITEM; ++i)
@@ -97,27 +100,30 @@ kernel void sgemmBlocked(global const float* a, global const float* b, global fl
     for (int j = 0; j < PER_ITEM; ++j) sum[i][j] = 0.0f;
   for (int t = 0; t < n; t += SLICE) {
 #pragma unroll
-    for (int load = 0; load < LOADS; ++load) {
-      const int element = item + 256 * load;
+    for (int load = 0; load < LOADS_A; ++load) {
+      const int element = item + GROUP_ITEMS * load;
       sliceA[element % SLICE][element / SLICE] = nextA[load];
-      sliceB[element / BLOCK][element % BLOCK] = nextB[load];
+    }
+#pragma unroll
+    for (int load = 0; load < LOADS_B; ++load) {
+      const int element = item + GROUP_ITEMS * load;
+      sliceB[element / BLOCK_COLUMNS][element % BLOCK_COLUMNS] = nextB[load];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (t + SLICE < n) {
       fromA += SLICE;
       fromB += SLICE * n;
 #pragma unroll
-      for (int load = 0; load < LOADS; ++load) {
-        nextA[load] = fromA[load * (256 / SLICE) * n];
-        nextB[load] = fromB[load * (256 / BLOCK) * n];
-      }
+      for (int load = 0; load < LOADS_A; ++load) nextA[load] = fromA[load * (GROUP_ITEMS / SLICE) * n];
+#pragma unroll
+      for (int load = 0; load < LOADS_B; ++load) nextB[load] = fromB[load * (GROUP_ITEMS / BLOCK_COLUMNS) * n];
     }
 #pragma unroll
     for (int k = 0; k < SLICE; ++k) {
       float rowValues[PER_ITEM], columnValues[PER_ITEM];
 #pragma unroll
       for (int i = 0; i < PER_ITEM; ++i) {
-        rowValues[i] = sliceA[k][localRow + 16 * i];
+        rowValues[i] = sliceA[k][localRow + 32 * i];
         columnValues[i] = sliceB[k][localColumn + 16 * i];
       }
 #pragma unroll
@@ -130,7 +136,7 @@ kernel void sgemmBlocked(global const float* a, global const float* b, global fl
 #pragma unroll
   for (int i = 0; i < PER_ITEM; ++i)
 #pragma unroll
-    for (int j = 0; j < PER_ITEM; ++j) c[(rowBase + localRow + 16 * i) * n + columnBase + localColumn + 16 * j] = sum[i][j];
+    for (int j = 0; j < PER_ITEM; ++j) c[(rowBase + localRow + 32 * i) * n + columnBase + localColumn + 16 * j] = sum[i][j];
 }
 
 // Each work-group sums its slice in local memory; one partial sum per group.

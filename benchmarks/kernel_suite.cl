@@ -66,33 +66,33 @@ kernel void nbodyTiled(global const float4* positions, global float4* accelerati
   accelerations[i] = (float4)(acceleration, 0.0f);
 }
 
-// C = A * B blocked for registers: each 16 x 32 work-group computes a 256 x 128 block of C, each
-// work-item 8 x 8 of its elements (strided by 32 rows and 16 columns), from 16-deep slices of A
-// and B staged in local memory: every element of B read from global memory serves 256 rows. The
-// next slices are loaded into registers while the current ones are computed. n is a multiple of
-// 256.
-#define BLOCK_ROWS 256
-#define BLOCK_COLUMNS 128
+// C = A * B blocked for registers: each work-group of columnItems x rowItems computes a block of
+// 8 rowItems x 8 columnItems of C, each work-item 8 x 8 of its elements (strided by rowItems and
+// columnItems), from 16-deep slices of A and B staged in local memory (`sliceA` transposed,
+// [k][row], its rows padded by 4 against bank conflicts): every element of B read from global
+// memory serves 8 rowItems rows. The next slices are loaded into registers while the current ones
+// are computed. n is a multiple of the block's sides.
 #define SLICE 16
-#define GROUP_ITEMS 512
 #define PER_ITEM 8
-#define LOADS_A (BLOCK_ROWS * SLICE / GROUP_ITEMS)
-#define LOADS_B (BLOCK_COLUMNS * SLICE / GROUP_ITEMS)
-__attribute__((reqd_work_group_size(16, 32, 1)))
-kernel void sgemmBlocked(global const float* a, global const float* b, global float* c, int n) {
-  local float sliceA[SLICE][BLOCK_ROWS + 4];  // transposed: [k][row]; padded against bank conflicts
-  local float sliceB[SLICE][BLOCK_COLUMNS];
+#define MAX_LOADS 16
+__attribute__((always_inline)) void sgemmBlock(global const float* a, global const float* b, global float* c, int n,
+                                               local float* sliceA, local float* sliceB, const int rowItems,
+                                               const int columnItems) {
+  const int blockRows = rowItems * PER_ITEM, blockColumns = columnItems * PER_ITEM, groupItems = rowItems * columnItems;
+  const int pitchA = blockRows + 4;
+  const int loadsA = blockRows * SLICE / groupItems, loadsB = blockColumns * SLICE / groupItems;
   const int localColumn = get_local_id(0), localRow = get_local_id(1);
-  const int item = localRow * 16 + localColumn;
-  const int rowBase = get_group_id(1) * BLOCK_ROWS, columnBase = get_group_id(0) * BLOCK_COLUMNS;
-  // What each work-item loads of a slice: elements item + GROUP_ITEMS * load, row-major.
+  const int item = localRow * columnItems + localColumn;
+  const int rowBase = get_group_id(1) * blockRows, columnBase = get_group_id(0) * blockColumns;
+  // What each work-item loads of a slice: elements item + groupItems * load, row-major.
   global const float* fromA = a + (rowBase + item / SLICE) * n + item % SLICE;
-  global const float* fromB = b + (item / BLOCK_COLUMNS) * n + columnBase + item % BLOCK_COLUMNS;
-  float nextA[LOADS_A], nextB[LOADS_B];
+  global const float* fromB = b + (item / blockColumns) * n + columnBase + item % blockColumns;
+  const int strideA = groupItems / SLICE * n, strideB = groupItems / blockColumns * n;
+  float nextA[MAX_LOADS], nextB[MAX_LOADS];
 #pragma unroll
-  for (int load = 0; load < LOADS_A; ++load) nextA[load] = fromA[load * (GROUP_ITEMS / SLICE) * n];
+  for (int load = 0; load < loadsA; ++load) nextA[load] = fromA[load * strideA];
 #pragma unroll
-  for (int load = 0; load < LOADS_B; ++load) nextB[load] = fromB[load * (GROUP_ITEMS / BLOCK_COLUMNS) * n];
+  for (int load = 0; load < loadsB; ++load) nextB[load] = fromB[load * strideB];
   float sum[PER_ITEM][PER_ITEM];
 #pragma unroll
   for (int i = 0; i < PER_ITEM; ++i)
@@ -100,31 +100,28 @@ kernel void sgemmBlocked(global const float* a, global const float* b, global fl
     for (int j = 0; j < PER_ITEM; ++j) sum[i][j] = 0.0f;
   for (int t = 0; t < n; t += SLICE) {
 #pragma unroll
-    for (int load = 0; load < LOADS_A; ++load) {
-      const int element = item + GROUP_ITEMS * load;
-      sliceA[element % SLICE][element / SLICE] = nextA[load];
+    for (int load = 0; load < loadsA; ++load) {
+      const int element = item + groupItems * load;
+      sliceA[element % SLICE * pitchA + element / SLICE] = nextA[load];
     }
 #pragma unroll
-    for (int load = 0; load < LOADS_B; ++load) {
-      const int element = item + GROUP_ITEMS * load;
-      sliceB[element / BLOCK_COLUMNS][element % BLOCK_COLUMNS] = nextB[load];
-    }
+    for (int load = 0; load < loadsB; ++load) sliceB[item + groupItems * load] = nextB[load];
     barrier(CLK_LOCAL_MEM_FENCE);
     if (t + SLICE < n) {
       fromA += SLICE;
       fromB += SLICE * n;
 #pragma unroll
-      for (int load = 0; load < LOADS_A; ++load) nextA[load] = fromA[load * (GROUP_ITEMS / SLICE) * n];
+      for (int load = 0; load < loadsA; ++load) nextA[load] = fromA[load * strideA];
 #pragma unroll
-      for (int load = 0; load < LOADS_B; ++load) nextB[load] = fromB[load * (GROUP_ITEMS / BLOCK_COLUMNS) * n];
+      for (int load = 0; load < loadsB; ++load) nextB[load] = fromB[load * strideB];
     }
 #pragma unroll
     for (int k = 0; k < SLICE; ++k) {
       float rowValues[PER_ITEM], columnValues[PER_ITEM];
 #pragma unroll
       for (int i = 0; i < PER_ITEM; ++i) {
-        rowValues[i] = sliceA[k][localRow + 32 * i];
-        columnValues[i] = sliceB[k][localColumn + 16 * i];
+        rowValues[i] = sliceA[k * pitchA + localRow + rowItems * i];
+        columnValues[i] = sliceB[k * blockColumns + localColumn + columnItems * i];
       }
 #pragma unroll
       for (int i = 0; i < PER_ITEM; ++i)
@@ -136,7 +133,24 @@ kernel void sgemmBlocked(global const float* a, global const float* b, global fl
 #pragma unroll
   for (int i = 0; i < PER_ITEM; ++i)
 #pragma unroll
-    for (int j = 0; j < PER_ITEM; ++j) c[(rowBase + localRow + 32 * i) * n + columnBase + localColumn + 16 * j] = sum[i][j];
+    for (int j = 0; j < PER_ITEM; ++j)
+      c[(rowBase + localRow + rowItems * i) * n + columnBase + localColumn + columnItems * j] = sum[i][j];
+}
+
+// Blocks of 256 rows x 128 columns.
+__attribute__((reqd_work_group_size(16, 32, 1)))
+kernel void sgemmBlocked(global const float* a, global const float* b, global float* c, int n) {
+  local float sliceA[SLICE * (256 + 4)];
+  local float sliceB[SLICE * 128];
+  sgemmBlock(a, b, c, n, sliceA, sliceB, 32, 16);
+}
+
+// Blocks of 512 rows x 64 columns: half the reads of B, twice those of A.
+__attribute__((reqd_work_group_size(8, 64, 1)))
+kernel void sgemmTall(global const float* a, global const float* b, global float* c, int n) {
+  local float sliceA[SLICE * (512 + 4)];
+  local float sliceB[SLICE * 64];
+  sgemmBlock(a, b, c, n, sliceA, sliceB, 64, 8);
 }
 
 // Each work-group sums its slice in local memory; one partial sum per group.

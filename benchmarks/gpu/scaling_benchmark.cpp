@@ -31,6 +31,7 @@ namespace {
 struct ScalingSizes {
   size_t triadFloats;
   uint32_t sgemmSize;
+  uint32_t sgemmLaunches;  // per round of timing
   uint32_t bodies;
   uint32_t splitGroups;  // of the empty kernel whose round trip is measured
   uint32_t roundTrips;
@@ -38,15 +39,16 @@ struct ScalingSizes {
   uint32_t readers;      // work-items of sumWhole
 };
 
-// The SGEMM's n is a multiple of 256, the bodies of 256 (the kernels' blocks). The GPU sizes give
-// each GPU of a root of four work enough that a launch's split and join are small beside it.
-constexpr ScalingSizes kGpuSizes{size_t(512) << 20, 4096, 1u << 19, 1024, 2000, 4096, 1u << 20};
-constexpr ScalingSizes kCpuSizes{size_t(4) << 20, 512, 8192, 64, 200, 1024, 1u << 14};
-constexpr ScalingSizes kQuickSizes{size_t(1) << 16, 256, 512, 16, 10, 256, 1024};
+// The SGEMM's n is a multiple of 512, the bodies of 256 (the kernels' blocks). The GPU sizes give
+// each GPU of a root of four work enough that a launch's split and join are small beside it, and
+// enough work-items that each GPU's compute units are as full as one GPU's with all of them.
+constexpr ScalingSizes kGpuSizes{size_t(512) << 20, 4096, 3, 1u << 20, 1024, 2000, 4096, 1u << 20};
+constexpr ScalingSizes kCpuSizes{size_t(4) << 20, 512, 1, 8192, 64, 200, 1024, 1u << 14};
+constexpr ScalingSizes kQuickSizes{size_t(1) << 16, 512, 1, 512, 16, 10, 256, 1024};
 
 struct ScalingFigures {
   uint32_t tiles = 0;  // of the root device
-  double triadGBs = -1, sgemmGflops = -1, nbodyGInteractions = -1, roundTripUs = -1, sumWholeGReads = -1;
+  double triadGBs = -1, sgemmGflops = -1, sgemmTallGflops = -1, nbodyGInteractions = -1, roundTripUs = -1, sumWholeGReads = -1;
   bool correct = true;
 };
 
@@ -184,25 +186,36 @@ void measureTriad(const Session& s, const ScalingSizes& sizes, ScalingFigures& f
   for (void* p : {a, b, c}) s.free(p);
 }
 
-void measureSgemm(const Session& s, const ScalingSizes& sizes, ScalingFigures& figures) {
+// A kernel of kernel_suite.cl's sgemmBlock: work-groups of `columnItems` x `rowItems`, each
+// computing 8 times as many columns and rows of C.
+struct SgemmShape {
+  const char* kernel;
+  uint32_t columnItems, rowItems;
+  double ScalingFigures::*gflops;
+};
+constexpr SgemmShape kSgemmShapes[] = {{"sgemmBlocked", 16, 32, &ScalingFigures::sgemmGflops},
+                                       {"sgemmTall", 8, 64, &ScalingFigures::sgemmTallGflops}};
+
+void measureSgemm(const Session& s, const ScalingSizes& sizes, const SgemmShape& shape, ScalingFigures& figures) {
   const int32_t n = int32_t(sizes.sgemmSize);
   const size_t elements = size_t(n) * n, bytes = elements * sizeof(float);
   std::vector<float> host(elements);
   void* a = s.memory(bytes);
   void* b = s.memory(bytes);
   void* c = s.memory(bytes);
-  Kernel sgemm(s, "sgemmBlocked");
+  Kernel sgemm(s, shape.kernel);
   if (a && b && c && sgemm.handle) {
     for (size_t i = 0; i < elements; ++i) host[i] = sgemmA(i);
     s.copy(a, host.data(), bytes);
     for (size_t i = 0; i < elements; ++i) host[i] = sgemmB(i);
     s.copy(b, host.data(), bytes);
-    zeKernelSetGroupSize(sgemm.handle, 16, 32, 1);  // each work-group computes 256 rows x 128 columns of C
+    zeKernelSetGroupSize(sgemm.handle, shape.columnItems, shape.rowItems, 1);
     sgemm.arguments(a, b, c, n);
-    const double seconds = sgemm.secondsPerLaunch(s, {uint32_t(n / 128), uint32_t(n / 256), 1}, 3);
-    figures.sgemmGflops = 2.0 * n * n * n / seconds / 1e9;
+    const ze_group_count_t groups{uint32_t(n) / (8 * shape.columnItems), uint32_t(n) / (8 * shape.rowItems), 1};
+    const double seconds = sgemm.secondsPerLaunch(s, groups, sizes.sgemmLaunches);
+    figures.*shape.gflops = 2.0 * n * n * n / seconds / 1e9;
     s.copy(host.data(), c, bytes);
-    figures.correct = sgemmIsCorrect(host.data(), uint32_t(n), "SGEMM") && figures.correct;
+    figures.correct = sgemmIsCorrect(host.data(), uint32_t(n), shape.kernel) && figures.correct;
   }
   for (void* p : {a, b, c}) s.free(p);
 }
@@ -298,7 +311,7 @@ ScalingFigures measure(ze_device_type_t type, bool tileZero, const ScalingSizes&
   if (!session.open(type, tileZero)) return figures;
   figures.tiles = session.tiles;
   measureTriad(session, sizes, figures);
-  measureSgemm(session, sizes, figures);
+  for (const SgemmShape& shape : kSgemmShapes) measureSgemm(session, sizes, shape, figures);
   measureNbody(session, sizes, figures);
   measureSplitRoundTrip(session, sizes, figures);
   measureSumWhole(session, sizes, figures);
@@ -338,6 +351,7 @@ int run(ze_device_type_t type, const ScalingSizes& sizes) {
   std::vector<Row> rows{
       row("triad bandwidth", "GB/s", &ScalingFigures::triadGBs, aims.speedup(aims.triad)),
       row("SGEMM, 256x128 blocks", "GFLOPS", &ScalingFigures::sgemmGflops, aims.speedup(aims.sgemm)),
+      row("SGEMM, 512x64 blocks", "GFLOPS", &ScalingFigures::sgemmTallGflops, aims.speedup(aims.sgemm)),
       row("n-body, positions in local memory", "Ginter/s", &ScalingFigures::nbodyGInteractions, aims.speedup(aims.nbody)),
       row("sumWhole (reads ignore coloring)", "Greads/s", &ScalingFigures::sumWholeGReads, "reported"),
       row("launch and wait, split kernel", "us", &ScalingFigures::roundTripUs, ""),

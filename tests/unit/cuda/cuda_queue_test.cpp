@@ -239,6 +239,27 @@ TEST_F(CudaQueues, ARootJoinsNoGpuThatHasFinishedItsPart) {
   EXPECT_EQ(fake.count("cuLaunchKernel"), 2u);
 }
 
+// Once the root found every GPU idle (an engine polling for completion), the next launch needs
+// neither joins nor questions.
+TEST_F(CudaQueues, ARootThatFoundEveryGpuIdleNeitherJoinsNorAsksAgain) {
+  std::vector<std::unique_ptr<core::BackendQueue>> tiles;
+  for (auto& queue : queues) tiles.push_back(std::move(queue));
+  core::CompositeQueue root(std::move(tiles), {true, true});
+  core::CompositeKernel kernel({kernels[0].get(), kernels[1].get()}, 1);
+  core::KernelLaunch launch = launchOf({1, {64, 1, 1}, {32, 1, 1}, {}, {}, false});
+  launch.kernel = &kernel;
+  root.launch(launch, noArguments);
+  fake.failing["cuStreamQuery"] = CUDA_ERROR_NOT_READY;
+  EXPECT_FALSE(root.completed());
+  fake.failing.clear();
+  EXPECT_TRUE(root.completed());
+  fake.calls.clear();
+  root.launch(launch, noArguments);
+  EXPECT_EQ(fake.count("cuStreamQuery"), 0u);
+  EXPECT_EQ(fake.count("cuStreamWaitEvent"), 0u);
+  EXPECT_EQ(fake.count("cuLaunchKernel"), 2u);
+}
+
 constexpr uint64_t kHangBoundNs = 20'000'000'000ull;  // a wait this long means a hang
 
 // The least of a GPU backend an engine needs: queues of one fake device.

@@ -23,18 +23,20 @@ kernel void sgemm(global const float* a, global const float* b, global float* c,
   c[row * n + column] = sum;
 }
 
+// The acceleration a body at `mine` gets from `other` (its mass in w).
+__attribute__((always_inline)) float3 pull(float4 mine, float4 other, float softening) {
+  float3 d = other.xyz - mine.xyz;
+  float distanceSquared = dot(d, d) + softening;
+  float inverse = rsqrt(distanceSquared);
+  return d * (other.w * inverse * inverse * inverse);
+}
+
 // One body per work-item: the acceleration from every other body (rsqrt-bound).
 kernel void nbody(global const float4* positions, global float4* accelerations, int count, float softening) {
   size_t i = get_global_id(0);
   float4 mine = positions[i];
   float3 acceleration = (float3)(0.0f);
-  for (int j = 0; j < count; ++j) {
-    float4 other = positions[j];
-    float3 d = other.xyz - mine.xyz;
-    float distanceSquared = dot(d, d) + softening;
-    float inverse = rsqrt(distanceSquared);
-    acceleration += d * (other.w * inverse * inverse * inverse);
-  }
+  for (int j = 0; j < count; ++j) acceleration += pull(mine, positions[j], softening);
   accelerations[i] = (float4)(acceleration, 0.0f);
 }
 
@@ -54,13 +56,7 @@ kernel void nbodyTiled(global const float4* positions, global float4* accelerati
     barrier(CLK_LOCAL_MEM_FENCE);
     // The next slice is on its way while this one is computed.
     if (start + groupSize < count) next = positions[start + groupSize + localId];
-    for (int j = 0; j < groupSize; ++j) {
-      float4 other = staged[j];
-      float3 d = other.xyz - mine.xyz;
-      float distanceSquared = dot(d, d) + softening;
-      float inverse = rsqrt(distanceSquared);
-      acceleration += d * (other.w * inverse * inverse * inverse);
-    }
+    for (int j = 0; j < groupSize; ++j) acceleration += pull(mine, staged[j], softening);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   accelerations[i] = (float4)(acceleration, 0.0f);

@@ -192,8 +192,9 @@ void CompositeQueue::issued(size_t tile) {
 bool CompositeQueue::completed() {
   bool all = true;
   for (auto& tile : tiles_) all = tile->completed() && all;
-  // Every tile idle: each is after all the others' work, with no join.
-  if (all)
+  // Every tile idle: each is after all the others' work, with no join (synchronous tiles never
+  // need one).
+  if (all && asynchronous_)
     for (std::vector<bool>& row : unordered_) std::fill(row.begin(), row.end(), false);
   return all;
 }

@@ -53,6 +53,21 @@ class CudaQueues : public ::testing::Test {
     launch.descriptor = &descriptor;
     return launch;
   }
+  // A root over both GPUs, whose queues it takes, and a launch of 64 groups of its kernel.
+  struct Root {
+    std::unique_ptr<core::CompositeQueue> queue;
+    std::unique_ptr<core::CompositeKernel> kernel;
+    core::KernelLaunch launch;
+  };
+  Root rootOverBothGpus() {
+    std::vector<std::unique_ptr<core::BackendQueue>> tiles;
+    for (auto& queue : queues) tiles.push_back(std::move(queue));
+    Root root{std::make_unique<core::CompositeQueue>(std::move(tiles), core::CompositeQueue::Splitting{true, true}),
+              std::make_unique<core::CompositeKernel>(std::vector<core::BackendKernel*>{kernels[0].get(), kernels[1].get()}, 1),
+              launchOf({1, {64, 1, 1}, {32, 1, 1}, {}, {}, false})};
+    root.launch.kernel = root.kernel.get();
+    return root;
+  }
   FakeCudaCall lastLaunch() {
     const std::vector<FakeCudaCall> launches = fake.callsNamed("cuLaunchKernel");
     return launches.empty() ? FakeCudaCall{} : launches.back();
@@ -187,14 +202,9 @@ TEST_F(CudaQueues, OnlyQueuesOfTheDriverJoin) {
 // A root over both GPUs: the split launch's parts go to each GPU's stream, and the launch after
 // it on the root starts on each GPU only once the other GPU's part is done, by stream waits.
 TEST_F(CudaQueues, ARootOverTwoGpusSplitsLaunchesAndJoinsThemOnTheGpus) {
-  std::vector<std::unique_ptr<core::BackendQueue>> tiles;
-  for (auto& queue : queues) tiles.push_back(std::move(queue));
-  core::CompositeQueue root(std::move(tiles), {true, true});
-  core::CompositeKernel kernel({kernels[0].get(), kernels[1].get()}, 1);
-  core::KernelLaunch launch = launchOf({1, {64, 1, 1}, {32, 1, 1}, {}, {}, false});
-  launch.kernel = &kernel;
+  Root root = rootOverBothGpus();
   fake.calls.clear();
-  root.launch(launch, noArguments);
+  root.queue->launch(root.launch, noArguments);
   const std::vector<FakeCudaCall> launches = fake.callsNamed("cuLaunchKernel");
   ASSERT_EQ(launches.size(), 2u);
   for (unsigned tile = 0; tile < 2; ++tile) {
@@ -207,7 +217,7 @@ TEST_F(CudaQueues, ARootOverTwoGpusSplitsLaunchesAndJoinsThemOnTheGpus) {
   EXPECT_EQ(fake.count("cuStreamWaitEvent"), 0u) << "nothing ran before the first launch";
   fake.calls.clear();
   fake.failing["cuStreamQuery"] = CUDA_ERROR_NOT_READY;  // both parts still run
-  root.launch(launch, noArguments);
+  root.queue->launch(root.launch, noArguments);
   fake.failing.clear();
   EXPECT_EQ(fake.count("cuStreamWaitEvent"), 2u) << "each GPU waits for the other's part";
   EXPECT_EQ(fake.count("cuStreamSynchronize"), 0u);
@@ -224,15 +234,10 @@ TEST_F(CudaQueues, ARootOverTwoGpusSplitsLaunchesAndJoinsThemOnTheGpus) {
 
 // A GPU whose stream is idle has completed its part: the launch after it needs no join with it.
 TEST_F(CudaQueues, ARootJoinsNoGpuThatHasFinishedItsPart) {
-  std::vector<std::unique_ptr<core::BackendQueue>> tiles;
-  for (auto& queue : queues) tiles.push_back(std::move(queue));
-  core::CompositeQueue root(std::move(tiles), {true, true});
-  core::CompositeKernel kernel({kernels[0].get(), kernels[1].get()}, 1);
-  core::KernelLaunch launch = launchOf({1, {64, 1, 1}, {32, 1, 1}, {}, {}, false});
-  launch.kernel = &kernel;
-  root.launch(launch, noArguments);
+  Root root = rootOverBothGpus();
+  root.queue->launch(root.launch, noArguments);
   fake.calls.clear();
-  root.launch(launch, noArguments);  // the fake's streams run no kernels: both are idle
+  root.queue->launch(root.launch, noArguments);  // the fake's streams run no kernels: both are idle
   EXPECT_EQ(fake.count("cuStreamWaitEvent"), 0u);
   EXPECT_EQ(fake.count("cuEventRecord"), 0u);
   EXPECT_EQ(fake.count("cuStreamQuery"), 2u) << "each GPU's stream asked once";
@@ -242,19 +247,14 @@ TEST_F(CudaQueues, ARootJoinsNoGpuThatHasFinishedItsPart) {
 // Once the root found every GPU idle (an engine polling for completion), the next launch needs
 // neither joins nor questions.
 TEST_F(CudaQueues, ARootThatFoundEveryGpuIdleNeitherJoinsNorAsksAgain) {
-  std::vector<std::unique_ptr<core::BackendQueue>> tiles;
-  for (auto& queue : queues) tiles.push_back(std::move(queue));
-  core::CompositeQueue root(std::move(tiles), {true, true});
-  core::CompositeKernel kernel({kernels[0].get(), kernels[1].get()}, 1);
-  core::KernelLaunch launch = launchOf({1, {64, 1, 1}, {32, 1, 1}, {}, {}, false});
-  launch.kernel = &kernel;
-  root.launch(launch, noArguments);
+  Root root = rootOverBothGpus();
+  root.queue->launch(root.launch, noArguments);
   fake.failing["cuStreamQuery"] = CUDA_ERROR_NOT_READY;
-  EXPECT_FALSE(root.completed());
+  EXPECT_FALSE(root.queue->completed());
   fake.failing.clear();
-  EXPECT_TRUE(root.completed());
+  EXPECT_TRUE(root.queue->completed());
   fake.calls.clear();
-  root.launch(launch, noArguments);
+  root.queue->launch(root.launch, noArguments);
   EXPECT_EQ(fake.count("cuStreamQuery"), 0u);
   EXPECT_EQ(fake.count("cuStreamWaitEvent"), 0u);
   EXPECT_EQ(fake.count("cuLaunchKernel"), 2u);

@@ -23,19 +23,130 @@ kernel void sgemm(global const float* a, global const float* b, global float* c,
   c[row * n + column] = sum;
 }
 
+// The acceleration a body at `mine` gets from `other` (its mass in w).
+__attribute__((always_inline)) float3 pull(float4 mine, float4 other, float softening) {
+  float3 d = other.xyz - mine.xyz;
+  float distanceSquared = dot(d, d) + softening;
+  float inverse = rsqrt(distanceSquared);
+  return d * (other.w * inverse * inverse * inverse);
+}
+
 // One body per work-item: the acceleration from every other body (rsqrt-bound).
 kernel void nbody(global const float4* positions, global float4* accelerations, int count, float softening) {
   size_t i = get_global_id(0);
   float4 mine = positions[i];
   float3 acceleration = (float3)(0.0f);
-  for (int j = 0; j < count; ++j) {
-    float4 other = positions[j];
-    float3 d = other.xyz - mine.xyz;
-    float distanceSquared = dot(d, d) + softening;
-    float inverse = rsqrt(distanceSquared);
-    acceleration += d * (other.w * inverse * inverse * inverse);
+  for (int j = 0; j < count; ++j) acceleration += pull(mine, positions[j], softening);
+  accelerations[i] = (float4)(acceleration, 0.0f);
+}
+
+// n-body as implicit scaling's users write it: each work-group stages the positions through local
+// memory, NBODY_TILE at a time, so that a tile reads each position from global memory (perhaps
+// another tile's) once per work-group. The group size divides `count` and is at most NBODY_TILE.
+#define NBODY_TILE 256
+kernel void nbodyTiled(global const float4* positions, global float4* accelerations, int count, float softening) {
+  local float4 staged[NBODY_TILE];
+  const size_t i = get_global_id(0);
+  const int localId = get_local_id(0), groupSize = get_local_size(0);
+  const float4 mine = positions[i];
+  float3 acceleration = (float3)(0.0f);
+  float4 next = positions[localId];
+  for (int start = 0; start < count; start += groupSize) {
+    staged[localId] = next;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // The next slice is on its way while this one is computed.
+    if (start + groupSize < count) next = positions[start + groupSize + localId];
+    for (int j = 0; j < groupSize; ++j) acceleration += pull(mine, staged[j], softening);
+    barrier(CLK_LOCAL_MEM_FENCE);
   }
   accelerations[i] = (float4)(acceleration, 0.0f);
+}
+
+// C = A * B blocked for registers: each work-group of columnItems x rowItems computes a block of
+// 8 rowItems x 8 columnItems of C, each work-item 8 x 8 of its elements (strided by rowItems and
+// columnItems), from 16-deep slices of A and B staged in local memory (`sliceA` transposed,
+// [k][row], its rows padded by 4 against bank conflicts): every element of B read from global
+// memory serves 8 rowItems rows. The next slices are loaded into registers while the current ones
+// are computed. n is a multiple of the block's sides.
+#define SLICE 16
+#define PER_ITEM 8
+#define MAX_LOADS 16
+__attribute__((always_inline)) void sgemmBlock(global const float* a, global const float* b, global float* c, int n,
+                                               local float* sliceA, local float* sliceB, const int rowItems,
+                                               const int columnItems) {
+  const int blockRows = rowItems * PER_ITEM, blockColumns = columnItems * PER_ITEM, groupItems = rowItems * columnItems;
+  const int pitchA = blockRows + 4;
+  const int loadsA = blockRows * SLICE / groupItems, loadsB = blockColumns * SLICE / groupItems;
+  const int localColumn = get_local_id(0), localRow = get_local_id(1);
+  const int item = localRow * columnItems + localColumn;
+  const int rowBase = get_group_id(1) * blockRows, columnBase = get_group_id(0) * blockColumns;
+  // What each work-item loads of a slice: elements item + groupItems * load, row-major.
+  global const float* fromA = a + (rowBase + item / SLICE) * n + item % SLICE;
+  global const float* fromB = b + (item / blockColumns) * n + columnBase + item % blockColumns;
+  const int strideA = groupItems / SLICE * n, strideB = groupItems / blockColumns * n;
+  float nextA[MAX_LOADS], nextB[MAX_LOADS];
+#pragma unroll
+  for (int load = 0; load < loadsA; ++load) nextA[load] = fromA[load * strideA];
+#pragma unroll
+  for (int load = 0; load < loadsB; ++load) nextB[load] = fromB[load * strideB];
+  float sum[PER_ITEM][PER_ITEM];
+#pragma unroll
+  for (int i = 0; i < PER_ITEM; ++i)
+#pragma unroll
+    for (int j = 0; j < PER_ITEM; ++j) sum[i][j] = 0.0f;
+  for (int t = 0; t < n; t += SLICE) {
+#pragma unroll
+    for (int load = 0; load < loadsA; ++load) {
+      const int element = item + groupItems * load;
+      sliceA[element % SLICE * pitchA + element / SLICE] = nextA[load];
+    }
+#pragma unroll
+    for (int load = 0; load < loadsB; ++load) sliceB[item + groupItems * load] = nextB[load];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t + SLICE < n) {
+      fromA += SLICE;
+      fromB += SLICE * n;
+#pragma unroll
+      for (int load = 0; load < loadsA; ++load) nextA[load] = fromA[load * strideA];
+#pragma unroll
+      for (int load = 0; load < loadsB; ++load) nextB[load] = fromB[load * strideB];
+    }
+#pragma unroll
+    for (int k = 0; k < SLICE; ++k) {
+      float rowValues[PER_ITEM], columnValues[PER_ITEM];
+#pragma unroll
+      for (int i = 0; i < PER_ITEM; ++i) {
+        rowValues[i] = sliceA[k * pitchA + localRow + rowItems * i];
+        columnValues[i] = sliceB[k * blockColumns + localColumn + columnItems * i];
+      }
+#pragma unroll
+      for (int i = 0; i < PER_ITEM; ++i)
+#pragma unroll
+        for (int j = 0; j < PER_ITEM; ++j) sum[i][j] = mad(rowValues[i], columnValues[j], sum[i][j]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+#pragma unroll
+  for (int i = 0; i < PER_ITEM; ++i)
+#pragma unroll
+    for (int j = 0; j < PER_ITEM; ++j)
+      c[(rowBase + localRow + rowItems * i) * n + columnBase + localColumn + columnItems * j] = sum[i][j];
+}
+
+// Blocks of 256 rows x 128 columns.
+__attribute__((reqd_work_group_size(16, 32, 1)))
+kernel void sgemmBlocked(global const float* a, global const float* b, global float* c, int n) {
+  local float sliceA[SLICE * (256 + 4)];
+  local float sliceB[SLICE * 128];
+  sgemmBlock(a, b, c, n, sliceA, sliceB, 32, 16);
+}
+
+// Blocks of 512 rows x 64 columns: half the reads of B, twice those of A.
+__attribute__((reqd_work_group_size(8, 64, 1)))
+kernel void sgemmTall(global const float* a, global const float* b, global float* c, int n) {
+  local float sliceA[SLICE * (512 + 4)];
+  local float sliceB[SLICE * 64];
+  sgemmBlock(a, b, c, n, sliceA, sliceB, 64, 8);
 }
 
 // Each work-group sums its slice in local memory; one partial sum per group.

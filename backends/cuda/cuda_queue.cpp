@@ -157,6 +157,7 @@ bool CudaQueue::raiseDynamicSharedLimit(const core::KernelLaunch& launch) {
 }
 
 void CudaQueue::launch(const core::KernelLaunch& launch, const uint8_t* arguments) {
+  joinPointCurrent_ = false;
   if (launch.groupsToRun() == 0) return;
   std::optional<PrimaryContext::Scope> scope;
   enter(scope);
@@ -192,6 +193,7 @@ void CudaQueue::launchEarly(CUfunction entry, const core::KernelLaunch& launch, 
 }
 
 void CudaQueue::copy(void* destination, const void* source, size_t size) {
+  joinPointCurrent_ = false;
   if (size == 0) return;
   std::optional<PrimaryContext::Scope> scope;
   enter(scope);
@@ -201,6 +203,7 @@ void CudaQueue::copy(void* destination, const void* source, size_t size) {
 }
 
 void CudaQueue::copyRegion(const core::CopyRegionCommand& copy) {
+  joinPointCurrent_ = false;
   const core::Region3d& to = copy.destinationRegion;
   const core::Region3d& from = copy.sourceRegion;
   // The driver wants rows that do not overlap; regions that the frontends let through otherwise
@@ -233,6 +236,7 @@ void CudaQueue::copyRegion(const core::CopyRegionCommand& copy) {
 }
 
 void CudaQueue::fill(void* destination, const void* pattern, size_t patternSize, size_t size) {
+  joinPointCurrent_ = false;
   if (size == 0 || patternSize == 0) return;
   const auto* bytes = static_cast<const uint8_t*>(pattern);
   const FillPlan plan = planFill(bytes, patternSize, address(destination), size);
@@ -275,6 +279,7 @@ bool CudaQueue::valueOperationIssued(CUresult result, const char* call) {
 }
 
 bool CudaQueue::waitValue(const uint32_t* word, uint32_t value) {
+  joinPointCurrent_ = false;
   if (!valueOperations_) return false;
   std::optional<PrimaryContext::Scope> scope;
   enter(scope);
@@ -283,6 +288,7 @@ bool CudaQueue::waitValue(const uint32_t* word, uint32_t value) {
 }
 
 bool CudaQueue::writeValue(uint32_t* word, uint32_t value) {
+  joinPointCurrent_ = false;
   if (!valueOperations_) return false;
   std::optional<PrimaryContext::Scope> scope;
   enter(scope);
@@ -294,6 +300,7 @@ bool CudaQueue::writeValue(uint32_t* word, uint32_t value) {
 CUevent CudaQueue::recordJoinPoint() {
   std::optional<PrimaryContext::Scope> scope;
   enter(scope);
+  if (joinPointCurrent_) return joinEvent_;
   if (!joinEvent_) {
     if (CUresult result = driver().cuEventCreate(&joinEvent_, CU_EVENT_DISABLE_TIMING); result != CUDA_SUCCESS) {
       core::debugMessage("%s: %s; tiles are joined on the host", deviceName_.c_str(), driver().describe("cuEventCreate", result).c_str());
@@ -305,6 +312,7 @@ CUevent CudaQueue::recordJoinPoint() {
     core::debugMessage("%s: %s; tiles are joined on the host", deviceName_.c_str(), driver().describe("cuEventRecord", result).c_str());
     return nullptr;
   }
+  joinPointCurrent_ = true;
   return joinEvent_;
 }
 
@@ -315,6 +323,7 @@ bool CudaQueue::joinAfter(core::BackendQueue& other) {
   if (!point) return false;
   std::optional<PrimaryContext::Scope> scope;
   enter(scope);
+  joinPointCurrent_ = false;  // a join after this queue now also follows `other`
   if (CUresult result = driver().cuStreamWaitEvent(stream_, point, 0); result != CUDA_SUCCESS) {
     core::debugMessage("%s: %s; tiles are joined on the host", deviceName_.c_str(), driver().describe("cuStreamWaitEvent", result).c_str());
     return false;

@@ -78,7 +78,8 @@ class CudaQueue final : public core::BackendQueue {
   // True when a stream memory operation was issued; otherwise says why and turns them off.
   bool valueOperationIssued(CUresult result, const char* call);
   // Records the queue's join event after the commands issued so far, in the queue's own context
-  // (an event is recorded only on streams of its context); nullptr, said, when the driver cannot.
+  // (an event is recorded only on streams of its context), unless nothing was issued since it was
+  // last recorded; nullptr, said, when the driver cannot.
   CUevent recordJoinPoint();
   // Records the anchor on the stream, which must be idle, at the host's time now.
   bool anchor();
@@ -98,6 +99,9 @@ class CudaQueue final : public core::BackendQueue {
   // Without timing, as the driver waits fastest for such; each wait takes the event as it was
   // last recorded, so one event serves every join after this queue.
   CUevent joinEvent_ = nullptr;
+  // The join event was recorded after every command issued so far (joins into this queue count:
+  // joins are transitive).
+  bool joinPointCurrent_ = false;
 };
 
 }  // namespace loom::backends::cuda

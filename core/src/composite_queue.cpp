@@ -148,19 +148,36 @@ void CompositeQueue::fill(void* destination, const void* pattern, size_t pattern
 
 void CompositeQueue::joinBefore(size_t tile) {
   if (tile == kAllTiles) {
+    // Tile 0 first: the tiles after it then join tile 0 alone, which is after all the others.
     for (size_t each = 0; each < tiles_.size(); ++each) joinBefore(each);
     return;
   }
   for (size_t other = 0; other < tiles_.size(); ++other) {
     if (!unordered_[tile][other]) continue;
+    // A tile whose queue is idle has completed all it issued: every tile is after it, at the cost
+    // of a query rather than a join the device has to pass.
+    if (tiles_[other]->completed()) {
+      orderedAfterAll(other);
+      continue;
+    }
     if (tiles_[tile]->joinAfter(*tiles_[other])) {
-      unordered_[tile][other] = false;
+      orderedAfter(tile, other);
       continue;
     }
     // Where the queues cannot wait for each other, the host waits: then every tile is after it.
     tiles_[other]->synchronize();
-    for (std::vector<bool>& row : unordered_) row[other] = false;
+    orderedAfterAll(other);
   }
+}
+
+void CompositeQueue::orderedAfter(size_t tile, size_t other) {
+  // Joins are transitive: `tile` now also follows whatever `other` was ordered after.
+  for (size_t each = 0; each < tiles_.size(); ++each) unordered_[tile][each] = unordered_[tile][each] && unordered_[other][each];
+  unordered_[tile][other] = false;
+}
+
+void CompositeQueue::orderedAfterAll(size_t other) {
+  for (std::vector<bool>& row : unordered_) row[other] = false;
 }
 
 void CompositeQueue::issued(size_t tile) {
@@ -175,6 +192,10 @@ void CompositeQueue::issued(size_t tile) {
 bool CompositeQueue::completed() {
   bool all = true;
   for (auto& tile : tiles_) all = tile->completed() && all;
+  // Every tile idle: each is after all the others' work, with no join (synchronous tiles never
+  // need one).
+  if (all && asynchronous_)
+    for (std::vector<bool>& row : unordered_) std::fill(row.begin(), row.end(), false);
   return all;
 }
 

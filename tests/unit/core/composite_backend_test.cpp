@@ -116,6 +116,28 @@ TEST(MemoryColoring, RangesSmallerThanTilesTimesGranularityStayOnTileZero) {
   EXPECT_EQ(pieces[0].size, 2 * kGranule - 1);
 }
 
+// A 1-D kernel over one float per work-item (a triad): with the policy 0 coloring and granules
+// that divide among the tiles, each tile's part of the split launch touches exactly the chunk
+// that tile owns, so no tile reads or writes another's memory.
+TEST(MemoryColoring, EvenChunksMatchTheSplitOfALaunchOverThemWhenTheGranulesDivide) {
+  constexpr uint32_t kGroupSize = 256;
+  for (unsigned tiles : {2u, 3u, 4u}) {
+    const MemoryColoring coloring{tiles, MemoryColoring::Policy::Even, kGranule};
+    const size_t bytes = 6 * tiles * kGranule, floats = bytes / sizeof(float);
+    KernelLaunch launch;
+    launch.setRange({1, {uint32_t(floats / kGroupSize), 1, 1}, {kGroupSize, 1, 1}, {}, {}, false});
+    const uint32_t groups[3] = {launch.groupsToRun(0), 1, 1};
+    const std::vector<KernelLaunch> parts = splitLaunch(launch, splitDimension(groups, tiles), tiles);
+    const std::vector<MemoryColoring::Piece> chunks = coloring.chunks(bytes);
+    ASSERT_EQ(parts.size(), chunks.size());
+    for (unsigned tile = 0; tile < tiles; ++tile) {
+      EXPECT_EQ(chunks[tile].tile, tile);
+      EXPECT_EQ(size_t(parts[tile].firstGroupToRun(0)) * kGroupSize * sizeof(float), chunks[tile].offset) << tiles << " " << tile;
+      EXPECT_EQ(size_t(parts[tile].groupsToRun(0)) * kGroupSize * sizeof(float), chunks[tile].size) << tiles << " " << tile;
+    }
+  }
+}
+
 TEST(MemoryColoring, GranularityIsAtLeast64KiB) {
   setenv("LOOM_MultiStorageGranularity", "4096", 1);
   DebugKeys keys;
@@ -480,6 +502,60 @@ TEST_F(CompositeOverAsynchronousTiles, ReportsAFailureOfAnyTileOnce) {
   tiles[1].failure = kStatusOutOfResources;
   EXPECT_EQ(queue->takeFailure(), kStatusOutOfResources);
   EXPECT_EQ(queue->takeFailure(), 0);
+}
+
+// Four asynchronous tiles: a command on all of them after work on all of them.
+class CompositeOverFourAsynchronousTiles : public ::testing::Test {
+ protected:
+  CompositeOverFourAsynchronousTiles() {
+    root = createCompositeBackend({&tiles[0], &tiles[1], &tiles[2], &tiles[3]});
+    queue = root->createQueue();
+  }
+  void finishEveryTilesWork() {
+    for (int round = 0; round < 4; ++round)
+      for (auto& tile : tiles) tile.finishWork();
+  }
+
+  testing::FakeAsynchronousBackend tiles[4];
+  std::unique_ptr<Backend> root;
+  std::unique_ptr<BackendQueue> queue;
+};
+
+// Tile 0 joins the three others, then each other tile joins tile 0 alone, which is after them all.
+TEST_F(CompositeOverFourAsynchronousTiles, JoinsAllTilesThroughTileZero) {
+  std::vector<uint8_t> first(4 * kGranule, 1), second(4 * kGranule, 2), destination(4 * kGranule, 0);
+  queue->copy(destination.data(), first.data(), first.size());
+  for (auto& tile : tiles) EXPECT_EQ(tile.copiesIssued, 1u);
+  queue->copy(destination.data(), second.data(), second.size());
+  EXPECT_EQ(tiles[0].joinsIssued, 3u);
+  for (int tile = 1; tile < 4; ++tile) EXPECT_EQ(tiles[tile].joinsIssued, 1u) << tile;
+  // Tile 3 may not copy its second piece before tile 0 ran past its joins, which need every
+  // tile's first piece.
+  tiles[3].finishWork();
+  tiles[3].finishWork();
+  EXPECT_EQ(tiles[3].copiesIssued, 2u);
+  EXPECT_EQ(destination[3 * kGranule], 1) << "tile 3's second piece waits for tile 0";
+  finishEveryTilesWork();
+  EXPECT_TRUE(queue->completed());
+  EXPECT_EQ(destination, second);
+}
+
+// A tile whose queue is idle finished everything it issued: no join with it.
+TEST_F(CompositeOverFourAsynchronousTiles, JoinsNoTileWhoseQueueIsIdle) {
+  std::vector<uint8_t> first(4 * kGranule, 1), second(4 * kGranule, 2), destination(4 * kGranule, 0);
+  queue->copy(destination.data(), first.data(), first.size());
+  tiles[1].finishWork();
+  tiles[2].finishWork();
+  queue->copy(destination.data(), second.data(), second.size());
+  EXPECT_EQ(tiles[0].joinsIssued, 1u) << "only tile 3's piece was still pending";
+  for (int tile = 1; tile < 4; ++tile) EXPECT_EQ(tiles[tile].joinsIssued, 1u) << "each follows tile 0, still busy: " << tile;
+  finishEveryTilesWork();
+  queue->copy(destination.data(), first.data(), first.size());
+  size_t joins = 0;
+  for (auto& tile : tiles) joins += tile.joinsIssued;
+  EXPECT_EQ(joins, 4u) << "every tile was idle: no join";
+  finishEveryTilesWork();
+  EXPECT_EQ(destination, first);
 }
 
 // CPU tiles sharing one pool, running a kernel written by hand in the CPU's work-group ABI that

@@ -53,6 +53,21 @@ class CudaQueues : public ::testing::Test {
     launch.descriptor = &descriptor;
     return launch;
   }
+  // A root over both GPUs, whose queues it takes, and a launch of 64 groups of its kernel.
+  struct Root {
+    std::unique_ptr<core::CompositeQueue> queue;
+    std::unique_ptr<core::CompositeKernel> kernel;
+    core::KernelLaunch launch;
+  };
+  Root rootOverBothGpus() {
+    std::vector<std::unique_ptr<core::BackendQueue>> tiles;
+    for (auto& queue : queues) tiles.push_back(std::move(queue));
+    Root root{std::make_unique<core::CompositeQueue>(std::move(tiles), core::CompositeQueue::Splitting{true, true}),
+              std::make_unique<core::CompositeKernel>(std::vector<core::BackendKernel*>{kernels[0].get(), kernels[1].get()}, 1),
+              launchOf({1, {64, 1, 1}, {32, 1, 1}, {}, {}, false})};
+    root.launch.kernel = root.kernel.get();
+    return root;
+  }
   FakeCudaCall lastLaunch() {
     const std::vector<FakeCudaCall> launches = fake.callsNamed("cuLaunchKernel");
     return launches.empty() ? FakeCudaCall{} : launches.back();
@@ -140,10 +155,26 @@ TEST_F(CudaQueues, AJoinIsAStreamWaitOnAnEventOfTheOtherGpu) {
 
 TEST_F(CudaQueues, OneEventServesEveryJoinAfterAQueue) {
   ASSERT_TRUE(queues[0]->joinAfter(*queues[1]));
+  queues[1]->launch(launchOf({1, {7, 1, 1}, {16, 1, 1}, {}, {}, false}, 1), noArguments);
   ASSERT_TRUE(queues[0]->joinAfter(*queues[1]));
   EXPECT_EQ(fake.count("cuEventCreate"), 1u);
   EXPECT_EQ(fake.count("cuEventRecord"), 2u) << "recorded again after the work issued since";
   EXPECT_EQ(fake.count("cuStreamWaitEvent"), 2u);
+}
+
+// Joins of several GPUs after one: its event is recorded once while it issues nothing new. A wait
+// it issued counts as new (a later join after it must also follow what it waited for).
+TEST_F(CudaQueues, AJoinPointIsRecordedAgainOnlyAfterWorkOrAJoinIssuedSince) {
+  ASSERT_TRUE(queues[0]->joinAfter(*queues[1]));
+  ASSERT_TRUE(queues[0]->joinAfter(*queues[1]));
+  EXPECT_EQ(fake.count("cuEventRecord"), 1u) << "GPU 1 issued nothing since its event was recorded";
+  EXPECT_EQ(fake.count("cuStreamWaitEvent"), 2u);
+  const CUstream stream1 = fake.callsNamed("cuStreamCreate")[1].stream;
+  ASSERT_TRUE(queues[1]->joinAfter(*queues[0]));
+  fake.calls.clear();
+  ASSERT_TRUE(queues[0]->joinAfter(*queues[1]));
+  ASSERT_EQ(fake.count("cuEventRecord"), 1u) << "GPU 1 waited for GPU 0 since";
+  EXPECT_EQ(fake.callsNamed("cuEventRecord")[0].stream, stream1);
 }
 
 TEST_F(CudaQueues, AJoinTheDriverRefusesIsLeftToTheHost) {
@@ -171,14 +202,9 @@ TEST_F(CudaQueues, OnlyQueuesOfTheDriverJoin) {
 // A root over both GPUs: the split launch's parts go to each GPU's stream, and the launch after
 // it on the root starts on each GPU only once the other GPU's part is done, by stream waits.
 TEST_F(CudaQueues, ARootOverTwoGpusSplitsLaunchesAndJoinsThemOnTheGpus) {
-  std::vector<std::unique_ptr<core::BackendQueue>> tiles;
-  for (auto& queue : queues) tiles.push_back(std::move(queue));
-  core::CompositeQueue root(std::move(tiles), {true, true});
-  core::CompositeKernel kernel({kernels[0].get(), kernels[1].get()}, 1);
-  core::KernelLaunch launch = launchOf({1, {64, 1, 1}, {32, 1, 1}, {}, {}, false});
-  launch.kernel = &kernel;
+  Root root = rootOverBothGpus();
   fake.calls.clear();
-  root.launch(launch, noArguments);
+  root.queue->launch(root.launch, noArguments);
   const std::vector<FakeCudaCall> launches = fake.callsNamed("cuLaunchKernel");
   ASSERT_EQ(launches.size(), 2u);
   for (unsigned tile = 0; tile < 2; ++tile) {
@@ -190,7 +216,9 @@ TEST_F(CudaQueues, ARootOverTwoGpusSplitsLaunchesAndJoinsThemOnTheGpus) {
   }
   EXPECT_EQ(fake.count("cuStreamWaitEvent"), 0u) << "nothing ran before the first launch";
   fake.calls.clear();
-  root.launch(launch, noArguments);
+  fake.failing["cuStreamQuery"] = CUDA_ERROR_NOT_READY;  // both parts still run
+  root.queue->launch(root.launch, noArguments);
+  fake.failing.clear();
   EXPECT_EQ(fake.count("cuStreamWaitEvent"), 2u) << "each GPU waits for the other's part";
   EXPECT_EQ(fake.count("cuStreamSynchronize"), 0u);
   ASSERT_EQ(fake.count("cuLaunchKernel"), 2u);
@@ -202,6 +230,34 @@ TEST_F(CudaQueues, ARootOverTwoGpusSplitsLaunchesAndJoinsThemOnTheGpus) {
       EXPECT_NE(std::find(waited.begin(), waited.end(), call.stream), waited.end());
     }
   }
+}
+
+// A GPU whose stream is idle has completed its part: the launch after it needs no join with it.
+TEST_F(CudaQueues, ARootJoinsNoGpuThatHasFinishedItsPart) {
+  Root root = rootOverBothGpus();
+  root.queue->launch(root.launch, noArguments);
+  fake.calls.clear();
+  root.queue->launch(root.launch, noArguments);  // the fake's streams run no kernels: both are idle
+  EXPECT_EQ(fake.count("cuStreamWaitEvent"), 0u);
+  EXPECT_EQ(fake.count("cuEventRecord"), 0u);
+  EXPECT_EQ(fake.count("cuStreamQuery"), 2u) << "each GPU's stream asked once";
+  EXPECT_EQ(fake.count("cuLaunchKernel"), 2u);
+}
+
+// Once the root found every GPU idle (an engine polling for completion), the next launch needs
+// neither joins nor questions.
+TEST_F(CudaQueues, ARootThatFoundEveryGpuIdleNeitherJoinsNorAsksAgain) {
+  Root root = rootOverBothGpus();
+  root.queue->launch(root.launch, noArguments);
+  fake.failing["cuStreamQuery"] = CUDA_ERROR_NOT_READY;
+  EXPECT_FALSE(root.queue->completed());
+  fake.failing.clear();
+  EXPECT_TRUE(root.queue->completed());
+  fake.calls.clear();
+  root.queue->launch(root.launch, noArguments);
+  EXPECT_EQ(fake.count("cuStreamQuery"), 0u);
+  EXPECT_EQ(fake.count("cuStreamWaitEvent"), 0u);
+  EXPECT_EQ(fake.count("cuLaunchKernel"), 2u);
 }
 
 constexpr uint64_t kHangBoundNs = 20'000'000'000ull;  // a wait this long means a hang

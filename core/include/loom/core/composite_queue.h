@@ -58,12 +58,17 @@ class CompositeQueue final : public BackendQueue {
   // calling thread runs tile 0's, then finishes the others'.
   void runPartsTogether(const std::vector<KernelLaunch>& parts, const uint8_t* arguments);
   // Before a command on `tile` alone (or, with kAllTiles, on several): the work other tiles still
-  // have in flight completes, so that the command sees it. The tile's queue waits for theirs
-  // where it can (BackendQueue::joinAfter, a stream wait on a GPU), else the host waits.
+  // have in flight completes, so that the command sees it: nothing for tiles whose queues are
+  // idle; the tile's queue waits for theirs where it can (BackendQueue::joinAfter, a stream wait
+  // on a GPU), else the host waits. Joins are transitive, so a join of all tiles takes one join
+  // per other tile into tile 0 and one from tile 0 into each other tile.
   static constexpr size_t kAllTiles = SIZE_MAX;
   void joinBefore(size_t tile);
   // After a command on `tile`, once it returned.
   void issued(size_t tile);
+  // `tile`'s queue joined `other`'s; every tile's is after what `other` issued so far.
+  void orderedAfter(size_t tile, size_t other);
+  void orderedAfterAll(size_t other);
 
   std::vector<std::unique_ptr<BackendQueue>> tiles_;
   bool asynchronous_;

@@ -4,6 +4,7 @@
 
 #include "loom/core/futex.h"
 #include "loom/core/spin_wait.h"
+#include "loom/core/trace_recorder.h"
 
 namespace loom::core {
 
@@ -66,6 +67,7 @@ bool Event::isSignaled() const { return state().load(std::memory_order_acquire) 
 bool Event::hostSynchronize(uint64_t timeoutNs) const {
   if (isSignaled()) return true;
   if (timeoutNs == 0) return false;
+  const TraceScope traced("wait for event", TraceCategory::Wait);
   const uint64_t deadline = timeoutNs == UINT64_MAX ? UINT64_MAX : monotonicNanoseconds() + timeoutNs;
   if (spinUntil([&] { return isSignaled(); }, deadline, waitSpinNanoseconds(work_)))
     return true;

@@ -81,6 +81,20 @@ void appendOverhead(const Session& s, int launches) {
   std::printf("%-48s %10.2f us\n", "  ... and run it (throughput per launch)", microseconds(done - start) / launches);
 }
 
+// What every API call pays to reach Loom, through the loader: a call that does almost nothing (the
+// query of an event not signaled). With LOOM_TraceFile set, this includes recording the call.
+void apiCallOverhead(const Session& s, int calls) {
+  for (int i = 0; i < 1000; ++i) zeEventQueryStatus(s.done);
+  const auto start = Clock::now();
+  for (int i = 0; i < calls; ++i) {
+    if (zeEventQueryStatus(s.done) == ZE_RESULT_NOT_READY) continue;
+    std::fprintf(stderr, "zeEventQueryStatus: the event should not be signaled\n");
+    std::exit(1);
+  }
+  const auto done = Clock::now();
+  std::printf("%-48s %10.3f us\n", "API call (zeEventQueryStatus, not signaled)", microseconds(done - start) / calls);
+}
+
 void submitLatency(const Session& s, int repetitions) {
   const ze_group_count_t groups{1, 1, 1};
   std::vector<double> samples;
@@ -185,7 +199,7 @@ int main(int argc, char** argv) {
   if (argc > 1) {
     std::puts(
         "usage: ZE_ENABLE_ALT_DRIVERS=<path>/libze_loom.so.1 ze_benchmark\n"
-        "Prints the host time per append of an empty kernel to an asynchronous immediate command list,\n"
+        "Prints the host time of an API call that does almost nothing, per append of an empty kernel to an asynchronous immediate command list,\n"
         "the submit-to-completion latency of one empty kernel, and the bandwidth of 64 MiB copies and\n"
         "fills next to memcpy and memset of the same buffers, and a triad kernel next to the same loop on the\n"
         "host and on PoCL (through the OpenCL ICD loader, when installed), all measured in this run.");
@@ -193,6 +207,7 @@ int main(int argc, char** argv) {
   }
   Session s = open();
   std::printf("%-48s %10s\n", "measurement", "result");
+  apiCallOverhead(s, 200000);
   appendOverhead(s, 20000);
   submitLatency(s, 2000);
   bandwidth(s, 64u << 20, 10);

@@ -230,7 +230,7 @@ void Engine::State::execute(const std::vector<uint8_t>& stream, uint64_t taskCou
 
 bool Engine::State::waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs) {
   auto done = [&] { return completionTag() >= taskCount; };
-  if (done()) return true;
+  if (timeoutNs == 0) return done();
   TraceScope traced("wait for task", TraceCategory::Wait);
   traced.setArgument("task", taskCount);
   const uint64_t deadline = timeoutNs == UINT64_MAX ? UINT64_MAX : monotonicNanoseconds() + timeoutNs;

@@ -65,9 +65,10 @@ void Event::reset() {
 bool Event::isSignaled() const { return state().load(std::memory_order_acquire) == 1; }
 
 bool Event::hostSynchronize(uint64_t timeoutNs) const {
-  if (isSignaled()) return true;
-  if (timeoutNs == 0) return false;
+  if (timeoutNs == 0) return isSignaled();
+  // A wait shows on the trace even where the event was signaled already: the caller was ready to.
   const TraceScope traced("wait for event", TraceCategory::Wait);
+  if (isSignaled()) return true;
   const uint64_t deadline = timeoutNs == UINT64_MAX ? UINT64_MAX : monotonicNanoseconds() + timeoutNs;
   if (spinUntil([&] { return isSignaled(); }, deadline, waitSpinNanoseconds(work_)))
     return true;

@@ -29,12 +29,37 @@ namespace {
 // Tracks other than threads show as threads of these ids, clear of the kernel's thread ids.
 constexpr int64_t kFirstTrackTid = 1'000'000'000;
 
-// One thread's events. Only that thread appends; the writer takes the lock to read them.
-struct ThreadBuffer {
-  std::mutex mutex;
-  std::vector<TraceEvent> events;
+// One thread's events. Only that thread appends; the writer takes the lock to read them. Events
+// go into blocks that never move, so that an append never copies what came before (a vector's
+// growth would stall the calling thread for as long as copying the whole trace takes).
+class ThreadBuffer {
+ public:
+  void append(const TraceEvent& event) {
+    std::lock_guard lock(mutex_);
+    if (blocks_.empty() || usedInLast_ == kBlockEvents) {
+      blocks_.push_back(std::make_unique<TraceEvent[]>(kBlockEvents));
+      usedInLast_ = 0;
+    }
+    blocks_.back()[usedInLast_++] = event;
+  }
+  std::vector<TraceEvent> events() {
+    std::lock_guard lock(mutex_);
+    std::vector<TraceEvent> all;
+    for (size_t block = 0; block < blocks_.size(); ++block) {
+      const size_t used = block + 1 == blocks_.size() ? usedInLast_ : kBlockEvents;
+      all.insert(all.end(), blocks_[block].get(), blocks_[block].get() + used);
+    }
+    return all;
+  }
+
   int64_t tid = 0;
   std::string name;
+
+ private:
+  static constexpr size_t kBlockEvents = 4096;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<TraceEvent[]>> blocks_;
+  size_t usedInLast_ = 0;
 };
 
 struct Recording {
@@ -51,7 +76,10 @@ struct Recording {
 // process exits.
 Recording* recording = nullptr;
 
-thread_local std::shared_ptr<ThreadBuffer> threadBuffer;
+// The recording holds every thread's buffer beyond the thread's end; the thread reads its own
+// through a plain pointer, which costs no TLS initialization check.
+thread_local std::shared_ptr<ThreadBuffer> threadBufferOwner;
+thread_local ThreadBuffer* threadBuffer = nullptr;
 thread_local uint32_t threadTrack = TraceRecorder::kThreadTrack;
 
 std::string threadName() {
@@ -61,14 +89,13 @@ std::string threadName() {
 }
 
 ThreadBuffer& bufferOfThisThread() {
-  if (!threadBuffer) {
-    threadBuffer = std::make_shared<ThreadBuffer>();
-    threadBuffer->tid = gettid();
-    threadBuffer->name = threadName();
-    threadBuffer->events.reserve(1024);
-    std::lock_guard lock(recording->mutex);
-    recording->buffers.push_back(threadBuffer);
-  }
+  if (threadBuffer) return *threadBuffer;
+  threadBufferOwner = std::make_shared<ThreadBuffer>();
+  threadBuffer = threadBufferOwner.get();
+  threadBuffer->tid = gettid();
+  threadBuffer->name = threadName();
+  std::lock_guard lock(recording->mutex);
+  recording->buffers.push_back(threadBufferOwner);
   return *threadBuffer;
 }
 
@@ -121,8 +148,13 @@ const char* categoryName(TraceCategory category) {
   return "other";
 }
 
-// Trace time: microseconds since the recording began, as the format counts them.
-double microseconds(uint64_t time) { return time > recording->origin ? double(time - recording->origin) / 1000.0 : 0.0; }
+// Microseconds, as the format counts them, with the nanoseconds as three decimals.
+struct Microseconds {
+  uint64_t whole, thousandths;
+};
+Microseconds microseconds(uint64_t nanoseconds) { return {nanoseconds / 1000, nanoseconds % 1000}; }
+// Trace time: since the recording began.
+Microseconds traceTime(uint64_t time) { return microseconds(time > recording->origin ? time - recording->origin : 0); }
 
 void appendMetadata(std::string& out, const char* what, int64_t tid, const std::string& value, int64_t pid) {
   appendFormat(out, "{\"ph\":\"M\",\"pid\":%" PRId64 ",\"tid\":%" PRId64 ",\"name\":\"%s\",\"args\":{\"name\":\"", pid,
@@ -138,31 +170,35 @@ void appendSortIndex(std::string& out, int64_t tid, int64_t index, int64_t pid) 
                pid, tid, index);
 }
 
+void appendFlow(std::string& out, const char* phase, uint64_t id, Microseconds time, int64_t tid, int64_t pid) {
+  appendFormat(out,
+               "{%s,\"pid\":%" PRId64 ",\"tid\":%" PRId64 ",\"ts\":%" PRIu64 ".%03" PRIu64 ",\"id\":%" PRIu64
+               ",\"cat\":\"submission\",\"name\":\"submission\"},\n",
+               phase, pid, tid, time.whole, time.thousandths, id);
+}
+
 void appendEvent(std::string& out, const TraceEvent& event, int64_t tid, int64_t pid) {
-  const double start = microseconds(event.start);
-  const double duration = event.end > event.start ? double(event.end - event.start) / 1000.0 : 0.0;
-  appendFormat(out, "{\"ph\":\"X\",\"pid\":%" PRId64 ",\"tid\":%" PRId64 ",\"ts\":%.3f,\"dur\":%.3f,\"cat\":\"%s\",\"name\":\"",
-               pid, tid, start, duration, categoryName(event.category));
+  const Microseconds start = traceTime(event.start);
+  const Microseconds duration = microseconds(event.end > event.start ? event.end - event.start : 0);
+  appendFormat(out,
+               "{\"ph\":\"X\",\"pid\":%" PRId64 ",\"tid\":%" PRId64 ",\"ts\":%" PRIu64 ".%03" PRIu64 ",\"dur\":%" PRIu64
+               ".%03" PRIu64 ",\"cat\":\"%s\",\"name\":\"",
+               pid, tid, start.whole, start.thousandths, duration.whole, duration.thousandths, categoryName(event.category));
   appendEscaped(out, event.name);
   out += '"';
   if (event.argument) appendFormat(out, ",\"args\":{\"%s\":%" PRIu64 "}", event.argument, event.value);
   out += "},\n";
   // Flow arrows bind to the slice that encloses them on their track.
-  if (event.flowOut)
-    appendFormat(out, "{\"ph\":\"s\",\"pid\":%" PRId64 ",\"tid\":%" PRId64 ",\"ts\":%.3f,\"id\":%" PRIu64
-                 ",\"cat\":\"submission\",\"name\":\"submission\"},\n", pid, tid, start, event.flowOut);
-  if (event.flowIn)
-    appendFormat(out, "{\"ph\":\"f\",\"bp\":\"e\",\"pid\":%" PRId64 ",\"tid\":%" PRId64 ",\"ts\":%.3f,\"id\":%" PRIu64
-                 ",\"cat\":\"submission\",\"name\":\"submission\"},\n", pid, tid, start, event.flowIn);
+  if (event.flowOut) appendFlow(out, "\"ph\":\"s\"", event.flowOut, start, tid, pid);
+  if (event.flowIn) appendFlow(out, "\"ph\":\"f\",\"bp\":\"e\"", event.flowIn, start, tid, pid);
 }
 
 int64_t tidOf(const TraceEvent& event, const ThreadBuffer& buffer) {
   return event.track == TraceRecorder::kThreadTrack ? buffer.tid : kFirstTrackTid + event.track;
 }
 
-bool recordsOnItsOwnTrack(ThreadBuffer& buffer) {
-  std::lock_guard lock(buffer.mutex);
-  return std::any_of(buffer.events.begin(), buffer.events.end(),
+bool recordsOnItsOwnTrack(const std::vector<TraceEvent>& events) {
+  return std::any_of(events.begin(), events.end(),
                      [](const TraceEvent& event) { return event.track == TraceRecorder::kThreadTrack; });
 }
 
@@ -181,26 +217,24 @@ std::string traceText() {
   const int64_t pid = getpid();
   std::string out = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
   appendMetadata(out, "process_name", 0, processName() + " (Loom)", pid);
+  std::vector<std::vector<TraceEvent>> events;
+  for (const auto& buffer : recording->buffers) events.push_back(buffer->events());
   // Threads first (those with events of their own: an engine's thread records on its tracks),
   // then the engines' tracks in the order they were made.
-  for (const auto& buffer : recording->buffers)
-    if (recordsOnItsOwnTrack(*buffer)) appendMetadata(out, "thread_name", buffer->tid, buffer->name, pid);
+  for (size_t thread = 0; thread < events.size(); ++thread)
+    if (recordsOnItsOwnTrack(events[thread]))
+      appendMetadata(out, "thread_name", recording->buffers[thread]->tid, recording->buffers[thread]->name, pid);
   for (size_t track = 0; track < recording->tracks.size(); ++track) {
     const int64_t tid = kFirstTrackTid + int64_t(track) + 1;
     appendMetadata(out, "thread_name", tid, recording->tracks[track], pid);
     appendSortIndex(out, tid, int64_t(track) + 1, pid);
   }
-  for (const auto& buffer : recording->buffers) {
-    std::vector<TraceEvent> events;
-    {
-      std::lock_guard lock(buffer->mutex);
-      events = buffer->events;
-    }
+  for (size_t thread = 0; thread < events.size(); ++thread) {
     // Scopes end inner first: in start order, enclosing events come before what they enclose.
-    std::stable_sort(events.begin(), events.end(), [](const TraceEvent& a, const TraceEvent& b) {
+    std::stable_sort(events[thread].begin(), events[thread].end(), [](const TraceEvent& a, const TraceEvent& b) {
       return a.start != b.start ? a.start < b.start : a.end > b.end;
     });
-    for (const TraceEvent& event : events) appendEvent(out, event, tidOf(event, *buffer), pid);
+    for (const TraceEvent& event : events[thread]) appendEvent(out, event, tidOf(event, *recording->buffers[thread]), pid);
   }
   if (out.ends_with(",\n")) out.erase(out.size() - 2, 1);
   out += "]}\n";
@@ -267,9 +301,7 @@ const char* TraceRecorder::intern(const std::string& name) {
 void TraceRecorder::record(TraceEvent event) {
   if (!enabled()) return;
   if (event.track == kThreadTrack) event.track = threadTrack;
-  ThreadBuffer& buffer = bufferOfThisThread();
-  std::lock_guard lock(buffer.mutex);
-  buffer.events.push_back(event);
+  bufferOfThisThread().append(event);
 }
 
 bool TraceRecorder::write() {

@@ -10,6 +10,8 @@ Usage: check_trace_file.py FILE [--calls a,b,c] [--kernel NAME] [--tiles N] [--c
           on each of the tracks "... tile 0" to "... tile N-1".
 --copy-bytes: a copy event whose args say it moved that many bytes.
 --fill: a fill event; --wait: a host wait on the application's thread.
+--submitted: a submission on the application's thread with an arrow to its command stream on an
+             engine's track.
 Exits 1 and says what is missing otherwise.
 """
 import argparse
@@ -65,11 +67,13 @@ def main():
     parser.add_argument("--copy-bytes", type=int)
     parser.add_argument("--fill", action="store_true")
     parser.add_argument("--wait", action="store_true")
+    parser.add_argument("--submitted", action="store_true")
     options = parser.parse_args()
 
     with open(options.file) as file:
         trace = json.load(file)
-    complete, names = check_format(trace["traceEvents"])
+    events = trace["traceEvents"]
+    complete, names = check_format(events)
     if options.calls:
         check_calls(complete, options.calls.split(","))
     if options.kernel:
@@ -87,6 +91,12 @@ def main():
         fail("no fill")
     if options.wait and not any(e["cat"] == "wait" and not names[e["tid"]].startswith("engine ") for e in complete):
         fail("no host wait on an application thread")
+    if options.submitted:
+        on_engines = {e["id"] for e in events if e["ph"] == "f" and names[e["tid"]].startswith("engine ")}
+        from_threads = {e["id"] for e in events if e["ph"] == "s" and not names[e["tid"]].startswith("engine ")}
+        streams = any(e["cat"] == "stream" and names[e["tid"]].startswith("engine ") for e in complete)
+        if not (streams and on_engines & from_threads):
+            fail("no submission with an arrow to its command stream on an engine's track")
     print(f"{options.file}: {len(complete)} events as expected")
 
 

@@ -37,7 +37,7 @@ class ThreadBuffer {
   void append(const TraceEvent& event) {
     std::lock_guard lock(mutex_);
     if (blocks_.empty() || usedInLast_ == kBlockEvents) {
-      blocks_.push_back(std::make_unique<TraceEvent[]>(kBlockEvents));
+      blocks_.push_back(std::make_unique_for_overwrite<TraceEvent[]>(kBlockEvents));
       usedInLast_ = 0;
     }
     blocks_.back()[usedInLast_++] = event;
@@ -72,8 +72,8 @@ struct Recording {
   std::unordered_set<std::string> names;  // interned; nodes never move
 };
 
-// Created with the first enabled use and never destroyed: engine threads may record while the
-// process exits.
+// Created when Loom loads with LOOM_TraceFile set, and never destroyed: engine threads may record
+// while the process exits.
 Recording* recording = nullptr;
 
 // The recording holds every thread's buffer beyond the thread's end; the thread reads its own

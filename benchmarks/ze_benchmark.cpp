@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <vector>
 
 namespace {
@@ -19,6 +20,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr uint64_t kTimeout = 60'000'000'000ull;  // 60 s: a wait that takes longer is reported as a failure
 double microseconds(Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
+double threadCpuMicroseconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return double(now.tv_sec) * 1e6 + double(now.tv_nsec) / 1e3;
+}
 
 struct Session {
   ze_context_handle_t context;
@@ -79,6 +85,24 @@ void appendOverhead(const Session& s, int launches) {
   const auto done = Clock::now();
   std::printf("%-48s %10.2f us\n", "append empty kernel, immediate async list", microseconds(appended - start) / launches);
   std::printf("%-48s %10.2f us\n", "  ... and run it (throughput per launch)", microseconds(done - start) / launches);
+}
+
+// What every API call pays to reach Loom, through the loader: a call that does almost nothing (the
+// query of an event not signaled). With LOOM_TraceFile set, this includes recording the call.
+// The thread's CPU time too: on a busy machine the wall time also counts the time others ran.
+void apiCallOverhead(const Session& s, int calls) {
+  for (int i = 0; i < 1000; ++i) zeEventQueryStatus(s.done);
+  const double cpuStart = threadCpuMicroseconds();
+  const auto start = Clock::now();
+  for (int i = 0; i < calls; ++i) {
+    if (zeEventQueryStatus(s.done) == ZE_RESULT_NOT_READY) continue;
+    std::fprintf(stderr, "zeEventQueryStatus: the event should not be signaled\n");
+    std::exit(1);
+  }
+  const auto done = Clock::now();
+  const double cpu = threadCpuMicroseconds() - cpuStart;
+  std::printf("%-48s %10.3f us (%.3f us of the thread's CPU time)\n", "API call (zeEventQueryStatus, not signaled)",
+              microseconds(done - start) / calls, cpu / calls);
 }
 
 void submitLatency(const Session& s, int repetitions) {
@@ -185,7 +209,7 @@ int main(int argc, char** argv) {
   if (argc > 1) {
     std::puts(
         "usage: ZE_ENABLE_ALT_DRIVERS=<path>/libze_loom.so.1 ze_benchmark\n"
-        "Prints the host time per append of an empty kernel to an asynchronous immediate command list,\n"
+        "Prints the host time of an API call that does almost nothing, per append of an empty kernel to an asynchronous immediate command list,\n"
         "the submit-to-completion latency of one empty kernel, and the bandwidth of 64 MiB copies and\n"
         "fills next to memcpy and memset of the same buffers, and a triad kernel next to the same loop on the\n"
         "host and on PoCL (through the OpenCL ICD loader, when installed), all measured in this run.");
@@ -193,6 +217,7 @@ int main(int argc, char** argv) {
   }
   Session s = open();
   std::printf("%-48s %10s\n", "measurement", "result");
+  apiCallOverhead(s, 200000);
   appendOverhead(s, 20000);
   submitLatency(s, 2000);
   bandwidth(s, 64u << 20, 10);

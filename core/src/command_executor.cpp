@@ -29,7 +29,10 @@ std::vector<std::pair<char*, EventTimestamps>> queriedTimestamps(const DecodedCo
 }  // namespace
 
 CommandExecutor::CommandExecutor(Backend& backend)
-    : backend_(backend), queue_(backend.createQueue()), deviceEventWaits_(debugKeys().EnableDeviceEventWaits) {}
+    : backend_(backend),
+      queue_(backend.createQueue()),
+      deviceEventWaits_(debugKeys().EnableDeviceEventWaits),
+      trace_(*queue_, backend.info().name) {}
 
 CommandExecutor::~CommandExecutor() { retire(true); }
 
@@ -66,6 +69,7 @@ bool CommandExecutor::retire(bool wait) {
   progressPoints_.clear();
   completedStarts_ = 0;
   completedSignals_ = 0;
+  trace_.retire();
   queue_->forgetMarks();
   return true;
 }
@@ -236,6 +240,18 @@ void CommandExecutor::launch(const DecodedCommand& command) {
 }
 
 void CommandExecutor::executeCommand(const DecodedCommand& command) {
+  if (TraceRecorder::enabled() && DeviceWorkTrace::isDeviceWork(command)) return executeTraced(command);
+  runCommand(command);
+}
+
+void CommandExecutor::executeTraced(const DecodedCommand& command) {
+  const DeviceWorkTrace::Start start = trace_.begin();
+  runCommand(command);
+  // Times the queue marked are known at retirement, which only work in flight gets.
+  if (trace_.end(start, command)) inFlight_ = true;
+}
+
+void CommandExecutor::runCommand(const DecodedCommand& command) {
   switch (command.header->opcode) {
     case Opcode::LaunchKernel:
       launch(command);

@@ -13,6 +13,7 @@
 #include "loom/core/log.h"
 #include "loom/core/process_generation.h"
 #include "loom/core/spin_wait.h"
+#include "loom/core/trace_recorder.h"
 
 namespace loom::core {
 
@@ -36,6 +37,8 @@ class Engine::State {
   uint64_t submittedTaskCount() const { return progress_.submitted.load(std::memory_order_acquire); }
   bool waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs);
   int32_t deviceFailure() const { return executor_.deviceFailure(); }
+  // The arrow on the trace from the submission of `taskCount` to its execution.
+  uint64_t traceFlow(uint64_t taskCount) const { return uint64_t(executor_.traceTrack()) << 40 | taskCount; }
   // The engine's thread: runs submissions until the engine closes and nothing is left.
   void run();
   // The engine's owner goes: nothing more is submitted, the owner's completion handler no longer
@@ -59,6 +62,8 @@ class Engine::State {
   // early, returning false, when a submission arrives (which it issues then) or the engine stops.
   bool retireWhileIdle();
   void trace(const std::vector<uint8_t>& stream) const;
+  // Executes the stream with `taskCount` on the engine's track of the trace.
+  void execute(const std::vector<uint8_t>& stream, uint64_t taskCount);
   // Runs the stream to completion on the calling thread, which holds mutex_; returns its task count.
   uint64_t runLocked(const std::vector<uint8_t>& stream);
 
@@ -107,10 +112,24 @@ Engine::~Engine() {
   worker_.detach();
 }
 
-uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) { return state_->submit(std::move(stream)); }
+namespace {
+uint64_t traceSubmission(TraceScope& traced, uint64_t taskCount, uint64_t flow) {
+  traced.setArgument("task", taskCount);
+  traced.setFlowOut(flow);
+  return taskCount;
+}
+}  // namespace
+
+uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
+  TraceScope traced("submit", TraceCategory::Submission);
+  const uint64_t taskCount = state_->submit(std::move(stream));
+  return traceSubmission(traced, taskCount, state_->traceFlow(taskCount));
+}
 
 uint64_t Engine::runHereOrSubmit(std::shared_ptr<const std::vector<uint8_t>> stream) {
-  return state_->runHereOrSubmit(std::move(stream));
+  TraceScope traced("submit", TraceCategory::Submission);
+  const uint64_t taskCount = state_->runHereOrSubmit(std::move(stream));
+  return traceSubmission(traced, taskCount, state_->traceFlow(taskCount));
 }
 
 uint64_t Engine::completionTag() const { return state_->completionTag(); }
@@ -195,14 +214,25 @@ uint64_t Engine::State::runLocked(const std::vector<uint8_t>& stream) {
   const uint64_t taskCount = ++taskCount_;
   progress_.submitted.store(taskCount, std::memory_order_release);
   issued_.store(taskCount, std::memory_order_release);
-  executor_.execute(stream);
+  execute(stream, taskCount);
   executor_.retire(true);
   progress_.completionTag.store(taskCount, std::memory_order_release);
   return taskCount;
 }
 
+void Engine::State::execute(const std::vector<uint8_t>& stream, uint64_t taskCount) {
+  const TraceTrackScope onEngine(executor_.traceTrack());
+  TraceScope traced("command stream", TraceCategory::Stream);
+  traced.setArgument("task", taskCount);
+  traced.setFlowIn(traceFlow(taskCount));
+  executor_.execute(stream);
+}
+
 bool Engine::State::waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs) {
   auto done = [&] { return completionTag() >= taskCount; };
+  if (timeoutNs == 0) return done();
+  TraceScope traced("wait for task", TraceCategory::Wait);
+  traced.setArgument("task", taskCount);
   const uint64_t deadline = timeoutNs == UINT64_MAX ? UINT64_MAX : monotonicNanoseconds() + timeoutNs;
   if (spinUntil(done, deadline, waitSpinNanoseconds(backend_.info().type))) return true;
   std::unique_lock lock(mutex_);
@@ -216,7 +246,7 @@ bool Engine::State::waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs) {
 
 void Engine::State::run() {
   while (std::shared_ptr<const std::vector<uint8_t>> stream = nextStream()) {
-    executor_.execute(*stream);
+    execute(*stream, issued_.load(std::memory_order_acquire) + 1);
     const uint64_t issued = issued_.fetch_add(1, std::memory_order_acq_rel) + 1;
     // Now and then, retire without waiting when the device is done already, so that a steady
     // stream of submissions never keeps waiters of earlier ones waiting (a poll of the device

@@ -4,6 +4,7 @@
 
 #include "loom/core/futex.h"
 #include "loom/core/spin_wait.h"
+#include "loom/core/trace_recorder.h"
 
 namespace loom::core {
 
@@ -64,8 +65,10 @@ void Event::reset() {
 bool Event::isSignaled() const { return state().load(std::memory_order_acquire) == 1; }
 
 bool Event::hostSynchronize(uint64_t timeoutNs) const {
+  if (timeoutNs == 0) return isSignaled();
+  // A wait shows on the trace even where the event was signaled already: the caller was ready to.
+  const TraceScope traced("wait for event", TraceCategory::Wait);
   if (isSignaled()) return true;
-  if (timeoutNs == 0) return false;
   const uint64_t deadline = timeoutNs == UINT64_MAX ? UINT64_MAX : monotonicNanoseconds() + timeoutNs;
   if (spinUntil([&] { return isSignaled(); }, deadline, waitSpinNanoseconds(work_)))
     return true;

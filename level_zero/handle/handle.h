@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "loom/core/handle_arena.h"
+#include "loom/core/trace_recorder.h"
 #include "level_zero/validation.h"
 
 namespace loom::l0 {
@@ -128,9 +129,11 @@ ze_result_t checkHandle(const char* function, const char* argument, Handle handl
   return ZE_RESULT_SUCCESS;
 }
 
-// Calls `entry` once every handle among `arguments` passed checkHandle.
+// Calls `entry` once every handle among `arguments` passed checkHandle; the call shows on the
+// LOOM_TraceFile timeline.
 template <typename... Parameters, typename... Arguments>
 ze_result_t checkedCall(const char* function, ze_result_t (*entry)(Parameters...), Arguments... arguments) {
+  const core::TraceScope traced(function);
   static constexpr const char* kPositions[] = {"argument 1", "argument 2", "argument 3", "argument 4", "argument 5",
                                                "argument 6", "argument 7", "argument 8", "argument 9", "argument 10",
                                                "argument 11", "argument 12", "argument 13", "argument 14"};

@@ -5,37 +5,43 @@
 #include <cstring>
 
 #include "opencl/api_object.h"
+#include "opencl/icd/traced_entry_point.h"
 #include "opencl/platform/platform.h"
 
 extern "C" CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint, cl_platform_id*, cl_uint*);
 
-#define LOOM_EXTENSION_FUNCTION(name) {#name, reinterpret_cast<void*>(&name)}
+// Every extension entry point, handed out through TracedEntryPoint like the dispatch table's.
+#define LOOM_EXTENSION_FUNCTIONS(X)                                          \
+  X(clIcdGetPlatformIDsKHR)                                                  \
+  X(clGetKernelSubGroupInfoKHR) /* cl_khr_subgroups */                       \
+  X(clHostMemAllocINTEL)        /* cl_intel_unified_shared_memory: */        \
+  X(clDeviceMemAllocINTEL)                                                   \
+  X(clSharedMemAllocINTEL)                                                   \
+  X(clMemFreeINTEL)                                                          \
+  X(clMemBlockingFreeINTEL)                                                  \
+  X(clGetMemAllocInfoINTEL)                                                  \
+  X(clSetKernelArgMemPointerINTEL)                                           \
+  X(clEnqueueMemFillINTEL)                                                   \
+  X(clEnqueueMemsetINTEL)                                                    \
+  X(clEnqueueMemcpyINTEL)                                                    \
+  X(clEnqueueMigrateMemINTEL)                                                \
+  X(clEnqueueMemAdviseINTEL)
 
 namespace loom::cl {
 namespace {
+
+#define LOOM_FUNCTION_NAME(name) constexpr char k##name[] = #name;
+LOOM_EXTENSION_FUNCTIONS(LOOM_FUNCTION_NAME)
+#undef LOOM_FUNCTION_NAME
 
 struct NamedFunction {
   const char* name;
   void* address;
 };
 
-const NamedFunction kExtensionFunctions[] = {
-    LOOM_EXTENSION_FUNCTION(clIcdGetPlatformIDsKHR),
-    LOOM_EXTENSION_FUNCTION(clGetKernelSubGroupInfoKHR),  // cl_khr_subgroups
-    // cl_intel_unified_shared_memory
-    LOOM_EXTENSION_FUNCTION(clHostMemAllocINTEL),
-    LOOM_EXTENSION_FUNCTION(clDeviceMemAllocINTEL),
-    LOOM_EXTENSION_FUNCTION(clSharedMemAllocINTEL),
-    LOOM_EXTENSION_FUNCTION(clMemFreeINTEL),
-    LOOM_EXTENSION_FUNCTION(clMemBlockingFreeINTEL),
-    LOOM_EXTENSION_FUNCTION(clGetMemAllocInfoINTEL),
-    LOOM_EXTENSION_FUNCTION(clSetKernelArgMemPointerINTEL),
-    LOOM_EXTENSION_FUNCTION(clEnqueueMemFillINTEL),
-    LOOM_EXTENSION_FUNCTION(clEnqueueMemsetINTEL),
-    LOOM_EXTENSION_FUNCTION(clEnqueueMemcpyINTEL),
-    LOOM_EXTENSION_FUNCTION(clEnqueueMigrateMemINTEL),
-    LOOM_EXTENSION_FUNCTION(clEnqueueMemAdviseINTEL),
-};
+#define LOOM_NAMED_FUNCTION(name) {k##name, reinterpret_cast<void*>(&TracedEntryPoint<&::name, k##name>::call)},
+const NamedFunction kExtensionFunctions[] = {LOOM_EXTENSION_FUNCTIONS(LOOM_NAMED_FUNCTION)};
+#undef LOOM_NAMED_FUNCTION
 
 void* findExtensionFunction(const char* name) {
   if (name == nullptr) return nullptr;

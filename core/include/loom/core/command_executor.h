@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "loom/core/backend.h"
+#include "loom/core/device_work_trace.h"
 
 namespace loom::core {
 
@@ -39,9 +40,14 @@ class CommandExecutor {
   // The first failure of device work this executor saw (a negative execution status), or 0.
   // Sticky, as a GPU context that faulted stays unusable; readable from any thread.
   int32_t deviceFailure() const { return deviceFailure_.load(std::memory_order_acquire); }
+  // The engine's track on the LOOM_TraceFile timeline (0 while tracing is off).
+  uint32_t traceTrack() const { return trace_.engineTrack(); }
 
  private:
   void executeCommand(const DecodedCommand& command);
+  // executeCommand, with the device work timed on the trace.
+  void executeTraced(const DecodedCommand& command);
+  void runCommand(const DecodedCommand& command);
   // Issues a LaunchKernel command, its indirect group counts read now.
   void launch(const DecodedCommand& command);
   void signal(Event* event);
@@ -106,6 +112,7 @@ class CommandExecutor {
   const bool deviceEventWaits_;  // the EnableDeviceEventWaits debug key
   int32_t failure_ = 0;                  // of the stream being executed: a failed wait or command
   std::atomic<int32_t> deviceFailure_{0};
+  DeviceWorkTrace trace_;
 };
 
 // Executes `bytes` on a queue of `backend` and waits for all of it (tests, forked children).

@@ -14,6 +14,7 @@
 #include "backends/cpu/host_telemetry.h"
 #include "backends/cpu/kernel_fault_guard.h"
 #include "backends/cpu/numa_placement.h"
+#include "loom/compiler/local_arguments.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/futex.h"
 #include "loom/core/log.h"
@@ -21,7 +22,8 @@
 namespace loom::backends::cpu {
 
 namespace {
-constexpr size_t kScratchAlignment = 128;  // widest OpenCL type (double16)
+// The arena and the frames start aligned as each __local pointer argument inside the arena is.
+constexpr size_t kScratchAlignment = compiler::kLocalArgumentAlignment;
 
 // The parts of a work-group's context that every group of a launch shares.
 compiler::WorkGroupContext launchContext(const core::KernelLaunch& launch) {

@@ -3,16 +3,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "loom/compiler/local_arguments.h"
+
 namespace loom::core {
 
 using compiler::ArgumentKind;
 
 namespace {
-
-// Local sizes come from the application (up to SIZE_MAX each): sums saturate instead of wrapping
-// past the device's limit.
-uint64_t saturatingAdd(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
-uint64_t alignUp(uint64_t value, uint64_t alignment) { return saturatingAdd(value, alignment - 1) / alignment * alignment; }
 
 // The largest divisor of `value` up to `limit` that is a multiple of `multiple`; the largest
 // divisor at all where none is.
@@ -85,14 +82,7 @@ bool Kernel::allArgumentsSet() const {
 }
 
 void Kernel::layOutLocalArguments() {
-  uint64_t localOffset = descriptor_.staticLocalMemorySize;
-  for (size_t i = 0; i < descriptor_.arguments.size(); ++i) {
-    if (descriptor_.arguments[i].kind != ArgumentKind::LocalPointer) continue;
-    localOffset = alignUp(localOffset, kLocalArgumentAlignment);
-    std::memcpy(argumentBuffer_.data() + descriptor_.arguments[i].offset, &localOffset, sizeof(localOffset));
-    localOffset = saturatingAdd(localOffset, localArgumentSizes_[i]);
-  }
-  localMemorySize_ = localOffset;
+  localMemorySize_ = compiler::layOutLocalArguments(descriptor_, localArgumentSizes_, argumentBuffer_.data());
 }
 
 std::array<uint32_t, 3> Kernel::suggestGroupSize(const DeviceInfo& info, const std::array<uint64_t, 3>& global, uint32_t dimensions,

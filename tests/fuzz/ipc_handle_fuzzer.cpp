@@ -42,44 +42,42 @@ void checkOpenedFiles(const IpcFileReference& file, uint64_t minimumSize, const 
   require(!checkOpenedFile(file, facts, minimumSize).empty(), "a file smaller than the handle claims is refused");
 }
 
-void checkMemoryHandle(const uint8_t* data, size_t size, const std::string& link) {
+// One decoder's verdict on the input: a refusal says why; an accepted handle has no complaint,
+// names a process and a descriptor, and encodes back to the same bytes.
+template <typename Handle>
+std::optional<Handle> decodeChecked(std::optional<Handle> (*decode)(const uint8_t*, size_t, std::string&), const uint8_t* data,
+                                    size_t size) {
   std::string why;
-  const std::optional<IpcMemoryHandle> handle = decodeIpcMemoryHandle(data, size, why);
+  std::optional<Handle> handle = decode(data, size, why);
   if (!handle) {
-    require(!why.empty(), "a refused memory handle says why");
-    return;
+    require(!why.empty(), "a refused handle says why");
+    return handle;
   }
-  require(why.empty(), "an accepted memory handle has no complaint");
-  require(sameBytes(encodeIpcHandle(*handle), data), "an accepted memory handle encodes to the same bytes");
+  require(why.empty(), "an accepted handle has no complaint");
+  require(sameBytes(encodeIpcHandle(*handle), data), "an accepted handle encodes to the same bytes");
   checkReference(handle->file);
-  require(handle->offset < handle->size || (handle->size == 0 && handle->offset == 0),
-          "the exported pointer lies inside its allocation");
-  checkOpenedFiles(handle->file, handle->size, link);
+  return handle;
 }
 
-void checkEventPoolHandle(const uint8_t* data, size_t size, const std::string& link) {
-  std::string why;
-  const std::optional<IpcEventPoolHandle> handle = decodeIpcEventPoolHandle(data, size, why);
-  if (!handle) {
-    require(!why.empty(), "a refused event pool handle says why");
-    return;
-  }
-  require(why.empty(), "an accepted event pool handle has no complaint");
-  require(sameBytes(encodeIpcHandle(*handle), data), "an accepted event pool handle encodes to the same bytes");
-  checkReference(handle->file);
-  require(handle->count > 0, "an accepted event pool has events");
-  checkOpenedFiles(handle->file, uint64_t(handle->count) * 32, link);
+void checkMemoryHandle(const IpcMemoryHandle& handle, const std::string& link) {
+  require(handle.offset < handle.size || (handle.size == 0 && handle.offset == 0),
+          "the exported pointer lies inside its allocation");
+  checkOpenedFiles(handle.file, handle.size, link);
+}
+
+void checkEventPoolHandle(const IpcEventPoolHandle& handle, const std::string& link) {
+  require(handle.count > 0, "an accepted event pool has events");
+  checkOpenedFiles(handle.file, uint64_t(handle.count) * 32, link);
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string link = size > kIpcHandleSize ? std::string(data + kIpcHandleSize, data + size) : std::string();
-  std::string why;
-  std::optional<IpcMemoryHandle> memory = decodeIpcMemoryHandle(data, size, why);
-  std::optional<IpcEventPoolHandle> pool = decodeIpcEventPoolHandle(data, size, why);
+  const std::optional<IpcMemoryHandle> memory = decodeChecked(decodeIpcMemoryHandle, data, size);
+  const std::optional<IpcEventPoolHandle> pool = decodeChecked(decodeIpcEventPoolHandle, data, size);
   require(!(memory && pool), "no handle is both a memory handle and an event pool handle");
-  checkMemoryHandle(data, size, link);
-  checkEventPoolHandle(data, size, link);
+  if (memory) checkMemoryHandle(*memory, link);
+  if (pool) checkEventPoolHandle(*pool, link);
   return 0;
 }

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "fuzz_check.h"
+#include "build_result_check.h"
 #include "loom/compiler/compiler.h"
 #include "loom/core/kernel.h"
 #include "native_binary.h"
@@ -18,6 +18,8 @@ namespace {
 
 using namespace loom::compiler;
 using loom::fuzz::require;
+using loom::fuzz::succeeded;
+using loom::fuzz::throughNativeBinary;
 
 // Sets every argument as an application following the descriptor would, then records a launch.
 void useAsTheRuntimeWould(const KernelDescriptor& descriptor) {
@@ -42,16 +44,8 @@ void useAsTheRuntimeWould(const KernelDescriptor& descriptor) {
 
 void checkRead(const uint8_t* data, size_t size) {
   const BuildResult read = readNativeBinary(data, size);
-  if (read.status != Status::Success) {
-    require(read.status == Status::InvalidBinary, "a bad native binary is an invalid binary");
-    require(!read.log.empty() && read.program == nullptr, "an invalid binary has a log and no program");
-    return;
-  }
-  require(read.program != nullptr, "a binary read has a program");
-  const std::vector<uint8_t> written = writeNativeBinary(*read.program);
-  const BuildResult again = readNativeBinary(written.data(), written.size());
-  require(again.status == Status::Success, "what the reader accepts writes back to a binary it accepts");
-  require(writeNativeBinary(*again.program) == written, "a binary written back reads the same");
+  if (!succeeded(read, Status::InvalidBinary)) return;
+  throughNativeBinary(*read.program);
   for (const KernelDescriptor& kernel : read.program->info.kernels) useAsTheRuntimeWould(kernel);
 }
 

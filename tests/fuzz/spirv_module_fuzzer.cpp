@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz_check.h"
+#include "build_result_check.h"
 #include "loom/compiler/compiler.h"
 #include "loom/compiler/cpu_executable.h"
 
@@ -18,6 +18,8 @@ namespace {
 
 using namespace loom::compiler;
 using loom::fuzz::require;
+using loom::fuzz::succeeded;
+using loom::fuzz::throughNativeBinary;
 
 // Every specialization constant set to all ones of its size, which no default of the seeds is.
 std::map<uint32_t, uint64_t> allOnes(const std::map<uint32_t, size_t>& sizes) {
@@ -37,17 +39,7 @@ void checkLoads(const std::shared_ptr<const CompiledProgram>& program) {
 }
 
 void checkBuild(const BuildResult& result) {
-  if (result.status != Status::Success) {
-    require(result.status == Status::BuildFailure, "bad SPIR-V is a build failure");
-    require(!result.log.empty() && result.program == nullptr, "a failed build has a log and no program");
-    return;
-  }
-  require(result.program != nullptr, "a successful build has a program");
-  const std::vector<uint8_t> binary = writeNativeBinary(*result.program);
-  const BuildResult read = readNativeBinary(binary.data(), binary.size());
-  require(read.status == Status::Success, "a compiled program's native binary reads back");
-  require(writeNativeBinary(*read.program) == binary, "a native binary read back writes the same bytes");
-  checkLoads(read.program);
+  if (succeeded(result, Status::BuildFailure)) checkLoads(throughNativeBinary(*result.program));
 }
 
 }  // namespace

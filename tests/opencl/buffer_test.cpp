@@ -571,35 +571,14 @@ TEST_F(BufferTest, MigrateKeepsContents) {
   EXPECT_CL(CL_INVALID_MEM_OBJECT, clEnqueueMigrateMemObjects(queue, 2, withBad, 0, 0, nullptr, nullptr));
 }
 
-struct DestructorLog {
-  std::mutex mutex;
-  std::vector<int> order;
-  std::vector<cl_mem> handles;
-  size_t size() {
-    std::lock_guard lock(mutex);
-    return order.size();
-  }
-};
-struct DestructorTag {
-  DestructorLog* log;
-  int id;
-};
-
-void CL_CALLBACK memDestroyed(cl_mem m, void* data) {
-  auto* tag = static_cast<DestructorTag*>(data);
-  std::lock_guard lock(tag->log->mutex);
-  tag->log->order.push_back(tag->id);
-  tag->log->handles.push_back(m);
-}
-
 TEST_F(BufferTest, DestructorCallbacksRunInReverseRegistrationOrder) {
   cl_int error = CL_SUCCESS;
   std::vector<int> host(64, 1);
   cl_mem m = clCreateBuffer(context, CL_MEM_USE_HOST_PTR, host.size() * sizeof(int), host.data(), &error);
   ASSERT_CL_OK(error);
-  DestructorLog log;
-  DestructorTag tags[] = {{&log, 1}, {&log, 2}, {&log, 3}};
-  for (DestructorTag& tag : tags) ASSERT_CL_OK(clSetMemObjectDestructorCallback(m, memDestroyed, &tag));
+  CallbackLog<Destroyed<cl_mem>> log;
+  CallbackTag<Destroyed<cl_mem>> tags[] = {{&log, 1}, {&log, 2}, {&log, 3}};
+  for (auto& tag : tags) ASSERT_CL_OK(clSetMemObjectDestructorCallback(m, logDestroyed<cl_mem>, &tag));
   EXPECT_CL(CL_INVALID_VALUE, clSetMemObjectDestructorCallback(m, nullptr, nullptr));
   ASSERT_CL_OK(clRetainMemObject(m));
   ASSERT_CL_OK(clReleaseMemObject(m));
@@ -607,9 +586,7 @@ TEST_F(BufferTest, DestructorCallbacksRunInReverseRegistrationOrder) {
   EXPECT_EQ(log.size(), 0u) << "callbacks ran while the buffer was still referenced";
   ASSERT_CL_OK(clReleaseMemObject(m));
   ASSERT_TRUE(eventually([&] { return log.size() == 3; }));
-  std::lock_guard lock(log.mutex);
-  EXPECT_EQ(log.order, (std::vector<int>{3, 2, 1}));
-  EXPECT_EQ(log.handles, (std::vector<cl_mem>{m, m, m}));
+  EXPECT_EQ(log.calls(), (std::vector<Destroyed<cl_mem>>{{3, m}, {2, m}, {1, m}}));
 }
 
 TEST_F(BufferTest, CreateBufferWithPropertiesRoundTripsItsProperties) {

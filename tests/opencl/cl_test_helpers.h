@@ -18,6 +18,7 @@
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "embedded_files.h"
@@ -126,6 +127,47 @@ inline bool eventually(const std::function<bool()>& done) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   return true;
+}
+
+// What the calls of an application's callback record, in the order they came, on whatever
+// threads the runtime calls them: for each, the tag of its registration and what it was passed.
+template <typename Call>
+class CallbackLog {
+ public:
+  void add(Call call) {
+    std::lock_guard lock(mutex_);
+    calls_.push_back(std::move(call));
+  }
+  size_t size() const {
+    std::lock_guard lock(mutex_);
+    return calls_.size();
+  }
+  std::vector<Call> calls() const {
+    std::lock_guard lock(mutex_);
+    return calls_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<Call> calls_;
+};
+
+// The user_data of one callback registration: the log its calls go to and the tag they carry.
+template <typename Call>
+struct CallbackTag {
+  CallbackLog<Call>* log;
+  int tag;
+};
+
+// The calls of a destructor callback (clSetContextDestructorCallback,
+// clSetMemObjectDestructorCallback): the registration's tag and the object destroyed.
+template <typename Object>
+using Destroyed = std::pair<int, Object>;
+
+template <typename Object>
+void CL_CALLBACK logDestroyed(Object object, void* data) {
+  auto* tag = static_cast<CallbackTag<Destroyed<Object>>*>(data);
+  tag->log->add({tag->tag, object});
 }
 
 // A test kernel's SPIR-V or OpenCL C (tests/kernels, tests/opencl/kernels; built into the program).

@@ -82,40 +82,15 @@ TEST_F(ContextTest, CreateFromTypeTakesTheDevicesOfThatType) {
   EXPECT_CL(CL_DEVICE_NOT_FOUND, error);
 }
 
-struct CallbackLog {
-  std::mutex mutex;
-  std::vector<int> order;
-  cl_context seen = nullptr;
-  void add(int id) {
-    std::lock_guard lock(mutex);
-    order.push_back(id);
-  }
-  size_t size() {
-    std::lock_guard lock(mutex);
-    return order.size();
-  }
-};
-
-struct Tagged {
-  CallbackLog* log;
-  int id;
-};
-
-void CL_CALLBACK contextDestroyed(cl_context c, void* data) {
-  auto* tagged = static_cast<Tagged*>(data);
-  tagged->log->seen = c;
-  tagged->log->add(tagged->id);
-}
-
 TEST_F(ContextTest, DestructorCallbacksRunInReverseOrderOnTheLastRelease) {
   cl_int error = CL_SUCCESS;
   cl_context created = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &error);
   ASSERT_CL_OK(error);
-  CallbackLog log;
-  Tagged first{&log, 1}, second{&log, 2}, third{&log, 3};
-  ASSERT_CL_OK(clSetContextDestructorCallback(created, contextDestroyed, &first));
-  ASSERT_CL_OK(clSetContextDestructorCallback(created, contextDestroyed, &second));
-  ASSERT_CL_OK(clSetContextDestructorCallback(created, contextDestroyed, &third));
+  CallbackLog<Destroyed<cl_context>> log;
+  CallbackTag<Destroyed<cl_context>> first{&log, 1}, second{&log, 2}, third{&log, 3};
+  ASSERT_CL_OK(clSetContextDestructorCallback(created, logDestroyed<cl_context>, &first));
+  ASSERT_CL_OK(clSetContextDestructorCallback(created, logDestroyed<cl_context>, &second));
+  ASSERT_CL_OK(clSetContextDestructorCallback(created, logDestroyed<cl_context>, &third));
   EXPECT_CL(CL_INVALID_VALUE, clSetContextDestructorCallback(created, nullptr, nullptr));
   // A queue keeps the context alive after the application's last clReleaseContext.
   const cl_queue_properties none[] = {0};
@@ -134,8 +109,7 @@ TEST_F(ContextTest, DestructorCallbacksRunInReverseOrderOnTheLastRelease) {
   EXPECT_EQ(log.size(), 0u) << "destructor callbacks ran while a buffer still referenced the context";
   ASSERT_CL_OK(clReleaseMemObject(m));
   ASSERT_TRUE(eventually([&] { return log.size() == 3; })) << "destructor callbacks did not all run";
-  EXPECT_EQ(log.order, (std::vector<int>{3, 2, 1}));
-  EXPECT_EQ(log.seen, created);
+  EXPECT_EQ(log.calls(), (std::vector<Destroyed<cl_context>>{{3, created}, {2, created}, {1, created}}));
 }
 
 void CL_CALLBACK contextNotify(const char*, const void*, size_t, void*) {}

@@ -86,69 +86,56 @@ TEST_F(EventTest, UserEventGatesKernelsAcrossTwoQueues) {
   ASSERT_CL_OK(clSetUserEventStatus(other, CL_COMPLETE));
 }
 
-struct StatusLog {
-  std::mutex mutex;
-  std::vector<std::pair<int, cl_int>> calls;  // registered type, status passed
-  cl_event event = nullptr;
-  size_t size() {
-    std::lock_guard lock(mutex);
-    return calls.size();
-  }
+struct StatusCall {
+  int registeredFor;  // the status the callback was registered for (its tag)
+  cl_int status;      // the status it was called with
+  cl_event event;
 };
-struct StatusTag {
-  StatusLog* log;
-  int type;
-};
+
 void CL_CALLBACK statusReached(cl_event e, cl_int status, void* data) {
-  auto* tag = static_cast<StatusTag*>(data);
-  std::lock_guard lock(tag->log->mutex);
-  tag->log->event = e;
-  tag->log->calls.push_back({tag->type, status});
+  auto* tag = static_cast<CallbackTag<StatusCall>*>(data);
+  tag->log->add({tag->tag, status, e});
 }
 
 TEST_F(EventTest, CallbacksForSubmittedRunningAndCompleteAreAllCalled) {
   cl_event gate = userEvent();
   cl_kernel k = setFirst(5);
   cl_event done = launchOne(queue, k, {gate});
-  StatusLog log;
-  StatusTag submitted{&log, CL_SUBMITTED}, running{&log, CL_RUNNING}, complete{&log, CL_COMPLETE};
+  CallbackLog<StatusCall> log;
+  CallbackTag<StatusCall> submitted{&log, CL_SUBMITTED}, running{&log, CL_RUNNING}, complete{&log, CL_COMPLETE};
   ASSERT_CL_OK(clSetEventCallback(done, CL_COMPLETE, statusReached, &complete));
   ASSERT_CL_OK(clSetEventCallback(done, CL_RUNNING, statusReached, &running));
   ASSERT_CL_OK(clSetEventCallback(done, CL_SUBMITTED, statusReached, &submitted));
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  {
-    std::lock_guard lock(log.mutex);
-    for (const auto& [type, status] : log.calls)
-      EXPECT_EQ(type, CL_SUBMITTED) << "callback for status " << type << " ran before the gate opened";
-  }
+  for (const StatusCall& call : log.calls())
+    EXPECT_EQ(call.registeredFor, CL_SUBMITTED) << "callback for status " << call.registeredFor << " ran before the gate opened";
   ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
   ASSERT_CL_OK(clWaitForEvents(1, &done));
   ASSERT_TRUE(eventually([&] { return log.size() == 3; })) << log.size() << " of 3 callbacks ran";
-  std::lock_guard lock(log.mutex);
   std::set<int> types;
-  for (const auto& [type, status] : log.calls) {
+  for (const auto& [type, status, event] : log.calls()) {
     types.insert(type);
     EXPECT_EQ(status, type) << "a callback registered for " << type << " got status " << status;
+    EXPECT_EQ(event, done);
   }
   EXPECT_EQ(types, (std::set<int>{CL_SUBMITTED, CL_RUNNING, CL_COMPLETE}));
-  EXPECT_EQ(log.event, done);
 }
 
 TEST_F(EventTest, CallbacksOnUserEventsAndAfterCompletion) {
   cl_event gate = userEvent();
-  StatusLog log;
-  StatusTag complete{&log, CL_COMPLETE};
+  CallbackLog<StatusCall> log;
+  CallbackTag<StatusCall> complete{&log, CL_COMPLETE};
   ASSERT_CL_OK(clSetEventCallback(gate, CL_COMPLETE, statusReached, &complete));
   std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_EQ(log.size(), 0u);
   ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
   ASSERT_TRUE(eventually([&] { return log.size() == 1; }));
   // Registered after completion: called anyway.
-  StatusLog late;
-  StatusTag lateComplete{&late, CL_COMPLETE};
+  CallbackLog<StatusCall> late;
+  CallbackTag<StatusCall> lateComplete{&late, CL_COMPLETE};
   ASSERT_CL_OK(clSetEventCallback(gate, CL_COMPLETE, statusReached, &lateComplete));
   ASSERT_TRUE(eventually([&] { return late.size() == 1; }));
-  EXPECT_EQ(late.calls[0].second, CL_COMPLETE);
+  EXPECT_EQ(late.calls()[0].status, CL_COMPLETE);
   EXPECT_CL(CL_INVALID_VALUE, clSetEventCallback(gate, CL_QUEUED, statusReached, &complete));
   EXPECT_CL(CL_INVALID_VALUE, clSetEventCallback(gate, CL_COMPLETE, nullptr, nullptr));
 }
@@ -314,8 +301,8 @@ TEST_F(EventTest, NegativeUserEventStatusFailsDependentCommands) {
   cl_event gate = userEvent();
   cl_kernel k = setFirst(99);
   cl_event dependent = launchOne(q, k, {gate});
-  StatusLog log;
-  StatusTag complete{&log, CL_COMPLETE};
+  CallbackLog<StatusCall> log;
+  CallbackTag<StatusCall> complete{&log, CL_COMPLETE};
   ASSERT_CL_OK(clSetEventCallback(dependent, CL_COMPLETE, statusReached, &complete));
   ASSERT_CL_OK(clSetUserEventStatus(gate, -1234));
   EXPECT_EQ(eventStatus(gate), -1234);
@@ -324,7 +311,7 @@ TEST_F(EventTest, NegativeUserEventStatusFailsDependentCommands) {
   EXPECT_EQ(readBack<int>(data, 1)[0], 0) << "the terminated kernel ran";
   // The CL_COMPLETE callback runs for an abnormally terminated command, with its error status.
   ASSERT_TRUE(eventually([&] { return log.size() == 1; }));
-  EXPECT_LT(log.calls[0].second, 0);
+  EXPECT_LT(log.calls()[0].status, 0);
   // A blocking command waiting on the failed event reports the failure too.
   int value = 5;
   EXPECT_CL(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,

@@ -7,14 +7,15 @@
 #include <mutex>
 
 #include "embedded_files.h"
+#include "loom/compiler/local_arguments.h"
 
 namespace loom::compiler::test {
 
 namespace {
 
-// The runtime's choices (backends/cpu): the arena and the frames start 128-byte aligned (the
-// widest OpenCL type), and so does every __local pointer argument.
-constexpr size_t kScratchAlignment = 128;
+// The runtime's choice (backends/cpu): the arena and the frames start aligned as every __local
+// pointer argument inside the arena is.
+constexpr size_t kScratchAlignment = kLocalArgumentAlignment;
 
 size_t alignUp(size_t value, size_t alignment) { return (value + alignment - 1) / alignment * alignment; }
 
@@ -91,22 +92,9 @@ bool Arguments::fits(size_t index, size_t size) const {
   return false;
 }
 
-// Static __local variables first, then each __local pointer argument, aligned.
-size_t Arguments::placeLocalArguments() {
-  size_t offset = kernel_.staticLocalMemorySize;
-  for (size_t i = 0; i < kernel_.arguments.size(); ++i) {
-    if (kernel_.arguments[i].kind != ArgumentKind::LocalPointer) continue;
-    offset = alignUp(offset, kScratchAlignment);
-    const uint64_t slot = offset;
-    std::memcpy(buffer_.data() + kernel_.arguments[i].offset, &slot, sizeof(slot));
-    offset += localSizes_[i];
-  }
-  return offset;
-}
-
 void Arguments::run(WorkGroupFunction function, const Range& range) {
   ASSERT_NE(function, nullptr);
-  Scratch local = allocateScratch(placeLocalArguments());
+  Scratch local = allocateScratch(layOutLocalArguments(kernel_, localSizes_, buffer_.data()));
   const size_t groupItems = size_t(range.localSize[0]) * range.localSize[1] * range.localSize[2];
   Scratch frames = allocateScratch(size_t(kernel_.barrierFrameSize) * groupItems);
   WorkGroupContext context{};

@@ -75,11 +75,10 @@ class Arguments {
 
  private:
   bool fits(size_t index, size_t size) const;  // records a test failure when not
-  size_t placeLocalArguments();
 
   const KernelDescriptor& kernel_;
   std::vector<uint8_t> buffer_;
-  std::vector<size_t> localSizes_;
+  std::vector<uint64_t> localSizes_;
 };
 
 }  // namespace loom::compiler::test

@@ -2,12 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
+
+#include "loom/compiler/local_arguments.h"
 
 namespace loom::core {
 namespace {
 
 using compiler::ArgumentKind;
+using compiler::kLocalArgumentAlignment;
 
 // global float*, uint by value, local pointer, local pointer
 compiler::KernelDescriptor descriptor() {
@@ -96,6 +100,16 @@ TEST(Kernel, LaunchCapturesArgumentsAndPlacesLocalArgumentsAfterStaticLocals) {
   EXPECT_EQ(recorded.command.launch.localMemorySize, 2 * kLocalArgumentAlignment + 256);
   EXPECT_EQ(kernel.localMemorySize(), 2 * kLocalArgumentAlignment + 256);
   EXPECT_EQ(recorded.command.launch.descriptor, &d);
+}
+
+// Local sizes come from the application: a sum past the address space saturates, so that the
+// launch check refuses it instead of seeing a small size that wrapped around.
+TEST(Kernel, LocalSizesAddingUpPastTheAddressSpaceSaturate) {
+  const auto d = descriptor();
+  Kernel kernel(d, nullptr);
+  ASSERT_EQ(kernel.setArgument(2, SIZE_MAX, nullptr), ArgumentError::None);
+  ASSERT_EQ(kernel.setArgument(3, 256, nullptr), ArgumentError::None);
+  EXPECT_EQ(kernel.localMemorySize(), UINT64_MAX);
 }
 
 // What a launch recorded keeps: arguments set later, even local sizes that move the arena, do not

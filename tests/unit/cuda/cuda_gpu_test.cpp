@@ -197,6 +197,28 @@ class CudaGpu : public testing::Test {
   const std::vector<core::DiscoveredDevice>* gpus = nullptr;
 };
 
+// Shared host memory the GPU addresses in place, unregistered and freed when the test ends.
+class RegisteredHostMemory {
+ public:
+  RegisteredHostMemory(CudaBackend& gpu, size_t size) : gpu_(gpu), block_(core::allocateSharedMemory(size, 0)) {
+    registered_ = block_.address && gpu.registerHostMemory(block_.address, block_.mappedSize);
+  }
+  RegisteredHostMemory(const RegisteredHostMemory&) = delete;
+  RegisteredHostMemory& operator=(const RegisteredHostMemory&) = delete;
+  ~RegisteredHostMemory() {
+    if (registered_) gpu_.unregisterHostMemory(block_.address);
+    if (block_.address) core::freeSharedMemory(block_);
+  }
+
+  bool registered() const { return registered_; }
+  void* address() const { return block_.address; }
+
+ private:
+  CudaBackend& gpu_;
+  core::SharedMemoryBlock block_;
+  bool registered_ = false;
+};
+
 TEST_F(CudaGpu, DescribesTheDevice) {
   const core::DeviceInfo& info = gpu->info();
   std::printf("%s: %u SMs, %u MHz, %llu MiB, L2 %llu KiB, shared %u, PCI id 0x%04x, UUID %02x%02x%02x%02x-%02x%02x\n",
@@ -613,26 +635,23 @@ TEST_F(CudaGpu, ARootOverTwoGpusSplitsLaunchesAndOrdersThemAcrossTheGpus) {
 }
 
 TEST_F(CudaGpu, RegisteredSharedMemoryIsReachedAtItsHostAddress) {
-  core::SharedMemoryBlock block = core::allocateSharedMemory(8192, 0);
-  ASSERT_TRUE(block.address);
-  ASSERT_TRUE(gpu->registerHostMemory(block.address, block.mappedSize)) << "CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM?";
+  RegisteredHostMemory host(*gpu, 8192);
+  ASSERT_TRUE(host.registered()) << "CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM?";
   const uint8_t sevens[4] = {7, 7, 7, 7};
   void* device = gpu->allocateDevice(8192);
   ASSERT_TRUE(device);
   gpu->fill(device, sevens, 4, 8192);
-  gpu->copy(block.address, device, 8192);
-  EXPECT_EQ(static_cast<uint8_t*>(block.address)[8191], 7);
+  gpu->copy(host.address(), device, 8192);
+  EXPECT_EQ(static_cast<uint8_t*>(host.address())[8191], 7);
   gpu->release(device, core::MemoryType::Device);
-  gpu->unregisterHostMemory(block.address);
-  core::freeSharedMemory(block);
 }
 
 // A wait in the stream holds the work after it until the host writes the word; the write after
 // the work lands once it is done.
 TEST_F(CudaGpu, AQueueWaitsInTheStreamForAWordTheHostWrites) {
-  core::SharedMemoryBlock block = core::allocateSharedMemory(4096, 0);
-  ASSERT_TRUE(block.address && gpu->registerHostMemory(block.address, block.mappedSize));
-  auto* words = static_cast<uint32_t*>(block.address);
+  RegisteredHostMemory host(*gpu, 4096);
+  ASSERT_TRUE(host.registered());
+  auto* words = static_cast<uint32_t*>(host.address());
   uint32_t& gate = words[0];
   uint32_t& done = words[1];
   void* device = gpu->allocateDevice(4096);
@@ -652,17 +671,15 @@ TEST_F(CudaGpu, AQueueWaitsInTheStreamForAWordTheHostWrites) {
   EXPECT_EQ(download<uint8_t>(device, 4096)[4095], 9);
   queue.reset();
   gpu->release(device, core::MemoryType::Device);
-  gpu->unregisterHostMemory(block.address);
-  core::freeSharedMemory(block);
 }
 
 // level-zero-tests' GivenMemoryCopiesWithDependencies on the GPU: a copy signals `copied`; the
 // next copy waits in the stream for `gate`, which the host signals only once it has seen
 // `copied`. The signal completes when the stream passes it, while the stream still waits.
 TEST_F(CudaGpu, ASignalBeforeAWaitInTheStreamCompletesWhileTheStreamWaits) {
-  core::SharedMemoryBlock block = core::allocateSharedMemory(4096, 0);
-  ASSERT_TRUE(block.address && gpu->registerHostMemory(block.address, block.mappedSize));
-  auto* storage = static_cast<core::EventStorage*>(block.address);
+  RegisteredHostMemory host(*gpu, 4096);
+  ASSERT_TRUE(host.registered());
+  auto* storage = static_cast<core::EventStorage*>(host.address());
   for (int i = 0; i < 2; ++i) new (&storage[i]) core::EventStorage{};
   core::Event copied(&storage[0], true, core::DeviceType::Gpu), gate(&storage[1], true, core::DeviceType::Gpu);
   void* source = gpu->allocateDevice(4096);
@@ -693,8 +710,6 @@ TEST_F(CudaGpu, ASignalBeforeAWaitInTheStreamCompletesWhileTheStreamWaits) {
   EXPECT_EQ(download<uint8_t>(middle, 4096)[4095], 9);
   gpu->release(source, core::MemoryType::Device);
   gpu->release(middle, core::MemoryType::Device);
-  gpu->unregisterHostMemory(block.address);
-  core::freeSharedMemory(block);
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ class Kernel {
   uint32_t maxGroupSize(uint32_t deviceLimit) const;
 
   // Bytes of local memory a work-group needs: static __local variables plus the local pointer
-  // arguments set so far, each at kLocalArgumentAlignment (UINT64_MAX when the sum overflows).
+  // arguments set so far, each at compiler::kLocalArgumentAlignment (UINT64_MAX when the sum overflows).
   uint64_t localMemorySize() const { return localMemorySize_; }
 
   // The group size both APIs suggest when the application gives none: the kernel's required
@@ -78,9 +78,5 @@ class Kernel {
 // Work-items of a suggested group: enough for the CPU to vectorize across them, and a multiple of
 // a GPU's warp.
 constexpr uint32_t kPreferredGroupSize = 256;
-
-// Alignment of each local pointer argument inside the work-group's local arena: enough for the
-// widest OpenCL type (double16, long16).
-constexpr uint32_t kLocalArgumentAlignment = 128;
 
 }  // namespace loom::core

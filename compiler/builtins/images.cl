@@ -166,14 +166,7 @@ static void imageStoreFloats(__global uchar* p, uint type, uint count, float4 v)
       *(__global uint*)p =
           imagePackChannel(v.x, 1023.0f) << 20 | imagePackChannel(v.y, 1023.0f) << 10 | imagePackChannel(v.z, 1023.0f);
       return;
-    case CLK_HALF_FLOAT: {
-      __global half* h = (__global half*)p;
-      if (count == 4) vstore_half4_rte(v, 0, h);
-      else if (count == 3) vstore_half3_rte(v.xyz, 0, h);
-      else if (count == 2) vstore_half2_rte(v.xy, 0, h);
-      else vstore_half_rte(v.x, 0, h);
-      return;
-    }
+    case CLK_HALF_FLOAT: IMAGE_STORE_CHANNELS(convert_half4(v), half, p, count); return;  // to nearest even
     default: IMAGE_STORE_CHANNELS(v, float, p, count); return;  // CLK_FLOAT
   }
 }

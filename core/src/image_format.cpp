@@ -179,14 +179,19 @@ void encodePacked(ChannelType type, const FillColor& color, void* texel) {
   }
 }
 
-constexpr ChannelOrder kAllChannelOrders[] = {ChannelOrder::R,         ChannelOrder::A,     ChannelOrder::RG,
-                                              ChannelOrder::RA,        ChannelOrder::RGBA,  ChannelOrder::BGRA,
-                                              ChannelOrder::ARGB,      ChannelOrder::ABGR,  ChannelOrder::Intensity,
-                                              ChannelOrder::Luminance, ChannelOrder::sRGBA, ChannelOrder::sBGRA};
-constexpr ChannelType kUnpackedTypes[] = {ChannelType::SnormInt8,    ChannelType::SnormInt16,    ChannelType::UnormInt8,
-                                          ChannelType::UnormInt16,   ChannelType::SignedInt8,    ChannelType::SignedInt16,
-                                          ChannelType::SignedInt32,  ChannelType::UnsignedInt8,  ChannelType::UnsignedInt16,
-                                          ChannelType::UnsignedInt32, ChannelType::HalfFloat,    ChannelType::Float};
+constexpr ChannelOrder kSupportedOrders[] = {ChannelOrder::R,         ChannelOrder::A,     ChannelOrder::RG,
+                                             ChannelOrder::RA,        ChannelOrder::RGB,   ChannelOrder::RGBx,
+                                             ChannelOrder::RGBA,      ChannelOrder::BGRA,  ChannelOrder::ARGB,
+                                             ChannelOrder::ABGR,      ChannelOrder::Intensity, ChannelOrder::Luminance,
+                                             ChannelOrder::Depth,     ChannelOrder::sRGB,  ChannelOrder::sRGBx,
+                                             ChannelOrder::sRGBA,     ChannelOrder::sBGRA};
+constexpr ChannelType kSupportedTypes[] = {ChannelType::SnormInt8,     ChannelType::SnormInt16,    ChannelType::UnormInt8,
+                                           ChannelType::UnormInt16,    ChannelType::UnormShort565, ChannelType::UnormShort555,
+                                           ChannelType::UnormInt101010, ChannelType::SignedInt8,   ChannelType::SignedInt16,
+                                           ChannelType::SignedInt32,   ChannelType::UnsignedInt8,  ChannelType::UnsignedInt16,
+                                           ChannelType::UnsignedInt32, ChannelType::HalfFloat,     ChannelType::Float};
+
+bool supportsDepth(ImageType type) { return type == ImageType::Image2d || type == ImageType::Image2dArray; }
 
 }  // namespace
 
@@ -240,18 +245,19 @@ uint32_t elementSize(ImageFormat format) {
   return channelCount(format.order) * channelBytes(format.type);
 }
 
-std::vector<ImageFormat> supportedImageFormats(bool kernelWrites) {
+std::vector<ImageFormat> supportedImageFormats(ImageType type, bool kernelWrites) {
   std::vector<ImageFormat> formats;
-  for (ChannelOrder order : kAllChannelOrders) {
+  for (ChannelOrder order : kSupportedOrders) {
     if (kernelWrites && isSrgbOrder(order)) continue;
-    for (ChannelType type : kUnpackedTypes)
-      if (isValidFormat({order, type})) formats.push_back({order, type});
+    if (order == ChannelOrder::Depth && !supportsDepth(type)) continue;
+    for (ChannelType channelType : kSupportedTypes)
+      if (isValidFormat({order, channelType})) formats.push_back({order, channelType});
   }
   return formats;
 }
 
-bool isSupportedImageFormat(ImageFormat format, bool kernelWrites) {
-  const std::vector<ImageFormat> formats = supportedImageFormats(kernelWrites);
+bool isSupportedImageFormat(ImageFormat format, ImageType type, bool kernelWrites) {
+  const std::vector<ImageFormat> formats = supportedImageFormats(type, kernelWrites);
   return std::find(formats.begin(), formats.end(), format) != formats.end();
 }
 

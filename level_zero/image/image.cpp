@@ -98,19 +98,20 @@ bool channelOrderOf(const ze_image_format_t& format, uint32_t count, ChannelOrde
   }
 }
 
-// The OpenCL format of a Level Zero one, when Loom supports it for what the flags ask.
-bool supportedFormatOf(const ze_image_desc_t& desc, core::ImageFormat& out) {
+// The OpenCL format of a Level Zero one, when Loom supports it for the image type and what the
+// flags ask.
+bool supportedFormatOf(const ze_image_desc_t& desc, ImageType type, core::ImageFormat& out) {
   const Components components = componentsOf(desc.format.layout);
   if (components.count == 0) return false;
   if (!channelTypeOf(desc.format.type, components.bits, out.type)) return false;
   if (!channelOrderOf(desc.format, components.count, out.order)) return false;
-  return core::isSupportedImageFormat(out, desc.flags & ZE_IMAGE_FLAG_KERNEL_WRITE);
+  return core::isSupportedImageFormat(out, type, desc.flags & ZE_IMAGE_FLAG_KERNEL_WRITE);
 }
 
 // The shape of `desc` (tight pitches), or the error that refuses it.
 ze_result_t shapeOf(const ze_image_desc_t& desc, const core::ImageLimits& limits, core::ImageShape& shape, const char* function) {
   if (!imageTypeOf(desc.type, shape.type)) return reportError(ZE_RESULT_ERROR_INVALID_ENUMERATION, function, "unknown image type");
-  if (!supportedFormatOf(desc, shape.format))
+  if (!supportedFormatOf(desc, shape.type, shape.format))
     return reportError(ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT, function, "the format (layout, type, swizzle) is not supported");
   if (desc.miplevels > 1) return reportError(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, function, "mipmaps are not supported");
   shape.width = desc.width;

@@ -40,6 +40,7 @@ std::vector<std::pair<std::string, cl_version>> Device::extensions() const {
   };
   if (info().images.supported) {
     list.push_back({"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0)});
+    list.push_back({"cl_khr_depth_images", CL_MAKE_VERSION(1, 0, 0)});
     if (info().images.writes3d) list.push_back({"cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0)});
   }
   if (info().supportsFp64) list.push_back({"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0)});

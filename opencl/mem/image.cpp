@@ -52,14 +52,14 @@ core::ImageLimits contextImageLimits(const Context& context) {
 // Kernels may write images of these flags (the formats' lists differ for them).
 bool kernelWrites(cl_mem_flags flags) { return !(flags & CL_MEM_READ_ONLY); }
 
-cl_int checkFormat(const cl_image_format* format, cl_mem_flags flags) {
+cl_int checkFormat(const cl_image_format* format, cl_mem_object_type type, cl_mem_flags flags) {
   const char* function = kCreateImage;
   CL_CHECK(format, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "image_format is null");
   const core::ImageFormat coreFormat{static_cast<core::ChannelOrder>(format->image_channel_order),
                                      static_cast<core::ChannelType>(format->image_channel_data_type)};
   CL_CHECK(core::isValidFormat(coreFormat), CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
              "unknown channel order or type, or a type the order does not take");
-  CL_CHECK(core::isSupportedImageFormat(coreFormat, kernelWrites(flags)), CL_IMAGE_FORMAT_NOT_SUPPORTED,
+  CL_CHECK(core::isSupportedImageFormat(coreFormat, static_cast<ImageType>(type), kernelWrites(flags)), CL_IMAGE_FORMAT_NOT_SUPPORTED,
              "the device does not support this format for these flags (clGetSupportedImageFormats lists those it does)");
   return CL_SUCCESS;
 }
@@ -226,7 +226,7 @@ cl_int createImage(cl_context context, ImageRequest request, cl_mem* image) {
   CL_CHECK(isImageType(desc.image_type), CL_INVALID_IMAGE_DESCRIPTOR, "image_type is not an image type");
   CL_CHECK(desc.num_mip_levels == 0 && desc.num_samples == 0, CL_INVALID_IMAGE_DESCRIPTOR,
              "mipmaps and multisampled images are not supported");
-  if (cl_int error = checkFormat(request.format, flags); error != CL_SUCCESS) return error;
+  if (cl_int error = checkFormat(request.format, desc.image_type, flags); error != CL_SUCCESS) return error;
   if (cl_int error = checkSizes(desc, limits); error != CL_SUCCESS) return error;
   core::ImageShape shape = shapeOf(desc, *request.format);
   MemoryObject* buffer = nullptr;
@@ -283,7 +283,7 @@ cl_int supportedFormats(cl_context context, cl_mem_flags flags, cl_mem_object_ty
   CL_CHECK(isImageType(type), CL_INVALID_VALUE, "image_type is not an image type");
   CL_CHECK(count != 0 || formats == nullptr, CL_INVALID_VALUE, "num_entries is 0 and image_formats is not null");
   std::vector<core::ImageFormat> list;
-  if (contextImageLimits(*owner).supported) list = core::supportedImageFormats(kernelWrites(flags));
+  if (contextImageLimits(*owner).supported) list = core::supportedImageFormats(static_cast<ImageType>(type), kernelWrites(flags));
   for (cl_uint i = 0; formats && i < count && i < list.size(); ++i)
     formats[i] = {static_cast<cl_channel_order>(list[i].order), static_cast<cl_channel_type>(list[i].type)};
   if (countRet) *countRet = static_cast<cl_uint>(list.size());

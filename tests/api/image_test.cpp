@@ -222,5 +222,38 @@ TEST_F(ImageTest, SamplersCheckTheirDescription) {
   EXPECT_EQ(zeSamplerDestroy(nullptr), ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
 }
 
+// Kernels from SPIR-V take image and sampler handles: a sampler in source and one as an argument.
+TEST_F(ImageTest, KernelsTakeImageAndSamplerHandles) {
+  ze_module_handle_t m = module("image_kernels.spv");
+  ASSERT_NE(m, nullptr);
+  ze_image_handle_t source = image(imageDesc(ZE_IMAGE_TYPE_2D, 2, 2, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_32_32_32_32, ZE_IMAGE_FORMAT_TYPE_FLOAT));
+  const std::vector<float> texels = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+  ASSERT_ZE(zeCommandListAppendImageCopyFromMemory(list, source, texels.data(), nullptr, nullptr, 0, nullptr));
+  float* out = shared<float>(4);
+
+  ze_kernel_handle_t first = kernel(m, "copy_first_pixel");
+  setArguments(first, source, out);
+  launch(first, 1, 1);
+  EXPECT_EQ(std::vector<float>(out, out + 4), (std::vector<float>{1, 2, 3, 4}));
+
+  ze_sampler_desc_t desc{ZE_STRUCTURE_TYPE_SAMPLER_DESC, nullptr, ZE_SAMPLER_ADDRESS_MODE_CLAMP, ZE_SAMPLER_FILTER_MODE_NEAREST, true};
+  ze_sampler_handle_t sampler = nullptr;
+  ASSERT_ZE(zeSamplerCreate(context, device, &desc, &sampler));
+  samplers.push_back(sampler);
+  ze_kernel_handle_t sampleAt = kernel(module("sampler_kernels.spv"), "sample_at");
+  const float coordinate[2] = {0.75f, 0.25f};  // normalized: texel (1, 0)
+  setArguments(sampleAt, source, sampler);
+  ASSERT_ZE(zeKernelSetArgumentValue(sampleAt, 2, sizeof(coordinate), coordinate));
+  ASSERT_ZE(zeKernelSetArgumentValue(sampleAt, 3, sizeof(out), &out));
+  launch(sampleAt, 1, 1);
+  EXPECT_EQ(std::vector<float>(out, out + 4), (std::vector<float>{5, 6, 7, 8}));
+
+  // An image argument takes a live image handle, a sampler argument a sampler handle.
+  EXPECT_EQ(zeKernelSetArgumentValue(sampleAt, 0, sizeof(sampler), &sampler), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(zeKernelSetArgumentValue(sampleAt, 1, sizeof(source), &source), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(zeKernelSetArgumentValue(sampleAt, 0, sizeof(source), nullptr), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(zeKernelSetArgumentValue(sampleAt, 0, 4, &source), ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+}
+
 }  // namespace
 }  // namespace loom::test

@@ -186,8 +186,12 @@ TEST_F(ImageTest, CreationErrorsAreTheSpecificationsCodes) {
   EXPECT_CL(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, createError(CL_MEM_READ_WRITE, &badOrder, &desc2d));
   const cl_image_format badPair{CL_BGRA, CL_FLOAT};  // BGRA takes 8-bit types only
   EXPECT_CL(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, createError(CL_MEM_READ_WRITE, &badPair, &desc2d));
-  const cl_image_format packed{CL_RGB, CL_UNORM_SHORT_565};  // valid, not supported
-  EXPECT_CL(CL_IMAGE_FORMAT_NOT_SUPPORTED, createError(CL_MEM_READ_WRITE, &packed, &desc2d));
+  const cl_image_format padded{CL_RGx, CL_UNORM_INT8};  // valid, not supported
+  EXPECT_CL(CL_IMAGE_FORMAT_NOT_SUPPORTED, createError(CL_MEM_READ_WRITE, &padded, &desc2d));
+  const cl_image_format depth{CL_DEPTH, CL_FLOAT};  // depth images are 2D or 2D arrays
+  cl_image_desc cube = describe({CL_MEM_OBJECT_IMAGE3D, 4, 4, 4, 0});
+  EXPECT_CL(CL_IMAGE_FORMAT_NOT_SUPPORTED, createError(CL_MEM_READ_WRITE, &depth, &cube));
+  EXPECT_CL_OK(createError(CL_MEM_READ_WRITE, &depth, &desc2d));
   const cl_image_format srgb{CL_sRGBA, CL_UNORM_INT8};  // read-only
   EXPECT_CL(CL_IMAGE_FORMAT_NOT_SUPPORTED, createError(CL_MEM_READ_WRITE, &srgb, &desc2d));
   EXPECT_CL_OK(createError(CL_MEM_READ_ONLY, &srgb, &desc2d));
@@ -202,7 +206,7 @@ TEST_F(ImageTest, CreationErrorsAreTheSpecificationsCodes) {
   bad = desc2d;
   bad.image_height = deviceInfo<size_t>(CL_DEVICE_IMAGE2D_MAX_HEIGHT) + 1;
   EXPECT_CL(CL_INVALID_IMAGE_SIZE, createError(CL_MEM_READ_WRITE, &kRgba8, &bad));
-  cl_image_desc cube = describe({CL_MEM_OBJECT_IMAGE3D, 4, 4, deviceInfo<size_t>(CL_DEVICE_IMAGE3D_MAX_DEPTH) + 1, 0});
+  cube = describe({CL_MEM_OBJECT_IMAGE3D, 4, 4, deviceInfo<size_t>(CL_DEVICE_IMAGE3D_MAX_DEPTH) + 1, 0});
   EXPECT_CL(CL_INVALID_IMAGE_SIZE, createError(CL_MEM_READ_WRITE, &kRgba8, &cube));
   bad = desc2d;
   bad.num_mip_levels = 2;

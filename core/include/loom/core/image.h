@@ -15,16 +15,6 @@ namespace loom::core {
 
 class Device;
 
-// cl_mem_object_type values, which kernels receive as they are (image_abi.h).
-enum class ImageType : uint32_t {
-  Image2d = 0x10F1,
-  Image3d = 0x10F2,
-  Image2dArray = 0x10F3,
-  Image1d = 0x10F4,
-  Image1dArray = 0x10F5,
-  Image1dBuffer = 0x10F6,
-};
-
 bool isArrayImage(ImageType type);
 // Coordinates a texel of the type has, the array index included (1 to 3).
 uint32_t coordinateCount(ImageType type);

@@ -51,6 +51,16 @@ enum class ChannelType : uint32_t {
   UnormInt101010_2 = 0x10E0,
 };
 
+// cl_mem_object_type values, which kernels receive as they are (image_abi.h).
+enum class ImageType : uint32_t {
+  Image2d = 0x10F1,
+  Image3d = 0x10F2,
+  Image2dArray = 0x10F3,
+  Image1d = 0x10F4,
+  Image1dArray = 0x10F5,
+  Image1dBuffer = 0x10F6,
+};
+
 struct ImageFormat {
   ChannelOrder order = ChannelOrder::RGBA;
   ChannelType type = ChannelType::UnormInt8;
@@ -71,10 +81,11 @@ bool isValidFormat(ImageFormat format);
 uint32_t elementSize(ImageFormat format);
 uint32_t channelCount(ChannelOrder order);
 
-// The formats Loom's devices read and write in kernels and copies: `kernelWrites` keeps those
-// that kernels may also write (sRGB orders are read-only without cl_khr_srgb_image_writes).
-std::vector<ImageFormat> supportedImageFormats(bool kernelWrites);
-bool isSupportedImageFormat(ImageFormat format, bool kernelWrites);
+// The formats Loom's devices read and write in images of `type`, in kernels and copies:
+// `kernelWrites` keeps those that kernels may also write (sRGB orders are read-only without
+// cl_khr_srgb_image_writes); depth formats are for 2D images and 2D arrays (cl_khr_depth_images).
+std::vector<ImageFormat> supportedImageFormats(ImageType type, bool kernelWrites);
+bool isSupportedImageFormat(ImageFormat format, ImageType type, bool kernelWrites);
 
 // A fill color: four floats for normalized and float types, four signed or unsigned integers for
 // integer types, as OpenCL's clEnqueueFillImage and Level Zero take it. Always (r, g, b, a).

@@ -183,8 +183,8 @@ constexpr ChannelOrder kSupportedOrders[] = {ChannelOrder::R,         ChannelOrd
                                              ChannelOrder::RA,        ChannelOrder::RGB,   ChannelOrder::RGBx,
                                              ChannelOrder::RGBA,      ChannelOrder::BGRA,  ChannelOrder::ARGB,
                                              ChannelOrder::ABGR,      ChannelOrder::Intensity, ChannelOrder::Luminance,
-                                             ChannelOrder::Depth,     ChannelOrder::sRGB,  ChannelOrder::sRGBx,
-                                             ChannelOrder::sRGBA,     ChannelOrder::sBGRA};
+                                             ChannelOrder::Depth,     ChannelOrder::sRGB,  ChannelOrder::sRGBA,
+                                             ChannelOrder::sBGRA};
 constexpr ChannelType kSupportedTypes[] = {ChannelType::SnormInt8,     ChannelType::SnormInt16,    ChannelType::UnormInt8,
                                            ChannelType::UnormInt16,    ChannelType::UnormShort565, ChannelType::UnormShort555,
                                            ChannelType::UnormInt101010, ChannelType::SignedInt8,   ChannelType::SignedInt16,

@@ -245,8 +245,9 @@ cl_int createImage(cl_context context, ImageRequest request, cl_mem* image) {
   core::Device& device = owner->devices().front()->core();
   const bool atHostPointer = (flags & CL_MEM_USE_HOST_PTR) && allDevicesShareHostMemory(*owner);
   void* storage = buffer ? buffer->storage() : atHostPointer ? request.hostPtr : nullptr;
-  const core::ImageShape stored = storage ? given : core::withTightPitches(core::ImageShape{shape.type, shape.format, shape.width,
-                                                                                           shape.height, shape.depth, shape.arraySize});
+  core::ImageShape stored = given;
+  if (!storage) stored.rowPitch = stored.slicePitch = 0;  // its own storage: tight
+  stored = core::withTightPitches(stored);
   std::unique_ptr<core::Image> coreImage = core::Image::create(device, stored, storage, owner);
   CL_CHECK(coreImage, CL_MEM_OBJECT_ALLOCATION_FAILURE, "out of memory");
   const core::LinearLayout hostLayout{given.rowPitch, given.slicePitch};

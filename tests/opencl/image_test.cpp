@@ -543,14 +543,19 @@ TEST_F(ImageTest, UseHostPointerImagesKeepTheirTexelsAtThePointer) {
   ASSERT_CL_OK(clEnqueueFillImage(queue, target, white, zero, region, 0, nullptr, nullptr));
   size_t mappedPitch = 0;
   cl_int error = CL_SUCCESS;
-  const size_t origin[3] = {1, 1, 0}, one[3] = {1, 1, 1};
-  void* mapped = clEnqueueMapImage(queue, target, CL_TRUE, CL_MAP_READ, origin, one, &mappedPitch, nullptr, 0, nullptr, nullptr, &error);
+  void* mapped = clEnqueueMapImage(queue, target, CL_TRUE, CL_MAP_READ, zero, region, &mappedPitch, nullptr, 0, nullptr, nullptr, &error);
   ASSERT_CL_OK(error);
-  EXPECT_EQ(mapped, host.data() + rowPitch + 4);
+  EXPECT_EQ(mapped, host.data());
   EXPECT_EQ(mappedPitch, rowPitch);
   for (size_t y = 0; y < height; ++y)
     for (size_t x = 0; x < width * 4; ++x) ASSERT_EQ(host[y * rowPitch + x], 255) << x << "," << y;
   EXPECT_EQ(host[rowPitch - 1], uint8_t(rowPitch - 1)) << "the padding past a row stays";
+  ASSERT_CL_OK(clEnqueueUnmapMemObject(queue, target, mapped, 0, nullptr, nullptr));
+  // A region's map points into the host memory at its origin.
+  const size_t origin[3] = {1, 1, 0}, one[3] = {1, 1, 1};
+  mapped = clEnqueueMapImage(queue, target, CL_TRUE, CL_MAP_WRITE, origin, one, &mappedPitch, nullptr, 0, nullptr, nullptr, &error);
+  ASSERT_CL_OK(error);
+  EXPECT_EQ(mapped, host.data() + rowPitch + 4);
   ASSERT_CL_OK(clEnqueueUnmapMemObject(queue, target, mapped, 0, nullptr, nullptr));
   ASSERT_CL_OK(clFinish(queue));
 }

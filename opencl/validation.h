@@ -29,4 +29,10 @@ Handle createHandle(cl_int* errcodeRet, Create&& create) {
   do {                                                                        \
     if (!(condition)) return ::loom::cl::reportError(code, __func__, message); \
   } while (0)
+// CL_REQUIRE in a helper of an entry point: the failure is reported under `function`, the
+// entry point's name, which the helper has in a variable of that name.
+#define CL_CHECK(condition, code, message)                                    \
+  do {                                                                          \
+    if (!(condition)) return ::loom::cl::reportError(code, function, message); \
+  } while (0)
 #define CL_FAIL(code, message) return ::loom::cl::reportError(code, __func__, message)

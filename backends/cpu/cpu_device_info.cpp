@@ -96,6 +96,7 @@ core::DeviceInfo describeHostCpu() {
   info.supportsInt64Atomics = true;
   info.supportsFloatAtomics = true;
   info.unifiedMemory = true;
+  info.images = core::linearImageLimits();
   return info;
 }
 

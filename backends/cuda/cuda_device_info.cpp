@@ -87,6 +87,7 @@ core::DeviceInfo translateDeviceInfo(const DeviceFacts& facts, const AttributeLo
   info.supportsFloatAtomics = true;
   info.unifiedMemory = get(DeviceAttribute::Integrated) != 0;
   info.accessesSystemAllocations = get(DeviceAttribute::PageableMemoryAccess) != 0;
+  info.images = core::linearImageLimits();
   return info;
 }
 

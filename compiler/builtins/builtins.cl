@@ -78,3 +78,4 @@
 #include "sub_group_non_uniform.cl"
 #include "sub_group_block_io.cl"
 #include "work_group_collectives.cl"
+#include "images.cl"

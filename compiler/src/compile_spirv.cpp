@@ -28,6 +28,7 @@
 #include "nvptx/memory_ordering.h"
 #include "nvptx/ptx_code_generator.h"
 #include "printf_vectors.h"
+#include "sampler_literals.h"
 #include "spirv_reader.h"
 #include "work_group_scratch.h"
 
@@ -73,20 +74,24 @@ llvm::Error checkIndirectCallees(const llvm::Module& module, const llvm::DenseSe
   return llvm::Error::success();
 }
 
-// Kernels that take images or samplers cannot run until images exist: they leave the module,
-// with the image builtins they call, so that the rest of it builds; creating them fails.
-std::vector<UnavailableKernel> setAsideKernelsWithImages(llvm::Module& module) {
+// Kernels that take images Loom does not support (multisampled ones) leave the module, with the
+// builtins they call, so that the rest of it builds; creating them fails.
+std::vector<UnavailableKernel> setAsideKernelsWithUnsupportedImages(llvm::Module& module) {
   std::vector<llvm::Function*> setAside;
-  for (llvm::Function& function : module)
-    if (isKernel(function) && takesImagesOrSamplers(function)) setAside.push_back(&function);
   std::vector<UnavailableKernel> unavailable;
+  for (llvm::Function& function : module) {
+    if (!isKernel(function)) continue;
+    std::string reason = unsupportedImageArgument(function);
+    if (reason.empty()) continue;
+    setAside.push_back(&function);
+    unavailable.push_back({function.getName().str(), std::move(reason)});
+  }
   llvm::SetVector<llvm::Function*> callees;  // declarations left unused would read as imports
   for (llvm::Function* kernel : setAside) {
-    unavailable.push_back({kernel->getName().str(), "it takes images or samplers, which are not supported yet"});
     for (llvm::Instruction& instruction : llvm::instructions(*kernel))
       if (auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction); call && call->getCalledFunction())
         callees.insert(call->getCalledFunction());
-    kernel->deleteBody();  // only kernels that take images can call one that does
+    kernel->deleteBody();  // only kernels that take such images can call one that does
   }
   for (llvm::Function* kernel : setAside)
     if (kernel->use_empty()) kernel->eraseFromParent();
@@ -211,7 +216,8 @@ BuildResult compileSpirv(const CompileRequest& request) {
   std::string warnings;
   auto module = readSpirvModule(context, request.spirv, request.specializationConstants, &warnings);
   if (!module) return failure(Status::BuildFailure, module.takeError());
-  std::vector<UnavailableKernel> unavailable = setAsideKernelsWithImages(**module);
+  lowerSamplerLiterals(**module);
+  std::vector<UnavailableKernel> unavailable = setAsideKernelsWithUnsupportedImages(**module);
   auto info = describeProgram(**module, request);
   if (!info) return failure(Status::BuildFailure, info.takeError());
   info->unavailableKernels = std::move(unavailable);

@@ -1,5 +1,7 @@
 #include "kernel_descriptor_builder.h"
 
+#include <cstring>
+
 #include "builtin_library.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -36,6 +38,34 @@ bool isOpaqueOpenClType(llvm::Type* type, llvm::StringRef prefix) {
   return structure && structure->hasName() && structure->getName().startswith(prefix);
 }
 
+// The name of the opaque type a typed pointer points to ("opencl.image2d_ro_t").
+llvm::StringRef opaqueTypeName(llvm::Type* type) {
+  return llvm::cast<llvm::StructType>(llvm::cast<llvm::PointerType>(type)->getNonOpaquePointerElementType())->getName();
+}
+
+// Images and samplers take 8 bytes: an ImageDescriptor's address or the sampler's bits
+// (image_abi.h). Without the producer's metadata, the opaque type names the OpenCL C type and
+// the image's access ("opencl.image2d_ro_t": image2d_t, read_only).
+KernelArgument describeImageOrSampler(KernelArgument described, llvm::Type* type) {
+  const llvm::StringRef name = opaqueTypeName(type);
+  described.size = described.alignment = 8;
+  if (name.startswith("opencl.sampler")) {
+    described.kind = ArgumentKind::Sampler;
+    if (described.typeName.empty()) described.typeName = "sampler_t";
+    return described;
+  }
+  described.kind = ArgumentKind::Image;
+  described.addressQualifier = AddressQualifier::Global;  // as clang's kernel_arg_addr_space says of images
+  const llvm::StringRef image = name.drop_front(std::strlen("opencl."));
+  const llvm::StringRef access = image.endswith("_ro_t") ? "_ro_t" : image.endswith("_wo_t") ? "_wo_t" : image.endswith("_rw_t") ? "_rw_t" : "";
+  if (described.typeName.empty()) described.typeName = (image.drop_back(access.size()) + (access.empty() ? "" : "_t")).str();
+  if (described.accessQualifier == AccessQualifier::None)
+    described.accessQualifier = access == "_wo_t" ? AccessQualifier::WriteOnly
+                                : access == "_rw_t" ? AccessQualifier::ReadWrite
+                                                    : AccessQualifier::ReadOnly;
+  return described;
+}
+
 // `what` takes `bytes`: the argument itself, or the arguments up to and including it.
 llvm::Error tooLarge(const llvm::Argument& argument, const char* what, uint64_t bytes) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "kernel '%s' argument %u: %s %llu bytes, more than the %u Loom supports",
@@ -60,10 +90,7 @@ llvm::Expected<KernelArgument> describeArgument(const llvm::Argument& argument, 
                               : access == "read_write" ? AccessQualifier::ReadWrite
                                                        : AccessQualifier::None;
   llvm::Type* type = argument.getType();
-  if (isOpaqueOpenClType(type, "opencl.image") || isOpaqueOpenClType(type, "opencl.sampler"))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "kernel '%s' argument %u: images and samplers are not supported yet",
-                                   kernel.getName().str().c_str(), index);
+  if (isOpaqueOpenClType(type, "opencl.image") || isOpaqueOpenClType(type, "opencl.sampler")) return describeImageOrSampler(described, type);
   if (argument.hasByValAttr()) {
     llvm::Type* value = argument.getParamByValType();
     described.kind = ArgumentKind::Value;
@@ -126,10 +153,15 @@ std::string vectorTypeHint(const llvm::Function& kernel, bool withSignedness) {
 
 std::string sourceVectorTypeHint(const llvm::Function& kernel) { return vectorTypeHint(kernel, true); }
 
-bool takesImagesOrSamplers(const llvm::Function& kernel) {
-  return llvm::any_of(kernel.args(), [](const llvm::Argument& argument) {
-    return isOpaqueOpenClType(argument.getType(), "opencl.image") || isOpaqueOpenClType(argument.getType(), "opencl.sampler");
-  });
+std::string unsupportedImageArgument(const llvm::Function& kernel) {
+  for (const llvm::Argument& argument : kernel.args()) {
+    if (!isOpaqueOpenClType(argument.getType(), "opencl.image")) continue;
+    const llvm::StringRef name = opaqueTypeName(argument.getType());
+    if (name.contains("_msaa"))
+      return "argument " + std::to_string(argument.getArgNo()) + " is a multisampled image (" + name.str() +
+             "), which Loom does not support";
+  }
+  return {};
 }
 
 bool isKernel(const llvm::Function& function) {

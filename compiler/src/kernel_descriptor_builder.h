@@ -10,8 +10,8 @@
 namespace loom::compiler {
 
 bool isKernel(const llvm::Function& function);
-// True when a kernel takes an image or a sampler, which Loom does not support yet.
-bool takesImagesOrSamplers(const llvm::Function& kernel);
+// Why `kernel` cannot run for an image it takes (a multisampled one), or empty.
+std::string unsupportedImageArgument(const llvm::Function& kernel);
 // `sourceTypeHint`, when not empty, is the kernel's vec_type_hint as its OpenCL C source wrote it
 // (SPIR-V's VecTypeHint has no signedness).
 llvm::Expected<KernelDescriptor> describeKernel(const llvm::Function& kernel, const std::string& sourceTypeHint = {});

@@ -12,7 +12,7 @@ namespace loom::compiler {
 
 namespace {
 
-constexpr uint32_t kInfoVersion = 7;  // 6: unavailable kernels; 7: uniformGroupsOnly
+constexpr uint32_t kInfoVersion = 8;  // 6: unavailable kernels; 7: uniformGroupsOnly; 8: image and sampler arguments
 constexpr uint16_t kElfMachineNone = 0;
 constexpr uint32_t kSectionProgramBits = 1, kSectionStringTable = 3;
 constexpr size_t kElfHeaderSize = 64, kSectionHeaderSize = 64;

@@ -43,14 +43,14 @@ constexpr const char* kSupportedExtensions =
     "+cl_intel_subgroups,+cl_intel_subgroups_short,+__opencl_c_work_group_collective_functions,+cl_ext_float_atomics,"
     "+__opencl_c_ext_fp32_global_atomic_add,+__opencl_c_ext_fp32_local_atomic_add,+__opencl_c_ext_fp32_global_atomic_min_max,"
     "+__opencl_c_ext_fp32_local_atomic_min_max,+__opencl_c_ext_fp64_global_atomic_add,+__opencl_c_ext_fp64_local_atomic_add,"
-    "+__opencl_c_ext_fp64_global_atomic_min_max,+__opencl_c_ext_fp64_local_atomic_min_max";
+    "+__opencl_c_ext_fp64_global_atomic_min_max,+__opencl_c_ext_fp64_local_atomic_min_max,+__opencl_c_images,"
+    "+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,+cl_khr_3d_image_writes,+cl_khr_depth_images";
 
 // Included before the program. opencl-c-base.h and clang claim more for every SPIR target than Loom
 // has; builtins that depend on these macros disappear with them. Clang declares none of Intel's
 // sub-group functions: Loom's header does.
 constexpr const char* kPrelude = R"(#include <opencl-c-base.h>
 #include <loom-intel-subgroups.h>
-#undef __IMAGE_SUPPORT__
 #undef cl_khr_subgroup_rotate
 #undef cl_khr_extended_bit_ops
 #undef cl_khr_integer_dot_product
@@ -65,7 +65,6 @@ constexpr const char* kPrelude = R"(#include <opencl-c-base.h>
 // The OpenCL version of the device, which drivers define (clang defines only the language's).
 #define __OPENCL_VERSION__ 300
 #if __OPENCL_C_VERSION__ >= 300
-#undef __opencl_c_read_write_images
 // Clang 15 has no __opencl_c_fp16 feature: defined beside cl_khr_fp16, as clang defines __opencl_c_fp64.
 #define __opencl_c_fp16 1
 #endif

@@ -1,5 +1,7 @@
 #include "loom/core/backend.h"
 
+#include <algorithm>
+
 #include "loom/core/host_address_space.h"
 
 namespace loom::core {
@@ -15,6 +17,27 @@ void BackendQueue::copyRegion(const CopyRegionCommand& copy) {
       const char* sourceRow = source + (from.originZ + z) * from.slicePitch + (from.originY + y) * from.rowPitch + from.originX;
       this->copy(row, sourceRow, copy.width);
     }
+  }
+}
+
+// log2(rows) + log2(slices) copies, each of whole rows or slices: few commands on a GPU queue.
+void BackendQueue::fillRegion(const FillRegionCommand& fill, const void* pattern) {
+  if (fill.width == 0 || fill.height == 0 || fill.depth == 0) return;
+  const Region3d& at = fill.region;
+  char* first = static_cast<char*>(fill.destination) + at.originZ * at.slicePitch + at.originY * at.rowPitch + at.originX;
+  this->fill(first, pattern, fill.patternSize, fill.width);
+  CopyRegionCommand doubling{fill.destination, fill.destination, at, at, fill.width, 0, 1};
+  for (uint64_t filled = 1; filled < fill.height; filled *= 2) {
+    doubling.destinationRegion.originY = at.originY + filled;
+    doubling.height = std::min(filled, fill.height - filled);
+    copyRegion(doubling);
+  }
+  doubling.destinationRegion.originY = at.originY;
+  doubling.height = fill.height;
+  for (uint64_t filled = 1; filled < fill.depth; filled *= 2) {
+    doubling.destinationRegion.originZ = at.originZ + filled;
+    doubling.depth = std::min(filled, fill.depth - filled);
+    copyRegion(doubling);
   }
 }
 

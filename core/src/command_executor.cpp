@@ -272,6 +272,10 @@ void CommandExecutor::runCommand(const DecodedCommand& command) {
       issued();
       break;
     }
+    case Opcode::FillRegion:
+      queue_->fillRegion(command.as<FillRegionCommand>(), trailingData(command));
+      issued();
+      break;
     case Opcode::SignalEvent: signal(command.as<EventCommand>().event); break;
     case Opcode::MarkEventStart: markStart(command.as<EventCommand>().event); break;
     case Opcode::WaitEvents: waitEvents(command); break;

@@ -49,6 +49,11 @@ void CommandStream::appendFill(const FillCommand& command, const void* pattern) 
   put(put(at, &command, sizeof(command)), pattern, command.patternSize);
 }
 
+void CommandStream::appendFillRegion(const FillRegionCommand& command, const void* pattern) {
+  uint8_t* at = appendCommand(Opcode::FillRegion, sizeof(command) + command.patternSize);
+  put(put(at, &command, sizeof(command)), pattern, command.patternSize);
+}
+
 void CommandStream::appendWaitEvents(Event* const* events, uint32_t count) {
   const WaitEventsCommand command{count};
   uint8_t* at = appendCommand(Opcode::WaitEvents, sizeof(command) + count * sizeof(Event*));
@@ -80,6 +85,7 @@ size_t payloadSize(Opcode opcode) {
     case Opcode::Prefetch:
     case Opcode::MemoryAdvise: return sizeof(MemoryHintCommand);
     case Opcode::HostFunction: return sizeof(HostFunctionCommand);
+    case Opcode::FillRegion: return sizeof(FillRegionCommand);
   }
   return 0;
 }
@@ -100,6 +106,7 @@ const char* opcodeName(Opcode opcode) {
     case Opcode::Prefetch: return "PREFETCH";
     case Opcode::MemoryAdvise: return "MEMORY_ADVISE";
     case Opcode::HostFunction: return "HOST_FUNCTION";
+    case Opcode::FillRegion: return "FILL_REGION";
   }
   return "UNKNOWN";
 }
@@ -133,6 +140,12 @@ void describe(const DecodedCommand& command, std::string& out) {
     case Opcode::Fill: {
       const auto& fill = command.as<FillCommand>();
       appendLine(out, " dst=%p size=%" PRIu64 " pattern=%" PRIu64 " bytes", fill.destination, fill.size, fill.patternSize);
+      break;
+    }
+    case Opcode::FillRegion: {
+      const auto& fill = command.as<FillRegionCommand>();
+      appendLine(out, " dst=%p extent=%" PRIu64 "x%" PRIu64 "x%" PRIu64 " pattern=%" PRIu64 " bytes", fill.destination, fill.width,
+                 fill.height, fill.depth, fill.patternSize);
       break;
     }
     case Opcode::SignalEvent:

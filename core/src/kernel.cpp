@@ -68,8 +68,13 @@ ArgumentError Kernel::setArgument(uint32_t index, size_t size, const void* value
       if (!value) return ArgumentError::InvalidValue;
       std::memcpy(slot, value, size);
       break;
+    // The frontends pass what the argument holds: an image's descriptor address, a sampler's bits.
     case ArgumentKind::Sampler:
-    case ArgumentKind::Image: return ArgumentError::InvalidValue;
+    case ArgumentKind::Image:
+      if (size != sizeof(uint64_t)) return ArgumentError::InvalidSize;
+      if (!value) return ArgumentError::InvalidValue;
+      std::memcpy(slot, value, sizeof(uint64_t));
+      break;
   }
   argumentSet_[index] = true;
   return ArgumentError::None;

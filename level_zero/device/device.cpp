@@ -10,6 +10,7 @@
 #include "level_zero/validation.h"
 #include "loom/compiler/compiler.h"
 #include "loom/core/futex.h"
+#include "loom/core/image_format.h"
 
 namespace loom::l0 {
 
@@ -229,8 +230,19 @@ ze_result_t zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t* pCo
 ze_result_t zeDeviceGetImageProperties(ze_device_handle_t hDevice, ze_device_image_properties_t* pImageProperties) {
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(pImageProperties);
-  // Images are not supported yet: every limit is zero.
   clearProperties(*pImageProperties);
+  const core::ImageLimits& images = Device::fromHandle(hDevice)->core().info().images;
+  if (!images.supported) return ZE_RESULT_SUCCESS;  // every limit zero: no images
+  const core::ImageFormat widest{core::ChannelOrder::RGBA, core::ChannelType::Float};
+  pImageProperties->maxImageDims1D = static_cast<uint32_t>(images.max2dWidth);
+  pImageProperties->maxImageDims2D = static_cast<uint32_t>(std::min(images.max2dWidth, images.max2dHeight));
+  pImageProperties->maxImageDims3D = static_cast<uint32_t>(std::min({images.max3dWidth, images.max3dHeight, images.max3dDepth}));
+  // Bytes: buffer images of the widest texels reach the limit in texels.
+  pImageProperties->maxImageBufferSize = images.maxBufferTexels * core::elementSize(widest);
+  pImageProperties->maxImageArraySlices = static_cast<uint32_t>(images.maxArraySize);
+  pImageProperties->maxSamplers = images.maxSamplers;
+  pImageProperties->maxReadImageArgs = images.maxReadArguments;
+  pImageProperties->maxWriteImageArgs = images.maxWriteArguments;
   return ZE_RESULT_SUCCESS;
 }
 

@@ -45,6 +45,8 @@ enum class HandleKind : uint64_t {
   MemoryModule = 0x6c6f6f6d6d656d6f,    // "loommemo"
   EngineGroup = 0x6c6f6f6d656e6769,     // "loomengi"
   Tracer = 0x6c6f6f6d74726372,          // "loomtrcr"
+  Image = 0x6c6f6f6d696d6167,           // "loomimag"
+  Sampler = 0x6c6f6f6d736d706c,         // "loomsmpl"
 };
 
 // The base of every API object: its tag, and its storage in the HandleArena.
@@ -105,11 +107,13 @@ LOOM_HANDLE_TYPE(_zes_temp_handle_t, Temperature);
 LOOM_HANDLE_TYPE(_zes_mem_handle_t, MemoryModule);
 LOOM_HANDLE_TYPE(_zes_engine_handle_t, EngineGroup);
 LOOM_HANDLE_TYPE(_zet_tracer_exp_handle_t, Tracer);
+LOOM_HANDLE_TYPE(_ze_image_handle_t, Image);
+LOOM_HANDLE_TYPE(_ze_sampler_handle_t, Sampler);
 #undef LOOM_HANDLE_TYPE
 
 namespace loom::l0 {
 
-// Handle types whose objects are Loom's (above). Other handle types (zet metrics, images) are
+// Handle types whose objects are Loom's (above). Other handle types (zet metrics) are
 // incomplete here and name nothing Loom makes: the entry points that take them are unsupported.
 template <typename Handle>
 concept LoomHandle = std::is_pointer_v<Handle> && requires { std::remove_pointer_t<Handle>::kKind; };

@@ -4,7 +4,9 @@
 #include <cstring>
 
 #include "level_zero/device/device.h"
+#include "level_zero/image/image.h"
 #include "level_zero/module/module.h"
+#include "level_zero/sampler/sampler.h"
 #include "level_zero/two_call.h"
 #include "level_zero/validation.h"
 #include "loom/core/program.h"
@@ -102,9 +104,43 @@ ze_result_t zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t hKernel, 
   return ZE_RESULT_SUCCESS;
 }
 
+namespace {
+
+// What an image or sampler argument holds instead of the handle the application passes: the
+// image's descriptor address, the sampler's bits. False when pArgValue holds no such handle.
+bool imageOrSamplerValue(compiler::ArgumentKind kind, size_t argSize, const void* pArgValue, uint64_t& value) {
+  if (argSize != sizeof(void*) || !pArgValue) return false;
+  void* handle = *static_cast<void* const*>(pArgValue);
+  if (kind == compiler::ArgumentKind::Image) {
+    if (!HandleObject::isLive(handle, HandleKind::Image)) return false;
+    value = Image::fromHandle(static_cast<ze_image_handle_t>(handle))->core().descriptorAddress();
+    return true;
+  }
+  if (!HandleObject::isLive(handle, HandleKind::Sampler)) return false;
+  value = Sampler::fromHandle(static_cast<ze_sampler_handle_t>(handle))->state().argumentValue();
+  return true;
+}
+
+}  // namespace
+
 ze_result_t zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint32_t argIndex, size_t argSize, const void* pArgValue) {
   ZE_REQUIRE_HANDLE(hKernel);
-  switch (Kernel::fromHandle(hKernel)->core().setArgument(argIndex, argSize, pArgValue)) {
+  core::Kernel& kernel = Kernel::fromHandle(hKernel)->core();
+  const auto& arguments = kernel.descriptor().arguments;
+  if (argIndex < arguments.size() &&
+      (arguments[argIndex].kind == compiler::ArgumentKind::Image || arguments[argIndex].kind == compiler::ArgumentKind::Sampler)) {
+    ZE_REQUIRE(argSize == sizeof(void*), ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, "an image or sampler argument takes a handle");
+    uint64_t value = 0;
+    ZE_REQUIRE(imageOrSamplerValue(arguments[argIndex].kind, argSize, pArgValue, value), ZE_RESULT_ERROR_INVALID_ARGUMENT,
+               "pArgValue does not point at a live image (or sampler) handle for this argument");
+    argSize = sizeof(value);
+    pArgValue = &value;
+    switch (kernel.setArgument(argIndex, argSize, pArgValue)) {
+      case core::ArgumentError::None: return ZE_RESULT_SUCCESS;
+      default: return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, __func__, "pArgValue is not valid for this argument");
+    }
+  }
+  switch (kernel.setArgument(argIndex, argSize, pArgValue)) {
     case core::ArgumentError::None: return ZE_RESULT_SUCCESS;
     case core::ArgumentError::InvalidIndex:
       return reportError(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX, __func__, "argIndex is past the last argument");

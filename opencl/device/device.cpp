@@ -28,7 +28,7 @@ std::vector<std::pair<std::string, cl_version>> Device::extensions() const {
       {"cl_khr_subgroup_ballot", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_subgroup_non_uniform_arithmetic", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0)},
-      // Buffers only: images are not supported.
+      // Buffers only: Intel's sub-group image block reads and writes are not supported.
       {"cl_intel_subgroups", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_intel_subgroups_char", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_intel_subgroups_short", CL_MAKE_VERSION(1, 0, 0)},
@@ -38,6 +38,11 @@ std::vector<std::pair<std::string, cl_version>> Device::extensions() const {
       // fp32 and fp64 (with cl_khr_fp64) add, min and max in global and local memory; no fp16 atomics.
       {"cl_ext_float_atomics", CL_MAKE_VERSION(1, 0, 0)},
   };
+  if (info().images.supported) {
+    list.push_back({"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0)});
+    list.push_back({"cl_khr_depth_images", CL_MAKE_VERSION(1, 0, 0)});
+    if (info().images.writes3d) list.push_back({"cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0)});
+  }
   if (info().supportsFp64) list.push_back({"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0)});
   if (info().supportsFp16) list.push_back({"cl_khr_fp16", CL_MAKE_VERSION(1, 0, 0)});
   if (info().supportsInt64Atomics) {
@@ -63,6 +68,11 @@ std::vector<std::pair<std::string, cl_version>> Device::openClCFeatures() const 
                                                               {"__opencl_c_ext_fp32_global_atomic_min_max", v3},
                                                               {"__opencl_c_ext_fp32_local_atomic_min_max", v3}};
   if (info().supportsFp16) features.emplace_back("__opencl_c_fp16", v3);
+  if (info().images.supported) {
+    features.emplace_back("__opencl_c_images", v3);
+    features.emplace_back("__opencl_c_read_write_images", v3);
+    if (info().images.writes3d) features.emplace_back("__opencl_c_3d_image_writes", v3);
+  }
   if (!info().supportsFp64) return features;
   for (const char* fp64 : {"__opencl_c_fp64", "__opencl_c_ext_fp64_global_atomic_add", "__opencl_c_ext_fp64_local_atomic_add",
                            "__opencl_c_ext_fp64_global_atomic_min_max", "__opencl_c_ext_fp64_local_atomic_min_max"})

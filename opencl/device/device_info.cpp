@@ -1,5 +1,5 @@
 // clGetDeviceInfo: every CL_DEVICE_* value, from the core device description. Features Loom does
-// does not implement (images, pipes, device-side enqueue) report their absence.
+// not implement (pipes, device-side enqueue) report their absence.
 #include <algorithm>
 
 #include "opencl/device/device.h"
@@ -68,6 +68,7 @@ cl_uint halfVectorWidth(const core::DeviceInfo& device) {
 cl_int Device::getInfo(cl_device_info name, size_t size, void* value, size_t* sizeRet) const {
   const InfoRequest out{size, value, sizeRet};
   const core::DeviceInfo& device = info();
+  const core::ImageLimits& images = device.images;
   switch (name) {
     case CL_DEVICE_TYPE: return out.scalar<cl_device_type>(type());
     case CL_DEVICE_VENDOR_ID: return out.scalar<cl_uint>(device.vendorId);
@@ -93,20 +94,20 @@ cl_int Device::getInfo(cl_device_info name, size_t size, void* value, size_t* si
     case CL_DEVICE_MAX_CLOCK_FREQUENCY: return out.scalar<cl_uint>(device.coreClockMHz);
     case CL_DEVICE_ADDRESS_BITS: return out.scalar<cl_uint>(64);
     case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return out.scalar<cl_ulong>(device.maxAllocationSize);
-    case CL_DEVICE_IMAGE_SUPPORT: return out.scalar<cl_bool>(CL_FALSE);
-    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
-    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_SAMPLERS:
-    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return out.scalar<cl_uint>(0);
-    case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-    case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
-    case CL_DEVICE_IMAGE3D_MAX_WIDTH:
-    case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return out.scalar<size_t>(0);
+    case CL_DEVICE_IMAGE_SUPPORT: return out.scalar<cl_bool>(images.supported ? CL_TRUE : CL_FALSE);
+    case CL_DEVICE_MAX_READ_IMAGE_ARGS: return out.scalar<cl_uint>(images.maxReadArguments);
+    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: return out.scalar<cl_uint>(images.maxWriteArguments);
+    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: return out.scalar<cl_uint>(images.maxReadWriteArguments);
+    case CL_DEVICE_MAX_SAMPLERS: return out.scalar<cl_uint>(images.maxSamplers);
+    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: return out.scalar<cl_uint>(images.pitchAlignment);
+    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return out.scalar<cl_uint>(images.baseAddressAlignment);
+    case CL_DEVICE_IMAGE2D_MAX_WIDTH: return out.scalar<size_t>(images.max2dWidth);
+    case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return out.scalar<size_t>(images.max2dHeight);
+    case CL_DEVICE_IMAGE3D_MAX_WIDTH: return out.scalar<size_t>(images.max3dWidth);
+    case CL_DEVICE_IMAGE3D_MAX_HEIGHT: return out.scalar<size_t>(images.max3dHeight);
+    case CL_DEVICE_IMAGE3D_MAX_DEPTH: return out.scalar<size_t>(images.max3dDepth);
+    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: return out.scalar<size_t>(images.maxBufferTexels);
+    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return out.scalar<size_t>(images.maxArraySize);
     case CL_DEVICE_MAX_PARAMETER_SIZE: return out.scalar<size_t>(device.maxArgumentsSize);
     case CL_DEVICE_MEM_BASE_ADDR_ALIGN: return out.scalar<cl_uint>(kMemBaseAddressAlignBits);
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return out.scalar<cl_uint>(128);

@@ -283,20 +283,24 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
   cl_int error;
   CommandQueue* queue = queueOf(command_queue, error, __func__);
   if (!queue) return error;
-  if ((error = checkBufferRange(*queue, memobj, 0, 0, __func__)) != CL_SUCCESS) return error;
+  if ((error = checkMemoryObject(*queue, memobj, __func__)) != CL_SUCCESS) return error;
   if ((error = checkWaitList(queue->context(), num_events_in_wait_list, event_wait_list, __func__)) != CL_SUCCESS) return error;
   MemoryObject& memory = memoryOf(memobj);
   const auto mapping = memory.unmap(mapped_ptr);
-  CL_REQUIRE(mapping, CL_INVALID_VALUE, "mapped_ptr is not a mapping of this buffer");
+  CL_REQUIRE(mapping, CL_INVALID_VALUE, "mapped_ptr is not a mapping of this memory object");
   EnqueueArguments arguments{CL_COMMAND_UNMAP_MEM_OBJECT, num_events_in_wait_list, event_wait_list, event};
   arguments.keepAlive = mapping->staging;
   // A host copy mapped for writing goes back to the storage.
   char* storage = memory.storage() + mapping->offset;
-  const bool writesBack = mapping->writes && mapping->pointer != storage;
+  const bool writesBack = mapping->writes && (mapping->imageCopy || mapping->pointer != storage);
   return queue->enqueue(
       arguments,
       [&](loom::core::CommandStream& stream) {
-        if (writesBack) stream.appendCopy({storage, mapping->pointer, mapping->size});
+        if (!writesBack) return;
+        if (mapping->imageCopy)
+          stream.appendCopyRegion(loom::core::reversed(*mapping->imageCopy));
+        else
+          stream.appendCopy({storage, mapping->pointer, mapping->size});
       },
       __func__);
 }
@@ -312,7 +316,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue comm
   CL_REQUIRE((flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)) == 0, CL_INVALID_VALUE,
              "unknown migration flags");
   for (cl_uint i = 0; i < num_mem_objects; ++i)
-    if ((error = checkBufferRange(*queue, mem_objects[i], 0, 0, __func__)) != CL_SUCCESS) return error;
+    if ((error = checkMemoryObject(*queue, mem_objects[i], __func__)) != CL_SUCCESS) return error;
   // Memory is shared by the host and the device: migration only orders the queue.
   const EnqueueArguments arguments{CL_COMMAND_MIGRATE_MEM_OBJECTS, num_events_in_wait_list, event_wait_list, event};
   return queue->enqueue(arguments, [](loom::core::CommandStream&) {}, __func__);

@@ -9,6 +9,8 @@ class MemoryObject;
 
 // The queue behind `handle`, or null after reporting CL_INVALID_COMMAND_QUEUE into `error`.
 CommandQueue* queueOf(cl_command_queue handle, cl_int& error, const char* function);
+// A memory object (buffer or image) of the queue's context.
+cl_int checkMemoryObject(const CommandQueue& queue, cl_mem handle, const char* function);
 // A buffer of the queue's context whose [offset, offset + size) is inside it.
 cl_int checkBufferRange(const CommandQueue& queue, cl_mem handle, size_t offset, size_t size, const char* function);
 // Host access flags: reading from a buffer created CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS

@@ -8,6 +8,7 @@
 #include "opencl/mem/memory_object.h"
 #include "opencl/program/program.h"
 #include "opencl/reference_counting.h"
+#include "opencl/sampler/sampler.h"
 #include "opencl/validation.h"
 #include "loom/core/log.h"
 
@@ -58,17 +59,51 @@ cl_int Kernel::setArgument(cl_uint index, size_t size, const void* value) {
       const cl_mem handle = value ? *static_cast<const cl_mem*>(value) : nullptr;
       if (handle == nullptr) return setOnEveryDevice(index, sizeof(void*), nullptr);
       MemoryObject* memory = objectOf<MemoryObject>(handle);
-      CL_REQUIRE(memory && &memory->context() == &program_.context(), CL_INVALID_MEM_OBJECT,
+      CL_REQUIRE(memory && &memory->context() == &program_.context() && !memory->isImage(), CL_INVALID_MEM_OBJECT,
                  "arg_value is not a buffer of the kernel's context");
       void* address = memory->storage();
       return setOnEveryDevice(index, sizeof(void*), &address);
     }
-    case ArgumentKind::Sampler: CL_FAIL(CL_INVALID_SAMPLER, "samplers are not supported (no image support)");
-    case ArgumentKind::Image: CL_FAIL(CL_INVALID_MEM_OBJECT, "images are not supported");
+    case ArgumentKind::Sampler: return setSampler(index, size, value);
+    case ArgumentKind::Image: return setImage(index, size, value);
     case ArgumentKind::LocalPointer:
     case ArgumentKind::Value: return setOnEveryDevice(index, size, value);
   }
   return CL_SUCCESS;
+}
+
+// An image's descriptor address; its flags must allow what the argument's access qualifier does.
+cl_int Kernel::setImage(cl_uint index, size_t size, const void* value) {
+  CL_REQUIRE(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE, "an image argument takes sizeof(cl_mem)");
+  CL_REQUIRE(value, CL_INVALID_ARG_VALUE, "an image argument cannot be null");
+  MemoryObject* memory = objectOf<MemoryObject>(*static_cast<const cl_mem*>(value));
+  CL_REQUIRE(memory && memory->isImage() && &memory->context() == &program_.context(), CL_INVALID_MEM_OBJECT,
+             "arg_value is not an image of the kernel's context");
+  const cl_mem_flags flags = memory->flags();
+  switch (descriptor().arguments[index].accessQualifier) {
+    case compiler::AccessQualifier::ReadOnly:
+      CL_REQUIRE(!(flags & CL_MEM_WRITE_ONLY), CL_INVALID_ARG_VALUE, "a read_only image argument given a CL_MEM_WRITE_ONLY image");
+      break;
+    case compiler::AccessQualifier::WriteOnly:
+      CL_REQUIRE(!(flags & CL_MEM_READ_ONLY), CL_INVALID_ARG_VALUE, "a write_only image argument given a CL_MEM_READ_ONLY image");
+      break;
+    case compiler::AccessQualifier::ReadWrite:
+      CL_REQUIRE(!(flags & (CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY)), CL_INVALID_ARG_VALUE,
+                 "a read_write image argument given a CL_MEM_READ_ONLY or CL_MEM_WRITE_ONLY image");
+      break;
+    case compiler::AccessQualifier::None: break;
+  }
+  const uint64_t descriptorAddress = memory->image().descriptorAddress();
+  return setOnEveryDevice(index, sizeof(descriptorAddress), &descriptorAddress);
+}
+
+cl_int Kernel::setSampler(cl_uint index, size_t size, const void* value) {
+  CL_REQUIRE(size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE, "a sampler argument takes sizeof(cl_sampler)");
+  Sampler* sampler = value ? objectOf<Sampler>(*static_cast<const cl_sampler*>(value)) : nullptr;
+  CL_REQUIRE(sampler && &sampler->context() == &program_.context(), CL_INVALID_SAMPLER,
+             "arg_value is not a sampler of the kernel's context");
+  const uint64_t bits = sampler->state().argumentValue();
+  return setOnEveryDevice(index, sizeof(bits), &bits);
 }
 
 cl_int Kernel::setSvmArgument(cl_uint index, const void* pointer) {

@@ -34,6 +34,8 @@ class Kernel : public _cl_kernel, public RefCounted {
 
  private:
   cl_int setOnEveryDevice(cl_uint index, size_t size, const void* value);
+  cl_int setImage(cl_uint index, size_t size, const void* value);
+  cl_int setSampler(cl_uint index, size_t size, const void* value);
 
   Program& program_;
   std::vector<DeviceKernel> kernels_;

@@ -19,6 +19,7 @@ MemoryObject::MemoryObject(Context& context, Description description)
 
 MemoryObject::~MemoryObject() {
   for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it) (*it)();
+  image_.image.reset();  // before the storage it may lie in
   if (description_.allocationId != 0) core::Runtime::get().memory().free(description_.storage, description_.allocationId);
   if (description_.parent) releaseMemoryObject(*description_.parent);
   releaseContext(context_);
@@ -38,6 +39,41 @@ MemoryObject::Mapping MemoryObject::map(size_t offset, size_t size, bool writes,
   } else if (!hostAddressesStorage) {
     mapping.staging = std::make_shared<std::vector<char>>(size);
     mapping.pointer = mapping.staging->data();
+  }
+  std::lock_guard lock(mutex_);
+  mappings_.push_back(mapping);
+  return mapping;
+}
+
+MemoryObject::Mapping MemoryObject::mapImage(const std::array<uint64_t, 3>& origin, const std::array<uint64_t, 3>& extent,
+                                              bool writes, bool hostAddressesStorage) {
+  const core::Image& image = *image_.image;
+  const core::ImageType type = image.shape().type;
+  Mapping mapping{description_.storage + image.offsetOf(origin), 0, 0, writes, nullptr};
+  mapping.rowPitch = image.shape().rowPitch;
+  mapping.slicePitch = image.shape().slicePitch;
+  const bool viewIsStorage = hostAddressesStorage && (!description_.hostPointer || description_.hostPointer == description_.storage);
+  if (!viewIsStorage) {
+    // The host pointer of a USE_HOST_PTR image, in the application's layout, else a tight host copy.
+    const bool atHostPointer = description_.hostPointer != nullptr;
+    const core::LinearLayout layout =
+        atHostPointer ? image_.hostLayout : core::resolveLayout({}, type, image.elementSize(), extent);
+    core::Region3d viewRegion = core::linearRegion(layout, type);
+    char* view = static_cast<char*>(description_.hostPointer);
+    if (atHostPointer) {
+      viewRegion.originX = origin[0] * image.elementSize();
+      viewRegion.originY = origin[1];
+      viewRegion.originZ = origin[2];
+    } else {
+      mapping.staging = std::make_shared<std::vector<char>>(core::linearBytes(layout, type, image.elementSize(), extent));
+      view = mapping.staging->data();
+    }
+    const auto bytes = image.copyExtent(extent);
+    mapping.pointer = view + viewRegion.originX + viewRegion.originY * viewRegion.rowPitch + viewRegion.originZ * viewRegion.slicePitch;
+    mapping.rowPitch = layout.rowPitch;
+    mapping.slicePitch = layout.slicePitch;
+    mapping.imageCopy =
+        core::CopyRegionCommand{view, description_.storage, viewRegion, image.regionAt(origin), bytes[0], bytes[1], bytes[2]};
   }
   std::lock_guard lock(mutex_);
   mappings_.push_back(mapping);
@@ -66,20 +102,16 @@ void releaseMemoryObject(MemoryObject& memory) {
 
 namespace {
 
-constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-constexpr cl_mem_flags kHostPointerFlags = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
-constexpr cl_mem_flags kHostAccessFlags = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
 constexpr cl_mem_flags kKnownFlags = kAccessFlags | kHostPointerFlags | kHostAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE;
-
-// CL_DEVICE_MEM_BASE_ADDR_ALIGN of every Loom device, in bytes.
-constexpr size_t kBaseAddressAlignment = 128;
 
 bool atMostOneOf(cl_mem_flags flags, cl_mem_flags group) {
   const cl_mem_flags bits = flags & group;
   return (bits & (bits - 1)) == 0;
 }
 
-cl_int checkBufferFlags(cl_mem_flags flags, const char* function) {
+}  // namespace
+
+cl_int checkMemoryFlags(cl_mem_flags flags, const char* function) {
   if (flags & ~kKnownFlags) return reportError(CL_INVALID_VALUE, function, "unknown flags");
   if (!atMostOneOf(flags, kAccessFlags)) return reportError(CL_INVALID_VALUE, function, "conflicting access flags");
   if (!atMostOneOf(flags, kHostAccessFlags)) return reportError(CL_INVALID_VALUE, function, "conflicting host access flags");
@@ -92,6 +124,8 @@ bool allDevicesShareHostMemory(const Context& context) {
   return std::all_of(context.devices().begin(), context.devices().end(),
                      [](Device* device) { return device->info().unifiedMemory; });
 }
+
+namespace {
 
 // True when [pointer, pointer + size) lies inside one allocation of `context` (an SVM allocation).
 bool isSvmRangeOf(const Context& context, const void* pointer, size_t size) {
@@ -111,7 +145,7 @@ cl_int createBuffer(cl_context context, const cl_mem_properties* properties, cl_
     CL_REQUIRE(properties[0] == 0, CL_INVALID_PROPERTY, "buffers take no properties");
     propertyCopy.push_back(0);
   }
-  if (cl_int error = checkBufferFlags(flags, function); error != CL_SUCCESS) return error;
+  if (cl_int error = checkMemoryFlags(flags, function); error != CL_SUCCESS) return error;
   if (!(flags & kAccessFlags)) flags |= CL_MEM_READ_WRITE;
   CL_REQUIRE(size != 0 && size <= owner->allocationLimit(), CL_INVALID_BUFFER_SIZE,
              "size is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE of a device of the context");
@@ -144,7 +178,7 @@ cl_int createBuffer(cl_context context, const cl_mem_properties* properties, cl_
 // Sub-buffer flags: unspecified groups inherit the parent's; specified ones must not widen them.
 cl_int subBufferFlags(const MemoryObject& parent, cl_mem_flags& flags) {
   const char* function = "clCreateSubBuffer";
-  if (cl_int error = checkBufferFlags(flags, function); error != CL_SUCCESS) return error;
+  if (cl_int error = checkMemoryFlags(flags, function); error != CL_SUCCESS) return error;
   CL_REQUIRE(!(flags & kHostPointerFlags), CL_INVALID_VALUE, "host pointer flags are inherited, not given");
   const cl_mem_flags parentFlags = parent.flags();
   if (!(flags & kAccessFlags)) flags |= parentFlags & kAccessFlags;
@@ -163,7 +197,7 @@ cl_int subBufferFlags(const MemoryObject& parent, cl_mem_flags& flags) {
 
 cl_int createSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type type, const void* info, cl_mem* subBuffer) {
   MemoryObject* parent = objectOf<MemoryObject>(buffer);
-  CL_REQUIRE(parent && parent->parent() == nullptr, CL_INVALID_MEM_OBJECT, "not a buffer, or a sub-buffer");
+  CL_REQUIRE(parent && !parent->isImage() && parent->parent() == nullptr, CL_INVALID_MEM_OBJECT, "not a buffer, or a sub-buffer");
   if (cl_int error = subBufferFlags(*parent, flags); error != CL_SUCCESS) return error;
   CL_REQUIRE(type == CL_BUFFER_CREATE_TYPE_REGION, CL_INVALID_VALUE, "unknown buffer_create_type");
   CL_REQUIRE(info, CL_INVALID_VALUE, "buffer_create_info is null");
@@ -232,7 +266,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
   const InfoRequest out{param_value_size, param_value, param_value_size_ret, __func__};
   return answerInfo<MemoryObject>(memobj, CL_INVALID_MEM_OBJECT, "not a memory object", out, [&](MemoryObject& object) {
     switch (param_name) {
-      case CL_MEM_TYPE: return out.scalar<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER);
+      case CL_MEM_TYPE: return out.scalar(object.type());
       case CL_MEM_FLAGS: return out.scalar(object.flags());
       case CL_MEM_SIZE: return out.scalar(object.size());
       case CL_MEM_HOST_PTR: return out.scalar(object.hostPointer());

@@ -164,14 +164,18 @@ TEST_F(DeviceTest, CachePropertiesAreNonEmpty) {
   for (const auto& cache : caches) EXPECT_GT(cache.cacheSize, 0u);
 }
 
-TEST_F(DeviceTest, ImagePropertiesSayNoImages) {
+TEST_F(DeviceTest, ImagePropertiesReportTheImageLimits) {
   ze_device_image_properties_t image{ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES};
   ASSERT_ZE(zeDeviceGetImageProperties(device, &image));
   EXPECT_EQ(image.stype, ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES) << "the structure's header stays";
-  EXPECT_EQ(image.maxImageDims1D, 0u);
-  EXPECT_EQ(image.maxImageDims2D, 0u);
-  EXPECT_EQ(image.maxImageDims3D, 0u);
-  EXPECT_EQ(image.maxSamplers, 0u);
+  EXPECT_GE(image.maxImageDims1D, 16384u);
+  EXPECT_GE(image.maxImageDims2D, 16384u);
+  EXPECT_GE(image.maxImageDims3D, 2048u);
+  EXPECT_GE(image.maxImageArraySlices, 2048u);
+  EXPECT_GE(image.maxImageBufferSize, 65536u);
+  EXPECT_GE(image.maxSamplers, 16u);
+  EXPECT_GE(image.maxReadImageArgs, 128u);
+  EXPECT_GE(image.maxWriteImageArgs, 64u);
 }
 
 TEST_F(DeviceTest, TheDeviceIsItsOwnPeer) {

@@ -66,15 +66,5 @@ TEST_F(DriverTest, AnUnknownExtensionFunctionIsRefused) {
   EXPECT_EQ(function, nullptr);
 }
 
-TEST_F(DriverTest, ImagesAreReportedUnsupported) {
-  ze_image_desc_t desc{ZE_STRUCTURE_TYPE_IMAGE_DESC};
-  desc.type = ZE_IMAGE_TYPE_2D;
-  desc.format.layout = ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8;
-  desc.width = desc.height = 16;
-  ze_image_handle_t image = nullptr;
-  EXPECT_EQ(zeImageCreate(context, device, &desc, &image), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
-  EXPECT_EQ(image, nullptr);
-}
-
 }  // namespace
 }  // namespace loom::test

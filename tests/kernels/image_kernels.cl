@@ -1,5 +1,6 @@
-// A module with one kernel that takes images and one that does not: until Loom supports images,
-// the module builds, the plain kernel runs, and only creating the image kernel fails.
+// Image kernels as SPIR-V, for the APIs' IL paths: a sampler written in the source, and a kernel
+// without images beside it. (sampler_kernels.cl takes a sampler argument: LLVM 15's translator
+// declares the sampler type twice in a module that has both.)
 const sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
 
 kernel void copy_first_pixel(read_only image2d_t source, global float4* pixel) {

@@ -268,13 +268,14 @@ TEST_F(BadInputTest, UnsupportedFeaturesFailWithTheirCodes) {
   EXPECT_CL(CL_INVALID_OPERATION, error);
   // Device-side queues.
   EXPECT_CL(CL_INVALID_OPERATION, clSetDefaultDeviceCommandQueue(context, device, queue));
-  // Images.
+  // Images take no properties.
   cl_image_format format{CL_R, CL_FLOAT};
   cl_image_desc desc{};
   desc.image_type = CL_MEM_OBJECT_IMAGE1D;
   desc.image_width = 16;
-  EXPECT_EQ(clCreateImageWithProperties(context, nullptr, CL_MEM_READ_WRITE, &format, &desc, nullptr, &error), nullptr);
-  EXPECT_CL(CL_INVALID_OPERATION, error);
+  const cl_mem_properties imageProperties[] = {CL_MEM_ALLOC_FLAGS_INTEL, 0, 0};
+  EXPECT_EQ(clCreateImageWithProperties(context, imageProperties, CL_MEM_READ_WRITE, &format, &desc, nullptr, &error), nullptr);
+  EXPECT_CL(CL_INVALID_PROPERTY, error);
   // Unknown extension functions.
   EXPECT_EQ(clGetExtensionFunctionAddressForPlatform(platform, "clNoSuchFunctionLOOM"), nullptr);
 }

@@ -213,25 +213,6 @@ TEST_F(DeviceTest, FeatureMacrosInKernelsMatchCL_DEVICE_OPENCL_C_FEATURES) {
         << kFeatures[i] << (defined[i] ? " is defined in kernels but not reported" : " is reported but not defined in kernels");
 }
 
-TEST_F(DeviceTest, ImagesAreNotSupportedAndImageCreationFails) {
-  EXPECT_EQ(deviceInfo<cl_bool>(CL_DEVICE_IMAGE_SUPPORT), cl_bool(CL_FALSE));
-  cl_uint formats = 99;
-  EXPECT_CL_OK(clGetSupportedImageFormats(context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &formats));
-  EXPECT_EQ(formats, 0u);
-  cl_image_format format{CL_RGBA, CL_UNORM_INT8};
-  cl_image_desc desc{};
-  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
-  desc.image_width = 4;
-  desc.image_height = 4;
-  cl_int error = CL_SUCCESS;
-  // "CL_INVALID_OPERATION if there are no devices in context that support images".
-  EXPECT_EQ(clCreateImage(context, CL_MEM_READ_WRITE, &format, &desc, nullptr, &error), nullptr);
-  EXPECT_CL(CL_INVALID_OPERATION, error);
-  const cl_sampler_properties samplerProperties[] = {0};
-  EXPECT_EQ(clCreateSamplerWithProperties(context, samplerProperties, &error), nullptr);
-  EXPECT_CL(CL_INVALID_OPERATION, error);
-}
-
 TEST_F(DeviceTest, WorkSizesAreConsistentWithLaunches) {
   const cl_uint dimensions = deviceInfo<cl_uint>(CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS);
   EXPECT_GE(dimensions, 3u);

@@ -37,21 +37,38 @@ TEST(NativeBinary, RoundTripKeepsInfoAndCodeAndRuns) {
   expectReversesOneGroup(read, 32);
 }
 
-// A kernel that takes images is set aside (images are not supported yet): the rest of its module
-// builds, and the binary keeps which kernel cannot run and why.
-TEST(NativeBinary, KeepsTheKernelsTheProgramCannotRun) {
+// Image and sampler arguments keep their kind, type name and access through the binary.
+TEST(NativeBinary, KeepsImageArguments) {
   const BuildResult built = compileKernels("image_kernels");
   ASSERT_EQ(built.status, Status::Success) << built.log;
-  ASSERT_NE(built.program->info.findKernel("add_one"), nullptr);
-  EXPECT_EQ(built.program->info.findKernel("copy_first_pixel"), nullptr);
   const std::vector<uint8_t> binary = writeNativeBinary(*built.program);
   const BuildResult read = readNativeBinary(binary.data(), binary.size());
   ASSERT_EQ(read.status, Status::Success) << read.log;
-  const UnavailableKernel* unavailable = read.program->info.findUnavailableKernel("copy_first_pixel");
+  const KernelDescriptor* kernel = read.program->info.findKernel("copy_first_pixel");
+  ASSERT_NE(kernel, nullptr);
+  ASSERT_EQ(kernel->arguments.size(), 2u);
+  EXPECT_EQ(kernel->arguments[0].kind, ArgumentKind::Image);
+  EXPECT_EQ(kernel->arguments[0].typeName, "image2d_t");
+  EXPECT_EQ(kernel->arguments[0].accessQualifier, AccessQualifier::ReadOnly);
+  EXPECT_EQ(kernel->arguments[0].size, 8u);
+  EXPECT_TRUE(read.program->info.unavailableKernels.empty());
+}
+
+// A kernel that takes a multisampled image is set aside: the rest of its module builds, and the
+// binary keeps which kernel cannot run and why.
+TEST(NativeBinary, KeepsTheKernelsTheProgramCannotRun) {
+  const BuildResult built = compile(readSpirv("msaa_image"));
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  ASSERT_NE(built.program->info.findKernel("plain"), nullptr);
+  EXPECT_EQ(built.program->info.findKernel("samples"), nullptr);
+  const std::vector<uint8_t> binary = writeNativeBinary(*built.program);
+  const BuildResult read = readNativeBinary(binary.data(), binary.size());
+  ASSERT_EQ(read.status, Status::Success) << read.log;
+  const UnavailableKernel* unavailable = read.program->info.findUnavailableKernel("samples");
   ASSERT_NE(unavailable, nullptr);
-  EXPECT_NE(unavailable->reason.find("images"), std::string::npos) << unavailable->reason;
+  EXPECT_NE(unavailable->reason.find("multisampled"), std::string::npos) << unavailable->reason;
   ASSERT_EQ(read.program->info.kernelNames().size(), 2u);
-  EXPECT_EQ(*read.program->info.kernelNames()[1], "copy_first_pixel");
+  EXPECT_EQ(*read.program->info.kernelNames()[1], "samples");
 }
 
 TEST(NativeBinary, KeepsProgramSymbolsAndAttributes) {

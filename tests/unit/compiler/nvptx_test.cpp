@@ -233,6 +233,36 @@ INSTANTIATE_TEST_SUITE_P(TestKernels, NvptxKernels,
                          testing::Values("work_items", "barriers", "atomics", "float_atomics", "math", "program_scope",
                                          "sub_groups", "function_pointer_kernels"));
 
+// The image builtins are plain loads, stores and arithmetic over the descriptor: every image
+// type, sampling with both filters, sRGB and half conversions compile to PTX without calls left
+// to resolve, and images and samplers arrive as 8-byte parameters. (A kernel this large has only
+// the entry for any launch.)
+TEST(Nvptx, ImageBuiltinsCompile) {
+  const BuildResult built = compileSource(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    constant sampler_t linear = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_MIRRORED_REPEAT | CLK_FILTER_LINEAR;
+    kernel void images(read_only image2d_t a, sampler_t s, write_only image3d_t b, read_only image2d_array_t c,
+                       read_only image1d_buffer_t d, write_only image1d_array_t e, read_only image2d_depth_t f,
+                       global float4* out) {
+      int i = get_global_id(0);
+      float4 v = read_imagef(a, s, (float2)(i * 0.1f, 0.5f)) + read_imagef(a, linear, (float2)(0.25f, 0.75f));
+      v += convert_float4(read_imagei(c, s, (float4)(1.0f, 2.0f, 3.0f, 0.0f))) + read_imagef(d, i);
+      v.x += read_imagef(f, s, (int2)(i, 0)) + get_image_width(b) + get_image_array_size(c) + get_image_channel_order(a);
+      write_imagef(b, (int4)(i, 0, 1, 0), v);
+      write_imageh(e, (int2)(i, 2), convert_half4(v));
+      out[i] = v;
+    })");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const KernelDescriptor* kernel = built.program->info.findKernel("images");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(kernel->arguments[0].kind, ArgumentKind::Image);
+  EXPECT_EQ(kernel->arguments[1].kind, ArgumentKind::Sampler);
+  const std::string ptx = ptxOf(built);
+  EXPECT_EQ(entryParameterSizes(ptx, "images"), contractSizes(*kernel)) << ptx;
+  EXPECT_EQ(ptx.find(".extern .func"), std::string::npos) << ptx;
+  if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "image_builtins", "sm_80");
+}
+
 TEST(Nvptx, BarriersBecomeBarSyncAndLocalMemoryIsDynamicShared) {
   const std::string ptx = ptxOf(nvptxKernels("barriers"));
   EXPECT_NE(ptx.find(".extern .shared .align 128 .b8 dynamic_shared[];"), std::string::npos) << ptx;

@@ -239,11 +239,11 @@ TEST(OpenClC, OpenClC30FeatureMacrosAreWhatLoomSupports) {
     #if !defined(__opencl_c_atomic_scope_device) || !defined(__opencl_c_atomic_scope_all_devices)
     #error atomic scopes are supported
     #endif
-    #if defined(__opencl_c_images) || defined(__opencl_c_read_write_images) || defined(__opencl_c_3d_image_writes)
-    #error no images
+    #if !defined(__opencl_c_images) || !defined(__opencl_c_read_write_images) || !defined(__opencl_c_3d_image_writes)
+    #error images, read-write images and 3D image writes are supported
     #endif
-    #if defined(__IMAGE_SUPPORT__)
-    #error no images
+    #if !defined(__IMAGE_SUPPORT__) || !defined(cl_khr_depth_images)
+    #error images and depth images are supported
     #endif
     #if defined(__opencl_c_pipes) || defined(__opencl_c_device_enqueue)
     #error no pipes or device enqueue
@@ -263,8 +263,8 @@ TEST(OpenClC, OpenClC30FeatureMacrosAreWhatLoomSupports) {
     #if defined(cl_khr_subgroup_rotate)
     #error no sub-group rotates
     #endif
-    #if defined(cl_khr_3d_image_writes)
-    #error no image writes
+    #if !defined(cl_khr_3d_image_writes)
+    #error 3D image writes are supported
     #endif
     #if !defined(cl_ext_float_atomics) || !defined(__opencl_c_ext_fp32_global_atomic_add) || \
         !defined(__opencl_c_ext_fp32_local_atomic_add) || !defined(__opencl_c_ext_fp32_global_atomic_min_max) || \
@@ -291,9 +291,20 @@ TEST(OpenClC, OpenClC30FeatureMacrosAreWhatLoomSupports) {
   EXPECT_EQ(buildAndRun(source, "-cl-std=CL3.0"), std::vector<int>(4, 42));
 }
 
-TEST(OpenClC, ImagesAreRejectedInOpenClC30) {
-  const SpirvResult result = compileSource("kernel void k(read_only image2d_t image) {}", "-cl-std=CL3.0");
-  EXPECT_EQ(result.status, Status::BuildFailure) << result.log;
+// Image functions are declared in every language version; read-write images from OpenCL C 2.0.
+TEST(OpenClC, ImagesCompileInEveryVersion) {
+  const char* source = R"(
+    kernel void k(read_only image2d_t in, write_only image3d_t out) {
+      const sampler_t s = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT | CLK_FILTER_LINEAR;
+      write_imagef(out, (int4)(0), read_imagef(in, s, (float2)(0.5f)) + (float)get_image_width(in));
+    })";
+  for (const char* version : {"-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"}) {
+    const SpirvResult result = compileSource(source, version);
+    EXPECT_EQ(result.status, Status::Success) << version << ": " << result.log;
+  }
+  const char* readWrite = "kernel void k(read_write image2d_t i) { write_imageui(i, (int2)(0), read_imageui(i, (int2)(1))); }";
+  EXPECT_EQ(compileSource(readWrite, "-cl-std=CL3.0").status, Status::Success);
+  EXPECT_EQ(compileSource(readWrite, "-cl-std=CL1.2").status, Status::BuildFailure);
 }
 
 TEST(OpenClC, GenericAddressSpaceWorksInOpenClC20) {

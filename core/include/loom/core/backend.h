@@ -67,6 +67,9 @@ class BackendQueue {
   virtual void fill(void* destination, const void* pattern, size_t patternSize, size_t size) = 0;
   // A 3-D region between pitched layouts; the default issues one copy per row.
   virtual void copyRegion(const CopyRegionCommand& copy);
+  // `fill.patternSize` bytes of `pattern` repeated over a 3-D region; the default fills the first
+  // row, then copies the rows filled so far after themselves, then the slices likewise.
+  virtual void fillRegion(const FillRegionCommand& fill, const void* pattern);
   // True when every command issued so far has completed; never blocks.
   virtual bool completed() = 0;
   virtual void synchronize() = 0;

@@ -30,6 +30,7 @@ enum class Opcode : uint16_t {
   Prefetch,
   MemoryAdvise,
   HostFunction,
+  FillRegion,
 };
 
 struct CommandHeader {
@@ -75,6 +76,21 @@ struct CopyRegionCommand {
 struct FillCommand {
   void* destination;
   uint64_t size;
+  uint64_t patternSize;
+};
+
+// The same copy the other way: from its destination to its source.
+inline CopyRegionCommand reversed(const CopyRegionCommand& copy) {
+  return {const_cast<void*>(copy.source), copy.destination, copy.sourceRegion, copy.destinationRegion,
+          copy.width, copy.height, copy.depth};
+}
+
+// Trailing data: `patternSize` bytes of the pattern (an image's texel), repeated over a 3-D
+// region of pitched memory.
+struct FillRegionCommand {
+  void* destination;
+  Region3d region;
+  uint64_t width, height, depth;  // width in bytes, a multiple of patternSize
   uint64_t patternSize;
 };
 
@@ -129,6 +145,7 @@ class CommandStream {
   void appendCopy(const CopyCommand& command) { append(Opcode::Copy, command); }
   void appendCopyRegion(const CopyRegionCommand& command) { append(Opcode::CopyRegion, command); }
   void appendFill(const FillCommand& command, const void* pattern);
+  void appendFillRegion(const FillRegionCommand& command, const void* pattern);
   void appendBarrier() { appendCommand(Opcode::Barrier, 0); }
   void appendSignalEvent(Event* event) { append(Opcode::SignalEvent, EventCommand{event}); }
   void appendResetEvent(Event* event) { append(Opcode::ResetEvent, EventCommand{event}); }

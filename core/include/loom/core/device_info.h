@@ -9,6 +9,48 @@ namespace loom::core {
 
 enum class DeviceType : uint8_t { Cpu, Gpu };
 
+// What a device does with images (image.h): whether kernels and copies take them, the largest
+// of each type in texels, and how many a kernel may take.
+struct ImageLimits {
+  bool supported = false;
+  bool writes3d = false;  // kernels write 3D images (cl_khr_3d_image_writes)
+  uint64_t max2dWidth = 0;  // 1D and 2D images, and the layers of arrays
+  uint64_t max2dHeight = 0;
+  uint64_t max3dWidth = 0;
+  uint64_t max3dHeight = 0;
+  uint64_t max3dDepth = 0;
+  uint64_t maxArraySize = 0;
+  uint64_t maxBufferTexels = 0;  // 1D buffer images
+  uint32_t maxReadArguments = 0;
+  uint32_t maxWriteArguments = 0;
+  uint32_t maxReadWriteArguments = 0;
+  uint32_t maxSamplers = 0;
+  // Texels that the row pitch of a 2D image over a buffer, and that buffer's address, must be
+  // multiples of (cl_khr_image2d_from_buffer).
+  uint32_t pitchAlignment = 0;
+  uint32_t baseAddressAlignment = 0;
+};
+
+// Images as Loom's devices keep them: texels in pitched linear memory that the builtin library
+// reads, samples and writes in software, as large as OpenCL's full profile requires, with no
+// alignment beyond the texel's own.
+inline ImageLimits linearImageLimits() {
+  ImageLimits limits;
+  limits.supported = true;
+  limits.writes3d = true;
+  limits.max2dWidth = limits.max2dHeight = 16384;
+  limits.max3dWidth = limits.max3dHeight = limits.max3dDepth = 2048;
+  limits.maxArraySize = 2048;
+  limits.maxBufferTexels = uint64_t(1) << 27;
+  limits.maxReadArguments = 128;
+  limits.maxWriteArguments = 64;
+  limits.maxReadWriteArguments = 64;
+  limits.maxSamplers = 16;
+  limits.pitchAlignment = 1;
+  limits.baseAddressAlignment = 1;
+  return limits;
+}
+
 struct DeviceInfo {
   DeviceType type = DeviceType::Cpu;
   std::string name;
@@ -56,6 +98,7 @@ struct DeviceInfo {
   // Kernels may dereference any host pointer, malloc'ed ones too (the CPU; GPUs with pageable
   // memory access, e.g. through HMM).
   bool accessesSystemAllocations = true;
+  ImageLimits images;
 };
 
 // What group sizes along x the device runs best in multiples of (a GPU's warp, the CPU's vector

@@ -25,7 +25,8 @@ class Kernel {
   const compiler::KernelDescriptor& descriptor() const { return descriptor_; }
 
   // Level Zero and OpenCL rules: pointers are 8 bytes (null value means a null pointer), local
-  // pointers take their size with a null value, by-value arguments match their size exactly.
+  // pointers take their size with a null value, by-value arguments match their size exactly,
+  // images and samplers take the 8 bytes the kernel receives (compiler/image_abi.h).
   ArgumentError setArgument(uint32_t index, size_t size, const void* value);
   bool allArgumentsSet() const;
 

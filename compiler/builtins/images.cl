@@ -1,0 +1,496 @@
+// Image and sampler functions. An image argument is the address of an ImageDescriptor and a
+// sampler argument the sampler_t literal's bits (compiler/include/loom/compiler/image_abi.h): the
+// functions read the descriptor, address texels in plain memory and convert them as the OpenCL
+// specification says, so the same code serves every target.
+
+// ImageDescriptor, field for field.
+typedef struct {
+  ulong data;
+  ulong rowPitch;
+  ulong slicePitch;
+  uint width;
+  uint height;
+  uint depth;
+  uint arraySize;
+  uint channelOrder;
+  uint channelType;
+  uint imageType;
+  uint elementSize;
+  uint mipLevels;
+  uint samples;
+} ImageDescriptor;
+typedef __global const ImageDescriptor* Image;
+
+#define DESCRIPTOR(image) __builtin_astype(image, Image)
+#define SAMPLER_BITS(sampler) ((uint)__builtin_astype(sampler, ulong))
+
+// ---- Formats ----------------------------------------------------------------------------------
+
+// Channels a texel stores, in memory order (packed types count their three channels).
+static uint imageChannelCount(uint order) {
+  switch (order) {
+    case CLK_R: case CLK_A: case CLK_INTENSITY: case CLK_LUMINANCE: case CLK_DEPTH: return 1;
+    case CLK_RG: case CLK_RA: case CLK_Rx: return 2;
+    case CLK_RGB: case CLK_RGx: case CLK_sRGB: return 3;
+    default: return 4;
+  }
+}
+
+static bool imageIsSrgb(uint order) {
+  return order == CLK_sRGB || order == CLK_sRGBx || order == CLK_sRGBA || order == CLK_sBGRA;
+}
+
+// The border color of CLK_ADDRESS_CLAMP has alpha 1 exactly for the orders without alpha whose
+// reads fill it in (the specification's list).
+static bool imageBorderIsOpaque(uint order) {
+  return order == CLK_R || order == CLK_RG || order == CLK_RGB || order == CLK_LUMINANCE || order == CLK_sRGB;
+}
+
+// Channels in memory order -> (r, g, b, a), with 0 for missing colour channels and `one` for a
+// missing alpha.
+#define IMAGE_ARRANGE(T)                                                         \
+  static T##4 OVL imageArrange(T##4 s, uint order, T one) {                     \
+    switch (order) {                                                             \
+      case CLK_R: case CLK_Rx: case CLK_DEPTH: return (T##4)(s.x, 0, 0, one);    \
+      case CLK_A: return (T##4)(0, 0, 0, s.x);                                   \
+      case CLK_RG: case CLK_RGx: return (T##4)(s.x, s.y, 0, one);                \
+      case CLK_RA: return (T##4)(s.x, 0, 0, s.y);                                \
+      case CLK_RGB: case CLK_RGBx: case CLK_sRGB: case CLK_sRGBx:                \
+        return (T##4)(s.x, s.y, s.z, one);                                       \
+      case CLK_BGRA: case CLK_sBGRA: return s.zyxw;                              \
+      case CLK_ARGB: return s.yzwx;                                              \
+      case CLK_ABGR: return s.wzyx;                                              \
+      case CLK_INTENSITY: return s.xxxx;                                         \
+      case CLK_LUMINANCE: return (T##4)(s.x, s.x, s.x, one);                     \
+      default: return s;                                                         \
+    }                                                                            \
+  }                                                                              \
+  /* (r, g, b, a) -> channels in memory order; padding channels get 0. */        \
+  static T##4 OVL imageDisarrange(T##4 c, uint order) {                          \
+    switch (order) {                                                             \
+      case CLK_A: return (T##4)(c.w, 0, 0, 0);                                   \
+      case CLK_RA: return (T##4)(c.x, c.w, 0, 0);                                \
+      case CLK_R: case CLK_Rx: case CLK_INTENSITY: case CLK_LUMINANCE:           \
+      case CLK_DEPTH: return (T##4)(c.x, 0, 0, 0);                               \
+      case CLK_RG: case CLK_RGx: return (T##4)(c.x, c.y, 0, 0);                  \
+      case CLK_RGB: case CLK_RGBx: case CLK_sRGB: case CLK_sRGBx:                \
+        return (T##4)(c.x, c.y, c.z, 0);                                         \
+      case CLK_BGRA: case CLK_sBGRA: return c.zyxw;                              \
+      case CLK_ARGB: return c.wxyz;                                              \
+      case CLK_ABGR: return c.wzyx;                                              \
+      default: return c;                                                         \
+    }                                                                            \
+  }
+IMAGE_ARRANGE(float)
+IMAGE_ARRANGE(int)
+
+// `count` channels of type T at p, widened to int (sign- or zero-extended as T is).
+#define IMAGE_LOAD_CHANNELS(T, p, count)                                                       \
+  ((count) == 4   ? convert_int4(vload4(0, (const __global T*)(p)))                           \
+   : (count) == 3 ? (int4)(convert_int3(vload3(0, (const __global T*)(p))), 0)               \
+   : (count) == 2 ? (int4)(convert_int2(vload2(0, (const __global T*)(p))), 0, 0)            \
+                  : (int4)(*(const __global T*)(p), 0, 0, 0))
+#define IMAGE_STORE_CHANNELS(v, T, p, count)                           \
+  do {                                                                 \
+    __global T* at = (__global T*)(p);                                 \
+    if ((count) == 4) vstore4(v, 0, at);                               \
+    else if ((count) == 3) vstore3((v).xyz, 0, at);                    \
+    else if ((count) == 2) vstore2((v).xy, 0, at);                     \
+    else *at = (v).x;                                                  \
+  } while (0)
+
+// The integer channels of a texel, in memory order (read_imagei and read_imageui).
+static int4 imageLoadIntegers(__global const uchar* p, uint type, uint count) {
+  switch (type) {
+    case CLK_SIGNED_INT8: return IMAGE_LOAD_CHANNELS(char, p, count);
+    case CLK_UNSIGNED_INT8: return IMAGE_LOAD_CHANNELS(uchar, p, count);
+    case CLK_SIGNED_INT16: return IMAGE_LOAD_CHANNELS(short, p, count);
+    case CLK_UNSIGNED_INT16: return IMAGE_LOAD_CHANNELS(ushort, p, count);
+    default: return IMAGE_LOAD_CHANNELS(int, p, count);
+  }
+}
+
+// 565, 555 and 101010 texels: red in the high bits.
+static float4 imageUnpack(uint bits, uint type) {
+  if (type == CLK_UNORM_SHORT_565)
+    return (float4)((float)((bits >> 11) & 31) / 31.0f, (float)((bits >> 5) & 63) / 63.0f, (float)(bits & 31) / 31.0f, 0.0f);
+  if (type == CLK_UNORM_SHORT_555)
+    return (float4)((float)((bits >> 10) & 31) / 31.0f, (float)((bits >> 5) & 31) / 31.0f, (float)(bits & 31) / 31.0f, 0.0f);
+  return (float4)((float)((bits >> 20) & 1023) / 1023.0f, (float)((bits >> 10) & 1023) / 1023.0f,
+                  (float)(bits & 1023) / 1023.0f, 0.0f);
+}
+
+// The float channels of a texel, in memory order (read_imagef and read_imageh).
+static float4 imageLoadFloats(__global const uchar* p, uint type, uint count) {
+  switch (type) {
+    case CLK_UNORM_INT8: return convert_float4(IMAGE_LOAD_CHANNELS(uchar, p, count)) / 255.0f;
+    case CLK_UNORM_INT16: return convert_float4(IMAGE_LOAD_CHANNELS(ushort, p, count)) / 65535.0f;
+    case CLK_SNORM_INT8: return fmax(convert_float4(IMAGE_LOAD_CHANNELS(char, p, count)) / 127.0f, -1.0f);
+    case CLK_SNORM_INT16: return fmax(convert_float4(IMAGE_LOAD_CHANNELS(short, p, count)) / 32767.0f, -1.0f);
+    case CLK_UNORM_SHORT_565: case CLK_UNORM_SHORT_555: return imageUnpack(*(const __global ushort*)p, type);
+    case CLK_UNORM_INT_101010: return imageUnpack(*(const __global uint*)p, type);
+    case CLK_HALF_FLOAT: {
+      const __global half* h = (const __global half*)p;
+      if (count == 4) return vload_half4(0, h);
+      if (count == 3) return (float4)(vload_half3(0, h), 0.0f);
+      if (count == 2) return (float4)(vload_half2(0, h), 0.0f, 0.0f);
+      return (float4)(vload_half(0, h), 0.0f, 0.0f, 0.0f);
+    }
+    default: return as_float4(IMAGE_LOAD_CHANNELS(int, p, count));  // CLK_FLOAT
+  }
+}
+
+static float imageSrgbToLinear(float c) { return c <= 0.04045f ? c / 12.92f : powr((c + 0.055f) / 1.055f, 2.4f); }
+static float imageLinearToSrgb(float c) {
+  if (isnan(c)) return 0.0f;
+  c = clamp(c, 0.0f, 1.0f);
+  return c <= 0.0031308f ? 12.92f * c : 1.055f * powr(c, 1.0f / 2.4f) - 0.055f;
+}
+
+// A packed channel of `scale` + 1 steps: scaled, rounded to nearest even, saturated (NaN gives 0).
+static uint imagePackChannel(float c, float scale) { return min(convert_uint_sat_rte(c * scale), (uint)scale); }
+
+static void imageStoreFloats(__global uchar* p, uint type, uint count, float4 v) {
+  switch (type) {
+    case CLK_UNORM_INT8: IMAGE_STORE_CHANNELS(convert_uchar4_sat_rte(v * 255.0f), uchar, p, count); return;
+    case CLK_UNORM_INT16: IMAGE_STORE_CHANNELS(convert_ushort4_sat_rte(v * 65535.0f), ushort, p, count); return;
+    case CLK_SNORM_INT8: IMAGE_STORE_CHANNELS(convert_char4_sat_rte(v * 127.0f), char, p, count); return;
+    case CLK_SNORM_INT16: IMAGE_STORE_CHANNELS(convert_short4_sat_rte(v * 32767.0f), short, p, count); return;
+    case CLK_UNORM_SHORT_565:
+      *(__global ushort*)p = imagePackChannel(v.x, 31.0f) << 11 | imagePackChannel(v.y, 63.0f) << 5 | imagePackChannel(v.z, 31.0f);
+      return;
+    case CLK_UNORM_SHORT_555:
+      *(__global ushort*)p = imagePackChannel(v.x, 31.0f) << 10 | imagePackChannel(v.y, 31.0f) << 5 | imagePackChannel(v.z, 31.0f);
+      return;
+    case CLK_UNORM_INT_101010:
+      *(__global uint*)p =
+          imagePackChannel(v.x, 1023.0f) << 20 | imagePackChannel(v.y, 1023.0f) << 10 | imagePackChannel(v.z, 1023.0f);
+      return;
+    case CLK_HALF_FLOAT: IMAGE_STORE_CHANNELS(convert_half4(v), half, p, count); return;  // to nearest even
+    default: IMAGE_STORE_CHANNELS(v, float, p, count); return;  // CLK_FLOAT
+  }
+}
+
+// write_imagei and write_imageui: converted to the channel type with saturation.
+static void imageStoreSigned(__global uchar* p, uint type, uint count, int4 v) {
+  switch (type) {
+    case CLK_SIGNED_INT8: IMAGE_STORE_CHANNELS(convert_char4_sat(v), char, p, count); return;
+    case CLK_SIGNED_INT16: IMAGE_STORE_CHANNELS(convert_short4_sat(v), short, p, count); return;
+    default: IMAGE_STORE_CHANNELS(v, int, p, count); return;
+  }
+}
+static void imageStoreUnsigned(__global uchar* p, uint type, uint count, uint4 v) {
+  switch (type) {
+    case CLK_UNSIGNED_INT8: IMAGE_STORE_CHANNELS(convert_uchar4_sat(v), uchar, p, count); return;
+    case CLK_UNSIGNED_INT16: IMAGE_STORE_CHANNELS(convert_ushort4_sat(v), ushort, p, count); return;
+    default: IMAGE_STORE_CHANNELS(v, uint, p, count); return;
+  }
+}
+
+// ---- Texels -----------------------------------------------------------------------------------
+
+// Texels along x, y and z, where z counts the slices of a 3D image or the layers of an array
+// (descriptors give 1 for the dimensions an image lacks).
+static int4 imageExtent(Image d) { return (int4)(d->width, d->height, d->depth * d->arraySize, 1); }
+
+static bool imageInside(Image d, int4 i) {
+  const int4 extent = imageExtent(d);
+  return i.x >= 0 && i.y >= 0 && i.z >= 0 && i.x < extent.x && i.y < extent.y && i.z < extent.z;
+}
+
+static __global uchar* imageTexel(Image d, int4 i) {
+  return (__global uchar*)d->data + (ulong)i.x * d->elementSize + (ulong)i.y * d->rowPitch + (ulong)i.z * d->slicePitch;
+}
+
+// A texel as read_imagef sees it; outside the image, the border color.
+static float4 imageReadFloatTexel(Image d, int4 i) {
+  const uint order = d->channelOrder;
+  if (!imageInside(d, i)) return (float4)(0.0f, 0.0f, 0.0f, imageBorderIsOpaque(order) ? 1.0f : 0.0f);
+  float4 c = imageArrange(imageLoadFloats(imageTexel(d, i), d->channelType, imageChannelCount(order)), order, 1.0f);
+  if (imageIsSrgb(order)) c.xyz = (float3)(imageSrgbToLinear(c.x), imageSrgbToLinear(c.y), imageSrgbToLinear(c.z));
+  return c;
+}
+
+static int4 imageReadIntegerTexel(Image d, int4 i) {
+  const uint order = d->channelOrder;
+  if (!imageInside(d, i)) return (int4)(0, 0, 0, imageBorderIsOpaque(order) ? 1 : 0);
+  return imageArrange(imageLoadIntegers(imageTexel(d, i), d->channelType, imageChannelCount(order)), order, 1);
+}
+
+// Writes outside the image are dropped (their result is undefined).
+static void imageWriteFloatTexel(Image d, int4 i, float4 color) {
+  if (!imageInside(d, i)) return;
+  const uint order = d->channelOrder;
+  if (imageIsSrgb(order))
+    color.xyz = (float3)(imageLinearToSrgb(color.x), imageLinearToSrgb(color.y), imageLinearToSrgb(color.z));
+  imageStoreFloats(imageTexel(d, i), d->channelType, imageChannelCount(order), imageDisarrange(color, order));
+}
+static void imageWriteSignedTexel(Image d, int4 i, int4 color) {
+  if (!imageInside(d, i)) return;
+  const uint order = d->channelOrder;
+  imageStoreSigned(imageTexel(d, i), d->channelType, imageChannelCount(order), imageDisarrange(color, order));
+}
+static void imageWriteUnsignedTexel(Image d, int4 i, uint4 color) {
+  if (!imageInside(d, i)) return;
+  const uint order = d->channelOrder;
+  imageStoreUnsigned(imageTexel(d, i), d->channelType, imageChannelCount(order), as_uint4(imageDisarrange(as_int4(color), order)));
+}
+
+// ---- Addressing and filtering -----------------------------------------------------------------
+// Coordinates come as (x, y, z) with `dims` of them filtered; the rest are 0. Indices stay in
+// float until they are known to lie in [-1, size], so that no conversion overflows (NaN becomes
+// an index too, never an address).
+
+static float4 imageIndexToInt(float4 i, float4 size) { return fmin(fmax(i, -1.0f), size); }
+
+// Coordinates in texels for the non-repeating modes, mirrored ones for mirrored repeat and the
+// fraction of the image for repeat.
+static float4 imageUnnormalized(float4 s, float4 size, uint sampler) {
+  const uint mode = sampler & 0xE;
+  if (mode == CLK_ADDRESS_REPEAT) return (s - floor(s)) * size;
+  if (mode == CLK_ADDRESS_MIRRORED_REPEAT) return fabs(s - 2.0f * rint(0.5f * s)) * size;
+  return (sampler & CLK_NORMALIZED_COORDS_TRUE) ? s * size : s;
+}
+
+// The index a nearest-filter read uses along each axis (-1 or size: the border).
+static int4 imageNearestIndex(float4 s, int4 extent, uint sampler) {
+  const float4 size = convert_float4(extent);
+  const uint mode = sampler & 0xE;
+  float4 i = floor(imageUnnormalized(s, size, sampler));
+  if (mode == CLK_ADDRESS_REPEAT) i = select(i, i - size, i > size - 1.0f);
+  if (mode == CLK_ADDRESS_MIRRORED_REPEAT) i = fmin(i, size - 1.0f);
+  if (mode == CLK_ADDRESS_CLAMP_TO_EDGE) i = clamp(i, 0.0f, size - 1.0f);
+  return convert_int4(imageIndexToInt(i, size));
+}
+
+// The two indices a linear-filter read blends along each axis, and the second one's weight.
+static void imageLinearIndices(float4 s, int4 extent, uint sampler, int4* i0, int4* i1, float4* weight) {
+  const float4 size = convert_float4(extent);
+  const uint mode = sampler & 0xE;
+  const float4 u = imageUnnormalized(s, size, sampler) - 0.5f;
+  float4 first = floor(u), second = first + 1.0f;
+  *weight = u - first;
+  if (mode == CLK_ADDRESS_REPEAT) {
+    first = select(first, first + size, first < 0.0f);
+    second = select(second, second - size, second > size - 1.0f);
+  } else if (mode == CLK_ADDRESS_MIRRORED_REPEAT) {
+    first = fmax(first, 0.0f);
+    second = fmin(second, size - 1.0f);
+  } else if (mode == CLK_ADDRESS_CLAMP_TO_EDGE) {
+    first = clamp(first, 0.0f, size - 1.0f);
+    second = clamp(second, 0.0f, size - 1.0f);
+  }
+  *i0 = convert_int4(imageIndexToInt(first, size));
+  *i1 = convert_int4(imageIndexToInt(second, size));
+}
+
+// The layer of an array image a read uses.
+static int imageLayer(Image d, float layer) { return (int)clamp(rint(layer), 0.0f, (float)(d->arraySize - 1)); }
+static int imageIntegerLayer(Image d, int layer) { return clamp(layer, 0, (int)d->arraySize - 1); }
+
+// (x, y, z) filtered over `dims` axes; an array's layer (or 0) goes to the first unfiltered axis.
+static int4 imagePlace(int4 i, int dims, int layer) {
+  if (dims == 1) return (int4)(i.x, 0, layer, 0);
+  if (dims == 2) return (int4)(i.x, i.y, layer, 0);
+  return (int4)(i.xyz, 0);
+}
+
+static int4 imageFilteredExtent(Image d) { return (int4)(d->width, d->height, d->depth, 1); }
+
+static float4 imageSampleLinear(Image d, uint sampler, float4 s, int dims, int layer) {
+  int4 i0, i1;
+  float4 b;
+  imageLinearIndices(s, imageFilteredExtent(d), sampler, &i0, &i1, &b);
+  const float4 a = 1.0f - b;
+  float4 sum = 0.0f;
+  for (int z = 0; z < (dims == 3 ? 2 : 1); ++z) {
+    const int zi = z ? i1.z : i0.z;
+    const float wz = dims == 3 ? (z ? b.z : a.z) : 1.0f;
+    for (int y = 0; y < (dims >= 2 ? 2 : 1); ++y) {
+      const int yi = y ? i1.y : i0.y;
+      const float wy = dims >= 2 ? (y ? b.y : a.y) : 1.0f;
+      const float4 row = a.x * imageReadFloatTexel(d, imagePlace((int4)(i0.x, yi, zi, 0), dims, layer)) +
+                         b.x * imageReadFloatTexel(d, imagePlace((int4)(i1.x, yi, zi, 0), dims, layer));
+      sum += wz * wy * row;
+    }
+  }
+  return sum;
+}
+
+static float4 imageSampleFloat(Image d, uint sampler, float4 s, int dims, int layer) {
+  if (sampler & CLK_FILTER_LINEAR) return imageSampleLinear(d, sampler, s, dims, layer);
+  return imageReadFloatTexel(d, imagePlace(imageNearestIndex(s, imageFilteredExtent(d), sampler), dims, layer));
+}
+
+// Integer formats filter nearest only.
+static int4 imageSampleInteger(Image d, uint sampler, float4 s, int dims, int layer) {
+  return imageReadIntegerTexel(d, imagePlace(imageNearestIndex(s, imageFilteredExtent(d), sampler), dims, layer));
+}
+
+// Integer coordinates with a sampler (unnormalized, nearest): clamp to edge, or the border.
+static int4 imageAddressInteger(Image d, uint sampler, int4 i, int dims, int layer) {
+  if ((sampler & 0xE) == CLK_ADDRESS_CLAMP_TO_EDGE) i = clamp(i, 0, imageFilteredExtent(d) - 1);
+  return imagePlace(i, dims, layer);
+}
+
+// ---- The OpenCL C functions -------------------------------------------------------------------
+// Per image type: COORDS its coordinate as (x, y, z, 0) of component type V, DIMS how many of
+// them address texels (the rest are 0), LAYER its layer coordinate (0 without layers).
+
+#define IMAGE_COORDS_image1d_t(V, c) ((V##4)((c), 0, 0, 0))
+#define IMAGE_DIMS_image1d_t 1
+#define IMAGE_LAYER_image1d_t(c) 0
+#define IMAGE_COORDS_image1d_buffer_t(V, c) ((V##4)((c), 0, 0, 0))
+#define IMAGE_DIMS_image1d_buffer_t 1
+#define IMAGE_LAYER_image1d_buffer_t(c) 0
+#define IMAGE_COORDS_image1d_array_t(V, c) ((V##4)((c).x, 0, 0, 0))
+#define IMAGE_DIMS_image1d_array_t 1
+#define IMAGE_LAYER_image1d_array_t(c) (c).y
+#define IMAGE_COORDS_image2d_t(V, c) ((V##4)((c).x, (c).y, 0, 0))
+#define IMAGE_DIMS_image2d_t 2
+#define IMAGE_LAYER_image2d_t(c) 0
+#define IMAGE_COORDS_image2d_depth_t IMAGE_COORDS_image2d_t
+#define IMAGE_DIMS_image2d_depth_t 2
+#define IMAGE_LAYER_image2d_depth_t(c) 0
+#define IMAGE_COORDS_image2d_array_t(V, c) ((V##4)((c).x, (c).y, 0, 0))
+#define IMAGE_DIMS_image2d_array_t 2
+#define IMAGE_LAYER_image2d_array_t(c) (c).z
+#define IMAGE_COORDS_image2d_array_depth_t IMAGE_COORDS_image2d_array_t
+#define IMAGE_DIMS_image2d_array_depth_t 2
+#define IMAGE_LAYER_image2d_array_depth_t(c) (c).z
+#define IMAGE_COORDS_image3d_t(V, c) ((V##4)((c).x, (c).y, (c).z, 0))
+#define IMAGE_DIMS_image3d_t 3
+#define IMAGE_LAYER_image3d_t(c) 0
+
+// Integer coordinates of a texel: (x, y, z) and the layer, placed as the descriptor's axes.
+#define IMAGE_TEXEL_AT(T, d, c) imagePlace(IMAGE_COORDS_##T(int, c), IMAGE_DIMS_##T, imageIntegerLayer(d, IMAGE_LAYER_##T(c)))
+
+// Reads without a sampler (and writes) take integer coordinates.
+#define IMAGE_INTEGER_ACCESS(ACCESS, T, C)                                                                                  \
+  float4 OVL read_imagef(ACCESS T image, C coord) {                                                                         \
+    Image d = DESCRIPTOR(image);                                                                                            \
+    return imageReadFloatTexel(d, IMAGE_TEXEL_AT(T, d, coord));                                                             \
+  }                                                                                                                          \
+  half4 OVL read_imageh(ACCESS T image, C coord) { return convert_half4(read_imagef(image, coord)); }                       \
+  int4 OVL read_imagei(ACCESS T image, C coord) {                                                                           \
+    Image d = DESCRIPTOR(image);                                                                                            \
+    return imageReadIntegerTexel(d, IMAGE_TEXEL_AT(T, d, coord));                                                           \
+  }                                                                                                                          \
+  uint4 OVL read_imageui(ACCESS T image, C coord) { return as_uint4(read_imagei(image, coord)); }
+#define IMAGE_WRITES(ACCESS, T, C)                                                                                          \
+  void OVL write_imagef(ACCESS T image, C coord, float4 color) {                                                            \
+    Image d = DESCRIPTOR(image);                                                                                            \
+    imageWriteFloatTexel(d, IMAGE_TEXEL_AT(T, d, coord), color);                                                            \
+  }                                                                                                                          \
+  void OVL write_imageh(ACCESS T image, C coord, half4 color) { write_imagef(image, coord, convert_float4(color)); }         \
+  void OVL write_imagei(ACCESS T image, C coord, int4 color) {                                                              \
+    Image d = DESCRIPTOR(image);                                                                                            \
+    imageWriteSignedTexel(d, IMAGE_TEXEL_AT(T, d, coord), color);                                                           \
+  }                                                                                                                          \
+  void OVL write_imageui(ACCESS T image, C coord, uint4 color) {                                                            \
+    Image d = DESCRIPTOR(image);                                                                                            \
+    imageWriteUnsignedTexel(d, IMAGE_TEXEL_AT(T, d, coord), color);                                                         \
+  }
+
+// Reads with a sampler: float coordinates go through addressing and filtering, integer ones
+// through the integer addressing modes.
+#define IMAGE_SAMPLED(T, C, F)                                                                                              \
+  float4 OVL read_imagef(read_only T image, sampler_t sampler, F coord) {                                                  \
+    Image d = DESCRIPTOR(image);                                                                                            \
+    return imageSampleFloat(d, SAMPLER_BITS(sampler), IMAGE_COORDS_##T(float, coord), IMAGE_DIMS_##T,                             \
+                            imageLayer(d, IMAGE_LAYER_##T(coord)));                                                         \
+  }                                                                                                                          \
+  int4 OVL read_imagei(read_only T image, sampler_t sampler, F coord) {                                                    \
+    Image d = DESCRIPTOR(image);                                                                                            \
+    return imageSampleInteger(d, SAMPLER_BITS(sampler), IMAGE_COORDS_##T(float, coord), IMAGE_DIMS_##T,                           \
+                              imageLayer(d, IMAGE_LAYER_##T(coord)));                                                       \
+  }                                                                                                                          \
+  float4 OVL read_imagef(read_only T image, sampler_t sampler, C coord) {                                                  \
+    Image d = DESCRIPTOR(image);                                                                                            \
+    return imageReadFloatTexel(d, imageAddressInteger(d, SAMPLER_BITS(sampler), IMAGE_COORDS_##T(int, coord),      \
+                                                      IMAGE_DIMS_##T, imageIntegerLayer(d, IMAGE_LAYER_##T(coord))));       \
+  }                                                                                                                          \
+  int4 OVL read_imagei(read_only T image, sampler_t sampler, C coord) {                                                    \
+    Image d = DESCRIPTOR(image);                                                                                            \
+    return imageReadIntegerTexel(d, imageAddressInteger(d, SAMPLER_BITS(sampler), IMAGE_COORDS_##T(int, coord),    \
+                                                        IMAGE_DIMS_##T, imageIntegerLayer(d, IMAGE_LAYER_##T(coord))));     \
+  }                                                                                                                          \
+  half4 OVL read_imageh(read_only T image, sampler_t sampler, F coord) {                                                   \
+    return convert_half4(read_imagef(image, sampler, coord));                                                               \
+  }                                                                                                                          \
+  half4 OVL read_imageh(read_only T image, sampler_t sampler, C coord) {                                                   \
+    return convert_half4(read_imagef(image, sampler, coord));                                                               \
+  }                                                                                                                          \
+  uint4 OVL read_imageui(read_only T image, sampler_t sampler, F coord) { return as_uint4(read_imagei(image, sampler, coord)); } \
+  uint4 OVL read_imageui(read_only T image, sampler_t sampler, C coord) { return as_uint4(read_imagei(image, sampler, coord)); }
+
+// Depth images hold one float channel.
+#define IMAGE_DEPTH(T, C, F)                                                                                                \
+  float OVL read_imagef(read_only T image, sampler_t sampler, F coord) {                                                   \
+    Image d = DESCRIPTOR(image);                                                                                            \
+    return imageSampleFloat(d, SAMPLER_BITS(sampler), IMAGE_COORDS_##T(float, coord), IMAGE_DIMS_##T,                             \
+                            imageLayer(d, IMAGE_LAYER_##T(coord))).x;                                                       \
+  }                                                                                                                          \
+  float OVL read_imagef(read_only T image, sampler_t sampler, C coord) {                                                   \
+    Image d = DESCRIPTOR(image);                                                                                            \
+    return imageReadFloatTexel(d, imageAddressInteger(d, SAMPLER_BITS(sampler), IMAGE_COORDS_##T(int, coord),      \
+                                                      IMAGE_DIMS_##T, imageIntegerLayer(d, IMAGE_LAYER_##T(coord)))).x;     \
+  }                                                                                                                          \
+  IMAGE_DEPTH_ACCESS(read_only, T, C) IMAGE_DEPTH_ACCESS(read_write, T, C) IMAGE_DEPTH_WRITE(write_only, T, C)              \
+  IMAGE_DEPTH_WRITE(read_write, T, C)
+#define IMAGE_DEPTH_ACCESS(ACCESS, T, C)                                                                                    \
+  float OVL read_imagef(ACCESS T image, C coord) {                                                                          \
+    Image d = DESCRIPTOR(image);                                                                                            \
+    return imageReadFloatTexel(d, IMAGE_TEXEL_AT(T, d, coord)).x;                                                           \
+  }
+#define IMAGE_DEPTH_WRITE(ACCESS, T, C)                                                                                     \
+  void OVL write_imagef(ACCESS T image, C coord, float depth) {                                                             \
+    Image d = DESCRIPTOR(image);                                                                                            \
+    imageWriteFloatTexel(d, IMAGE_TEXEL_AT(T, d, coord), (float4)(depth, 0.0f, 0.0f, 0.0f));                                \
+  }
+
+// get_image_*: what every image type answers, then the sizes it has.
+#define IMAGE_QUERIES(ACCESS, T)                                                                                             \
+  int OVL get_image_width(ACCESS T image) { return DESCRIPTOR(image)->width; }                                              \
+  int OVL get_image_channel_data_type(ACCESS T image) { return DESCRIPTOR(image)->channelType; }                            \
+  int OVL get_image_channel_order(ACCESS T image) { return DESCRIPTOR(image)->channelOrder; }
+#define IMAGE_HEIGHT(ACCESS, T) \
+  int OVL get_image_height(ACCESS T image) { return DESCRIPTOR(image)->height; }
+#define IMAGE_DIM2(ACCESS, T) \
+  int2 OVL get_image_dim(ACCESS T image) { return (int2)(DESCRIPTOR(image)->width, DESCRIPTOR(image)->height); }
+#define IMAGE_ARRAY_SIZE(ACCESS, T) \
+  size_t OVL get_image_array_size(ACCESS T image) { return DESCRIPTOR(image)->arraySize; }
+
+#define IMAGE_ALL_TYPES(ACCESS)                                                                                             \
+  IMAGE_QUERIES(ACCESS, image1d_t) IMAGE_QUERIES(ACCESS, image1d_buffer_t) IMAGE_QUERIES(ACCESS, image1d_array_t)          \
+  IMAGE_QUERIES(ACCESS, image2d_t) IMAGE_QUERIES(ACCESS, image2d_array_t) IMAGE_QUERIES(ACCESS, image3d_t)                 \
+  IMAGE_QUERIES(ACCESS, image2d_depth_t) IMAGE_QUERIES(ACCESS, image2d_array_depth_t)                                      \
+  IMAGE_HEIGHT(ACCESS, image2d_t) IMAGE_HEIGHT(ACCESS, image2d_array_t) IMAGE_HEIGHT(ACCESS, image3d_t)                    \
+  IMAGE_HEIGHT(ACCESS, image2d_depth_t) IMAGE_HEIGHT(ACCESS, image2d_array_depth_t)                                        \
+  IMAGE_DIM2(ACCESS, image2d_t) IMAGE_DIM2(ACCESS, image2d_array_t) IMAGE_DIM2(ACCESS, image2d_depth_t)                    \
+  IMAGE_DIM2(ACCESS, image2d_array_depth_t)                                                                                 \
+  IMAGE_ARRAY_SIZE(ACCESS, image1d_array_t) IMAGE_ARRAY_SIZE(ACCESS, image2d_array_t)                                      \
+  IMAGE_ARRAY_SIZE(ACCESS, image2d_array_depth_t)                                                                           \
+  int OVL get_image_depth(ACCESS image3d_t image) { return DESCRIPTOR(image)->depth; }                                      \
+  int4 OVL get_image_dim(ACCESS image3d_t image) {                                                                          \
+    Image d = DESCRIPTOR(image);                                                                                            \
+    return (int4)(d->width, d->height, d->depth, 0);                                                                        \
+  }
+IMAGE_ALL_TYPES(read_only)
+IMAGE_ALL_TYPES(write_only)
+IMAGE_ALL_TYPES(read_write)
+
+#define IMAGE_COLOR_TYPE(T, C, F)                                                                                           \
+  IMAGE_SAMPLED(T, C, F) IMAGE_INTEGER_ACCESS(read_only, T, C) IMAGE_INTEGER_ACCESS(read_write, T, C)                       \
+  IMAGE_WRITES(write_only, T, C) IMAGE_WRITES(read_write, T, C)
+IMAGE_COLOR_TYPE(image1d_t, int, float)
+IMAGE_COLOR_TYPE(image1d_array_t, int2, float2)
+IMAGE_COLOR_TYPE(image2d_t, int2, float2)
+IMAGE_COLOR_TYPE(image2d_array_t, int4, float4)
+IMAGE_COLOR_TYPE(image3d_t, int4, float4)
+IMAGE_INTEGER_ACCESS(read_only, image1d_buffer_t, int)
+IMAGE_INTEGER_ACCESS(read_write, image1d_buffer_t, int)
+IMAGE_WRITES(write_only, image1d_buffer_t, int)
+IMAGE_WRITES(read_write, image1d_buffer_t, int)
+IMAGE_DEPTH(image2d_depth_t, int2, float2)
+IMAGE_DEPTH(image2d_array_depth_t, int4, float4)

@@ -1,0 +1,302 @@
+#include "level_zero/image/image.h"
+
+#include <array>
+
+#include "level_zero/cmdlist/command_list.h"
+#include "level_zero/context/context.h"
+#include "level_zero/device/device.h"
+#include "level_zero/validation.h"
+#include "loom/core/device.h"
+#include "loom/core/runtime.h"
+
+namespace loom::l0 {
+namespace {
+
+using core::ChannelOrder;
+using core::ChannelType;
+using core::ImageType;
+using Triple = std::array<uint64_t, 3>;
+
+bool imageTypeOf(ze_image_type_t type, ImageType& out) {
+  switch (type) {
+    case ZE_IMAGE_TYPE_1D: out = ImageType::Image1d; return true;
+    case ZE_IMAGE_TYPE_1DARRAY: out = ImageType::Image1dArray; return true;
+    case ZE_IMAGE_TYPE_2D: out = ImageType::Image2d; return true;
+    case ZE_IMAGE_TYPE_2DARRAY: out = ImageType::Image2dArray; return true;
+    case ZE_IMAGE_TYPE_3D: out = ImageType::Image3d; return true;
+    case ZE_IMAGE_TYPE_BUFFER: out = ImageType::Image1dBuffer; return true;
+    default: return false;
+  }
+}
+
+// Bits of one component of a layout of equal components, and how many there are; 0 for others.
+struct Components {
+  uint32_t bits;
+  uint32_t count;
+};
+
+Components componentsOf(ze_image_format_layout_t layout) {
+  switch (layout) {
+    case ZE_IMAGE_FORMAT_LAYOUT_8: return {8, 1};
+    case ZE_IMAGE_FORMAT_LAYOUT_16: return {16, 1};
+    case ZE_IMAGE_FORMAT_LAYOUT_32: return {32, 1};
+    case ZE_IMAGE_FORMAT_LAYOUT_8_8: return {8, 2};
+    case ZE_IMAGE_FORMAT_LAYOUT_16_16: return {16, 2};
+    case ZE_IMAGE_FORMAT_LAYOUT_32_32: return {32, 2};
+    case ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8: return {8, 4};
+    case ZE_IMAGE_FORMAT_LAYOUT_16_16_16_16: return {16, 4};
+    case ZE_IMAGE_FORMAT_LAYOUT_32_32_32_32: return {32, 4};
+    default: return {0, 0};
+  }
+}
+
+bool channelTypeOf(ze_image_format_type_t type, uint32_t bits, ChannelType& out) {
+  const int index = bits == 8 ? 0 : bits == 16 ? 1 : 2;
+  static constexpr ChannelType kUint[] = {ChannelType::UnsignedInt8, ChannelType::UnsignedInt16, ChannelType::UnsignedInt32};
+  static constexpr ChannelType kSint[] = {ChannelType::SignedInt8, ChannelType::SignedInt16, ChannelType::SignedInt32};
+  switch (type) {
+    case ZE_IMAGE_FORMAT_TYPE_UINT: out = kUint[index]; return true;
+    case ZE_IMAGE_FORMAT_TYPE_SINT: out = kSint[index]; return true;
+    case ZE_IMAGE_FORMAT_TYPE_UNORM:
+      out = bits == 8 ? ChannelType::UnormInt8 : ChannelType::UnormInt16;
+      return bits != 32;
+    case ZE_IMAGE_FORMAT_TYPE_SNORM:
+      out = bits == 8 ? ChannelType::SnormInt8 : ChannelType::SnormInt16;
+      return bits != 32;
+    case ZE_IMAGE_FORMAT_TYPE_FLOAT:
+      out = bits == 16 ? ChannelType::HalfFloat : ChannelType::Float;
+      return bits != 8;
+    default: return false;
+  }
+}
+
+// The channel order a swizzle of `count` components names: the memory order of the components.
+bool channelOrderOf(const ze_image_format_t& format, uint32_t count, ChannelOrder& out) {
+  auto is = [](ze_image_format_swizzle_t swizzle, ze_image_format_swizzle_t component) {
+    return swizzle == component || swizzle == ZE_IMAGE_FORMAT_SWIZZLE_X;
+  };
+  using S = ze_image_format_swizzle_t;
+  const S x = format.x, y = format.y, z = format.z, w = format.w;
+  switch (count) {
+    case 1:
+      out = x == ZE_IMAGE_FORMAT_SWIZZLE_A ? ChannelOrder::A : ChannelOrder::R;
+      return true;
+    case 2:
+      out = y == ZE_IMAGE_FORMAT_SWIZZLE_A ? ChannelOrder::RA : ChannelOrder::RG;
+      return true;
+    default:
+      if (is(x, ZE_IMAGE_FORMAT_SWIZZLE_B) && x != ZE_IMAGE_FORMAT_SWIZZLE_X && is(z, ZE_IMAGE_FORMAT_SWIZZLE_R)) {
+        out = ChannelOrder::BGRA;
+      } else if (x == ZE_IMAGE_FORMAT_SWIZZLE_A && is(y, ZE_IMAGE_FORMAT_SWIZZLE_R)) {
+        out = ChannelOrder::ARGB;
+      } else {
+        out = ChannelOrder::RGBA;
+        return is(x, ZE_IMAGE_FORMAT_SWIZZLE_R) && is(y, ZE_IMAGE_FORMAT_SWIZZLE_G) && is(z, ZE_IMAGE_FORMAT_SWIZZLE_B) &&
+               (is(w, ZE_IMAGE_FORMAT_SWIZZLE_A) || w == ZE_IMAGE_FORMAT_SWIZZLE_1);
+      }
+      return true;
+  }
+}
+
+// The OpenCL format of a Level Zero one, when Loom supports it for the image type and what the
+// flags ask.
+bool supportedFormatOf(const ze_image_desc_t& desc, ImageType type, core::ImageFormat& out) {
+  const Components components = componentsOf(desc.format.layout);
+  if (components.count == 0) return false;
+  if (!channelTypeOf(desc.format.type, components.bits, out.type)) return false;
+  if (!channelOrderOf(desc.format, components.count, out.order)) return false;
+  return core::isSupportedImageFormat(out, type, desc.flags & ZE_IMAGE_FLAG_KERNEL_WRITE);
+}
+
+// The shape of `desc` (tight pitches), or the error that refuses it.
+ze_result_t shapeOf(const ze_image_desc_t& desc, const core::ImageLimits& limits, core::ImageShape& shape, const char* function) {
+  if (!imageTypeOf(desc.type, shape.type)) return reportError(ZE_RESULT_ERROR_INVALID_ENUMERATION, function, "unknown image type");
+  if (!supportedFormatOf(desc, shape.type, shape.format))
+    return reportError(ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT, function, "the format (layout, type, swizzle) is not supported");
+  if (desc.miplevels > 1) return reportError(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, function, "mipmaps are not supported");
+  shape.width = desc.width;
+  const bool hasHeight = shape.type == ImageType::Image2d || shape.type == ImageType::Image2dArray || shape.type == ImageType::Image3d;
+  if (hasHeight) shape.height = desc.height;
+  if (shape.type == ImageType::Image3d) shape.depth = desc.depth;
+  if (core::isArrayImage(shape.type)) shape.arraySize = desc.arraylevels;
+  if (shape.width == 0 || shape.height == 0 || shape.depth == 0 || shape.arraySize == 0)
+    return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "a size of the image is 0");
+  const bool fits = shape.type == ImageType::Image3d
+                        ? shape.width <= limits.max3dWidth && shape.height <= limits.max3dHeight && shape.depth <= limits.max3dDepth
+                    : shape.type == ImageType::Image1dBuffer
+                        ? shape.width <= limits.maxBufferTexels
+                        : shape.width <= limits.max2dWidth && shape.height <= limits.max2dHeight && shape.arraySize <= limits.maxArraySize;
+  if (!fits) return reportError(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, function, "a size is above zeDeviceGetImageProperties' limits");
+  shape = core::withTightPitches(shape);
+  return ZE_RESULT_SUCCESS;
+}
+
+Triple originOf(const ze_image_region_t* region) {
+  return region ? Triple{region->originX, region->originY, region->originZ} : Triple{0, 0, 0};
+}
+
+// A null region is the whole image.
+Triple extentOf(const ze_image_region_t* region, const core::Image& image) {
+  if (!region) return image.extent();
+  return {region->width, region->height, region->depth == 0 ? 1u : region->depth};
+}
+
+ze_result_t checkRegion(const core::Image& image, const ze_image_region_t* region, const char* function, const char* name) {
+  if (image.containsRegion(originOf(region), extentOf(region, image))) return ZE_RESULT_SUCCESS;
+  return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function,
+                     (std::string(name) + " is empty or lies outside the image, or has a coordinate the image type lacks").c_str());
+}
+
+// Image <-> memory laid out as `layout` (tight where a pitch is 0).
+ze_result_t appendMemoryCopy(const char* function, ze_command_list_handle_t hCommandList, void* memory, Image& image,
+                             const ze_image_region_t* region, core::LinearLayout layout, bool toMemory,
+                             ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  const core::Image& texels = image.core();
+  if (ze_result_t result = checkRegion(texels, region, function, "the image region"); result != ZE_RESULT_SUCCESS) return result;
+  const Triple extent = extentOf(region, texels);
+  const ImageType type = texels.shape().type;
+  layout = core::resolveLayout(layout, type, texels.elementSize(), extent);
+  CommandList& list = *CommandList::fromHandle(hCommandList);
+  const uint64_t bytes = core::linearBytes(layout, type, texels.elementSize(), extent);
+  if (ze_result_t result = list.checkRange(function, toMemory ? "dstptr" : "srcptr", memory, bytes); result != ZE_RESULT_SUCCESS)
+    return result;
+  const Triple copyExtent = texels.copyExtent(extent);
+  const core::CopyRegionCommand toHost{memory, texels.data(), core::linearRegion(layout, type), texels.regionAt(originOf(region)),
+                                       copyExtent[0], copyExtent[1], copyExtent[2]};
+  const core::CopyRegionCommand copy = toMemory ? toHost : core::reversed(toHost);
+  return list.append(function, hSignalEvent, numWaitEvents, phWaitEvents,
+                     [&](core::CommandStream& stream) { stream.appendCopyRegion(copy); });
+}
+
+}  // namespace
+
+ze_result_t zeImageGetProperties(ze_device_handle_t hDevice, const ze_image_desc_t* desc, ze_image_properties_t* pImageProperties) {
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(desc);
+  ZE_REQUIRE_POINTER(pImageProperties);
+  ZE_REQUIRE_DESCRIPTOR(desc, ZE_STRUCTURE_TYPE_IMAGE_DESC);
+  const core::ImageLimits& limits = Device::fromHandle(hDevice)->core().info().images;
+  ZE_REQUIRE(limits.supported, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, "the device does not support images");
+  core::ImageShape shape;
+  if (ze_result_t result = shapeOf(*desc, limits, shape, __func__); result != ZE_RESULT_SUCCESS) return result;
+  pImageProperties->samplerFilterFlags = ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT | ZE_IMAGE_SAMPLER_FILTER_FLAG_LINEAR;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeImageCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_image_desc_t* desc,
+                          ze_image_handle_t* phImage) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(desc);
+  ZE_REQUIRE_POINTER(phImage);
+  ZE_REQUIRE_DESCRIPTOR(desc, ZE_STRUCTURE_TYPE_IMAGE_DESC);
+  ZE_REQUIRE_FLAGS(desc->flags, ZE_IMAGE_FLAG_KERNEL_WRITE | ZE_IMAGE_FLAG_BIAS_UNCACHED);
+  Context& context = *Context::fromHandle(hContext);
+  Device& device = *Device::fromHandle(hDevice);
+  ZE_REQUIRE(context.contains(device), ZE_RESULT_ERROR_INVALID_ARGUMENT, "the device is not one of the context's");
+  const core::ImageLimits& limits = device.core().info().images;
+  ZE_REQUIRE(limits.supported, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, "the device does not support images");
+  core::ImageShape shape;
+  if (ze_result_t result = shapeOf(*desc, limits, shape, __func__); result != ZE_RESULT_SUCCESS) return result;
+  ZE_REQUIRE(core::storageBytes(shape) <= device.core().info().maxAllocationSize, ZE_RESULT_ERROR_UNSUPPORTED_SIZE,
+             "the image is larger than the device's maxMemAllocSize");
+  std::unique_ptr<core::Image> image = core::Image::create(device.core(), shape, nullptr, &context);
+  ZE_REQUIRE(image, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, "out of device memory");
+  *phImage = new Image(context, std::move(image), *desc);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeImageDestroy(ze_image_handle_t hImage) {
+  ZE_REQUIRE_HANDLE(hImage);
+  Image* image = Image::fromHandle(hImage);
+  image->retireHandle();
+  // Work in flight may still read or write its texels.
+  core::Runtime::get().releaseAfterSubmittedWork([image] { delete image; });
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_handle_t hImage,
+                                         ze_image_allocation_ext_properties_t* pImageAllocProperties) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_HANDLE(hImage);
+  ZE_REQUIRE_POINTER(pImageAllocProperties);
+  Image& image = *Image::fromHandle(hImage);
+  ZE_REQUIRE(&image.context() == Context::fromHandle(hContext), ZE_RESULT_ERROR_INVALID_ARGUMENT,
+             "the image belongs to another context");
+  const auto allocation = core::Runtime::get().memory().find(image.core().data());
+  pImageAllocProperties->id = allocation ? allocation->id : 0;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeCommandListAppendImageCopy(ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
+                                         ze_image_handle_t hSrcImage, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                         ze_event_handle_t* phWaitEvents) {
+  return loom::l0::zeCommandListAppendImageCopyRegion(hCommandList, hDstImage, hSrcImage, nullptr, nullptr, hSignalEvent, numWaitEvents,
+                                            phWaitEvents);
+}
+
+ze_result_t zeCommandListAppendImageCopyRegion(ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
+                                               ze_image_handle_t hSrcImage, const ze_image_region_t* pDstRegion,
+                                               const ze_image_region_t* pSrcRegion, ze_event_handle_t hSignalEvent,
+                                               uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  ZE_REQUIRE_HANDLE(hDstImage);
+  ZE_REQUIRE_HANDLE(hSrcImage);
+  const core::Image& destination = Image::fromHandle(hDstImage)->core();
+  const core::Image& source = Image::fromHandle(hSrcImage)->core();
+  ZE_REQUIRE(destination.format() == source.format(), ZE_RESULT_ERROR_INVALID_ARGUMENT, "the images have different formats");
+  if (ze_result_t result = checkRegion(source, pSrcRegion, __func__, "pSrcRegion"); result != ZE_RESULT_SUCCESS) return result;
+  if (ze_result_t result = checkRegion(destination, pDstRegion, __func__, "pDstRegion"); result != ZE_RESULT_SUCCESS) return result;
+  const Triple extent = extentOf(pSrcRegion, source);
+  ZE_REQUIRE(extent == extentOf(pDstRegion, destination), ZE_RESULT_ERROR_INVALID_ARGUMENT,
+             "the source and destination regions differ in size");
+  const Triple srcOrigin = originOf(pSrcRegion), dstOrigin = originOf(pDstRegion);
+  bool overlaps = &source == &destination;
+  for (int d = 0; d < 3 && overlaps; ++d)
+    overlaps = srcOrigin[d] < dstOrigin[d] + extent[d] && dstOrigin[d] < srcOrigin[d] + extent[d];
+  ZE_REQUIRE(!overlaps, ZE_RESULT_ERROR_OVERLAPPING_REGIONS, "the source and destination regions overlap");
+  const Triple bytes = source.copyExtent(extent);
+  const core::CopyRegionCommand copy{destination.data(), source.data(), destination.regionAt(dstOrigin), source.regionAt(srcOrigin),
+                                     bytes[0], bytes[1], bytes[2]};
+  return CommandList::fromHandle(hCommandList)->append(__func__, hSignalEvent, numWaitEvents, phWaitEvents,
+                                                       [&](core::CommandStream& stream) { stream.appendCopyRegion(copy); });
+}
+
+ze_result_t zeCommandListAppendImageCopyToMemory(ze_command_list_handle_t hCommandList, void* dstptr, ze_image_handle_t hSrcImage,
+                                                 const ze_image_region_t* pSrcRegion, ze_event_handle_t hSignalEvent,
+                                                 uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  return loom::l0::zeCommandListAppendImageCopyToMemoryExt(hCommandList, dstptr, hSrcImage, pSrcRegion, 0, 0, hSignalEvent, numWaitEvents,
+                                                 phWaitEvents);
+}
+
+ze_result_t zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
+                                                   const void* srcptr, const ze_image_region_t* pDstRegion,
+                                                   ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                                   ze_event_handle_t* phWaitEvents) {
+  return loom::l0::zeCommandListAppendImageCopyFromMemoryExt(hCommandList, hDstImage, srcptr, pDstRegion, 0, 0, hSignalEvent, numWaitEvents,
+                                                   phWaitEvents);
+}
+
+ze_result_t zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t hCommandList, void* dstptr,
+                                                    ze_image_handle_t hSrcImage, const ze_image_region_t* pSrcRegion,
+                                                    uint32_t destRowPitch, uint32_t destSlicePitch, ze_event_handle_t hSignalEvent,
+                                                    uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  ZE_REQUIRE_HANDLE(hSrcImage);
+  ZE_REQUIRE_POINTER(dstptr);
+  return appendMemoryCopy(__func__, hCommandList, dstptr, *Image::fromHandle(hSrcImage), pSrcRegion, {destRowPitch, destSlicePitch},
+                          true, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ze_result_t zeCommandListAppendImageCopyFromMemoryExt(ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
+                                                      const void* srcptr, const ze_image_region_t* pDstRegion,
+                                                      uint32_t srcRowPitch, uint32_t srcSlicePitch, ze_event_handle_t hSignalEvent,
+                                                      uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  ZE_REQUIRE_HANDLE(hCommandList);
+  ZE_REQUIRE_HANDLE(hDstImage);
+  ZE_REQUIRE_POINTER(srcptr);
+  return appendMemoryCopy(__func__, hCommandList, const_cast<void*>(srcptr), *Image::fromHandle(hDstImage), pDstRegion,
+                          {srcRowPitch, srcSlicePitch}, false, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+}  // namespace loom::l0

@@ -1,0 +1,62 @@
+#pragma once
+// A Level Zero image: a core::Image of its context on one device, its format mapped to the
+// OpenCL channel order and type that kernels see (compiler/image_abi.h).
+#include <level_zero/ze_api.h>
+
+#include <memory>
+
+#include "level_zero/handle/handle.h"
+#include "loom/core/image.h"
+
+namespace loom::l0 {
+
+class Context;
+
+class Image : public _ze_image_handle_t {
+ public:
+  Image(Context& context, std::unique_ptr<core::Image> image, ze_image_desc_t desc)
+      : context_(context), image_(std::move(image)), desc_(desc) {}
+  static Image* fromHandle(ze_image_handle_t handle) { return static_cast<Image*>(handle); }
+
+  Context& context() const { return context_; }
+  core::Image& core() const { return *image_; }
+  const ze_image_desc_t& desc() const { return desc_; }
+  bool kernelWrites() const { return desc_.flags & ZE_IMAGE_FLAG_KERNEL_WRITE; }
+
+ private:
+  Context& context_;
+  std::unique_ptr<core::Image> image_;
+  ze_image_desc_t desc_;
+};
+
+ze_result_t zeImageGetProperties(ze_device_handle_t hDevice, const ze_image_desc_t* desc, ze_image_properties_t* pImageProperties);
+ze_result_t zeImageCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_image_desc_t* desc,
+                          ze_image_handle_t* phImage);
+ze_result_t zeImageDestroy(ze_image_handle_t hImage);
+ze_result_t zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_handle_t hImage,
+                                         ze_image_allocation_ext_properties_t* pImageAllocProperties);
+
+ze_result_t zeCommandListAppendImageCopy(ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
+                                         ze_image_handle_t hSrcImage, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                         ze_event_handle_t* phWaitEvents);
+ze_result_t zeCommandListAppendImageCopyRegion(ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
+                                               ze_image_handle_t hSrcImage, const ze_image_region_t* pDstRegion,
+                                               const ze_image_region_t* pSrcRegion, ze_event_handle_t hSignalEvent,
+                                               uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents);
+ze_result_t zeCommandListAppendImageCopyToMemory(ze_command_list_handle_t hCommandList, void* dstptr, ze_image_handle_t hSrcImage,
+                                                 const ze_image_region_t* pSrcRegion, ze_event_handle_t hSignalEvent,
+                                                 uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents);
+ze_result_t zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
+                                                   const void* srcptr, const ze_image_region_t* pDstRegion,
+                                                   ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                                   ze_event_handle_t* phWaitEvents);
+ze_result_t zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t hCommandList, void* dstptr,
+                                                    ze_image_handle_t hSrcImage, const ze_image_region_t* pSrcRegion,
+                                                    uint32_t destRowPitch, uint32_t destSlicePitch, ze_event_handle_t hSignalEvent,
+                                                    uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents);
+ze_result_t zeCommandListAppendImageCopyFromMemoryExt(ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
+                                                      const void* srcptr, const ze_image_region_t* pDstRegion,
+                                                      uint32_t srcRowPitch, uint32_t srcSlicePitch, ze_event_handle_t hSignalEvent,
+                                                      uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents);
+
+}  // namespace loom::l0

@@ -1,0 +1,259 @@
+// Level Zero images and samplers through the loader: creation and its errors, properties, and
+// the image copies (image to image, to and from memory, tight and pitched) for every image type.
+#include <array>
+#include <cstring>
+
+#include "ze_test_helpers.h"
+
+namespace loom::test {
+namespace {
+
+ze_image_desc_t imageDesc(ze_image_type_t type, uint64_t width, uint32_t height, uint32_t depth, uint32_t layers,
+                          ze_image_format_layout_t layout = ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8,
+                          ze_image_format_type_t formatType = ZE_IMAGE_FORMAT_TYPE_UNORM) {
+  ze_image_desc_t desc{ZE_STRUCTURE_TYPE_IMAGE_DESC};
+  desc.type = type;
+  desc.format = {layout, formatType, ZE_IMAGE_FORMAT_SWIZZLE_R, ZE_IMAGE_FORMAT_SWIZZLE_G, ZE_IMAGE_FORMAT_SWIZZLE_B,
+                 ZE_IMAGE_FORMAT_SWIZZLE_A};
+  desc.width = width;
+  desc.height = height;
+  desc.depth = depth;
+  desc.arraylevels = layers;
+  return desc;
+}
+
+// The image's extent along the coordinates of its regions: (width, height or layers, depth or layers).
+std::array<uint32_t, 3> extentOf(const ze_image_desc_t& desc) {
+  switch (desc.type) {
+    case ZE_IMAGE_TYPE_1D:
+    case ZE_IMAGE_TYPE_BUFFER: return {uint32_t(desc.width), 1, 1};
+    case ZE_IMAGE_TYPE_1DARRAY: return {uint32_t(desc.width), desc.arraylevels, 1};
+    case ZE_IMAGE_TYPE_2D: return {uint32_t(desc.width), desc.height, 1};
+    case ZE_IMAGE_TYPE_2DARRAY: return {uint32_t(desc.width), desc.height, desc.arraylevels};
+    default: return {uint32_t(desc.width), desc.height, desc.depth};
+  }
+}
+
+class ImageTest : public ZeTest {
+ protected:
+  void TearDown() override {
+    for (ze_image_handle_t image : images) EXPECT_ZE(zeImageDestroy(image));
+    for (ze_sampler_handle_t sampler : samplers) EXPECT_ZE(zeSamplerDestroy(sampler));
+    ZeTest::TearDown();
+  }
+
+  ze_image_handle_t image(const ze_image_desc_t& desc) {
+    ze_image_handle_t handle = nullptr;
+    EXPECT_ZE(zeImageCreate(context, device, &desc, &handle));
+    if (handle) images.push_back(handle);
+    return handle;
+  }
+
+  ze_result_t createResult(const ze_image_desc_t& desc) {
+    ze_image_handle_t handle = nullptr;
+    const ze_result_t result = zeImageCreate(context, device, &desc, &handle);
+    if (handle) zeImageDestroy(handle);
+    return result;
+  }
+
+  std::vector<ze_image_handle_t> images;
+  std::vector<ze_sampler_handle_t> samplers;
+};
+
+TEST_F(ImageTest, CreationChecksTheDescription) {
+  EXPECT_ZE(createResult(imageDesc(ZE_IMAGE_TYPE_2D, 16, 16, 1, 0)));
+  ze_image_desc_t bad = imageDesc(ZE_IMAGE_TYPE_2D, 16, 16, 1, 0);
+  bad.type = ze_image_type_t(99);
+  EXPECT_EQ(createResult(bad), ZE_RESULT_ERROR_INVALID_ENUMERATION);
+  bad = imageDesc(ZE_IMAGE_TYPE_2D, 16, 16, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_NV12);
+  EXPECT_EQ(createResult(bad), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+  bad = imageDesc(ZE_IMAGE_TYPE_2D, 16, 16, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_UNORM);  // no 32-bit unorm
+  EXPECT_EQ(createResult(bad), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+  bad = imageDesc(ZE_IMAGE_TYPE_2D, 0, 16, 1, 0);
+  EXPECT_EQ(createResult(bad), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  ze_device_image_properties_t limits{ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES};
+  ASSERT_ZE(zeDeviceGetImageProperties(device, &limits));
+  bad = imageDesc(ZE_IMAGE_TYPE_3D, 4, 4, limits.maxImageDims3D + 1, 0);
+  EXPECT_EQ(createResult(bad), ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+  bad = imageDesc(ZE_IMAGE_TYPE_2D, 16, 16, 1, 0);
+  bad.miplevels = 3;
+  EXPECT_EQ(createResult(bad), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+  bad = imageDesc(ZE_IMAGE_TYPE_2D, 16, 16, 1, 0);
+  bad.flags = 0x80;
+  EXPECT_EQ(createResult(bad), ZE_RESULT_ERROR_INVALID_ENUMERATION);
+  ze_image_handle_t handle = nullptr;
+  EXPECT_EQ(zeImageCreate(context, device, nullptr, &handle), ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+  EXPECT_EQ(zeImageDestroy(nullptr), ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+}
+
+TEST_F(ImageTest, PropertiesAndAllocationIdsAnswer) {
+  const ze_image_desc_t desc = imageDesc(ZE_IMAGE_TYPE_2D, 8, 8, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_FLOAT);
+  ze_image_properties_t properties{ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES};
+  ASSERT_ZE(zeImageGetProperties(device, &desc, &properties));
+  EXPECT_EQ(properties.samplerFilterFlags, ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT | ZE_IMAGE_SAMPLER_FILTER_FLAG_LINEAR);
+  const ze_image_desc_t unsupported = imageDesc(ZE_IMAGE_TYPE_2D, 8, 8, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_YUYV);
+  EXPECT_EQ(zeImageGetProperties(device, &unsupported, &properties), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+  ze_image_handle_t first = image(desc), second = image(desc);
+  ze_image_allocation_ext_properties_t ids[2] = {{ZE_STRUCTURE_TYPE_IMAGE_ALLOCATION_EXT_PROPERTIES},
+                                                 {ZE_STRUCTURE_TYPE_IMAGE_ALLOCATION_EXT_PROPERTIES}};
+  ASSERT_ZE(zeImageGetAllocPropertiesExt(context, first, &ids[0]));
+  ASSERT_ZE(zeImageGetAllocPropertiesExt(context, second, &ids[1]));
+  EXPECT_NE(ids[0].id, 0u);
+  EXPECT_NE(ids[0].id, ids[1].id);
+}
+
+// Memory of `extent` texels of `element` bytes with the given pitches (0: tight), distinct bytes.
+struct Texels {
+  uint32_t element, rowPitch, slicePitch;
+  std::array<uint32_t, 3> extent;
+  bool layersAreRows;  // a 1D array's layers step by the slice pitch
+  std::vector<uint8_t> bytes;
+
+  Texels(uint32_t element, std::array<uint32_t, 3> extent, bool layersAreRows, uint32_t rowPadding = 0, uint32_t slicePadding = 0)
+      : element(element), extent(extent), layersAreRows(layersAreRows) {
+    rowPitch = extent[0] * element + rowPadding;
+    slicePitch = layersAreRows ? rowPitch + slicePadding : rowPitch * extent[1] + slicePadding;
+    bytes.assign((extent[2] - 1) * slicePitch + (extent[1] - 1) * rowStride() + extent[0] * element, 0);
+  }
+  uint32_t rowStride() const { return layersAreRows ? slicePitch : rowPitch; }
+  uint8_t* at(uint32_t x, uint32_t y, uint32_t z) { return bytes.data() + z * slicePitch + y * rowStride() + x * element; }
+  void fill(uint32_t seed) {
+    for (uint32_t z = 0; z < extent[2]; ++z)
+      for (uint32_t y = 0; y < extent[1]; ++y)
+        for (uint32_t x = 0; x < extent[0]; ++x)
+          for (uint32_t b = 0; b < element; ++b) at(x, y, z)[b] = uint8_t(seed + x * 3 + y * 11 + z * 17 + b * 5);
+  }
+};
+
+class ImageTypeTest : public ImageTest, public ::testing::WithParamInterface<ze_image_desc_t> {};
+
+std::string typeName(const ::testing::TestParamInfo<ze_image_desc_t>& info) {
+  static const char* const kNames[] = {"Image1d", "Image1dArray", "Image2d", "Image2dArray", "Image3d", "Buffer"};
+  return kNames[info.param.type];
+}
+
+TEST_P(ImageTypeTest, CopiesThroughMemoryAndBetweenImagesKeepEveryTexel) {
+  const ze_image_desc_t desc = GetParam();
+  const bool layersAreRows = desc.type == ZE_IMAGE_TYPE_1DARRAY;
+  ze_image_handle_t first = image(desc), second = image(desc);
+  ASSERT_NE(first, nullptr);
+  const std::array<uint32_t, 3> extent = extentOf(desc);
+  Texels source(4, extent, layersAreRows, 8, 24);
+  source.fill(7);
+  ASSERT_ZE(zeCommandListAppendImageCopyFromMemoryExt(list, first, source.bytes.data(), nullptr, source.rowPitch,
+                                                      source.slicePitch, nullptr, 0, nullptr));
+  ASSERT_ZE(zeCommandListAppendImageCopy(list, second, first, nullptr, 0, nullptr));
+  Texels tight(4, extent, layersAreRows);
+  ASSERT_ZE(zeCommandListAppendImageCopyToMemory(list, tight.bytes.data(), second, nullptr, nullptr, 0, nullptr));
+  for (uint32_t z = 0; z < extent[2]; ++z)
+    for (uint32_t y = 0; y < extent[1]; ++y)
+      for (uint32_t x = 0; x < extent[0]; ++x) ASSERT_EQ(std::memcmp(tight.at(x, y, z), source.at(x, y, z), 4), 0) << x << "," << y << "," << z;
+
+  // A region at an origin, copied into a region of the other image at another origin.
+  ze_image_region_t from{1, 0, 0, extent[0] - 1, extent[1], extent[2]};
+  ze_image_region_t to{0, 0, 0, extent[0] - 1, extent[1], extent[2]};
+  if (extent[1] > 1) {
+    from.originY = 1;
+    from.height = to.height = extent[1] - 1;
+  }
+  Texels zeros(4, extent, layersAreRows);
+  ASSERT_ZE(zeCommandListAppendImageCopyFromMemory(list, second, zeros.bytes.data(), nullptr, nullptr, 0, nullptr));
+  ASSERT_ZE(zeCommandListAppendImageCopyRegion(list, second, first, &to, &from, nullptr, 0, nullptr));
+  Texels part(4, {to.width, to.height, to.depth}, layersAreRows);
+  ASSERT_ZE(zeCommandListAppendImageCopyToMemory(list, part.bytes.data(), second, &to, nullptr, 0, nullptr));
+  for (uint32_t z = 0; z < to.depth; ++z)
+    for (uint32_t y = 0; y < to.height; ++y)
+      for (uint32_t x = 0; x < to.width; ++x)
+        ASSERT_EQ(std::memcmp(part.at(x, y, z), source.at(x + from.originX, y + from.originY, z + from.originZ), 4), 0)
+            << x << "," << y << "," << z;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryType, ImageTypeTest,
+                         ::testing::Values(imageDesc(ZE_IMAGE_TYPE_1D, 37, 1, 1, 0), imageDesc(ZE_IMAGE_TYPE_BUFFER, 37, 1, 1, 0),
+                                           imageDesc(ZE_IMAGE_TYPE_1DARRAY, 29, 1, 1, 5), imageDesc(ZE_IMAGE_TYPE_2D, 23, 11, 1, 0),
+                                           imageDesc(ZE_IMAGE_TYPE_2DARRAY, 13, 7, 1, 4), imageDesc(ZE_IMAGE_TYPE_3D, 11, 6, 5, 0)),
+                         typeName);
+
+TEST_F(ImageTest, CopiesCheckRegionsFormatsAndOverlap) {
+  ze_image_handle_t flat = image(imageDesc(ZE_IMAGE_TYPE_2D, 8, 8, 1, 0));
+  ze_image_handle_t other = image(imageDesc(ZE_IMAGE_TYPE_2D, 8, 8, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_UINT));
+  EXPECT_EQ(zeCommandListAppendImageCopy(list, other, flat, nullptr, 0, nullptr), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  const ze_image_region_t outside{4, 4, 0, 5, 4, 1};
+  std::vector<uint8_t> host(8 * 8 * 4);
+  EXPECT_EQ(zeCommandListAppendImageCopyToMemory(list, host.data(), flat, &outside, nullptr, 0, nullptr),
+            ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  const ze_image_region_t withDepth{0, 0, 1, 4, 4, 1};  // a 2D image has no z
+  EXPECT_EQ(zeCommandListAppendImageCopyToMemory(list, host.data(), flat, &withDepth, nullptr, 0, nullptr),
+            ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  const ze_image_region_t a{0, 0, 0, 4, 4, 1}, b{2, 2, 0, 4, 4, 1}, c{4, 4, 0, 4, 4, 1};
+  EXPECT_EQ(zeCommandListAppendImageCopyRegion(list, flat, flat, &b, &a, nullptr, 0, nullptr), ZE_RESULT_ERROR_OVERLAPPING_REGIONS);
+  EXPECT_ZE(zeCommandListAppendImageCopyRegion(list, flat, flat, &c, &a, nullptr, 0, nullptr));
+  EXPECT_EQ(zeCommandListAppendImageCopyFromMemory(list, flat, nullptr, nullptr, nullptr, 0, nullptr),
+            ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+}
+
+TEST_F(ImageTest, CopiesRunInRegularListsAndSignalEvents) {
+  ze_image_handle_t flat = image(imageDesc(ZE_IMAGE_TYPE_2D, 4, 4, 1, 0));
+  Texels source(4, {4, 4, 1}, false), back(4, {4, 4, 1}, false);
+  source.fill(1);
+  ze_command_list_handle_t recorded = regularList();
+  ze_event_handle_t done = hostVisibleEvent();
+  ASSERT_ZE(zeCommandListAppendImageCopyFromMemory(recorded, flat, source.bytes.data(), nullptr, nullptr, 0, nullptr));
+  ASSERT_ZE(zeCommandListAppendBarrier(recorded, nullptr, 0, nullptr));
+  ASSERT_ZE(zeCommandListAppendImageCopyToMemory(recorded, back.bytes.data(), flat, nullptr, done, 0, nullptr));
+  ASSERT_ZE(zeCommandListClose(recorded));
+  execute(recorded);
+  EXPECT_ZE(zeEventQueryStatus(done));
+  EXPECT_EQ(back.bytes, source.bytes);
+}
+
+TEST_F(ImageTest, SamplersCheckTheirDescription) {
+  ze_sampler_desc_t desc{ZE_STRUCTURE_TYPE_SAMPLER_DESC, nullptr, ZE_SAMPLER_ADDRESS_MODE_CLAMP, ZE_SAMPLER_FILTER_MODE_LINEAR, true};
+  ze_sampler_handle_t sampler = nullptr;
+  ASSERT_ZE(zeSamplerCreate(context, device, &desc, &sampler));
+  samplers.push_back(sampler);
+  desc.addressMode = ze_sampler_address_mode_t(42);
+  ze_sampler_handle_t bad = nullptr;
+  EXPECT_EQ(zeSamplerCreate(context, device, &desc, &bad), ZE_RESULT_ERROR_INVALID_ENUMERATION);
+  desc.addressMode = ZE_SAMPLER_ADDRESS_MODE_MIRROR;
+  desc.filterMode = ze_sampler_filter_mode_t(42);
+  EXPECT_EQ(zeSamplerCreate(context, device, &desc, &bad), ZE_RESULT_ERROR_INVALID_ENUMERATION);
+  EXPECT_EQ(bad, nullptr);
+  EXPECT_EQ(zeSamplerDestroy(nullptr), ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+}
+
+// Kernels from SPIR-V take image and sampler handles: a sampler in source and one as an argument.
+TEST_F(ImageTest, KernelsTakeImageAndSamplerHandles) {
+  ze_module_handle_t m = module("image_kernels.spv");
+  ASSERT_NE(m, nullptr);
+  ze_image_handle_t source = image(imageDesc(ZE_IMAGE_TYPE_2D, 2, 2, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_32_32_32_32, ZE_IMAGE_FORMAT_TYPE_FLOAT));
+  const std::vector<float> texels = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+  ASSERT_ZE(zeCommandListAppendImageCopyFromMemory(list, source, texels.data(), nullptr, nullptr, 0, nullptr));
+  float* out = shared<float>(4);
+
+  ze_kernel_handle_t first = kernel(m, "copy_first_pixel");
+  setArguments(first, source, out);
+  launch(first, 1, 1);
+  EXPECT_EQ(std::vector<float>(out, out + 4), (std::vector<float>{1, 2, 3, 4}));
+
+  ze_sampler_desc_t desc{ZE_STRUCTURE_TYPE_SAMPLER_DESC, nullptr, ZE_SAMPLER_ADDRESS_MODE_CLAMP, ZE_SAMPLER_FILTER_MODE_NEAREST, true};
+  ze_sampler_handle_t sampler = nullptr;
+  ASSERT_ZE(zeSamplerCreate(context, device, &desc, &sampler));
+  samplers.push_back(sampler);
+  ze_kernel_handle_t sampleAt = kernel(module("sampler_kernels.spv"), "sample_at");
+  const float coordinate[2] = {0.75f, 0.25f};  // normalized: texel (1, 0)
+  setArguments(sampleAt, source, sampler);
+  ASSERT_ZE(zeKernelSetArgumentValue(sampleAt, 2, sizeof(coordinate), coordinate));
+  ASSERT_ZE(zeKernelSetArgumentValue(sampleAt, 3, sizeof(out), &out));
+  launch(sampleAt, 1, 1);
+  EXPECT_EQ(std::vector<float>(out, out + 4), (std::vector<float>{5, 6, 7, 8}));
+
+  // An image argument takes a live image handle, a sampler argument a sampler handle.
+  EXPECT_EQ(zeKernelSetArgumentValue(sampleAt, 0, sizeof(sampler), &sampler), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(zeKernelSetArgumentValue(sampleAt, 1, sizeof(source), &source), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(zeKernelSetArgumentValue(sampleAt, 0, sizeof(source), nullptr), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(zeKernelSetArgumentValue(sampleAt, 0, 4, &source), ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+}
+
+}  // namespace
+}  // namespace loom::test

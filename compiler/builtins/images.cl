@@ -99,6 +99,8 @@ IMAGE_ARRANGE(int)
     else *at = (v).x;                                                  \
   } while (0)
 
+static bool imageHasIntegers(uint type) { return type >= CLK_SIGNED_INT8 && type <= CLK_UNSIGNED_INT32; }
+
 // The integer channels of a texel, in memory order (read_imagei and read_imageui).
 static int4 imageLoadIntegers(__global const uchar* p, uint type, uint count) {
   switch (type) {
@@ -171,19 +173,17 @@ static void imageStoreFloats(__global uchar* p, uint type, uint count, float4 v)
   }
 }
 
-// write_imagei and write_imageui: converted to the channel type with saturation.
-static void imageStoreSigned(__global uchar* p, uint type, uint count, int4 v) {
+// write_imagei and write_imageui: converted to the channel type with saturation, from signed or
+// unsigned values.
+#define IMAGE_STORE_SATURATED(T, p, count, v, fromSigned) \
+  IMAGE_STORE_CHANNELS((fromSigned) ? convert_##T##4_sat(v) : convert_##T##4_sat(as_uint4(v)), T, p, count)
+static void imageStoreIntegers(__global uchar* p, uint type, uint count, int4 v, bool fromSigned) {
   switch (type) {
-    case CLK_SIGNED_INT8: IMAGE_STORE_CHANNELS(convert_char4_sat(v), char, p, count); return;
-    case CLK_SIGNED_INT16: IMAGE_STORE_CHANNELS(convert_short4_sat(v), short, p, count); return;
+    case CLK_SIGNED_INT8: IMAGE_STORE_SATURATED(char, p, count, v, fromSigned); return;
+    case CLK_UNSIGNED_INT8: IMAGE_STORE_SATURATED(uchar, p, count, v, fromSigned); return;
+    case CLK_SIGNED_INT16: IMAGE_STORE_SATURATED(short, p, count, v, fromSigned); return;
+    case CLK_UNSIGNED_INT16: IMAGE_STORE_SATURATED(ushort, p, count, v, fromSigned); return;
     default: IMAGE_STORE_CHANNELS(v, int, p, count); return;
-  }
-}
-static void imageStoreUnsigned(__global uchar* p, uint type, uint count, uint4 v) {
-  switch (type) {
-    case CLK_UNSIGNED_INT8: IMAGE_STORE_CHANNELS(convert_uchar4_sat(v), uchar, p, count); return;
-    case CLK_UNSIGNED_INT16: IMAGE_STORE_CHANNELS(convert_ushort4_sat(v), ushort, p, count); return;
-    default: IMAGE_STORE_CHANNELS(v, uint, p, count); return;
   }
 }
 
@@ -202,11 +202,28 @@ static __global uchar* imageTexel(Image d, int4 i) {
   return (__global uchar*)d->data + (ulong)i.x * d->elementSize + (ulong)i.y * d->rowPitch + (ulong)i.z * d->slicePitch;
 }
 
+// A texel's channels in memory order. Reading integers as floats or floats as integers is
+// undefined; these reads convert, so that no access leaves the texel.
+static float4 imageLoadAsFloats(__global const uchar* p, uint type, uint count) {
+  return imageHasIntegers(type) ? convert_float4(imageLoadIntegers(p, type, count)) : imageLoadFloats(p, type, count);
+}
+static int4 imageLoadAsIntegers(__global const uchar* p, uint type, uint count) {
+  return imageHasIntegers(type) ? imageLoadIntegers(p, type, count) : convert_int4_sat(imageLoadFloats(p, type, count));
+}
+static void imageStoreAsFloats(__global uchar* p, uint type, uint count, float4 v) {
+  if (imageHasIntegers(type)) imageStoreIntegers(p, type, count, convert_int4_sat_rte(v), true);
+  else imageStoreFloats(p, type, count, v);
+}
+static void imageStoreAsIntegers(__global uchar* p, uint type, uint count, int4 v, bool fromSigned) {
+  if (imageHasIntegers(type)) imageStoreIntegers(p, type, count, v, fromSigned);
+  else imageStoreFloats(p, type, count, fromSigned ? convert_float4(v) : convert_float4(as_uint4(v)));
+}
+
 // A texel as read_imagef sees it; outside the image, the border color.
 static float4 imageReadFloatTexel(Image d, int4 i) {
   const uint order = d->channelOrder;
   if (!imageInside(d, i)) return (float4)(0.0f, 0.0f, 0.0f, imageBorderIsOpaque(order) ? 1.0f : 0.0f);
-  float4 c = imageArrange(imageLoadFloats(imageTexel(d, i), d->channelType, imageChannelCount(order)), order, 1.0f);
+  float4 c = imageArrange(imageLoadAsFloats(imageTexel(d, i), d->channelType, imageChannelCount(order)), order, 1.0f);
   if (imageIsSrgb(order)) c.xyz = (float3)(imageSrgbToLinear(c.x), imageSrgbToLinear(c.y), imageSrgbToLinear(c.z));
   return c;
 }
@@ -214,7 +231,7 @@ static float4 imageReadFloatTexel(Image d, int4 i) {
 static int4 imageReadIntegerTexel(Image d, int4 i) {
   const uint order = d->channelOrder;
   if (!imageInside(d, i)) return (int4)(0, 0, 0, imageBorderIsOpaque(order) ? 1 : 0);
-  return imageArrange(imageLoadIntegers(imageTexel(d, i), d->channelType, imageChannelCount(order)), order, 1);
+  return imageArrange(imageLoadAsIntegers(imageTexel(d, i), d->channelType, imageChannelCount(order)), order, 1);
 }
 
 // Writes outside the image are dropped (their result is undefined).
@@ -223,17 +240,12 @@ static void imageWriteFloatTexel(Image d, int4 i, float4 color) {
   const uint order = d->channelOrder;
   if (imageIsSrgb(order))
     color.xyz = (float3)(imageLinearToSrgb(color.x), imageLinearToSrgb(color.y), imageLinearToSrgb(color.z));
-  imageStoreFloats(imageTexel(d, i), d->channelType, imageChannelCount(order), imageDisarrange(color, order));
+  imageStoreAsFloats(imageTexel(d, i), d->channelType, imageChannelCount(order), imageDisarrange(color, order));
 }
-static void imageWriteSignedTexel(Image d, int4 i, int4 color) {
+static void imageWriteIntegerTexel(Image d, int4 i, int4 color, bool fromSigned) {
   if (!imageInside(d, i)) return;
   const uint order = d->channelOrder;
-  imageStoreSigned(imageTexel(d, i), d->channelType, imageChannelCount(order), imageDisarrange(color, order));
-}
-static void imageWriteUnsignedTexel(Image d, int4 i, uint4 color) {
-  if (!imageInside(d, i)) return;
-  const uint order = d->channelOrder;
-  imageStoreUnsigned(imageTexel(d, i), d->channelType, imageChannelCount(order), as_uint4(imageDisarrange(as_int4(color), order)));
+  imageStoreAsIntegers(imageTexel(d, i), d->channelType, imageChannelCount(order), imageDisarrange(color, order), fromSigned);
 }
 
 // ---- Addressing and filtering -----------------------------------------------------------------
@@ -385,11 +397,11 @@ static int4 imageAddressInteger(Image d, uint sampler, int4 i, int dims, int lay
   void OVL write_imageh(ACCESS T image, C coord, half4 color) { write_imagef(image, coord, convert_float4(color)); }         \
   void OVL write_imagei(ACCESS T image, C coord, int4 color) {                                                              \
     Image d = DESCRIPTOR(image);                                                                                            \
-    imageWriteSignedTexel(d, IMAGE_TEXEL_AT(T, d, coord), color);                                                           \
+    imageWriteIntegerTexel(d, IMAGE_TEXEL_AT(T, d, coord), color, true);                                                           \
   }                                                                                                                          \
   void OVL write_imageui(ACCESS T image, C coord, uint4 color) {                                                            \
     Image d = DESCRIPTOR(image);                                                                                            \
-    imageWriteUnsignedTexel(d, IMAGE_TEXEL_AT(T, d, coord), color);                                                         \
+    imageWriteIntegerTexel(d, IMAGE_TEXEL_AT(T, d, coord), as_int4(color), false);                                                         \
   }
 
 // Reads with a sampler: float coordinates go through addressing and filtering, integer ones

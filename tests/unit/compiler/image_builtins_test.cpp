@@ -824,6 +824,27 @@ TEST(ImageBuiltins, ReadWriteImagesReadAndWrite) {
     }
 }
 
+// Writing a texel with the function for another kind of format is undefined; the write stays
+// inside the texel all the same.
+TEST(ImageBuiltins, MismatchedWritesStayInsideTheTexel) {
+  const char* source = R"(
+    kernel void k(write_only image2d_t integers, write_only image2d_t normalized, write_only image2d_t packed) {
+      write_imagef(integers, (int2)(1, 0), (float4)(1e6f));
+      write_imagei(normalized, (int2)(1, 0), (int4)(-7));
+      write_imageui(packed, (int2)(1, 0), (uint4)(9));
+    })";
+  HostImage integers(IMAGE2D, RGBA, SIGNED_INT8, 3, 1), normalized(IMAGE2D, RGBA, UNORM_INT8, 3, 1),
+      packed(IMAGE2D, RGB, UNORM_SHORT_565, 3, 1);
+  run(source, "k", {1, 1, 1}, [&](Arguments& a) { a.set(0, integers.argument()).set(1, normalized.argument()).set(2, packed.argument()); });
+  for (HostImage* image : {&integers, &normalized, &packed}) {
+    const uint32_t size = image->descriptor.elementSize;
+    for (uint32_t byte = 0; byte < size; ++byte) {
+      EXPECT_EQ(image->texel(0)[byte], 0xA5) << formatName(image->descriptor.channelOrder, image->descriptor.channelType);
+      EXPECT_EQ(image->texel(2)[byte], 0xA5) << formatName(image->descriptor.channelOrder, image->descriptor.channelType);
+    }
+  }
+}
+
 // Kernels describe image and sampler arguments for the runtime and clGetKernelArgInfo.
 TEST(ImageBuiltins, KernelDescriptorsDescribeImagesAndSamplers) {
   const char* source = R"(

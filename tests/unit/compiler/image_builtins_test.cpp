@@ -268,10 +268,10 @@ CpuExecutable* program(const std::string& source) {
   return executable.get();
 }
 
-// Runs kernel `name` of `source` over `items` work-items (one group each), its arguments set by `fill`.
+// Runs kernel `name` of `executable` over `items` work-items (one group each), its arguments set
+// by `fill`.
 template <typename Fill>
-void run(const std::string& source, const std::string& name, std::array<uint64_t, 3> items, Fill fill) {
-  CpuExecutable* executable = program(source);
+void runKernel(CpuExecutable* executable, const std::string& name, std::array<uint64_t, 3> items, Fill fill) {
   ASSERT_NE(executable, nullptr);
   std::string log;
   WorkGroupFunction function = executable->kernel(name, log);
@@ -282,6 +282,12 @@ void run(const std::string& source, const std::string& name, std::array<uint64_t
   range.globalSize = items;
   range.workDim = 3;
   arguments.run(function, range);
+}
+
+// The same for a kernel of an OpenCL C program.
+template <typename Fill>
+void run(const std::string& source, const std::string& name, std::array<uint64_t, 3> items, Fill fill) {
+  runKernel(program(source), name, items, fill);
 }
 
 constexpr const char* kRoundTripKernels = R"(
@@ -688,6 +694,27 @@ TEST(ImageSampling, IntegerCoordinatesWithASampler) {
       EXPECT_EQ(out[i], texelOrBorder(image, x, y, 0)) << "mode " << mode << " at " << coords[i][0] << ", " << coords[i][1];
     }
   }
+}
+
+// Image code as other SPIR-V producers write it (kernels/other_producer_images.spvasm) reads,
+// writes, samples and queries as the translator's does.
+TEST(ImageSampling, SpirvOfOtherProducers) {
+  const std::unique_ptr<CpuExecutable> executable = loadBuilt(compile(readSpirv("other_producer_images")));
+  HostImage in(IMAGE2D, RGBA, FLOAT, 4, 2), out(IMAGE2D, RGBA, FLOAT, 4, 2);
+  fillDistinct(in);
+  const uint32_t sampler = kSamplerAddressClamp | kSamplerFilterLinear;
+  std::vector<Float4> values(8);
+  std::vector<uint32_t> info(4);
+  runKernel(executable.get(), "other_producer", {4, 1, 1}, [&](Arguments& a) {
+    a.set(0, in.argument()).set(1, out.argument()).set(2, uint64_t(sampler)).set(3, values.data()).set(4, info.data());
+  });
+  const uint32_t literal = kSamplerAddressClampToEdge | kSamplerFilterNearest;
+  for (int x = 0; x < 4; ++x) {
+    EXPECT_EQ(texelOrBorder(out, x, 0, 0), texelOrBorder(in, x, 0, 0)) << x;
+    expectNear(values[2 * x], sampleReference(in, sampler, float(x) + 0.75f, 0.5f, 0, 2), "argument sampler");
+    expectNear(values[2 * x + 1], sampleReference(in, literal, float(x) + 0.75f, 0.5f, 0, 2), "OpConstantSampler");
+  }
+  EXPECT_EQ(info, (std::vector<uint32_t>{4, 2, RGBA - 0x10B0, FLOAT - 0x10D0}));
 }
 
 // ---- Image types, pitches and queries ---------------------------------------------------------

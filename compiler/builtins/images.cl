@@ -253,12 +253,16 @@ static void imageWriteIntegerTexel(Image d, int4 i, int4 color, bool fromSigned)
 // float until they are known to lie in [-1, size], so that no conversion overflows (NaN becomes
 // an index too, never an address).
 
-static float4 imageIndexToInt(float4 i, float4 size) { return fmin(fmax(i, -1.0f), size); }
+// The addressing mode's bits of a sampler (CLK_ADDRESS_*).
+#define IMAGE_ADDRESS_MASK 0xE
+
+// An index kept within [-1, size], the border on either side (NaN becomes -1).
+static float4 imageBorderClamp(float4 i, float4 size) { return fmin(fmax(i, -1.0f), size); }
 
 // Coordinates in texels for the non-repeating modes, mirrored ones for mirrored repeat and the
 // fraction of the image for repeat.
 static float4 imageUnnormalized(float4 s, float4 size, uint sampler) {
-  const uint mode = sampler & 0xE;
+  const uint mode = sampler & IMAGE_ADDRESS_MASK;
   if (mode == CLK_ADDRESS_REPEAT) return (s - floor(s)) * size;
   if (mode == CLK_ADDRESS_MIRRORED_REPEAT) return fabs(s - 2.0f * rint(0.5f * s)) * size;
   return (sampler & CLK_NORMALIZED_COORDS_TRUE) ? s * size : s;
@@ -267,18 +271,18 @@ static float4 imageUnnormalized(float4 s, float4 size, uint sampler) {
 // The index a nearest-filter read uses along each axis (-1 or size: the border).
 static int4 imageNearestIndex(float4 s, int4 extent, uint sampler) {
   const float4 size = convert_float4(extent);
-  const uint mode = sampler & 0xE;
+  const uint mode = sampler & IMAGE_ADDRESS_MASK;
   float4 i = floor(imageUnnormalized(s, size, sampler));
   if (mode == CLK_ADDRESS_REPEAT) i = select(i, i - size, i > size - 1.0f);
   if (mode == CLK_ADDRESS_MIRRORED_REPEAT) i = fmin(i, size - 1.0f);
   if (mode == CLK_ADDRESS_CLAMP_TO_EDGE) i = clamp(i, 0.0f, size - 1.0f);
-  return convert_int4(imageIndexToInt(i, size));
+  return convert_int4(imageBorderClamp(i, size));
 }
 
 // The two indices a linear-filter read blends along each axis, and the second one's weight.
 static void imageLinearIndices(float4 s, int4 extent, uint sampler, int4* i0, int4* i1, float4* weight) {
   const float4 size = convert_float4(extent);
-  const uint mode = sampler & 0xE;
+  const uint mode = sampler & IMAGE_ADDRESS_MASK;
   const float4 u = imageUnnormalized(s, size, sampler) - 0.5f;
   float4 first = floor(u), second = first + 1.0f;
   *weight = u - first;
@@ -292,8 +296,8 @@ static void imageLinearIndices(float4 s, int4 extent, uint sampler, int4* i0, in
     first = clamp(first, 0.0f, size - 1.0f);
     second = clamp(second, 0.0f, size - 1.0f);
   }
-  *i0 = convert_int4(imageIndexToInt(first, size));
-  *i1 = convert_int4(imageIndexToInt(second, size));
+  *i0 = convert_int4(imageBorderClamp(first, size));
+  *i1 = convert_int4(imageBorderClamp(second, size));
 }
 
 // The layer of an array image a read uses.
@@ -341,7 +345,7 @@ static int4 imageSampleInteger(Image d, uint sampler, float4 s, int dims, int la
 
 // Integer coordinates with a sampler (unnormalized, nearest): clamp to edge, or the border.
 static int4 imageAddressInteger(Image d, uint sampler, int4 i, int dims, int layer) {
-  if ((sampler & 0xE) == CLK_ADDRESS_CLAMP_TO_EDGE) i = clamp(i, 0, imageFilteredExtent(d) - 1);
+  if ((sampler & IMAGE_ADDRESS_MASK) == CLK_ADDRESS_CLAMP_TO_EDGE) i = clamp(i, 0, imageFilteredExtent(d) - 1);
   return imagePlace(i, dims, layer);
 }
 

@@ -290,31 +290,20 @@ void run(const std::string& source, const std::string& name, std::array<uint64_t
   runKernel(program(source), name, items, fill);
 }
 
+// write_f, read_f, write_i, read_i, write_ui, read_ui: texel i of row 0 from or to element i.
 constexpr const char* kRoundTripKernels = R"(
-  kernel void write_f(write_only image2d_t image, global const float4* in) {
-    int i = get_global_id(0);
-    write_imagef(image, (int2)(i, 0), in[i]);
-  }
-  kernel void read_f(read_only image2d_t image, global float4* out) {
-    int i = get_global_id(0);
-    out[i] = read_imagef(image, (int2)(i, 0));
-  }
-  kernel void write_i(write_only image2d_t image, global const int4* in) {
-    int i = get_global_id(0);
-    write_imagei(image, (int2)(i, 0), in[i]);
-  }
-  kernel void read_i(read_only image2d_t image, global int4* out) {
-    int i = get_global_id(0);
-    out[i] = read_imagei(image, (int2)(i, 0));
-  }
-  kernel void write_ui(write_only image2d_t image, global const uint4* in) {
-    int i = get_global_id(0);
-    write_imageui(image, (int2)(i, 0), in[i]);
-  }
-  kernel void read_ui(read_only image2d_t image, global uint4* out) {
-    int i = get_global_id(0);
-    out[i] = read_imageui(image, (int2)(i, 0));
-  })";
+  #define ROUND_TRIP(SUFFIX, T)                                                            \
+    kernel void write_##SUFFIX(write_only image2d_t image, global const T* in) {           \
+      int i = get_global_id(0);                                                            \
+      write_image##SUFFIX(image, (int2)(i, 0), in[i]);                                     \
+    }                                                                                      \
+    kernel void read_##SUFFIX(read_only image2d_t image, global T* out) {                  \
+      int i = get_global_id(0);                                                            \
+      out[i] = read_image##SUFFIX(image, (int2)(i, 0));                                    \
+    }
+  ROUND_TRIP(f, float4)
+  ROUND_TRIP(i, int4)
+  ROUND_TRIP(ui, uint4))";
 
 // Values that meet every conversion's edges: exact steps, ties, saturation, NaN.
 std::vector<Float4> floatInputs() {

@@ -99,6 +99,8 @@ IMAGE_ARRANGE(int)
     else *at = (v).x;                                                  \
   } while (0)
 
+static bool imageHasIntegers(uint type) { return type >= CLK_SIGNED_INT8 && type <= CLK_UNSIGNED_INT32; }
+
 // The integer channels of a texel, in memory order (read_imagei and read_imageui).
 static int4 imageLoadIntegers(__global const uchar* p, uint type, uint count) {
   switch (type) {
@@ -171,19 +173,17 @@ static void imageStoreFloats(__global uchar* p, uint type, uint count, float4 v)
   }
 }
 
-// write_imagei and write_imageui: converted to the channel type with saturation.
-static void imageStoreSigned(__global uchar* p, uint type, uint count, int4 v) {
+// write_imagei and write_imageui: converted to the channel type with saturation, from signed or
+// unsigned values.
+#define IMAGE_STORE_SATURATED(T, p, count, v, fromSigned) \
+  IMAGE_STORE_CHANNELS((fromSigned) ? convert_##T##4_sat(v) : convert_##T##4_sat(as_uint4(v)), T, p, count)
+static void imageStoreIntegers(__global uchar* p, uint type, uint count, int4 v, bool fromSigned) {
   switch (type) {
-    case CLK_SIGNED_INT8: IMAGE_STORE_CHANNELS(convert_char4_sat(v), char, p, count); return;
-    case CLK_SIGNED_INT16: IMAGE_STORE_CHANNELS(convert_short4_sat(v), short, p, count); return;
+    case CLK_SIGNED_INT8: IMAGE_STORE_SATURATED(char, p, count, v, fromSigned); return;
+    case CLK_UNSIGNED_INT8: IMAGE_STORE_SATURATED(uchar, p, count, v, fromSigned); return;
+    case CLK_SIGNED_INT16: IMAGE_STORE_SATURATED(short, p, count, v, fromSigned); return;
+    case CLK_UNSIGNED_INT16: IMAGE_STORE_SATURATED(ushort, p, count, v, fromSigned); return;
     default: IMAGE_STORE_CHANNELS(v, int, p, count); return;
-  }
-}
-static void imageStoreUnsigned(__global uchar* p, uint type, uint count, uint4 v) {
-  switch (type) {
-    case CLK_UNSIGNED_INT8: IMAGE_STORE_CHANNELS(convert_uchar4_sat(v), uchar, p, count); return;
-    case CLK_UNSIGNED_INT16: IMAGE_STORE_CHANNELS(convert_ushort4_sat(v), ushort, p, count); return;
-    default: IMAGE_STORE_CHANNELS(v, uint, p, count); return;
   }
 }
 
@@ -202,11 +202,28 @@ static __global uchar* imageTexel(Image d, int4 i) {
   return (__global uchar*)d->data + (ulong)i.x * d->elementSize + (ulong)i.y * d->rowPitch + (ulong)i.z * d->slicePitch;
 }
 
+// A texel's channels in memory order. Reading integers as floats or floats as integers is
+// undefined; these reads convert, so that no access leaves the texel.
+static float4 imageLoadAsFloats(__global const uchar* p, uint type, uint count) {
+  return imageHasIntegers(type) ? convert_float4(imageLoadIntegers(p, type, count)) : imageLoadFloats(p, type, count);
+}
+static int4 imageLoadAsIntegers(__global const uchar* p, uint type, uint count) {
+  return imageHasIntegers(type) ? imageLoadIntegers(p, type, count) : convert_int4_sat(imageLoadFloats(p, type, count));
+}
+static void imageStoreAsFloats(__global uchar* p, uint type, uint count, float4 v) {
+  if (imageHasIntegers(type)) imageStoreIntegers(p, type, count, convert_int4_sat_rte(v), true);
+  else imageStoreFloats(p, type, count, v);
+}
+static void imageStoreAsIntegers(__global uchar* p, uint type, uint count, int4 v, bool fromSigned) {
+  if (imageHasIntegers(type)) imageStoreIntegers(p, type, count, v, fromSigned);
+  else imageStoreFloats(p, type, count, fromSigned ? convert_float4(v) : convert_float4(as_uint4(v)));
+}
+
 // A texel as read_imagef sees it; outside the image, the border color.
 static float4 imageReadFloatTexel(Image d, int4 i) {
   const uint order = d->channelOrder;
   if (!imageInside(d, i)) return (float4)(0.0f, 0.0f, 0.0f, imageBorderIsOpaque(order) ? 1.0f : 0.0f);
-  float4 c = imageArrange(imageLoadFloats(imageTexel(d, i), d->channelType, imageChannelCount(order)), order, 1.0f);
+  float4 c = imageArrange(imageLoadAsFloats(imageTexel(d, i), d->channelType, imageChannelCount(order)), order, 1.0f);
   if (imageIsSrgb(order)) c.xyz = (float3)(imageSrgbToLinear(c.x), imageSrgbToLinear(c.y), imageSrgbToLinear(c.z));
   return c;
 }
@@ -214,7 +231,7 @@ static float4 imageReadFloatTexel(Image d, int4 i) {
 static int4 imageReadIntegerTexel(Image d, int4 i) {
   const uint order = d->channelOrder;
   if (!imageInside(d, i)) return (int4)(0, 0, 0, imageBorderIsOpaque(order) ? 1 : 0);
-  return imageArrange(imageLoadIntegers(imageTexel(d, i), d->channelType, imageChannelCount(order)), order, 1);
+  return imageArrange(imageLoadAsIntegers(imageTexel(d, i), d->channelType, imageChannelCount(order)), order, 1);
 }
 
 // Writes outside the image are dropped (their result is undefined).
@@ -223,17 +240,12 @@ static void imageWriteFloatTexel(Image d, int4 i, float4 color) {
   const uint order = d->channelOrder;
   if (imageIsSrgb(order))
     color.xyz = (float3)(imageLinearToSrgb(color.x), imageLinearToSrgb(color.y), imageLinearToSrgb(color.z));
-  imageStoreFloats(imageTexel(d, i), d->channelType, imageChannelCount(order), imageDisarrange(color, order));
+  imageStoreAsFloats(imageTexel(d, i), d->channelType, imageChannelCount(order), imageDisarrange(color, order));
 }
-static void imageWriteSignedTexel(Image d, int4 i, int4 color) {
+static void imageWriteIntegerTexel(Image d, int4 i, int4 color, bool fromSigned) {
   if (!imageInside(d, i)) return;
   const uint order = d->channelOrder;
-  imageStoreSigned(imageTexel(d, i), d->channelType, imageChannelCount(order), imageDisarrange(color, order));
-}
-static void imageWriteUnsignedTexel(Image d, int4 i, uint4 color) {
-  if (!imageInside(d, i)) return;
-  const uint order = d->channelOrder;
-  imageStoreUnsigned(imageTexel(d, i), d->channelType, imageChannelCount(order), as_uint4(imageDisarrange(as_int4(color), order)));
+  imageStoreAsIntegers(imageTexel(d, i), d->channelType, imageChannelCount(order), imageDisarrange(color, order), fromSigned);
 }
 
 // ---- Addressing and filtering -----------------------------------------------------------------
@@ -241,12 +253,16 @@ static void imageWriteUnsignedTexel(Image d, int4 i, uint4 color) {
 // float until they are known to lie in [-1, size], so that no conversion overflows (NaN becomes
 // an index too, never an address).
 
-static float4 imageIndexToInt(float4 i, float4 size) { return fmin(fmax(i, -1.0f), size); }
+// The addressing mode's bits of a sampler (CLK_ADDRESS_*).
+#define IMAGE_ADDRESS_MASK 0xE
+
+// An index kept within [-1, size], the border on either side (NaN becomes -1).
+static float4 imageBorderClamp(float4 i, float4 size) { return fmin(fmax(i, -1.0f), size); }
 
 // Coordinates in texels for the non-repeating modes, mirrored ones for mirrored repeat and the
 // fraction of the image for repeat.
 static float4 imageUnnormalized(float4 s, float4 size, uint sampler) {
-  const uint mode = sampler & 0xE;
+  const uint mode = sampler & IMAGE_ADDRESS_MASK;
   if (mode == CLK_ADDRESS_REPEAT) return (s - floor(s)) * size;
   if (mode == CLK_ADDRESS_MIRRORED_REPEAT) return fabs(s - 2.0f * rint(0.5f * s)) * size;
   return (sampler & CLK_NORMALIZED_COORDS_TRUE) ? s * size : s;
@@ -255,18 +271,18 @@ static float4 imageUnnormalized(float4 s, float4 size, uint sampler) {
 // The index a nearest-filter read uses along each axis (-1 or size: the border).
 static int4 imageNearestIndex(float4 s, int4 extent, uint sampler) {
   const float4 size = convert_float4(extent);
-  const uint mode = sampler & 0xE;
+  const uint mode = sampler & IMAGE_ADDRESS_MASK;
   float4 i = floor(imageUnnormalized(s, size, sampler));
   if (mode == CLK_ADDRESS_REPEAT) i = select(i, i - size, i > size - 1.0f);
   if (mode == CLK_ADDRESS_MIRRORED_REPEAT) i = fmin(i, size - 1.0f);
   if (mode == CLK_ADDRESS_CLAMP_TO_EDGE) i = clamp(i, 0.0f, size - 1.0f);
-  return convert_int4(imageIndexToInt(i, size));
+  return convert_int4(imageBorderClamp(i, size));
 }
 
 // The two indices a linear-filter read blends along each axis, and the second one's weight.
 static void imageLinearIndices(float4 s, int4 extent, uint sampler, int4* i0, int4* i1, float4* weight) {
   const float4 size = convert_float4(extent);
-  const uint mode = sampler & 0xE;
+  const uint mode = sampler & IMAGE_ADDRESS_MASK;
   const float4 u = imageUnnormalized(s, size, sampler) - 0.5f;
   float4 first = floor(u), second = first + 1.0f;
   *weight = u - first;
@@ -280,8 +296,8 @@ static void imageLinearIndices(float4 s, int4 extent, uint sampler, int4* i0, in
     first = clamp(first, 0.0f, size - 1.0f);
     second = clamp(second, 0.0f, size - 1.0f);
   }
-  *i0 = convert_int4(imageIndexToInt(first, size));
-  *i1 = convert_int4(imageIndexToInt(second, size));
+  *i0 = convert_int4(imageBorderClamp(first, size));
+  *i1 = convert_int4(imageBorderClamp(second, size));
 }
 
 // The layer of an array image a read uses.
@@ -329,7 +345,7 @@ static int4 imageSampleInteger(Image d, uint sampler, float4 s, int dims, int la
 
 // Integer coordinates with a sampler (unnormalized, nearest): clamp to edge, or the border.
 static int4 imageAddressInteger(Image d, uint sampler, int4 i, int dims, int layer) {
-  if ((sampler & 0xE) == CLK_ADDRESS_CLAMP_TO_EDGE) i = clamp(i, 0, imageFilteredExtent(d) - 1);
+  if ((sampler & IMAGE_ADDRESS_MASK) == CLK_ADDRESS_CLAMP_TO_EDGE) i = clamp(i, 0, imageFilteredExtent(d) - 1);
   return imagePlace(i, dims, layer);
 }
 
@@ -385,11 +401,11 @@ static int4 imageAddressInteger(Image d, uint sampler, int4 i, int dims, int lay
   void OVL write_imageh(ACCESS T image, C coord, half4 color) { write_imagef(image, coord, convert_float4(color)); }         \
   void OVL write_imagei(ACCESS T image, C coord, int4 color) {                                                              \
     Image d = DESCRIPTOR(image);                                                                                            \
-    imageWriteSignedTexel(d, IMAGE_TEXEL_AT(T, d, coord), color);                                                           \
+    imageWriteIntegerTexel(d, IMAGE_TEXEL_AT(T, d, coord), color, true);                                                           \
   }                                                                                                                          \
   void OVL write_imageui(ACCESS T image, C coord, uint4 color) {                                                            \
     Image d = DESCRIPTOR(image);                                                                                            \
-    imageWriteUnsignedTexel(d, IMAGE_TEXEL_AT(T, d, coord), color);                                                         \
+    imageWriteIntegerTexel(d, IMAGE_TEXEL_AT(T, d, coord), as_int4(color), false);                                                         \
   }
 
 // Reads with a sampler: float coordinates go through addressing and filtering, integer ones

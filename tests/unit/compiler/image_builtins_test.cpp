@@ -268,10 +268,10 @@ CpuExecutable* program(const std::string& source) {
   return executable.get();
 }
 
-// Runs kernel `name` of `source` over `items` work-items (one group each), its arguments set by `fill`.
+// Runs kernel `name` of `executable` over `items` work-items (one group each), its arguments set
+// by `fill`.
 template <typename Fill>
-void run(const std::string& source, const std::string& name, std::array<uint64_t, 3> items, Fill fill) {
-  CpuExecutable* executable = program(source);
+void runKernel(CpuExecutable* executable, const std::string& name, std::array<uint64_t, 3> items, Fill fill) {
   ASSERT_NE(executable, nullptr);
   std::string log;
   WorkGroupFunction function = executable->kernel(name, log);
@@ -284,31 +284,26 @@ void run(const std::string& source, const std::string& name, std::array<uint64_t
   arguments.run(function, range);
 }
 
+// The same for a kernel of an OpenCL C program.
+template <typename Fill>
+void run(const std::string& source, const std::string& name, std::array<uint64_t, 3> items, Fill fill) {
+  runKernel(program(source), name, items, fill);
+}
+
+// write_f, read_f, write_i, read_i, write_ui, read_ui: texel i of row 0 from or to element i.
 constexpr const char* kRoundTripKernels = R"(
-  kernel void write_f(write_only image2d_t image, global const float4* in) {
-    int i = get_global_id(0);
-    write_imagef(image, (int2)(i, 0), in[i]);
-  }
-  kernel void read_f(read_only image2d_t image, global float4* out) {
-    int i = get_global_id(0);
-    out[i] = read_imagef(image, (int2)(i, 0));
-  }
-  kernel void write_i(write_only image2d_t image, global const int4* in) {
-    int i = get_global_id(0);
-    write_imagei(image, (int2)(i, 0), in[i]);
-  }
-  kernel void read_i(read_only image2d_t image, global int4* out) {
-    int i = get_global_id(0);
-    out[i] = read_imagei(image, (int2)(i, 0));
-  }
-  kernel void write_ui(write_only image2d_t image, global const uint4* in) {
-    int i = get_global_id(0);
-    write_imageui(image, (int2)(i, 0), in[i]);
-  }
-  kernel void read_ui(read_only image2d_t image, global uint4* out) {
-    int i = get_global_id(0);
-    out[i] = read_imageui(image, (int2)(i, 0));
-  })";
+  #define ROUND_TRIP(SUFFIX, T)                                                            \
+    kernel void write_##SUFFIX(write_only image2d_t image, global const T* in) {           \
+      int i = get_global_id(0);                                                            \
+      write_image##SUFFIX(image, (int2)(i, 0), in[i]);                                     \
+    }                                                                                      \
+    kernel void read_##SUFFIX(read_only image2d_t image, global T* out) {                  \
+      int i = get_global_id(0);                                                            \
+      out[i] = read_image##SUFFIX(image, (int2)(i, 0));                                    \
+    }
+  ROUND_TRIP(f, float4)
+  ROUND_TRIP(i, int4)
+  ROUND_TRIP(ui, uint4))";
 
 // Values that meet every conversion's edges: exact steps, ties, saturation, NaN.
 std::vector<Float4> floatInputs() {
@@ -690,6 +685,27 @@ TEST(ImageSampling, IntegerCoordinatesWithASampler) {
   }
 }
 
+// Image code as other SPIR-V producers write it (kernels/other_producer_images.spvasm) reads,
+// writes, samples and queries as the translator's does.
+TEST(ImageSampling, SpirvOfOtherProducers) {
+  const std::unique_ptr<CpuExecutable> executable = loadBuilt(compile(readSpirv("other_producer_images")));
+  HostImage in(IMAGE2D, RGBA, FLOAT, 4, 2), out(IMAGE2D, RGBA, FLOAT, 4, 2);
+  fillDistinct(in);
+  const uint32_t sampler = kSamplerAddressClamp | kSamplerFilterLinear;
+  std::vector<Float4> values(8);
+  std::vector<uint32_t> info(4);
+  runKernel(executable.get(), "other_producer", {4, 1, 1}, [&](Arguments& a) {
+    a.set(0, in.argument()).set(1, out.argument()).set(2, uint64_t(sampler)).set(3, values.data()).set(4, info.data());
+  });
+  const uint32_t literal = kSamplerAddressClampToEdge | kSamplerFilterNearest;
+  for (int x = 0; x < 4; ++x) {
+    EXPECT_EQ(texelOrBorder(out, x, 0, 0), texelOrBorder(in, x, 0, 0)) << x;
+    expectNear(values[2 * x], sampleReference(in, sampler, float(x) + 0.75f, 0.5f, 0, 2), "argument sampler");
+    expectNear(values[2 * x + 1], sampleReference(in, literal, float(x) + 0.75f, 0.5f, 0, 2), "OpConstantSampler");
+  }
+  EXPECT_EQ(info, (std::vector<uint32_t>{4, 2, RGBA - 0x10B0, FLOAT - 0x10D0}));
+}
+
 // ---- Image types, pitches and queries ---------------------------------------------------------
 
 // Every image type reads and writes the texel its coordinates name, with pitches that are not
@@ -822,6 +838,27 @@ TEST(ImageBuiltins, ReadWriteImagesReadAndWrite) {
       EXPECT_EQ(get<int32_t>(image.texel(x, y)), -2 * int32_t(x + 3 * y));
       EXPECT_EQ(get<int32_t>(image.texel(x, y) + 4), 14);
     }
+}
+
+// Writing a texel with the function for another kind of format is undefined; the write stays
+// inside the texel all the same.
+TEST(ImageBuiltins, MismatchedWritesStayInsideTheTexel) {
+  const char* source = R"(
+    kernel void k(write_only image2d_t integers, write_only image2d_t normalized, write_only image2d_t packed) {
+      write_imagef(integers, (int2)(1, 0), (float4)(1e6f));
+      write_imagei(normalized, (int2)(1, 0), (int4)(-7));
+      write_imageui(packed, (int2)(1, 0), (uint4)(9));
+    })";
+  HostImage integers(IMAGE2D, RGBA, SIGNED_INT8, 3, 1), normalized(IMAGE2D, RGBA, UNORM_INT8, 3, 1),
+      packed(IMAGE2D, RGB, UNORM_SHORT_565, 3, 1);
+  run(source, "k", {1, 1, 1}, [&](Arguments& a) { a.set(0, integers.argument()).set(1, normalized.argument()).set(2, packed.argument()); });
+  for (HostImage* image : {&integers, &normalized, &packed}) {
+    const uint32_t size = image->descriptor.elementSize;
+    for (uint32_t byte = 0; byte < size; ++byte) {
+      EXPECT_EQ(image->texel(0)[byte], 0xA5) << formatName(image->descriptor.channelOrder, image->descriptor.channelType);
+      EXPECT_EQ(image->texel(2)[byte], 0xA5) << formatName(image->descriptor.channelOrder, image->descriptor.channelType);
+    }
+  }
 }
 
 // Kernels describe image and sampler arguments for the runtime and clGetKernelArgInfo.

@@ -13,8 +13,8 @@ enum class ArgumentKind : uint8_t {
   ConstantPointer,  // __constant T*: 8-byte address
   LocalPointer,     // __local T*: the runtime writes the byte offset into the work-group's local arena
   Value,            // by value (scalars, vectors, structs): `size` bytes copied into the buffer
-  Sampler,          // reserved: images and samplers are not supported yet
-  Image,
+  Sampler,          // sampler_t: 8 bytes holding its SamplerBits (image_abi.h)
+  Image,            // image*_t: 8-byte device address of its ImageDescriptor (image_abi.h)
 };
 
 // OpenCL clGetKernelArgInfo vocabulary, kept as plain values.
@@ -70,8 +70,8 @@ constexpr uint32_t kMaxArgumentBufferSize = 64 * 1024;
 // makes, the native binary's reader what it reads.
 std::string checkKernelDescriptor(const KernelDescriptor& kernel);
 
-// A kernel of the module that this build cannot run, and why: one that takes images or samplers
-// (not supported yet). The rest of the module builds without it; creating it fails.
+// A kernel of the module that this build cannot run, and why: one that takes a multisampled
+// image. The rest of the module builds without it; creating it fails.
 struct UnavailableKernel {
   std::string name;
   std::string reason;

@@ -49,7 +49,7 @@ ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t* d
   core::BackendKernel* loaded = program.loaded().kernel(descriptor->name, log);
   ZE_REQUIRE(loaded != nullptr, ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED, log.c_str());
   auto* kernel = new Kernel(module, *descriptor, loaded);
-  module.kernels().add(kernel);
+  module.addKernel();
   *phKernel = kernel;
   return ZE_RESULT_SUCCESS;
 }
@@ -58,9 +58,10 @@ ze_result_t zeKernelDestroy(ze_kernel_handle_t hKernel) {
   ZE_REQUIRE_HANDLE(hKernel);
   Kernel* kernel = Kernel::fromHandle(hKernel);
   kernel->retireHandle();
-  kernel->module().kernels().remove(kernel);
+  Module& module = kernel->module();
   // Launches record the program's code and descriptors, which stay with the module, not the kernel.
   delete kernel;
+  module.removeKernel();
   return ZE_RESULT_SUCCESS;
 }
 

@@ -15,6 +15,13 @@ namespace loom::l0 {
 
 namespace {
 
+// Whether `allocation` belongs to a live Level Zero context of `driver` (not to OpenCL or a module).
+bool isAllocationOfDriver(const core::Allocation& allocation, const Driver& driver) {
+  if (!HandleObject::isLive(allocation.owner, HandleKind::Context)) return false;
+  const auto* owner = static_cast<const Context*>(static_cast<const _ze_context_handle_t*>(allocation.owner));
+  return &owner->driver() == &driver;
+}
+
 constexpr ze_device_mem_alloc_flags_t kDeviceAllocFlags =
     ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_CACHED | ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_UNCACHED | ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_INITIAL_PLACEMENT;
 constexpr ze_host_mem_alloc_flags_t kHostAllocFlags = ZE_HOST_MEM_ALLOC_FLAG_BIAS_CACHED | ZE_HOST_MEM_ALLOC_FLAG_BIAS_UNCACHED |
@@ -121,8 +128,9 @@ ze_result_t zeMemFree(ze_context_handle_t hContext, void* ptr) {
   auto& memory = core::Runtime::get().memory();
   auto allocation = memory.find(ptr);
   ZE_REQUIRE(allocation && allocation->address == ptr, ZE_RESULT_ERROR_INVALID_ARGUMENT, "ptr is not the base of an allocation");
-  ZE_REQUIRE(allocation->owner == Context::fromHandle(hContext), ZE_RESULT_ERROR_INVALID_ARGUMENT,
-             "ptr is an allocation of another context");
+  // As in the model runtime, any context of the driver frees the driver's allocations.
+  ZE_REQUIRE(isAllocationOfDriver(*allocation, Context::fromHandle(hContext)->driver()), ZE_RESULT_ERROR_INVALID_ARGUMENT,
+             "ptr is no Level Zero allocation of this driver (a module variable, OpenCL memory, or its context is destroyed)");
   // Copies and kernels in flight may still use it: the pages go when they are done.
   // The id keeps a repeated zeMemFree from releasing a later allocation at the same address.
   core::Runtime::get().releaseAfterSubmittedWork([&memory, ptr, id = allocation->id] { memory.free(ptr, id); });

@@ -8,6 +8,7 @@
 #include "level_zero/kernel/kernel.h"
 #include "level_zero/two_call.h"
 #include "level_zero/validation.h"
+#include "loom/core/log.h"
 #include "loom/core/runtime.h"
 
 namespace loom::l0 {
@@ -58,6 +59,40 @@ core::ProgramBuild build(Device& device, const ze_module_desc_t& desc) {
 // Copies may have reached its variables (zeModuleGetGlobalPointer).
 Module::~Module() { core::Runtime::get().memory().forgetProgramVariablesOf(this); }
 
+void Module::addKernel() {
+  std::lock_guard lock(mutex_);
+  ++kernels_;
+}
+
+void Module::removeKernel() {
+  bool unused = false;
+  {
+    std::lock_guard lock(mutex_);
+    unused = --kernels_ == 0 && released_;
+  }
+  if (unused) deleteAfterSubmittedWork();
+}
+
+void Module::release() {
+  bool unused = false;
+  {
+    std::lock_guard lock(mutex_);
+    released_ = true;
+    unused = kernels_ == 0;
+  }
+  if (unused) deleteAfterSubmittedWork();
+}
+
+size_t Module::kernelCount() {
+  std::lock_guard lock(mutex_);
+  return kernels_;
+}
+
+void Module::deleteAfterSubmittedWork() {
+  // Launches in flight run the module's code and read its kernel descriptors.
+  core::Runtime::get().releaseAfterSubmittedWork([this] { delete this; });
+}
+
 ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_module_desc_t* desc,
                            ze_module_handle_t* phModule, ze_module_build_log_handle_t* phBuildLog) {
   ZE_REQUIRE_HANDLE(hContext);
@@ -84,11 +119,12 @@ ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDev
 
 ze_result_t zeModuleDestroy(ze_module_handle_t hModule) {
   ZE_REQUIRE_HANDLE(hModule);
-  // Launches in flight run the module's code and read its kernel descriptors.
   Module* module = Module::fromHandle(hModule);
   module->retireHandle();
-  module->kernels().retireAll();
-  core::Runtime::get().releaseAfterSubmittedWork([module] { delete module; });
+  if (const size_t left = module->kernelCount(); left != 0)
+    core::debugMessage("zeModuleDestroy: %zu kernel(s) of the module are not destroyed yet; the module stays until they are",
+                       left);
+  module->release();
   return ZE_RESULT_SUCCESS;
 }
 

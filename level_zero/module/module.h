@@ -3,6 +3,7 @@
 #include <level_zero/ze_api.h>
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,6 @@ namespace loom::l0 {
 
 class Context;
 class Device;
-class Kernel;
 
 class ModuleBuildLog : public _ze_module_build_log_handle_t {
  public:
@@ -36,14 +36,23 @@ class Module : public _ze_module_handle_t {
   // Imports stay unresolved until zeModuleDynamicLink succeeds.
   bool linked() const { return program_->info().importedFunctions.empty() || linked_; }
   void markLinked() { linked_ = true; }
-  // The kernels created from the module and not destroyed yet.
-  ChildHandles<Kernel>& kernels() { return kernels_; }
+  // The module's life: zeModuleDestroy releases it, and it goes once it is released and its last
+  // kernel is destroyed (applications destroy modules before their kernels, which the model
+  // runtime accepts), then after the work in flight that runs its code.
+  void addKernel();
+  void removeKernel();
+  void release();
+  size_t kernelCount();
 
  private:
+  void deleteAfterSubmittedWork();
+
   Device& device_;
   std::unique_ptr<core::Program> program_;
   bool linked_ = false;
-  ChildHandles<Kernel> kernels_;  // declared last: kernels go before the program they run
+  std::mutex mutex_;
+  size_t kernels_ = 0;
+  bool released_ = false;
 };
 
 ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_module_desc_t* desc,

@@ -58,6 +58,32 @@ TEST_F(ModuleTest, ASuccessfulBuildHasAnEmptyishLog) {
   EXPECT_EQ(log.find("error"), std::string::npos) << log;
 }
 
+// Programs (and level-zero-tests) destroy a module before its kernels, which the model runtime
+// accepts: the module stays until its last kernel is destroyed, and that kernel keeps working.
+TEST_F(ModuleTest, AKernelOutlivesItsDestroyedModule) {
+  const std::vector<uint8_t> spirv = readKernelFile("api_kernels.spv");
+  ze_module_desc_t moduleDesc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, spirv.size(), spirv.data()};
+  ze_module_handle_t destroyed = nullptr;
+  ASSERT_ZE(zeModuleCreate(context, device, &moduleDesc, &destroyed, nullptr));
+  ze_kernel_desc_t kernelDesc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "add_vectors"};
+  ze_kernel_handle_t first = nullptr, second = nullptr;
+  ASSERT_ZE(zeKernelCreate(destroyed, &kernelDesc, &first));
+  ASSERT_ZE(zeKernelCreate(destroyed, &kernelDesc, &second));
+  ASSERT_ZE(zeModuleDestroy(destroyed));
+  EXPECT_EQ(zeModuleDestroy(destroyed), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(zeKernelCreate(destroyed, &kernelDesc, &first), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_ZE(zeKernelDestroy(first));
+  EXPECT_EQ(zeKernelDestroy(first), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+
+  float* data = shared<float>(16);
+  for (int i = 0; i < 16; ++i) data[i] = float(i);
+  setArguments(second, data, data, data);
+  launch(second, 1, 16);
+  EXPECT_EQ(data[15], 30.0f) << "the last kernel still runs the module's code";
+  EXPECT_ZE(zeKernelDestroy(second));
+  EXPECT_EQ(zeKernelDestroy(second), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+}
+
 TEST_F(ModuleTest, KernelNamesAreThoseOfTheSource) {
   ze_module_handle_t m = module("api_kernels.spv");
   uint32_t count = 0;

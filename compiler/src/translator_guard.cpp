@@ -51,6 +51,9 @@ void enter() {
   if (activeTranslations++ > 0) return;
   struct sigaction ours {};
   ours.sa_handler = onTranslatorFailure;
+  // On the alternate stack where a thread has one: a CPU kernel that overflows its stack while
+  // another thread translates reaches, through this handler, the CPU device's fault handler.
+  ours.sa_flags = SA_ONSTACK;
   sigemptyset(&ours.sa_mask);
   for (size_t index = 0; index < kCaughtSignalCount; ++index) sigaction(kCaughtSignals[index], &ours, &previousHandlers[index]);
 }

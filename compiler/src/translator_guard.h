@@ -3,7 +3,8 @@
 // check (or LLVM IR it cannot express) make it call abort(), and some valid forms it mishandles make
 // it follow a null pointer; either would end the application. The guarded calls turn such an abort
 // or fault (SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL) into a build failure. Only the translating
-// thread is affected; these signals raised anywhere else go to the handlers that were there before.
+// thread is affected; these signals raised anywhere else go to the handlers that were there before
+// (a fault elsewhere, such as a CPU kernel's, puts the previous handler back and faults again there).
 // What the translator had allocated for that module is lost (a bounded leak on a failed build); a
 // fault that leaves the heap damaged is not repaired, and a stack overflow still ends the process.
 // The lasting fix is to translate out of process, which the compiler cache makes affordable.

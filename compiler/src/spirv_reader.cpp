@@ -13,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "module_passes.h"
 #include "spirv_interfaces.h"
+#include "composite_constructs.h"
 #include "spirv_producer_slips.h"
 #include "spirv_words.h"
 
@@ -249,11 +250,13 @@ void loadAtomicFloatsAsIntegers(llvm::Module& module) {
   }
 }
 
-// The module the translator reads: as sent, or with the slips validate() tolerated fixed.
+// The module the translator reads: with the slips validate() tolerated fixed and the valid forms
+// the translator would misread rewritten.
 std::string translatorInput(const std::vector<uint8_t>& spirv, const std::vector<CapabilitySlip>& slips) {
-  if (slips.empty()) return std::string(spirv.begin(), spirv.end());
-  const std::vector<uint32_t> fixed = withSlipsTolerated(spirv::words(spirv.data(), spirv.size()), slips);
-  return std::string(reinterpret_cast<const char*>(fixed.data()), fixed.size() * 4);
+  std::vector<uint32_t> words = spirv::words(spirv.data(), spirv.size());
+  if (!slips.empty()) words = withSlipsTolerated(std::move(words), slips);
+  words = withCompositeConstructsExpanded(words);
+  return std::string(reinterpret_cast<const char*>(words.data()), words.size() * 4);
 }
 
 }  // namespace
@@ -284,7 +287,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
   llvm::Module* module = nullptr;
   bool aborted = false;
   if (!readSpirvGuarded(context, options, stream, module, message, aborted) || !module) {
-    if (aborted) message = "the SPIR-V translator rejected the module (it failed an internal consistency check)";
+    if (aborted) message = "the SPIR-V translator rejected the module (it failed an internal consistency check or crashed)";
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "invalid SPIR-V module: %s", message.c_str());
   }
   std::unique_ptr<llvm::Module> owned(module);
@@ -292,7 +295,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
   loadAtomicFloatsAsIntegers(*owned);
   if (!lowerToOpenCl12Guarded(*owned, aborted)) {
     (void)owned.release();  // half lowered: left alone, a bounded leak as for an aborted read
-    return malformed("the SPIR-V translator rejected the module (it failed an internal consistency check)");
+    return malformed("the SPIR-V translator rejected the module (it failed an internal consistency check or crashed)");
   }
   std::string problems;
   llvm::raw_string_ostream out(problems);

@@ -22,7 +22,7 @@ llvm::Expected<std::vector<uint8_t>> writeSpirvModule(llvm::Module& module) {
   std::string message;
   bool aborted = false;
   if (!writeSpirvGuarded(module, options, stream, message, aborted)) {
-    if (aborted) message = "it failed an internal consistency check";
+    if (aborted) message = "it failed an internal consistency check or crashed";
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "the SPIR-V translator cannot express the program: %s",
                                    message.c_str());
   }

@@ -26,30 +26,45 @@ namespace {
 thread_local sigjmp_buf* translating = nullptr;
 std::mutex handlerMutex;
 int activeTranslations = 0;
-struct sigaction previousHandler;
 
-void onAbort(int signal) {
+// abort() of a failed assertion, and the faults of a translator bug (a null pointer it follows).
+constexpr int kCaughtSignals[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+constexpr size_t kCaughtSignalCount = sizeof(kCaughtSignals) / sizeof(kCaughtSignals[0]);
+struct sigaction previousHandlers[kCaughtSignalCount];
+
+void restorePreviousHandler(int signal) {
+  for (size_t index = 0; index < kCaughtSignalCount; ++index)
+    if (kCaughtSignals[index] == signal) sigaction(signal, &previousHandlers[index], nullptr);
+}
+
+void onTranslatorFailure(int signal) {
   if (translating) siglongjmp(*translating, 1);
-  // Not a translation of ours: behave as if this handler had never been installed.
-  sigaction(SIGABRT, &previousHandler, nullptr);
-  raise(signal);
+  // Not a translation of ours: behave as if this handler had never been installed. A fault
+  // returns to the faulting instruction, which faults again under the previous handler with its
+  // own details; an abort is raised again.
+  restorePreviousHandler(signal);
+  if (signal == SIGABRT) raise(signal);
 }
 
 void enter() {
   std::lock_guard lock(handlerMutex);
   if (activeTranslations++ > 0) return;
   struct sigaction ours {};
-  ours.sa_handler = onAbort;
+  ours.sa_handler = onTranslatorFailure;
+  // On the alternate stack where a thread has one: a CPU kernel that overflows its stack while
+  // another thread translates reaches, through this handler, the CPU device's fault handler.
+  ours.sa_flags = SA_ONSTACK;
   sigemptyset(&ours.sa_mask);
-  sigaction(SIGABRT, &ours, &previousHandler);
+  for (size_t index = 0; index < kCaughtSignalCount; ++index) sigaction(kCaughtSignals[index], &ours, &previousHandlers[index]);
 }
 
 void leave() {
   std::lock_guard lock(handlerMutex);
-  if (--activeTranslations == 0) sigaction(SIGABRT, &previousHandler, nullptr);
+  if (--activeTranslations > 0) return;
+  for (size_t index = 0; index < kCaughtSignalCount; ++index) sigaction(kCaughtSignals[index], &previousHandlers[index], nullptr);
 }
 
-// Runs `translate`, returning what it returns, or false when it aborted.
+// Runs `translate`, returning what it returns, or false when it aborted or crashed.
 bool guarded(llvm::function_ref<bool()> translate, bool& aborted) {
   sigjmp_buf jump;
   volatile bool translated = false;  // volatile: read after a possible siglongjmp

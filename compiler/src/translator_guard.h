@@ -1,10 +1,13 @@
 #pragma once
 // Debian's SPIR-V translator is built with assertions: some malformed modules that pass every
-// check (or LLVM IR it cannot express) make it call abort(), which would end the application. The
-// guarded calls turn such an abort into a build failure. Only the translating thread is affected;
-// SIGABRT raised anywhere else goes to the handler that was there before. What the translator had allocated for that
-// module is lost (a bounded leak on a failed build). The lasting fix is to translate out of
-// process, which the compiler cache makes affordable.
+// check (or LLVM IR it cannot express) make it call abort(), and some valid forms it mishandles make
+// it follow a null pointer; either would end the application. The guarded calls turn such an abort
+// or fault (SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL) into a build failure. Only the translating
+// thread is affected; these signals raised anywhere else go to the handlers that were there before
+// (a fault elsewhere, such as a CPU kernel's, puts the previous handler back and faults again there).
+// What the translator had allocated for that module is lost (a bounded leak on a failed build); a
+// fault that leaves the heap damaged is not repaired, and a stack overflow still ends the process.
+// The lasting fix is to translate out of process, which the compiler cache makes affordable.
 #include <istream>
 #include <ostream>
 #include <string>
@@ -15,7 +18,7 @@
 
 namespace loom::compiler {
 
-// As llvm::readSpirv and llvm::writeSpirv; `aborted` says whether the translator aborted.
+// As llvm::readSpirv and llvm::writeSpirv; `aborted` says whether the translator aborted or crashed.
 bool readSpirvGuarded(llvm::LLVMContext& context, const SPIRV::TranslatorOpts& options, std::istream& stream,
                       llvm::Module*& module, std::string& message, bool& aborted);
 // The translator's lowering of SPIR-V friendly IR (__spirv_* calls) to OpenCL 1.2 builtin names,

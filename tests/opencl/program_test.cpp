@@ -463,6 +463,16 @@ TEST_F(ProgramTest, SpecializationConstantsOfIlPrograms) {
   EXPECT_CL(CL_INVALID_PROGRAM, clSetProgramSpecializationConstant(source, 7, sizeof(value), &value));
 }
 
+// tests/kernels/composite_constructs.spvasm: OpCompositeConstruct of vectors, an array and a struct
+// from values that are not constants, valid SPIR-V that LLVM's SPIR-V translator 15 crashes on.
+TEST_F(ProgramTest, IlProgramsBuildingCompositesOfValuesThatAreNotConstantsRun) {
+  const std::vector<uint8_t> il = readKernelFile("composite_constructs.spv");
+  ASSERT_FALSE(il.empty());
+  cl_program program = ilProgram(il);
+  ASSERT_CL_OK(tryBuild(program, "")) << buildLog(program);
+  EXPECT_EQ(runOnce(program, "composites", 12), (std::vector<int>{3, 4, 4, 7, 4, 3, 7, 7, 3, 4, 7, 7}));
+}
+
 TEST_F(ProgramTest, ProgramScopeGlobalVariablesPersistAcrossLaunches) {
   const char* source = R"(
     global int counter = 5;

@@ -7,7 +7,10 @@
 # Installs the Debian packages it needs. Run from the repository root after a build.
 # Usage: benchmarks/real_programs/run.sh [--gpu] [build-dir] [section...]
 #   sections: openmm boost clblast-tests clblast clpeak hashcat (default: all);
-#   HASHCAT_MODES="0 100 1400 1700" (the default) chooses hashcat's modes.
+#   HASHCAT_MODES="0 100 1400 1700" (the default) chooses hashcat's modes; ROUNDS (5 unless set):
+#   rounds in which the platforms take turns, in one process for CLBlast, in alternating
+#   processes for clpeak, whose medians it prints (single runs swing with the machine's load);
+#   CLPEAK_TESTS: clpeak's options (--compute-sp --global-bandwidth unless set).
 #   --gpu: Loom's NVIDIA GPU beside NVIDIA's own OpenCL instead, on a machine without Debian's
 #   packages: build-dir is an unpacked bundle (scripts/bundle.sh) and the programs come from
 #   benchmarks/real_programs/pack.sh, unpacked at /. Sections clblast, clpeak and hashcat.
@@ -35,6 +38,9 @@ mkdir -p "$work/icd-loom" "$work/icd-$peer"
 echo "$build/lib/libloom_opencl.so.1" > "$work/icd-loom/loom.icd"
 # NVIDIA's driver may come without its vendor file: name its library then.
 cp "/etc/OpenCL/vendors/$peer.icd" "$work/icd-$peer/" 2>/dev/null || echo "lib$peer-opencl.so.1" > "$work/icd-$peer/$peer.icd"
+# And one with both, for the CLBlast routines, which take turns in one process.
+mkdir -p "$work/icd-both" && cp "$work/icd-loom/"* "$work/icd-$peer/"* "$work/icd-both/"
+rounds=${ROUNDS:-5}
 declare -A platform_name=([loom]=Loom [pocl]="Portable Computing Language" [nvidia]="NVIDIA CUDA")
 name_of() { echo "${platform_name[$1]}"; }
 # Only Loom's GPUs on a GPU run, and no driver cache of compiled code on either side.
@@ -85,15 +91,35 @@ if wants clblast; then
     g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=120 -DCL_USE_DEPRECATED_OPENCL_1_2_APIS -o "$routines" \
       "$root/benchmarks/real_programs/clblast_routines.cpp" -lclblast -lOpenCL
   }
-  for p in "${platforms[@]}"; do on "$p" "$routines" "$(name_of "$p")" "$gemm_order"; done
+  echo "(load: $(cut -d' ' -f1-3 /proc/loadavg); $rounds rounds of 5 calls per routine, the platforms taking turns)"
+  on both "$routines" "$(name_of loom),$(name_of $peer)" "$gemm_order" "$rounds"
 fi
 
 if wants clpeak; then
-  echo "== clpeak (single-precision compute, global bandwidth)"
-  for p in "${platforms[@]}"; do
-    echo "-- $p"
-    on "$p" clpeak --compute-sp --global-bandwidth 2>&1 | grep -E "float|GFLOPS|GBPS" | sed 's/^ */  /'
+  echo "== clpeak (single-precision compute, global bandwidth; medians of $rounds runs each, in turns)"
+  echo "(load at the start: $(cut -d' ' -f1-3 /proc/loadavg))"
+  for round in $(seq "$rounds"); do
+    order=("${platforms[@]}")
+    [ $((round % 2)) = 0 ] && order=("${platforms[1]}" "${platforms[0]}")
+    for p in "${order[@]}"; do
+      on "$p" clpeak ${CLPEAK_TESTS:---compute-sp --global-bandwidth} 2>&1 | grep -E "float|GFLOPS|GBPS" | sed "s/^ */$p /" >> "$work/clpeak"
+    done
   done
+  echo "(load at the end: $(cut -d' ' -f1-3 /proc/loadavg))"
+  # Lines "<platform> <test header>" and "<platform> <type> : <value>": each figure's median.
+  python3 - "$work/clpeak" <<'MEDIANS'
+import statistics, sys
+values, test = {}, {}
+for line in open(sys.argv[1]):
+    words = line.split()
+    if "GBPS" in line or "GFLOPS" in line:
+        test[words[0]] = "bandwidth GB/s" if "GBPS" in line else "compute GFLOPS"
+    elif len(words) == 4:
+        values.setdefault((test[words[0]], words[1]), {}).setdefault(words[0], []).append(float(words[3]))
+widths = {"float": 1, "float2": 2, "float4": 4, "float8": 8, "float16": 16}
+for (kind, type), runs in sorted(values.items(), key=lambda item: (item[0][0], widths.get(item[0][1], 0))):
+    print(f"{kind:<15} {type:<8}" + "".join(f"  {p} {statistics.median(v):8.2f} ({len(v)} runs)" for p, v in runs.items()))
+MEDIANS
 fi
 
 if wants hashcat; then

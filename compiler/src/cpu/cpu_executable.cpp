@@ -9,6 +9,8 @@
 #include "cpu/contiguous_memory_manager.h"
 #include "cpu/streaming_stores.h"
 #include "cpu/work_group_function_builder.h"
+#include "loom/core/debug_keys.h"
+#include "llvm/ExecutionEngine/JITEventListener.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
@@ -20,6 +22,16 @@ namespace loom::compiler {
 namespace {
 
 std::mutex jitMutex;
+
+// Under LOOM_EnablePerfJitDump, perf can name and annotate kernel code: LLVM's listener writes
+// each loaded object's functions, with their code, to a jitdump that `perf inject --jit` reads.
+void addPerfListener(llvm::orc::RTDyldObjectLinkingLayer& layer) {
+  bool enabled = false;
+  if (!core::readDebugKey("EnablePerfJitDump", enabled) || !enabled) return;
+  llvm::JITEventListener* listener = llvm::JITEventListener::createPerfJITEventListener();
+  // Null where LLVM was built without perf support: nothing to record then.
+  if (listener) layer.registerJITEventListener(*listener);
+}
 
 // Never destroyed: executables held in static objects are destroyed at exit, in an order
 // relative to this JIT that no one controls.
@@ -34,7 +46,9 @@ llvm::orc::LLJIT* processJit(std::string& log) {
     auto created = llvm::orc::LLJITBuilder()
                        .setObjectLinkingLayerCreator([](llvm::orc::ExecutionSession& session, const llvm::Triple&) {
                          auto memory = [] { return std::make_unique<cpu::ContiguousMemoryManager>(); };
-                         return std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(session, std::move(memory));
+                         auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(session, std::move(memory));
+                         addPerfListener(*layer);
+                         return layer;
                        })
                        .create();
     if (!created) {

@@ -13,6 +13,7 @@ LOOM_DEBUG_KEY(bool, EnableCudaDevices, true, "List NVIDIA GPUs (wherever libcud
 LOOM_DEBUG_KEY(bool, EnableCompilerCache, true, "Keep compiled programs on disk and reuse them across processes")
 LOOM_DEBUG_KEY(std::string, CompilerCacheDir, "", "Where the compiler cache lives; empty means $XDG_CACHE_HOME/loom, else ~/.cache/loom")
 LOOM_DEBUG_KEY(bool, DumpKernelIr, false, "Print the final LLVM IR of every module the compiler builds to stderr")
+LOOM_DEBUG_KEY(bool, EnablePerfJitDump, false, "Record the CPU kernels' machine code for perf: a jitdump under $JITDUMPDIR, else ~/.debug/jit (perf record -k 1, then perf inject --jit)")
 LOOM_DEBUG_KEY(bool, EnableDeviceEventWaits, true, "GPU queues wait for events in the device's own queue; 0 makes the engine's thread wait on the host")
 LOOM_DEBUG_KEY(bool, EnableDependentLaunches, true, "GPUs of compute capability 9.0 and later start a kernel's blocks while the kernel before it retires; 0 starts them after")
 LOOM_DEBUG_KEY(std::string, LibdevicePath, "", "CUDA's libdevice for GPU kernels' math; empty: found under $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, /usr/lib/cuda (read by the compiler)")

@@ -122,6 +122,31 @@ TEST_F(ImageKernelTest, LinearFilteringBlendsTheNearestTexels) {
   for (int i = 0; i < 4; ++i) EXPECT_NEAR(sampled[i], expected[i], 1e-3f) << i;
 }
 
+// One program with samplers of both kinds: written in source (program scope and kernel scope)
+// and passed as arguments, through a helper function too, all read by one kernel.
+TEST_F(ImageKernelTest, SourceSamplersAndSamplerArgumentsShareAProgram) {
+  const std::vector<float> texels = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+  cl_mem source = image2d(CL_MEM_READ_ONLY, cl_image_format{CL_RGBA, CL_FLOAT}, 2, 2, texels.data());
+  cl_mem out = buffer(CL_MEM_WRITE_ONLY, 4 * sizeof(cl_float4));
+  cl_kernel mixed = buildKernel(R"(
+    constant sampler_t clampToBorder = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
+    float4 sampleWith(read_only image2d_t image, sampler_t sampler, float2 at) { return read_imagef(image, sampler, at); }
+    kernel void mixed(read_only image2d_t source, sampler_t argument, float2 at, global float4* out) {
+      const sampler_t clampToEdge = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+      out[0] = read_imagef(source, argument, at);
+      out[1] = read_imagef(source, clampToBorder, (int2)(-1, 0));
+      out[2] = read_imagef(source, clampToEdge, (int2)(5, 0));
+      out[3] = sampleWith(source, argument, at) + sampleWith(source, clampToBorder, (float2)(0.5f, 1.5f));
+    }
+    kernel void unused(sampler_t argument, global int* out) { out[0] = 0; })", "mixed");
+  ASSERT_NE(mixed, nullptr);
+  const cl_float2 at{{0.75f, 0.75f}};  // normalized: texel (1, 1)
+  setArgs(mixed, source, sampler(CL_TRUE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST), at, out);
+  run1d(mixed, 1);
+  EXPECT_EQ(readBack<float>(out, 16),
+            (std::vector<float>{13, 14, 15, 16, 0, 0, 0, 0, 5, 6, 7, 8, 13 + 9, 14 + 10, 15 + 11, 16 + 12}));
+}
+
 TEST_F(ImageKernelTest, ClampAddressingReadsTheBorderOutsideTheImage) {
   const std::vector<uint8_t> texels(4 * 4, 200);
   cl_mem source = image2d(CL_MEM_READ_ONLY, kRgba8, 2, 2, texels.data());

@@ -15,6 +15,7 @@
 #include "spirv_interfaces.h"
 #include "composite_constructs.h"
 #include "spirv_producer_slips.h"
+#include "sampler_types.h"
 #include "spirv_words.h"
 
 namespace loom::compiler {
@@ -139,6 +140,7 @@ enum class Validity { Valid, Unchecked };
 struct Checked {
   Validity validity = Validity::Valid;
   std::vector<CapabilitySlip> slips;  // tolerated: the translator reads the module with them fixed
+  size_t samplerTypes = 0;            // OpTypeSampler declarations; more than one are read as one
 };
 
 // Whether an error of the validator at an instruction of `opcode` may be a rule an extension it does
@@ -158,15 +160,17 @@ bool extensionMayAllow(const std::vector<uint32_t>& words, uint32_t opcode) {
 llvm::Expected<Checked> validate(const std::vector<uint8_t>& spirv) {
   std::vector<uint32_t> words = withCompleteInterfaces(spirv::words(spirv.data(), spirv.size()));
   if (llvm::Error error = parse(words)) return error;
+  const size_t samplerTypes = samplerTypeCount(words);
+  words = withOneSamplerType(words);
   // Naming every id for messages costs about a third of the validation of a large module: only
   // a module that fails is validated again with names, for a readable message.
-  if (runValidator(words, false).valid || validWithoutKernels(words)) return Checked{};
+  if (runValidator(words, false).valid || validWithoutKernels(words)) return Checked{Validity::Valid, {}, samplerTypes};
   Verdict verdict = runValidator(words, true);
   std::vector<CapabilitySlip> slips =
       tolerateCapabilitySlips(words, verdict, [](const std::vector<uint32_t>& module) { return runValidator(module, true); });
-  if (verdict.valid || validWithoutKernels(words)) return Checked{Validity::Valid, std::move(slips)};
+  if (verdict.valid || validWithoutKernels(words)) return Checked{Validity::Valid, std::move(slips), samplerTypes};
   const uint32_t opcode = opcodeOfInstruction(words, verdict.instruction);
-  if (extensionMayAllow(words, opcode)) return Checked{Validity::Unchecked, std::move(slips)};
+  if (extensionMayAllow(words, opcode)) return Checked{Validity::Unchecked, std::move(slips), samplerTypes};
   // Errors about the module as a whole (a missing OpMemoryModel, say) have no instruction.
   const std::string where = verdict.instruction == 0 ? ""
                             : "instruction " + std::to_string(verdict.instruction) + " (Op" + spvOpcodeString(opcode) + "): ";
@@ -255,7 +259,7 @@ void loadAtomicFloatsAsIntegers(llvm::Module& module) {
 std::string translatorInput(const std::vector<uint8_t>& spirv, const std::vector<CapabilitySlip>& slips) {
   std::vector<uint32_t> words = spirv::words(spirv.data(), spirv.size());
   if (!slips.empty()) words = withSlipsTolerated(std::move(words), slips);
-  words = withCompositeConstructsExpanded(words);
+  words = withOneSamplerType(withCompositeConstructsExpanded(words));
   return std::string(reinterpret_cast<const char*>(words.data()), words.size() * 4);
 }
 
@@ -269,6 +273,9 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
   if (!checked) return checked.takeError();
   if (warnings)
     for (const CapabilitySlip& slip : checked->slips) *warnings += "warning: " + describe(slip) + "\n";
+  if (warnings && checked->samplerTypes > 1)
+    *warnings += "warning: the module declares OpTypeSampler " + std::to_string(checked->samplerTypes) +
+                 " times (as llvm-spirv 15 does for a sampler literal beside a sampler argument); read as one type\n";
   SPIRV::TranslatorOpts options(SPIRV::VersionNumber::MaximumVersion);
   options.enableAllExtensions();
   // SPIR-V friendly IR first, so that sub-group barriers keep their scope (keepSubGroupBarriers)

@@ -18,6 +18,7 @@ enum Opcode : uint32_t {
   OpTypeInt = 21,
   OpTypeFloat = 22,
   OpTypeVector = 23,
+  OpTypeSampler = 26,
   OpTypePointer = 32,
   OpConstantTrue = 41,
   OpConstantNull = 46,  // OpConstantTrue .. OpConstantNull are the constants

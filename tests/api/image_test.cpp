@@ -240,7 +240,7 @@ TEST_F(ImageTest, KernelsTakeImageAndSamplerHandles) {
   ze_sampler_handle_t sampler = nullptr;
   ASSERT_ZE(zeSamplerCreate(context, device, &desc, &sampler));
   samplers.push_back(sampler);
-  ze_kernel_handle_t sampleAt = kernel(module("sampler_kernels.spv"), "sample_at");
+  ze_kernel_handle_t sampleAt = kernel(m, "sample_at");
   const float coordinate[2] = {0.75f, 0.25f};  // normalized: texel (1, 0)
   setArguments(sampleAt, source, sampler);
   ASSERT_ZE(zeKernelSetArgumentValue(sampleAt, 2, sizeof(coordinate), coordinate));

@@ -109,7 +109,7 @@ TEST_F(ModuleTest, AModuleWithAnImageKernelNamesAndCreatesIt) {
   ASSERT_ZE(zeModuleGetKernelNames(m, &count, nullptr));
   std::vector<const char*> names(count);
   ASSERT_ZE(zeModuleGetKernelNames(m, &count, names.data()));
-  EXPECT_EQ(std::set<std::string>(names.begin(), names.end()), (std::set<std::string>{"copy_first_pixel", "add_one"}));
+  EXPECT_EQ(std::set<std::string>(names.begin(), names.end()), (std::set<std::string>{"copy_first_pixel", "sample_at", "add_one"}));
 
   EXPECT_NE(kernel(m, "copy_first_pixel"), nullptr);
 

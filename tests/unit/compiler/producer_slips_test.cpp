@@ -43,6 +43,19 @@ TEST(ProducerSlips, ASlipDoesNotHideOtherDamage) {
   EXPECT_EQ(built.log.find("requires one of these extensions"), std::string::npos) << built.log;
 }
 
+// llvm-spirv 15 declares OpTypeSampler twice in a module with a sampler literal and a sampler
+// argument (image_kernels.cl has both): the module builds, with one sampler type, and says so.
+TEST(ProducerSlips, TwoSamplerTypesAreReadAsOne) {
+  const BuildResult built = compileKernels("image_kernels");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  EXPECT_NE(built.log.find("declares OpTypeSampler 2 times"), std::string::npos) << built.log;
+  const KernelDescriptor* sampleAt = built.program->info.findKernel("sample_at");
+  ASSERT_NE(sampleAt, nullptr);
+  ASSERT_EQ(sampleAt->arguments.size(), 4u);
+  EXPECT_EQ(sampleAt->arguments[1].kind, ArgumentKind::Sampler);
+  EXPECT_NE(built.program->info.findKernel("copy_first_pixel"), nullptr);
+}
+
 // A module that is valid as it is gets no warning.
 TEST(ProducerSlips, AValidModuleBuildsWithoutWarnings) {
   const BuildResult built = compileKernels("work_items");

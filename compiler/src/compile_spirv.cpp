@@ -199,8 +199,11 @@ llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, Progr
 
 llvm::Expected<std::vector<uint8_t>> compileForTarget(const CompileRequest& request, llvm::Module& module, ProgramInfo& info,
                                                       const BuildOptions& options) {
-  if (request.target == Target::Nvptx) return compileForNvptx(module, info, dumpKernelIr(request));
   const bool uniformGroups = request.uniformWorkGroups || options.uniformWorkGroupSize;
+  // Every target keeps the program's promise of uniform groups, so that the launches of a kernel
+  // made from a binary are checked as those of the same kernel built from source.
+  for (KernelDescriptor& kernel : info.kernels) kernel.uniformGroupsOnly = uniformGroups;
+  if (request.target == Target::Nvptx) return compileForNvptx(module, info, dumpKernelIr(request));
   return compileForCpu(module, info, options, uniformGroups, request.codeGenerationThreads, dumpKernelIr(request));
 }
 

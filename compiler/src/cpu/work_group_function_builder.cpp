@@ -412,7 +412,6 @@ llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDesc
     descriptor.staticLocalMemorySize = lowerLocalVariables(*body.function, *body.entry, loadLocalMemory(builder, body.context));
     if (descriptor.requiredWorkGroupSize[0] == 0) continue;
     specializeForGroupSize(*body.function, descriptor.requiredWorkGroupSize, !uniformGroups);
-    descriptor.uniformGroupsOnly = uniformGroups;
   }
   return llvm::Error::success();
 }

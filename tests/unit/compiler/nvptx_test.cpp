@@ -237,6 +237,24 @@ INSTANTIATE_TEST_SUITE_P(TestKernels, NvptxKernels,
 // type, sampling with both filters, sRGB and half conversions compile to PTX without calls left
 // to resolve, and images and samplers arrive as 8-byte parameters. (A kernel this large has only
 // the entry for any launch.)
+// A program built for uniform groups says so on every target, so that a kernel made from its
+// binary refuses a smaller last group as the same kernel built from source does.
+TEST(Nvptx, KernelsOfUniformProgramsRefuseSmallerLastGroupsOnEveryTarget) {
+  const SpirvResult spirv = compileOpenClSource({"kernel void k(global int* a) { a[get_global_id(0)] = 1; }", "", {}});
+  ASSERT_EQ(spirv.status, Status::Success) << spirv.log;
+  for (Target target : {Target::Cpu, Target::Nvptx}) {
+    for (bool uniform : {false, true}) {
+      CompileRequest request;
+      request.spirv = spirv.spirv;
+      request.target = target;
+      request.uniformWorkGroups = uniform;
+      const BuildResult built = compileSpirv(request);
+      ASSERT_EQ(built.status, Status::Success) << built.log;
+      EXPECT_EQ(built.program->info.kernels.at(0).uniformGroupsOnly, uniform) << (target == Target::Cpu ? "CPU" : "NVPTX");
+    }
+  }
+}
+
 TEST(Nvptx, ImageBuiltinsCompile) {
   const BuildResult built = compileSource(R"(
     #pragma OPENCL EXTENSION cl_khr_fp16 : enable

@@ -394,7 +394,6 @@ TEST(RequiredGroupSizeIr, GroupsOfAnotherSizeRunTheGeneralCodeUnoptimized) {
   EXPECT_TRUE(general->hasFnAttribute(llvm::Attribute::OptimizeNone)) << "rare groups do not double the build's optimization time";
   EXPECT_EQ(loopsRunning(*general, kRequiredWidth), 0u) << "the general code reads the group's size";
   expectNoTurnCrossesTheBarrier(*general);
-  EXPECT_FALSE(fixed.kernel.uniformGroupsOnly);
 }
 
 // OpenCL C 1.x, -cl-uniform-work-group-size and Level Zero launch whole groups only.
@@ -408,7 +407,6 @@ TEST(RequiredGroupSizeIr, UniformGroupsNeedNoCodeForOtherSizes) {
       EXPECT_TRUE(call->getCalledFunction() && call->getCalledFunction()->isDeclaration()) << "no general copy to call";
   EXPECT_EQ(groupSizeReadsInTheLoops(*fixed.function), 0u);
   EXPECT_EQ(loopsRunning(*fixed.function, kRequiredWidth), 2u);
-  EXPECT_TRUE(fixed.kernel.uniformGroupsOnly) << "the runtime must refuse smaller last groups";
   expectNoTurnCrossesTheBarrier(*fixed.function);
 }
 

@@ -741,28 +741,28 @@ TEST(ImageBuiltins, EveryImageTypeAddressesItsTexels) {
     images.emplace_back(IMAGE3D, RGBA, UNSIGNED_INT16, w, h, layers);
     images.emplace_back(IMAGE1D_BUFFER, RGBA, UNSIGNED_INT16, w, 1, 1, 1, 0);
   }
-  for (int n = 0; n < 5; ++n) {
+  // Every channel of every texel of image n, its layers or slices included.
+  auto forEachChannel = [&](int n, auto visit) {
     const ImageDescriptor& d = images[n].descriptor;
     for (uint32_t z = 0; z < d.depth * d.arraySize; ++z)
       for (uint32_t y = 0; y < d.height; ++y)
         for (uint32_t x = 0; x < d.width; ++x)
-          for (uint32_t c = 0; c < 4; ++c)
-            put<uint16_t>(images[n].texel(x, y, z) + 2 * c, uint16_t(1000 * n + 100 * z + 10 * y + x + c));
-  }
+          for (uint32_t c = 0; c < 4; ++c) visit(x, y, z, c);
+  };
+  for (int n = 0; n < 5; ++n)
+    forEachChannel(n, [&](uint32_t x, uint32_t y, uint32_t z, uint32_t c) {
+      put<uint16_t>(images[n].texel(x, y, z) + 2 * c, uint16_t(1000 * n + 100 * z + 10 * y + x + c));
+    });
   std::vector<std::array<uint32_t, 4>> layered(4);
   run(source, "k", {w, h, layers}, [&](Arguments& a) {
     for (int n = 0; n < 5; ++n) a.set(2 * n, images[n].argument()).set(2 * n + 1, images[5 + n].argument());
     a.set(10, layered.data());
   });
-  for (int n = 0; n < 5; ++n) {
-    const ImageDescriptor& d = images[n].descriptor;
-    for (uint32_t z = 0; z < d.depth * d.arraySize; ++z)
-      for (uint32_t y = 0; y < d.height; ++y)
-        for (uint32_t x = 0; x < d.width; ++x)
-          for (uint32_t c = 0; c < 4; ++c)
-            ASSERT_EQ(get<uint16_t>(images[5 + n].texel(x, y, z) + 2 * c), get<uint16_t>(images[n].texel(x, y, z) + 2 * c) + 1)
-                << "image " << n << " at " << x << ", " << y << ", " << z;
-  }
+  for (int n = 0; n < 5; ++n)
+    forEachChannel(n, [&](uint32_t x, uint32_t y, uint32_t z, uint32_t c) {
+      EXPECT_EQ(get<uint16_t>(images[5 + n].texel(x, y, z) + 2 * c), get<uint16_t>(images[n].texel(x, y, z) + 2 * c) + 1)
+          << "image " << n << " at " << x << ", " << y << ", " << z;
+    });
   EXPECT_EQ(layered[0][0], 2000u + 100 + 0 + 1);
   EXPECT_EQ(layered[1][0], 2000u + 200 + 0 + 1);
   EXPECT_EQ(layered[2][0], 2000u + 300 + 0 + 1);

@@ -71,12 +71,20 @@ TEST_F(ClImplicitScalingTest, NDRangesWithOffsetsSeeTheIdsOfTheUnsplitLaunch) {
     SCOPED_TRACE(many);
     // Each shape's split dimension ends in a smaller group: non-uniform work-groups.
     std::string messages = runAndCheck(k, 1, {many * 4 - 1, 1, 1}, {4, 1, 1}, {5, 0, 0});
-    if (many >= tiles) EXPECT_TRUE(splitAmongAllTiles(messages, "record_ids", tiles)) << messages;
-    if (many == 1) EXPECT_NE(messages.find("runs on tile 0"), std::string::npos) << messages;
+    if (many >= tiles) {
+      EXPECT_TRUE(splitAmongAllTiles(messages, "record_ids", tiles)) << messages;
+    }
+    if (many == 1) {
+      EXPECT_NE(messages.find("runs on tile 0"), std::string::npos) << messages;
+    }
     messages = runAndCheck(k, 2, {many * 2 + 1, 6, 1}, {2, 3, 1}, {1, 2, 0});
-    if (many >= tiles) EXPECT_TRUE(splitAmongAllTiles(messages, "record_ids", tiles)) << messages;
+    if (many >= tiles) {
+      EXPECT_TRUE(splitAmongAllTiles(messages, "record_ids", tiles)) << messages;
+    }
     messages = runAndCheck(k, 3, {4, 3, many * 2}, {2, 1, 2}, {3, 0, 7});
-    if (many >= tiles) EXPECT_TRUE(splitAmongAllTiles(messages, "record_ids", tiles)) << messages;
+    if (many >= tiles) {
+      EXPECT_TRUE(splitAmongAllTiles(messages, "record_ids", tiles)) << messages;
+    }
   }
 }
 

@@ -3,8 +3,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "spirv-tools/libspirv.h"
-#include "spirv_words.h"
+#include "spirv_parsed_instructions.h"
 
 namespace loom::compiler {
 
@@ -23,28 +22,19 @@ struct ModuleFacts {
   std::unordered_map<uint32_t, uint32_t> typeOf;       // result id -> its type
   std::unordered_map<uint32_t, VectorShape> vectors;   // vector type id -> its shape
   std::unordered_set<uint32_t> constants;              // ids the translator reads as constants
-  size_t offset = kHeaderWords;                        // of the instruction being parsed
 };
 
 bool isConstant(uint32_t opcode) {
   return (opcode >= OpConstantTrue && opcode <= OpConstantNull) || (opcode >= OpSpecConstantTrue && opcode <= OpSpecConstantComposite);
 }
 
-spv_result_t learn(void* user, const spv_parsed_instruction_t* parsed) {
-  ModuleFacts& facts = *static_cast<ModuleFacts*>(user);
-  if (parsed->type_id) facts.typeOf[parsed->result_id] = parsed->type_id;
-  if (parsed->opcode == OpTypeVector) facts.vectors[parsed->result_id] = {parsed->words[2], parsed->words[3]};
-  if (isConstant(parsed->opcode)) facts.constants.insert(parsed->result_id);
-  if (parsed->opcode == OpCompositeConstruct) facts.constructs.push_back(facts.offset);
-  facts.offset += parsed->num_words;
-  return SPV_SUCCESS;
-}
-
 bool parse(const std::vector<uint32_t>& words, ModuleFacts& facts) {
-  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_5);
-  const bool parsed = spvBinaryParse(context, &facts, words.data(), words.size(), nullptr, learn, nullptr) == SPV_SUCCESS;
-  spvContextDestroy(context);
-  return parsed;
+  return forEachParsedInstruction(words, [&](const spv_parsed_instruction_t& parsed, size_t offset) {
+    if (parsed.type_id) facts.typeOf[parsed.result_id] = parsed.type_id;
+    if (parsed.opcode == OpTypeVector) facts.vectors[parsed.result_id] = {parsed.words[2], parsed.words[3]};
+    if (isConstant(parsed.opcode)) facts.constants.insert(parsed.result_id);
+    if (parsed.opcode == OpCompositeConstruct) facts.constructs.push_back(offset);
+  });
 }
 
 const VectorShape* vectorShape(const ModuleFacts& facts, uint32_t type) {

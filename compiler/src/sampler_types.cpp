@@ -2,8 +2,7 @@
 
 #include <unordered_set>
 
-#include "spirv-tools/libspirv.h"
-#include "spirv_words.h"
+#include "spirv_parsed_instructions.h"
 
 namespace loom::compiler {
 
@@ -17,7 +16,6 @@ struct SamplerTypeUses {
   std::vector<size_t> duplicates;           // offsets of the later declarations
   std::unordered_set<uint32_t> duplicateIds;
   std::vector<size_t> idOperands;           // word offsets of every id operand
-  size_t offset = kHeaderWords;             // of the instruction being parsed
 };
 
 bool isIdOperand(spv_operand_type_t type) {
@@ -25,25 +23,17 @@ bool isIdOperand(spv_operand_type_t type) {
          type == SPV_OPERAND_TYPE_SCOPE_ID;
 }
 
-spv_result_t learn(void* user, const spv_parsed_instruction_t* parsed) {
-  SamplerTypeUses& uses = *static_cast<SamplerTypeUses*>(user);
-  if (parsed->opcode == OpTypeSampler && uses.first != 0) {
-    uses.duplicates.push_back(uses.offset);
-    uses.duplicateIds.insert(parsed->result_id);
-  } else if (parsed->opcode == OpTypeSampler) {
-    uses.first = parsed->result_id;
-  }
-  for (uint16_t i = 0; i < parsed->num_operands; ++i)
-    if (isIdOperand(parsed->operands[i].type)) uses.idOperands.push_back(uses.offset + parsed->operands[i].offset);
-  uses.offset += parsed->num_words;
-  return SPV_SUCCESS;
-}
-
 bool parse(const std::vector<uint32_t>& words, SamplerTypeUses& uses) {
-  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_5);
-  const bool parsed = spvBinaryParse(context, &uses, words.data(), words.size(), nullptr, learn, nullptr) == SPV_SUCCESS;
-  spvContextDestroy(context);
-  return parsed;
+  return forEachParsedInstruction(words, [&](const spv_parsed_instruction_t& parsed, size_t offset) {
+    if (parsed.opcode == OpTypeSampler && uses.first != 0) {
+      uses.duplicates.push_back(offset);
+      uses.duplicateIds.insert(parsed.result_id);
+    } else if (parsed.opcode == OpTypeSampler) {
+      uses.first = parsed.result_id;
+    }
+    for (uint16_t i = 0; i < parsed.num_operands; ++i)
+      if (isIdOperand(parsed.operands[i].type)) uses.idOperands.push_back(offset + parsed.operands[i].offset);
+  });
 }
 
 }  // namespace

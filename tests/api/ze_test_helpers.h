@@ -77,7 +77,9 @@ inline std::ostream& operator<<(std::ostream& out, ze_result_t result) {
 namespace loom::test {
 
 constexpr uint64_t kTimeout = 10'000'000'000ull;  // 10 s in nanoseconds: every wait is bounded
-constexpr auto kChildTimeout = std::chrono::seconds(10);
+// A hang guard, not a measure: a child of the sanitizer build on a loaded machine spends seconds
+// compiling its kernels before it runs them.
+constexpr auto kChildTimeout = std::chrono::seconds(120);
 // Values work_item_ids (tests/kernels/work_item_kernels.cl) writes per work-item.
 constexpr size_t kWorkItemRecord = 27;
 

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "level_zero/handle/handle.h"
+#include "loom/core/device_info.h"
 #include "loom/core/image.h"
 
 namespace loom::l0 {
@@ -33,6 +34,11 @@ class Image : public _ze_image_handle_t {
   std::shared_ptr<core::Image> viewed_;  // the image whose texels a view shares; null for others
   ze_image_desc_t desc_;
 };
+
+// ze_device_image_properties_t::maxImageBufferSize: the bytes of a buffer image
+// (ZE_IMAGE_TYPE_BUFFER), which zeImageCreate checks, as the device's texel limit gives them for
+// the narrowest texels (one byte), so that every format reaches them.
+uint64_t maxBufferImageBytes(const core::ImageLimits& limits);
 
 ze_result_t zeImageGetProperties(ze_device_handle_t hDevice, const ze_image_desc_t* desc, ze_image_properties_t* pImageProperties);
 ze_result_t zeImageCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_image_desc_t* desc,

@@ -103,6 +103,24 @@ TEST_F(ImageTest, PropertiesAndAllocationIdsAnswer) {
   EXPECT_NE(ids[0].id, ids[1].id);
 }
 
+// maxImageBufferSize is the bytes of a buffer image in every format: the narrowest and the widest
+// texels reach it, one more texel is refused.
+TEST_F(ImageTest, BufferImagesReachTheReportedBytesInEveryFormat) {
+  ze_device_image_properties_t limits{ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES};
+  ASSERT_ZE(zeDeviceGetImageProperties(device, &limits));
+  ze_image_properties_t properties{ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES};
+  const std::pair<ze_image_format_layout_t, uint64_t> formats[] = {{ZE_IMAGE_FORMAT_LAYOUT_8, 1},
+                                                                   {ZE_IMAGE_FORMAT_LAYOUT_32_32_32_32, 16}};
+  for (const auto& [layout, bytes] : formats) {
+    const uint64_t texels = limits.maxImageBufferSize / bytes;
+    const ze_image_desc_t largest = imageDesc(ZE_IMAGE_TYPE_BUFFER, texels, 1, 1, 0, layout, ZE_IMAGE_FORMAT_TYPE_UINT);
+    const ze_image_desc_t tooLarge = imageDesc(ZE_IMAGE_TYPE_BUFFER, texels + 1, 1, 1, 0, layout, ZE_IMAGE_FORMAT_TYPE_UINT);
+    EXPECT_ZE(zeImageGetProperties(device, &largest, &properties));
+    EXPECT_EQ(zeImageGetProperties(device, &tooLarge, &properties),
+              ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+  }
+}
+
 // Memory of `extent` texels of `element` bytes with the given pitches (0: tight), distinct bytes.
 struct Texels {
   uint32_t element, rowPitch, slicePitch;

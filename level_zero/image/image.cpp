@@ -202,7 +202,10 @@ ze_result_t zeImageGetProperties(ze_device_handle_t hDevice, const ze_image_desc
   ZE_REQUIRE(limits.supported, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, "the device does not support images");
   core::ImageShape shape;
   if (ze_result_t result = shapeOf(*desc, limits, shape, __func__); result != ZE_RESULT_SUCCESS) return result;
-  pImageProperties->samplerFilterFlags = ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT | ZE_IMAGE_SAMPLER_FILTER_FLAG_LINEAR;
+  // Integer texels are read only with nearest filtering (read_imagei/ui with a linear sampler is undefined).
+  const bool integer = core::channelClass(shape.format.type) != core::ChannelClass::Float;
+  pImageProperties->samplerFilterFlags =
+      ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT | (integer ? 0 : ZE_IMAGE_SAMPLER_FILTER_FLAG_LINEAR);
   return ZE_RESULT_SUCCESS;
 }
 

@@ -92,6 +92,9 @@ TEST_F(ImageTest, PropertiesAndAllocationIdsAnswer) {
   ze_image_properties_t properties{ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES};
   ASSERT_ZE(zeImageGetProperties(device, &desc, &properties));
   EXPECT_EQ(properties.samplerFilterFlags, ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT | ZE_IMAGE_SAMPLER_FILTER_FLAG_LINEAR);
+  const ze_image_desc_t integer = imageDesc(ZE_IMAGE_TYPE_2D, 8, 8, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_SINT);
+  ASSERT_ZE(zeImageGetProperties(device, &integer, &properties));
+  EXPECT_EQ(properties.samplerFilterFlags, ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT) << "integer texels are not filtered";
   const ze_image_desc_t unsupported = imageDesc(ZE_IMAGE_TYPE_2D, 8, 8, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_YUYV);
   EXPECT_EQ(zeImageGetProperties(device, &unsupported, &properties), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
   ze_image_handle_t first = image(desc), second = image(desc);

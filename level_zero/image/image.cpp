@@ -300,6 +300,18 @@ ze_result_t zeImageDestroy(ze_image_handle_t hImage) {
   return ZE_RESULT_SUCCESS;
 }
 
+// ZE_experimental_image_memory_properties: the bytes from the first texel to the end of the
+// last row, and the pitches (a 1D array's layers step by both).
+ze_result_t zeImageGetMemoryPropertiesExp(ze_image_handle_t hImage, ze_image_memory_properties_exp_t* pMemoryProperties) {
+  ZE_REQUIRE_HANDLE(hImage);
+  ZE_REQUIRE_POINTER(pMemoryProperties);
+  const core::Image& image = Image::fromHandle(hImage)->core();
+  pMemoryProperties->size = image.sizeInBytes();
+  pMemoryProperties->rowPitch = image.shape().rowPitch;
+  pMemoryProperties->slicePitch = image.shape().slicePitch;
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_handle_t hImage,
                                          ze_image_allocation_ext_properties_t* pImageAllocProperties) {
   ZE_REQUIRE_HANDLE(hContext);

@@ -48,6 +48,7 @@ ze_result_t zeImageViewCreateExp(ze_context_handle_t hContext, ze_device_handle_
 ze_result_t zeImageDestroy(ze_image_handle_t hImage);
 ze_result_t zeContextMakeImageResident(ze_context_handle_t hContext, ze_device_handle_t hDevice, ze_image_handle_t hImage);
 ze_result_t zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t hDevice, ze_image_handle_t hImage);
+ze_result_t zeImageGetMemoryPropertiesExp(ze_image_handle_t hImage, ze_image_memory_properties_exp_t* pMemoryProperties);
 ze_result_t zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_handle_t hImage,
                                          ze_image_allocation_ext_properties_t* pImageAllocProperties);
 

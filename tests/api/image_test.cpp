@@ -98,6 +98,13 @@ TEST_F(ImageTest, PropertiesAndAllocationIdsAnswer) {
   const ze_image_desc_t unsupported = imageDesc(ZE_IMAGE_TYPE_2D, 8, 8, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_YUYV);
   EXPECT_EQ(zeImageGetProperties(device, &unsupported, &properties), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
   ze_image_handle_t first = image(desc), second = image(desc);
+  // ZE_experimental_image_memory_properties: 8 rows of 8 float texels, tight.
+  ze_image_memory_properties_exp_t memory{ZE_STRUCTURE_TYPE_IMAGE_MEMORY_EXP_PROPERTIES};
+  ASSERT_ZE(zeImageGetMemoryPropertiesExp(first, &memory));
+  EXPECT_EQ(memory.rowPitch, 8u * 4);
+  EXPECT_EQ(memory.slicePitch, 8u * 8 * 4);
+  EXPECT_EQ(memory.size, 8u * 8 * 4);
+  EXPECT_EQ(zeImageGetMemoryPropertiesExp(first, nullptr), ZE_RESULT_ERROR_INVALID_NULL_POINTER);
   ze_image_allocation_ext_properties_t ids[2] = {{ZE_STRUCTURE_TYPE_IMAGE_ALLOCATION_EXT_PROPERTIES},
                                                  {ZE_STRUCTURE_TYPE_IMAGE_ALLOCATION_EXT_PROPERTIES}};
   ASSERT_ZE(zeImageGetAllocPropertiesExt(context, first, &ids[0]));
@@ -358,9 +365,11 @@ TEST_F(ImageKernelTest, ViewsShareTheImagesTexels) {
   ASSERT_ZE(zeDriverGetExtensionProperties(driver, &count, nullptr));
   std::vector<ze_driver_extension_properties_t> extensions(count);
   ASSERT_ZE(zeDriverGetExtensionProperties(driver, &count, extensions.data()));
-  EXPECT_TRUE(std::any_of(extensions.begin(), extensions.end(), [](const ze_driver_extension_properties_t& e) {
-    return std::string(e.name) == ZE_IMAGE_VIEW_EXP_NAME;
-  }));
+  for (const char* name : {ZE_IMAGE_VIEW_EXP_NAME, ZE_IMAGE_MEMORY_PROPERTIES_EXP_NAME}) {
+    EXPECT_TRUE(std::any_of(extensions.begin(), extensions.end(),
+                            [&](const ze_driver_extension_properties_t& e) { return std::string(e.name) == name; }))
+        << name;
+  }
 
   ze_image_desc_t bytesDesc = imageDesc(ZE_IMAGE_TYPE_2D, 4, 2, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UINT);
   ze_image_handle_t bytes = image(bytesDesc);

@@ -145,7 +145,7 @@ ze_result_t shapeOf(const ze_image_desc_t& desc, const core::ImageLimits& limits
   const bool fits = shape.type == ImageType::Image3d
                         ? shape.width <= limits.max3dWidth && shape.height <= limits.max3dHeight && shape.depth <= limits.max3dDepth
                     : shape.type == ImageType::Image1dBuffer
-                        ? shape.width * core::elementSize(shape.format) <= maxBufferImageBytes(limits)
+                        ? shape.width <= maxBufferImageBytes(limits) / core::elementSize(shape.format)
                         : shape.width <= limits.max2dWidth && shape.height <= limits.max2dHeight && shape.arraySize <= limits.maxArraySize;
   if (!fits) return reportError(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, function, "a size is above zeDeviceGetImageProperties' limits");
   shape = core::withTightPitches(shape);

@@ -84,20 +84,26 @@ bool channelOrderOf(const ze_image_format_t& format, uint32_t count, ChannelOrde
     case 2:
       out = y == ZE_IMAGE_FORMAT_SWIZZLE_A ? ChannelOrder::RA : ChannelOrder::RG;
       return true;
-    default:
-      if (is(x, ZE_IMAGE_FORMAT_SWIZZLE_B) && x != ZE_IMAGE_FORMAT_SWIZZLE_X && is(z, ZE_IMAGE_FORMAT_SWIZZLE_R)) {
-        out = ChannelOrder::BGRA;
-      } else if (x == ZE_IMAGE_FORMAT_SWIZZLE_A && is(y, ZE_IMAGE_FORMAT_SWIZZLE_R)) {
-        out = ChannelOrder::ARGB;
-      } else if (x == ZE_IMAGE_FORMAT_SWIZZLE_A && y == ZE_IMAGE_FORMAT_SWIZZLE_B) {
-        out = ChannelOrder::ABGR;
-        return is(z, ZE_IMAGE_FORMAT_SWIZZLE_G) && is(w, ZE_IMAGE_FORMAT_SWIZZLE_R);
-      } else {
-        out = ChannelOrder::RGBA;
-        return is(x, ZE_IMAGE_FORMAT_SWIZZLE_R) && is(y, ZE_IMAGE_FORMAT_SWIZZLE_G) && is(z, ZE_IMAGE_FORMAT_SWIZZLE_B) &&
-               (is(w, ZE_IMAGE_FORMAT_SWIZZLE_A) || w == ZE_IMAGE_FORMAT_SWIZZLE_1);
+    default: {
+      // The four-component orders OpenCL has. A swizzle of 0 or 1 names no memory component:
+      // Loom would read memory there, so such swizzles are refused.
+      struct Named {
+        S x, y, z, w;
+        ChannelOrder order;
+      };
+      constexpr S R = ZE_IMAGE_FORMAT_SWIZZLE_R, G = ZE_IMAGE_FORMAT_SWIZZLE_G, B = ZE_IMAGE_FORMAT_SWIZZLE_B,
+                  A = ZE_IMAGE_FORMAT_SWIZZLE_A;
+      constexpr Named kOrders[] = {{R, G, B, A, ChannelOrder::RGBA},
+                                   {B, G, R, A, ChannelOrder::BGRA},
+                                   {A, R, G, B, ChannelOrder::ARGB},
+                                   {A, B, G, R, ChannelOrder::ABGR}};
+      for (const Named& named : kOrders) {
+        if (!is(x, named.x) || !is(y, named.y) || !is(z, named.z) || !is(w, named.w)) continue;
+        out = named.order;
+        return true;
       }
-      return true;
+      return false;
+    }
   }
 }
 

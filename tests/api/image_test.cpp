@@ -325,6 +325,20 @@ TEST_F(ImageKernelTest, AbgrSwizzleReadsAlphaFromTheFirstByte) {
   expectColor(readFirstPixel(abgr), {255, 153, 102, 51});
 }
 
+// Four-component swizzles name OpenCL's orders (RGBA, BGRA, ARGB, ABGR); a constant 0 or 1 in
+// place of a component, which Loom would read from memory, is refused.
+TEST_F(ImageKernelTest, FourComponentSwizzlesNameOpenCLsOrders) {
+  using S = ze_image_format_swizzle_t;
+  const S r = ZE_IMAGE_FORMAT_SWIZZLE_R, g = ZE_IMAGE_FORMAT_SWIZZLE_G, b = ZE_IMAGE_FORMAT_SWIZZLE_B, a = ZE_IMAGE_FORMAT_SWIZZLE_A;
+  const ze_image_format_layout_t rgba8 = ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8;
+  EXPECT_ZE(createResult(swizzled(rgba8, b, g, r, a)));
+  EXPECT_ZE(createResult(swizzled(rgba8, a, r, g, b)));
+  EXPECT_ZE(createResult(swizzled(rgba8, r, g, b, ZE_IMAGE_FORMAT_SWIZZLE_X)));
+  EXPECT_EQ(createResult(swizzled(rgba8, r, g, b, ZE_IMAGE_FORMAT_SWIZZLE_1)), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+  EXPECT_EQ(createResult(swizzled(rgba8, b, r, g, a)), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+  EXPECT_EQ(createResult(swizzled(rgba8, ZE_IMAGE_FORMAT_SWIZZLE_0, g, b, a)), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+}
+
 // 5_6_5 is CL_UNORM_SHORT_565 (red in the high bits, alpha 1); 5_5_5_1 is CL_UNORM_SHORT_555
 // only where the swizzle does not read its alpha bit, which OpenCL's format lacks.
 TEST_F(ImageKernelTest, PackedLayoutsAreOpenCLsPackedFormats) {

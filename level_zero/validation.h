@@ -13,7 +13,8 @@ constexpr int kMaxChainLength = 32;
 // read and the chain ends within kMaxChainLength structures. Structures of unknown types are
 // passed over, as the specification asks.
 ze_result_t checkChain(const char* function, const void* pNext);
-// An input descriptor: its stype must be `expected` and its chain must pass checkChain.
+// An input descriptor: its stype must be `expected` (or 0, never a structure type, which is
+// taken as `expected`) and its chain must pass checkChain.
 ze_result_t checkDescriptor(const char* function, const void* desc, ze_structure_type_t expected);
 const char* resultName(ze_result_t result);
 // ZE_RESULT_ERROR_DEVICE_LOST when `failure`, a negative execution status, says the device

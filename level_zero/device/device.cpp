@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "level_zero/driver/driver.h"
+#include "level_zero/image/image.h"
 #include "level_zero/sysman/sysman_device.h"
 #include "level_zero/two_call.h"
 #include "level_zero/validation.h"
@@ -233,12 +234,10 @@ ze_result_t zeDeviceGetImageProperties(ze_device_handle_t hDevice, ze_device_ima
   clearProperties(*pImageProperties);
   const core::ImageLimits& images = Device::fromHandle(hDevice)->core().info().images;
   if (!images.supported) return ZE_RESULT_SUCCESS;  // every limit zero: no images
-  const core::ImageFormat widest{core::ChannelOrder::RGBA, core::ChannelType::Float};
   pImageProperties->maxImageDims1D = static_cast<uint32_t>(images.max2dWidth);
   pImageProperties->maxImageDims2D = static_cast<uint32_t>(std::min(images.max2dWidth, images.max2dHeight));
   pImageProperties->maxImageDims3D = static_cast<uint32_t>(std::min({images.max3dWidth, images.max3dHeight, images.max3dDepth}));
-  // Bytes: buffer images of the widest texels reach the limit in texels.
-  pImageProperties->maxImageBufferSize = images.maxBufferTexels * core::elementSize(widest);
+  pImageProperties->maxImageBufferSize = maxBufferImageBytes(images);
   pImageProperties->maxImageArraySlices = static_cast<uint32_t>(images.maxArraySize);
   pImageProperties->maxSamplers = images.maxSamplers;
   pImageProperties->maxReadImageArgs = images.maxReadArguments;

@@ -84,28 +84,55 @@ bool channelOrderOf(const ze_image_format_t& format, uint32_t count, ChannelOrde
     case 2:
       out = y == ZE_IMAGE_FORMAT_SWIZZLE_A ? ChannelOrder::RA : ChannelOrder::RG;
       return true;
-    default:
-      if (is(x, ZE_IMAGE_FORMAT_SWIZZLE_B) && x != ZE_IMAGE_FORMAT_SWIZZLE_X && is(z, ZE_IMAGE_FORMAT_SWIZZLE_R)) {
-        out = ChannelOrder::BGRA;
-      } else if (x == ZE_IMAGE_FORMAT_SWIZZLE_A && is(y, ZE_IMAGE_FORMAT_SWIZZLE_R)) {
-        out = ChannelOrder::ARGB;
-      } else {
-        out = ChannelOrder::RGBA;
-        return is(x, ZE_IMAGE_FORMAT_SWIZZLE_R) && is(y, ZE_IMAGE_FORMAT_SWIZZLE_G) && is(z, ZE_IMAGE_FORMAT_SWIZZLE_B) &&
-               (is(w, ZE_IMAGE_FORMAT_SWIZZLE_A) || w == ZE_IMAGE_FORMAT_SWIZZLE_1);
+    default: {
+      // The four-component orders OpenCL has. A swizzle of 0 or 1 names no memory component:
+      // Loom would read memory there, so such swizzles are refused.
+      struct Named {
+        S x, y, z, w;
+        ChannelOrder order;
+      };
+      constexpr S R = ZE_IMAGE_FORMAT_SWIZZLE_R, G = ZE_IMAGE_FORMAT_SWIZZLE_G, B = ZE_IMAGE_FORMAT_SWIZZLE_B,
+                  A = ZE_IMAGE_FORMAT_SWIZZLE_A;
+      constexpr Named kOrders[] = {{R, G, B, A, ChannelOrder::RGBA},
+                                   {B, G, R, A, ChannelOrder::BGRA},
+                                   {A, R, G, B, ChannelOrder::ARGB},
+                                   {A, B, G, R, ChannelOrder::ABGR}};
+      for (const Named& named : kOrders) {
+        if (!is(x, named.x) || !is(y, named.y) || !is(z, named.z) || !is(w, named.w)) continue;
+        out = named.order;
+        return true;
       }
-      return true;
+      return false;
+    }
   }
+}
+
+// The packed OpenCL format of a layout of unequal components: 5_6_5 is CL_UNORM_SHORT_565 (red in
+// the high bits), 5_5_5_1 is CL_UNORM_SHORT_555 when the swizzle leaves its alpha bit unread
+// (OpenCL's format has no alpha). Alpha of both reads 1. False for other layouts.
+bool packedFormatOf(const ze_image_format_t& format, core::ImageFormat& out) {
+  const bool rgbFirst = format.x == ZE_IMAGE_FORMAT_SWIZZLE_R && format.y == ZE_IMAGE_FORMAT_SWIZZLE_G &&
+                        format.z == ZE_IMAGE_FORMAT_SWIZZLE_B;
+  const bool alphaUnread = format.w == ZE_IMAGE_FORMAT_SWIZZLE_1 || format.w == ZE_IMAGE_FORMAT_SWIZZLE_X;
+  if (format.type != ZE_IMAGE_FORMAT_TYPE_UNORM || !rgbFirst) return false;
+  out.order = ChannelOrder::RGB;
+  if (format.layout == ZE_IMAGE_FORMAT_LAYOUT_5_6_5) {
+    out.type = ChannelType::UnormShort565;
+    return alphaUnread || format.w == ZE_IMAGE_FORMAT_SWIZZLE_A;
+  }
+  out.type = ChannelType::UnormShort555;
+  return format.layout == ZE_IMAGE_FORMAT_LAYOUT_5_5_5_1 && alphaUnread;
 }
 
 // The OpenCL format of a Level Zero one, when Loom supports it for the image type and what the
 // flags ask.
 bool supportedFormatOf(const ze_image_desc_t& desc, ImageType type, core::ImageFormat& out) {
   const Components components = componentsOf(desc.format.layout);
-  if (components.count == 0) return false;
-  if (!channelTypeOf(desc.format.type, components.bits, out.type)) return false;
-  if (!channelOrderOf(desc.format, components.count, out.order)) return false;
-  return core::isSupportedImageFormat(out, type, desc.flags & ZE_IMAGE_FLAG_KERNEL_WRITE);
+  const bool known = components.count == 0
+                         ? packedFormatOf(desc.format, out)
+                         : channelTypeOf(desc.format.type, components.bits, out.type) &&
+                               channelOrderOf(desc.format, components.count, out.order);
+  return known && core::isSupportedImageFormat(out, type, desc.flags & ZE_IMAGE_FLAG_KERNEL_WRITE);
 }
 
 // The shape of `desc` (tight pitches), or the error that refuses it.
@@ -124,7 +151,7 @@ ze_result_t shapeOf(const ze_image_desc_t& desc, const core::ImageLimits& limits
   const bool fits = shape.type == ImageType::Image3d
                         ? shape.width <= limits.max3dWidth && shape.height <= limits.max3dHeight && shape.depth <= limits.max3dDepth
                     : shape.type == ImageType::Image1dBuffer
-                        ? shape.width <= limits.maxBufferTexels
+                        ? shape.width <= maxBufferImageBytes(limits) / core::elementSize(shape.format)
                         : shape.width <= limits.max2dWidth && shape.height <= limits.max2dHeight && shape.arraySize <= limits.maxArraySize;
   if (!fits) return reportError(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, function, "a size is above zeDeviceGetImageProperties' limits");
   shape = core::withTightPitches(shape);
@@ -170,6 +197,8 @@ ze_result_t appendMemoryCopy(const char* function, ze_command_list_handle_t hCom
 
 }  // namespace
 
+uint64_t maxBufferImageBytes(const core::ImageLimits& limits) { return limits.maxBufferTexels; }
+
 ze_result_t zeImageGetProperties(ze_device_handle_t hDevice, const ze_image_desc_t* desc, ze_image_properties_t* pImageProperties) {
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(desc);
@@ -179,7 +208,10 @@ ze_result_t zeImageGetProperties(ze_device_handle_t hDevice, const ze_image_desc
   ZE_REQUIRE(limits.supported, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, "the device does not support images");
   core::ImageShape shape;
   if (ze_result_t result = shapeOf(*desc, limits, shape, __func__); result != ZE_RESULT_SUCCESS) return result;
-  pImageProperties->samplerFilterFlags = ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT | ZE_IMAGE_SAMPLER_FILTER_FLAG_LINEAR;
+  // Integer texels are read only with nearest filtering (read_imagei/ui with a linear sampler is undefined).
+  const bool integer = core::channelClass(shape.format.type) != core::ChannelClass::Float;
+  pImageProperties->samplerFilterFlags =
+      ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT | (integer ? 0 : ZE_IMAGE_SAMPLER_FILTER_FLAG_LINEAR);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -206,12 +238,83 @@ ze_result_t zeImageCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
   return ZE_RESULT_SUCCESS;
 }
 
+namespace {
+
+// The shape of a view over `viewed`: the view's type, format and size over the viewed image's
+// rows and slices (for a 1D array view, its layers are the rows), or the error that refuses it.
+ze_result_t viewShapeOf(const ze_image_desc_t& desc, const core::Image& viewed, const core::ImageLimits& limits,
+                        core::ImageShape& shape, const char* function) {
+  if (ze_result_t result = shapeOf(desc, limits, shape, function); result != ZE_RESULT_SUCCESS) return result;
+  const core::ImageShape& under = viewed.shape();
+  const uint64_t rowBytes = shape.width * core::elementSize(shape.format);
+  const uint64_t rows = shape.type == ImageType::Image1dArray ? shape.arraySize : shape.height;
+  const uint64_t slices = shape.type == ImageType::Image3d ? shape.depth : shape.type == ImageType::Image2dArray ? shape.arraySize : 1;
+  shape.rowPitch = under.rowPitch;
+  shape.slicePitch = shape.type == ImageType::Image1dArray ? under.rowPitch : under.slicePitch;
+  shape = core::withTightPitches(shape);
+  if (rows > 1 && rowBytes > under.rowPitch)
+    return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "a row of the view is longer than a row of the image");
+  if (slices > 1 && shape.height * under.rowPitch > under.slicePitch)
+    return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "a slice of the view is larger than a slice of the image");
+  if (core::storageBytes(shape) > viewed.sizeInBytes())
+    return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "the view reaches past the image's texels");
+  return ZE_RESULT_SUCCESS;
+}
+
+// ZE_experimental_image_view_planar: Loom has no planar formats, so no image has planes to view.
+ze_result_t checkNoPlane(const ze_image_desc_t& desc, const char* function) {
+  for (auto* chained = static_cast<const ze_base_desc_t*>(desc.pNext); chained;
+       chained = static_cast<const ze_base_desc_t*>(chained->pNext)) {
+    if (chained->stype == ZE_STRUCTURE_TYPE_IMAGE_VIEW_PLANAR_EXP_DESC)
+      return reportError(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, function, "planar views need a planar image; Loom has no planar formats");
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace
+
+ze_result_t zeImageViewCreateExp(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_image_desc_t* desc,
+                                 ze_image_handle_t hImage, ze_image_handle_t* phImageView) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_HANDLE(hImage);
+  ZE_REQUIRE_POINTER(desc);
+  ZE_REQUIRE_POINTER(phImageView);
+  ZE_REQUIRE_DESCRIPTOR(desc, ZE_STRUCTURE_TYPE_IMAGE_DESC);
+  ZE_REQUIRE_FLAGS(desc->flags, ZE_IMAGE_FLAG_KERNEL_WRITE | ZE_IMAGE_FLAG_BIAS_UNCACHED);
+  if (ze_result_t result = checkNoPlane(*desc, __func__); result != ZE_RESULT_SUCCESS) return result;
+  Context& context = *Context::fromHandle(hContext);
+  Device& device = *Device::fromHandle(hDevice);
+  const Image& viewed = *Image::fromHandle(hImage);
+  ZE_REQUIRE(&viewed.context() == &context, ZE_RESULT_ERROR_INVALID_ARGUMENT, "the image belongs to another context");
+  ZE_REQUIRE(&viewed.core().device() == &device.core(), ZE_RESULT_ERROR_INVALID_ARGUMENT, "the image is not on this device");
+  core::ImageShape shape;
+  if (ze_result_t result = viewShapeOf(*desc, viewed.core(), device.core().info().images, shape, __func__); result != ZE_RESULT_SUCCESS)
+    return result;
+  std::unique_ptr<core::Image> view = core::Image::create(device.core(), shape, viewed.core().data(), &context);
+  ZE_REQUIRE(view, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, "out of device memory");
+  *phImageView = new Image(context, std::move(view), *desc, viewed.shared());
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t zeImageDestroy(ze_image_handle_t hImage) {
   ZE_REQUIRE_HANDLE(hImage);
   Image* image = Image::fromHandle(hImage);
   image->retireHandle();
   // Work in flight may still read or write its texels.
   core::Runtime::get().releaseAfterSubmittedWork([image] { delete image; });
+  return ZE_RESULT_SUCCESS;
+}
+
+// ZE_experimental_image_memory_properties: the bytes from the first texel to the end of the
+// last row, and the pitches (a 1D array's layers step by both).
+ze_result_t zeImageGetMemoryPropertiesExp(ze_image_handle_t hImage, ze_image_memory_properties_exp_t* pMemoryProperties) {
+  ZE_REQUIRE_HANDLE(hImage);
+  ZE_REQUIRE_POINTER(pMemoryProperties);
+  const core::Image& image = Image::fromHandle(hImage)->core();
+  pMemoryProperties->size = image.sizeInBytes();
+  pMemoryProperties->rowPitch = image.shape().rowPitch;
+  pMemoryProperties->slicePitch = image.shape().slicePitch;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -226,6 +329,32 @@ ze_result_t zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_
   const auto allocation = core::Runtime::get().memory().find(image.core().data());
   pImageAllocProperties->id = allocation ? allocation->id : 0;
   return ZE_RESULT_SUCCESS;
+}
+
+namespace {
+// Loom's images are always resident (as its memory is), so residency calls only validate.
+ze_result_t checkResidency(ze_context_handle_t hContext, ze_device_handle_t hDevice, ze_image_handle_t hImage, const char* function) {
+  const Context& context = *Context::fromHandle(hContext);
+  if (&Image::fromHandle(hImage)->context() != &context)
+    return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "the image belongs to another context");
+  if (!context.contains(*Device::fromHandle(hDevice)))
+    return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "the device is not one of the context's");
+  return ZE_RESULT_SUCCESS;
+}
+}  // namespace
+
+ze_result_t zeContextMakeImageResident(ze_context_handle_t hContext, ze_device_handle_t hDevice, ze_image_handle_t hImage) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_HANDLE(hImage);
+  return checkResidency(hContext, hDevice, hImage, __func__);
+}
+
+ze_result_t zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t hDevice, ze_image_handle_t hImage) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_HANDLE(hImage);
+  return checkResidency(hContext, hDevice, hImage, __func__);
 }
 
 ze_result_t zeCommandListAppendImageCopy(ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,

@@ -26,6 +26,25 @@ TEST_F(EventTest, ANewEventIsNotSignaled) {
   EXPECT_EQ(zeEventHostSynchronize(e, 0), ZE_RESULT_NOT_READY);
 }
 
+// A descriptor whose stype was zeroed (level-zero-tests' perf programs zero their event
+// descriptors after setting it; no structure type is 0) is read as the parameter's own type; a
+// wrong type is still refused.
+TEST_F(EventTest, AZeroedDescriptorTypeIsReadAsTheEventDescriptor) {
+  ze_event_pool_handle_t pool = eventPool(ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 2);
+  ze_event_desc_t desc{};
+  desc.index = 1;
+  ze_event_handle_t zeroed = nullptr;
+  ASSERT_ZE(zeEventCreate(pool, &desc, &zeroed));
+  events.push_back(zeroed);
+  EXPECT_ZE(zeEventHostSignal(zeroed));
+  EXPECT_ZE(zeEventQueryStatus(zeroed));
+  desc.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC;
+  desc.index = 0;
+  ze_event_handle_t wrong = nullptr;
+  EXPECT_EQ(zeEventCreate(pool, &desc, &wrong), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(wrong, nullptr);
+}
+
 TEST_F(EventTest, HostSynchronizeWaitsAtLeastItsTimeoutBeforeNotReady) {
   ze_event_handle_t e = hostVisibleEvent();
   const auto start = std::chrono::steady_clock::now();

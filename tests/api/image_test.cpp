@@ -1,5 +1,6 @@
 // Level Zero images and samplers through the loader: creation and its errors, properties, and
 // the image copies (image to image, to and from memory, tight and pitched) for every image type.
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -91,15 +92,43 @@ TEST_F(ImageTest, PropertiesAndAllocationIdsAnswer) {
   ze_image_properties_t properties{ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES};
   ASSERT_ZE(zeImageGetProperties(device, &desc, &properties));
   EXPECT_EQ(properties.samplerFilterFlags, ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT | ZE_IMAGE_SAMPLER_FILTER_FLAG_LINEAR);
+  const ze_image_desc_t integer = imageDesc(ZE_IMAGE_TYPE_2D, 8, 8, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_SINT);
+  ASSERT_ZE(zeImageGetProperties(device, &integer, &properties));
+  EXPECT_EQ(properties.samplerFilterFlags, ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT) << "integer texels are not filtered";
   const ze_image_desc_t unsupported = imageDesc(ZE_IMAGE_TYPE_2D, 8, 8, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_YUYV);
   EXPECT_EQ(zeImageGetProperties(device, &unsupported, &properties), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
   ze_image_handle_t first = image(desc), second = image(desc);
+  // ZE_experimental_image_memory_properties: 8 rows of 8 float texels, tight.
+  ze_image_memory_properties_exp_t memory{ZE_STRUCTURE_TYPE_IMAGE_MEMORY_EXP_PROPERTIES};
+  ASSERT_ZE(zeImageGetMemoryPropertiesExp(first, &memory));
+  EXPECT_EQ(memory.rowPitch, 8u * 4);
+  EXPECT_EQ(memory.slicePitch, 8u * 8 * 4);
+  EXPECT_EQ(memory.size, 8u * 8 * 4);
+  EXPECT_EQ(zeImageGetMemoryPropertiesExp(first, nullptr), ZE_RESULT_ERROR_INVALID_NULL_POINTER);
   ze_image_allocation_ext_properties_t ids[2] = {{ZE_STRUCTURE_TYPE_IMAGE_ALLOCATION_EXT_PROPERTIES},
                                                  {ZE_STRUCTURE_TYPE_IMAGE_ALLOCATION_EXT_PROPERTIES}};
   ASSERT_ZE(zeImageGetAllocPropertiesExt(context, first, &ids[0]));
   ASSERT_ZE(zeImageGetAllocPropertiesExt(context, second, &ids[1]));
   EXPECT_NE(ids[0].id, 0u);
   EXPECT_NE(ids[0].id, ids[1].id);
+}
+
+// maxImageBufferSize is the bytes of a buffer image in every format: the narrowest and the widest
+// texels reach it, one more texel is refused.
+TEST_F(ImageTest, BufferImagesReachTheReportedBytesInEveryFormat) {
+  ze_device_image_properties_t limits{ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES};
+  ASSERT_ZE(zeDeviceGetImageProperties(device, &limits));
+  ze_image_properties_t properties{ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES};
+  const std::pair<ze_image_format_layout_t, uint64_t> formats[] = {{ZE_IMAGE_FORMAT_LAYOUT_8, 1},
+                                                                   {ZE_IMAGE_FORMAT_LAYOUT_32_32_32_32, 16}};
+  for (const auto& [layout, bytes] : formats) {
+    const uint64_t texels = limits.maxImageBufferSize / bytes;
+    const ze_image_desc_t largest = imageDesc(ZE_IMAGE_TYPE_BUFFER, texels, 1, 1, 0, layout, ZE_IMAGE_FORMAT_TYPE_UINT);
+    const ze_image_desc_t tooLarge = imageDesc(ZE_IMAGE_TYPE_BUFFER, texels + 1, 1, 1, 0, layout, ZE_IMAGE_FORMAT_TYPE_UINT);
+    EXPECT_ZE(zeImageGetProperties(device, &largest, &properties));
+    EXPECT_EQ(zeImageGetProperties(device, &tooLarge, &properties),
+              ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+  }
 }
 
 // Memory of `extent` texels of `element` bytes with the given pitches (0: tight), distinct bytes.
@@ -253,6 +282,169 @@ TEST_F(ImageTest, KernelsTakeImageAndSamplerHandles) {
   EXPECT_EQ(zeKernelSetArgumentValue(sampleAt, 1, sizeof(source), &source), ZE_RESULT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(zeKernelSetArgumentValue(sampleAt, 0, sizeof(source), nullptr), ZE_RESULT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(zeKernelSetArgumentValue(sampleAt, 0, 4, &source), ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+}
+
+class ImageKernelTest : public ImageTest {
+ protected:
+  // The first pixel of `source` as read_imagef returns it.
+  std::vector<float> readFirstPixel(ze_image_handle_t source) {
+    ze_module_handle_t m = module("image_kernels.spv");
+    if (!m) return {};
+    float* out = shared<float>(4);
+    ze_kernel_handle_t first = kernel(m, "copy_first_pixel");
+    setArguments(first, source, out);
+    launch(first, 1, 1);
+    return std::vector<float>(out, out + 4);
+  }
+
+  // `color` holds 8-bit normalized values.
+  static void expectColor(const std::vector<float>& read, const std::array<int, 4>& color) {
+    ASSERT_EQ(read.size(), 4u);
+    for (int c = 0; c < 4; ++c) EXPECT_NEAR(read[c], color[c] / 255.0f, 1e-6f) << "channel " << c;
+  }
+
+  ze_image_desc_t swizzled(ze_image_format_layout_t layout, ze_image_format_swizzle_t x, ze_image_format_swizzle_t y,
+                           ze_image_format_swizzle_t z, ze_image_format_swizzle_t w) {
+    ze_image_desc_t desc = imageDesc(ZE_IMAGE_TYPE_2D, 2, 2, 1, 0, layout, ZE_IMAGE_FORMAT_TYPE_UNORM);
+    desc.format.x = x;
+    desc.format.y = y;
+    desc.format.z = z;
+    desc.format.w = w;
+    return desc;
+  }
+};
+
+// A swizzle (A, B, G, R) of 8_8_8_8 is CL_ABGR: memory holds alpha first, red last.
+TEST_F(ImageKernelTest, AbgrSwizzleReadsAlphaFromTheFirstByte) {
+  ze_image_handle_t abgr = image(swizzled(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_SWIZZLE_A, ZE_IMAGE_FORMAT_SWIZZLE_B,
+                                          ZE_IMAGE_FORMAT_SWIZZLE_G, ZE_IMAGE_FORMAT_SWIZZLE_R));
+  ASSERT_NE(abgr, nullptr);
+  std::vector<uint8_t> bytes(16, 0);
+  bytes[0] = 51, bytes[1] = 102, bytes[2] = 153, bytes[3] = 255;
+  ASSERT_ZE(zeCommandListAppendImageCopyFromMemory(list, abgr, bytes.data(), nullptr, nullptr, 0, nullptr));
+  expectColor(readFirstPixel(abgr), {255, 153, 102, 51});
+}
+
+// Four-component swizzles name OpenCL's orders (RGBA, BGRA, ARGB, ABGR); a constant 0 or 1 in
+// place of a component, which Loom would read from memory, is refused.
+TEST_F(ImageKernelTest, FourComponentSwizzlesNameOpenCLsOrders) {
+  using S = ze_image_format_swizzle_t;
+  const S r = ZE_IMAGE_FORMAT_SWIZZLE_R, g = ZE_IMAGE_FORMAT_SWIZZLE_G, b = ZE_IMAGE_FORMAT_SWIZZLE_B, a = ZE_IMAGE_FORMAT_SWIZZLE_A;
+  const ze_image_format_layout_t rgba8 = ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8;
+  EXPECT_ZE(createResult(swizzled(rgba8, b, g, r, a)));
+  EXPECT_ZE(createResult(swizzled(rgba8, a, r, g, b)));
+  EXPECT_ZE(createResult(swizzled(rgba8, r, g, b, ZE_IMAGE_FORMAT_SWIZZLE_X)));
+  EXPECT_EQ(createResult(swizzled(rgba8, r, g, b, ZE_IMAGE_FORMAT_SWIZZLE_1)), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+  EXPECT_EQ(createResult(swizzled(rgba8, b, r, g, a)), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+  EXPECT_EQ(createResult(swizzled(rgba8, ZE_IMAGE_FORMAT_SWIZZLE_0, g, b, a)), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+}
+
+// 5_6_5 is CL_UNORM_SHORT_565 (red in the high bits, alpha 1); 5_5_5_1 is CL_UNORM_SHORT_555
+// only where the swizzle does not read its alpha bit, which OpenCL's format lacks.
+TEST_F(ImageKernelTest, PackedLayoutsAreOpenCLsPackedFormats) {
+  using S = ze_image_format_swizzle_t;
+  const S r = ZE_IMAGE_FORMAT_SWIZZLE_R, g = ZE_IMAGE_FORMAT_SWIZZLE_G, b = ZE_IMAGE_FORMAT_SWIZZLE_B;
+  ze_image_handle_t rgb565 = image(swizzled(ZE_IMAGE_FORMAT_LAYOUT_5_6_5, r, g, b, ZE_IMAGE_FORMAT_SWIZZLE_1));
+  ASSERT_NE(rgb565, nullptr);
+  const std::vector<uint16_t> texels = {0xF800 | 0x001F, 0, 0, 0};  // red and blue full, green 0
+  ASSERT_ZE(zeCommandListAppendImageCopyFromMemory(list, rgb565, texels.data(), nullptr, nullptr, 0, nullptr));
+  EXPECT_EQ(readFirstPixel(rgb565), (std::vector<float>{1.0f, 0.0f, 1.0f, 1.0f}));
+
+  EXPECT_ZE(createResult(swizzled(ZE_IMAGE_FORMAT_LAYOUT_5_5_5_1, r, g, b, ZE_IMAGE_FORMAT_SWIZZLE_X)));
+  EXPECT_EQ(createResult(swizzled(ZE_IMAGE_FORMAT_LAYOUT_5_5_5_1, r, g, b, ZE_IMAGE_FORMAT_SWIZZLE_A)),
+            ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+  EXPECT_EQ(createResult(swizzled(ZE_IMAGE_FORMAT_LAYOUT_5_6_5, b, g, r, ZE_IMAGE_FORMAT_SWIZZLE_1)),
+            ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+  EXPECT_EQ(createResult(swizzled(ZE_IMAGE_FORMAT_LAYOUT_4_4_4_4, r, g, b, ZE_IMAGE_FORMAT_SWIZZLE_A)),
+            ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+}
+
+// Residency calls validate the image and device; Loom's images are always resident.
+TEST_F(ImageTest, ImagesAreMadeResidentAndEvicted) {
+  ze_image_handle_t flat = image(imageDesc(ZE_IMAGE_TYPE_2D, 4, 4, 1, 0));
+  EXPECT_ZE(zeContextMakeImageResident(context, device, flat));
+  EXPECT_ZE(zeContextEvictImage(context, device, flat));
+  ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+  ze_context_handle_t other = nullptr;
+  ASSERT_ZE(zeContextCreate(driver, &contextDesc, &other));
+  EXPECT_EQ(zeContextMakeImageResident(other, device, flat), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(zeContextEvictImage(other, device, flat), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(zeContextMakeImageResident(context, device, nullptr), ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+  EXPECT_ZE(zeContextDestroy(other));
+}
+
+// ZE_experimental_image_view: a view reads and writes the image's texels in its own format and shape.
+TEST_F(ImageKernelTest, ViewsShareTheImagesTexels) {
+  uint32_t count = 0;
+  ASSERT_ZE(zeDriverGetExtensionProperties(driver, &count, nullptr));
+  std::vector<ze_driver_extension_properties_t> extensions(count);
+  ASSERT_ZE(zeDriverGetExtensionProperties(driver, &count, extensions.data()));
+  for (const char* name : {ZE_IMAGE_VIEW_EXP_NAME, ZE_IMAGE_MEMORY_PROPERTIES_EXP_NAME}) {
+    EXPECT_TRUE(std::any_of(extensions.begin(), extensions.end(),
+                            [&](const ze_driver_extension_properties_t& e) { return std::string(e.name) == name; }))
+        << name;
+  }
+
+  ze_image_desc_t bytesDesc = imageDesc(ZE_IMAGE_TYPE_2D, 4, 2, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UINT);
+  ze_image_handle_t bytes = image(bytesDesc);
+  ASSERT_NE(bytes, nullptr);
+  std::vector<uint8_t> texels(4 * 2 * 4);
+  for (size_t i = 0; i < texels.size(); ++i) texels[i] = uint8_t(i * 7);
+  texels[0] = 0, texels[1] = 51, texels[2] = 102, texels[3] = 255;
+  ASSERT_ZE(zeCommandListAppendImageCopyFromMemory(list, bytes, texels.data(), nullptr, nullptr, 0, nullptr));
+
+  // The same texels as normalized colors, read by a kernel.
+  ze_image_desc_t unormDesc = bytesDesc;
+  unormDesc.format.type = ZE_IMAGE_FORMAT_TYPE_UNORM;
+  ze_image_handle_t unorm = nullptr;
+  ASSERT_ZE(zeImageViewCreateExp(context, device, &unormDesc, bytes, &unorm));
+  images.push_back(unorm);
+  expectColor(readFirstPixel(unorm), {0, 51, 102, 255});
+
+  // Every texel as one 32-bit word of a 1D image of 8: rows laid end to end.
+  ze_image_desc_t wordsDesc = imageDesc(ZE_IMAGE_TYPE_1D, 8, 1, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_UINT);
+  ze_image_handle_t words = nullptr;
+  ASSERT_ZE(zeImageViewCreateExp(context, device, &wordsDesc, bytes, &words));
+  std::vector<uint8_t> back(texels.size());
+  ASSERT_ZE(zeCommandListAppendImageCopyToMemory(list, back.data(), words, nullptr, nullptr, 0, nullptr));
+  EXPECT_EQ(back, texels);
+
+  // Writes through a view reach the image; the view outlives the image it views.
+  const uint32_t written[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  ASSERT_ZE(zeCommandListAppendImageCopyFromMemory(list, words, written, nullptr, nullptr, 0, nullptr));
+  ASSERT_ZE(zeCommandListAppendImageCopyToMemory(list, back.data(), bytes, nullptr, nullptr, 0, nullptr));
+  EXPECT_EQ(std::memcmp(back.data(), written, sizeof(written)), 0);
+  images.erase(std::find(images.begin(), images.end(), bytes));
+  ASSERT_ZE(zeImageDestroy(bytes));
+  ASSERT_ZE(zeCommandListAppendImageCopyToMemory(list, back.data(), words, nullptr, nullptr, 0, nullptr));
+  EXPECT_EQ(std::memcmp(back.data(), written, sizeof(written)), 0);
+  ASSERT_ZE(zeImageDestroy(words));
+}
+
+TEST_F(ImageTest, ViewsCheckTheirDescription) {
+  ze_image_desc_t desc = imageDesc(ZE_IMAGE_TYPE_2D, 4, 4, 1, 0);
+  ze_image_handle_t flat = image(desc);
+  ASSERT_NE(flat, nullptr);
+  ze_image_handle_t view = nullptr;
+  ze_image_desc_t tooWide = imageDesc(ZE_IMAGE_TYPE_2D, 8, 4, 1, 0);
+  EXPECT_EQ(zeImageViewCreateExp(context, device, &tooWide, flat, &view), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  ze_image_desc_t tooTall = imageDesc(ZE_IMAGE_TYPE_2D, 4, 5, 1, 0);
+  EXPECT_EQ(zeImageViewCreateExp(context, device, &tooTall, flat, &view), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  ze_image_desc_t deep = imageDesc(ZE_IMAGE_TYPE_3D, 4, 4, 2, 0);
+  EXPECT_EQ(zeImageViewCreateExp(context, device, &deep, flat, &view), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  ze_image_desc_t media = imageDesc(ZE_IMAGE_TYPE_2D, 4, 4, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_NV12);
+  EXPECT_EQ(zeImageViewCreateExp(context, device, &media, flat, &view), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+  ze_image_view_planar_exp_desc_t plane{ZE_STRUCTURE_TYPE_IMAGE_VIEW_PLANAR_EXP_DESC, nullptr, 1};
+  ze_image_desc_t planar = desc;
+  planar.pNext = &plane;
+  EXPECT_EQ(zeImageViewCreateExp(context, device, &planar, flat, &view), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+  EXPECT_EQ(zeImageViewCreateExp(context, device, &desc, nullptr, &view), ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+  EXPECT_EQ(zeImageViewCreateExp(context, device, nullptr, flat, &view), ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+  EXPECT_EQ(view, nullptr);
+  // A 2D array of the image's rows as layers of one row each is the same memory.
+  ze_image_desc_t rowsAsLayers = imageDesc(ZE_IMAGE_TYPE_1DARRAY, 4, 1, 1, 4);
+  ASSERT_ZE(zeImageViewCreateExp(context, device, &rowsAsLayers, flat, &view));
+  EXPECT_ZE(zeImageDestroy(view));
 }
 
 }  // namespace

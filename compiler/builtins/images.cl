@@ -219,10 +219,22 @@ static void imageStoreAsIntegers(__global uchar* p, uint type, uint count, int4 
   else imageStoreFloats(p, type, count, fromSigned ? convert_float4(v) : convert_float4(as_uint4(v)));
 }
 
+// x / 255 of 8-bit values, correctly rounded as the division is: the product with the reciprocal,
+// refined by one step on its remainder (exact for all 256 values; a test reads every one), which
+// costs less than a division.
+static float4 imageUnorm8ToFloat(uchar4 v) {
+  const float4 x = convert_float4(v);
+  const float4 q = x * (1.0f / 255.0f);
+  return fma(fma(-q, 255.0f, x), 1.0f / 255.0f, q);
+}
+
+// convert_uchar4_sat_rte(v * 255.0f) in whole-vector operations: NaN and values below 0 give 0.
+static uchar4 imageFloatToUnorm8(float4 v) { return convert_uchar4(rint(fmin(fmax(v * 255.0f, 0.0f), 255.0f))); }
+
 // A texel inside the image as read_imagef sees it. RGBA 8-bit normalized and float, the commonest
 // formats, take a direct path that computes what the general one does.
 static float4 imageLoadFloatTexel(__global const uchar* p, uint order, uint type) {
-  if (order == CLK_RGBA && type == CLK_UNORM_INT8) return convert_float4(vload4(0, p)) / 255.0f;
+  if (order == CLK_RGBA && type == CLK_UNORM_INT8) return imageUnorm8ToFloat(vload4(0, p));
   if (order == CLK_RGBA && type == CLK_FLOAT) return vload4(0, (const __global float*)p);
   float4 c = imageArrange(imageLoadAsFloats(p, type, imageChannelCount(order)), order, 1.0f);
   if (imageIsSrgb(order)) c.xyz = (float3)(imageSrgbToLinear(c.x), imageSrgbToLinear(c.y), imageSrgbToLinear(c.z));
@@ -250,7 +262,7 @@ static void imageWriteFloatTexel(Image d, int4 i, float4 color) {
   __global uchar* p = imageTexel(d, i);
   // The commonest formats directly, as the general path stores them.
   if (order == CLK_RGBA && type == CLK_UNORM_INT8) {
-    vstore4(convert_uchar4_sat_rte(color * 255.0f), 0, p);
+    vstore4(imageFloatToUnorm8(color), 0, p);
     return;
   }
   if (order == CLK_RGBA && type == CLK_FLOAT) {

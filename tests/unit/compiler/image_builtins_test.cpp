@@ -615,6 +615,22 @@ TEST(ImageSampling, DirectFormatPathGivesTheGeneralPathsBits) {
     for (uint32_t c = 0; c < 4; ++c) EXPECT_EQ(rgba.texel(x)[c], bgra.texel(x)[c == 3 ? 3 : 2 - c]) << "texel " << x << " channel " << c;
 }
 
+// Every 8-bit value of an RGBA image reads as its quotient by 255, correctly rounded.
+TEST(ImageSampling, EveryUnorm8ValueReadsAsItsQuotient) {
+  HostImage image(IMAGE2D, RGBA, UNORM_INT8, 64, 1);
+  for (uint32_t value = 0; value < 256; ++value) image.texel(value / 4)[value % 4] = uint8_t(value);
+  const char* source = R"(
+    kernel void k(read_only image2d_t image, global float4* out) {
+      out[get_global_id(0)] = read_imagef(image, (int2)(get_global_id(0), 0));
+    })";
+  std::vector<Float4> out(64);
+  run(source, "k", {64, 1, 1}, [&](Arguments& a) { a.set(0, image.argument()).set(1, out.data()); });
+  for (uint32_t value = 0; value < 256; ++value) {
+    const float expected = float(value) / 255.0f;
+    EXPECT_EQ(0, std::memcmp(&out[value / 4][value % 4], &expected, sizeof(float))) << value << ": " << out[value / 4][value % 4];
+  }
+}
+
 TEST(ImageSampling, OneAndThreeDimensions) {
   HostImage line(IMAGE1D, RGBA, FLOAT, 7);
   HostImage volume(IMAGE3D, RGBA, FLOAT, 3, 4, 5);

@@ -27,6 +27,7 @@ struct Options {
   int size = 2048;
   int rounds = 5;
   int repetitions = 3;
+  std::string only;  // measures only the cases whose name holds this text
 };
 
 bool ok(cl_int status, const std::string& who, const char* what) {
@@ -288,6 +289,8 @@ bool parse(int argc, char** argv, Options& options) {
     };
     if (argument == "--device" && i + 1 < argc && (std::strcmp(argv[i + 1], "cpu") == 0 || std::strcmp(argv[i + 1], "gpu") == 0))
       options.gpu = std::strcmp(argv[++i], "gpu") == 0;
+    else if (argument == "--only" && i + 1 < argc)
+      options.only = argv[++i];
     else if (!((argument == "--size" && value(options.size)) || (argument == "--rounds" && value(options.rounds)) ||
                (argument == "--repetitions" && value(options.repetitions))))
       return false;
@@ -297,7 +300,7 @@ bool parse(int argc, char** argv, Options& options) {
 
 void usage() {
   std::printf(
-      "usage: image_benchmark [--device cpu|gpu] [--size N] [--rounds N] [--repetitions N]\n"
+      "usage: image_benchmark [--device cpu|gpu] [--size N] [--rounds N] [--repetitions N] [--only TEXT]\n"
       "Runs image kernels and copies on Loom and on a peer OpenCL platform in one run, through the\n"
       "ICD loader: PoCL's CPU device with --device cpu (the default), NVIDIA's OpenCL with --device\n"
       "gpu. Cases: a 5x5 blur whose taps sample with CLK_FILTER_LINEAR, clEnqueueCopyImage and a\n"
@@ -305,8 +308,9 @@ void usage() {
       "images. Each platform runs each case --repetitions times (default 3) per round, the\n"
       "platforms alternate for --rounds rounds (default 5), and the median round counts. Every\n"
       "result is checked against the host's reference (blur: within 2 steps of 8 bits, 1e-3 for\n"
-      "float; copies: exact). Environment: OCL_ICD_VENDORS=<folder with loom.icd and the peer's\n"
-      ".icd> (build/icd-peers on the CPU). Exit status: 0 when everything was measured and\n"
+      "float; copies: exact). --only TEXT measures only the cases whose name holds TEXT.\n"
+      "Environment: OCL_ICD_VENDORS=<folder with loom.icd and the peer's .icd> (build/icd-peers on\n"
+      "the CPU). Exit status: 0 when everything was measured and\n"
       "correct, 1 when a result was wrong, 2 on bad arguments, 3 when a platform was missing.\n");
 }
 
@@ -338,6 +342,7 @@ int main(int argc, char** argv) {
   std::printf("%14s  %s\n", platforms.size() == 2 ? (platforms[1].label + "/Loom").c_str() : "", "results");
   bool correct = true, complete = platforms.size() == 2;
   for (const Case& c : cases) {
+    if (std::string(c.name).find(options.only) == std::string::npos) continue;
     std::printf("%-32s", c.name);
     std::fflush(stdout);
     const std::vector<Outcome> outcomes = measure(c, platforms, options);

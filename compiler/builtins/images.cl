@@ -219,14 +219,8 @@ static void imageStoreAsIntegers(__global uchar* p, uint type, uint count, int4 
   else imageStoreFloats(p, type, count, fromSigned ? convert_float4(v) : convert_float4(as_uint4(v)));
 }
 
-// x / 255 of 8-bit values, correctly rounded as the division is: the product with the reciprocal,
-// refined by one step on its remainder (exact for all 256 values; a test reads every one), which
-// costs less than a division.
-static float4 imageUnorm8ToFloat(uchar4 v) {
-  const float4 x = convert_float4(v);
-  const float4 q = x * (1.0f / 255.0f);
-  return fma(fma(-q, 255.0f, x), 1.0f / 255.0f, q);
-}
+// 8-bit normalized channels as floats: the quotient by 255, correctly rounded.
+static float4 imageUnorm8ToFloat(uchar4 v) { return convert_float4(v) / 255.0f; }
 
 // convert_uchar4_sat_rte(v * 255.0f) in whole-vector operations: NaN and values below 0 give 0.
 static uchar4 imageFloatToUnorm8(float4 v) { return convert_uchar4(rint(fmin(fmax(v * 255.0f, 0.0f), 255.0f))); }
@@ -323,9 +317,10 @@ static void imageLinearIndices(float4 s, int4 extent, uint sampler, int4* i0, in
   } else if (mode == CLK_ADDRESS_MIRRORED_REPEAT) {
     first = fmax(first, 0.0f);
     second = fmin(second, size - 1.0f);
-  } else if (mode == CLK_ADDRESS_CLAMP_TO_EDGE) {
-    first = clamp(first, 0.0f, size - 1.0f);
-    second = clamp(second, 0.0f, size - 1.0f);
+  } else if (mode == CLK_ADDRESS_CLAMP_TO_EDGE) {  // inside the image: no border clamp to follow
+    *i0 = convert_int4(clamp(first, 0.0f, size - 1.0f));
+    *i1 = convert_int4(clamp(second, 0.0f, size - 1.0f));
+    return;
   }
   *i0 = convert_int4(imageBorderClamp(first, size));
   *i1 = convert_int4(imageBorderClamp(second, size));

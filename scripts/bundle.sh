@@ -15,7 +15,7 @@ loom-bundle/:
                the samples' file variables relative to its own folder; `env.sh COMMAND ARGS...`
                runs one command in that environment instead
   bin/         ze_sample, cl_sample, loom-info, loom-cc, ze_benchmark, cl_kernel_suite,
-               gpu_benchmark, scaling_benchmark and every test binary in DIR/bin (loom_*_tests), stripped; the tests
+               gpu_benchmark, image_benchmark, scaling_benchmark and every test binary in DIR/bin (loom_*_tests), stripped; the tests
                and benchmarks carry their kernels inside (loom_embedded_files in CMake), so they
                run from any folder
   lib/         libze_loom.so.1, libloom_opencl.so.1 (stripped), and what they need that Ubuntu
@@ -98,7 +98,7 @@ copy_library() {  # copy_library FILE_IN_BUILD_LIB: the real file stripped, its 
 copy_library libze_loom.so.1
 copy_library libloom_opencl.so.1
 
-programs=(ze_sample cl_sample loom-info loom-cc ze_benchmark cl_kernel_suite gpu_benchmark scaling_benchmark)
+programs=(ze_sample cl_sample loom-info loom-cc ze_benchmark cl_kernel_suite gpu_benchmark image_benchmark scaling_benchmark)
 if [ $tests = 1 ]; then
   for test in "$build"/bin/loom_*_tests; do [ -f "$test" ] && programs+=("$(basename "$test")"); done
 fi

@@ -2,7 +2,8 @@
 # Runs a Loom bundle (scripts/bundle.sh) on an NVIDIA GPU machine: unpacks it (builds nothing),
 # sources its env.sh and, with no LOOM_EnableCudaDevices (Loom lists GPUs by default), runs
 # loom-info (the GPU must be device 0), ze_sample and cl_sample on the GPU, gpu_benchmark (Loom
-# next to NVIDIA's OpenCL and native CUDA), scaling_benchmark where ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE
+# next to NVIDIA's OpenCL and native CUDA), image_benchmark --device gpu (images, Loom next to
+# NVIDIA's OpenCL), scaling_benchmark where ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE
 # joins several GPUs, then the Level Zero and OpenCL API suites with LOOM_ForceBackend=cuda and
 # the CUDA unit and NVPTX compiler suites, each test suite in a process of its own. The test binaries carry
 # their kernels, so the bundle may come from a build in any folder. Writes logs and a summary to
@@ -109,16 +110,25 @@ if ! grep -qs libnvidia-opencl "$peers"/*.icd; then  # the driver's OpenCL witho
   [ -n "$nvidia_opencl" ] && echo "$nvidia_opencl" >"$peers/nvidia.icd"
 fi
 note "OpenCL platforms for gpu_benchmark: $(cat "$peers"/*.icd | tr '\n' ' ')"
-OCL_ICD_VENDORS=$peers timeout -k 5 "$(limit 180)" gpu_benchmark >"$logs/gpu_benchmark.log" 2>&1
-rc=$?
-case $rc in
-  0) record gpu_benchmark "PASS: every figure measured, results correct" ;;
-  3) record gpu_benchmark "INCOMPLETE: results correct, some figures not measured (n/a)" ;;
-  *) record gpu_benchmark "FAIL (rc $rc)" ;;
-esac
-note "gpu_benchmark: ${results[-1]#gpu_benchmark }"
-sed 's/^/  /' "$logs/gpu_benchmark.log" >>"$summary"
-cp "$logs/gpu_benchmark.log" "$out"/ 2>/dev/null
+# run_peer_benchmark NAME SECONDS ARGS...: runs a benchmark that compares Loom with NVIDIA's OpenCL
+# (exit status 0: all measured and correct, 3: correct but something not measured).
+run_peer_benchmark() {
+  local name=$1 seconds=$2 rc
+  shift 2
+  OCL_ICD_VENDORS=$peers timeout -k 5 "$(limit "$seconds")" "$name" "$@" >"$logs/$name.log" 2>&1
+  rc=$?
+  case $rc in
+    0) record "$name" "PASS: every figure measured, results correct" ;;
+    3) record "$name" "INCOMPLETE: results correct, some figures not measured (n/a)" ;;
+    *) record "$name" "FAIL (rc $rc)" ;;
+  esac
+  note "$name: ${results[-1]#"$name" }"
+  sed 's/^/  /' "$logs/$name.log" >>"$summary"
+  cp "$logs/$name.log" "$out"/ 2>/dev/null
+}
+run_peer_benchmark gpu_benchmark 180
+# --- image_benchmark: a linear-filter blur and image copies, Loom next to NVIDIA's OpenCL -------
+run_peer_benchmark image_benchmark 120 --device gpu
 
 # --- scaling_benchmark: a root device over several GPUs against its first GPU ---------------------
 if [ "${ZE_FLAT_DEVICE_HIERARCHY:-}" = COMPOSITE ] && (($(nvidia-smi -L 2>/dev/null | wc -l) > 1)); then

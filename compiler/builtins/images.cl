@@ -219,13 +219,27 @@ static void imageStoreAsIntegers(__global uchar* p, uint type, uint count, int4 
   else imageStoreFloats(p, type, count, fromSigned ? convert_float4(v) : convert_float4(as_uint4(v)));
 }
 
+// 8-bit normalized channels as floats: the quotient by 255, correctly rounded.
+static float4 imageUnorm8ToFloat(uchar4 v) { return convert_float4(v) / 255.0f; }
+
+// convert_uchar4_sat_rte(v * 255.0f) in whole-vector operations: NaN and values below 0 give 0.
+static uchar4 imageFloatToUnorm8(float4 v) { return convert_uchar4(rint(fmin(fmax(v * 255.0f, 0.0f), 255.0f))); }
+
+// A texel inside the image as read_imagef sees it. RGBA 8-bit normalized and float, the commonest
+// formats, take a direct path that computes what the general one does.
+static float4 imageLoadFloatTexel(__global const uchar* p, uint order, uint type) {
+  if (order == CLK_RGBA && type == CLK_UNORM_INT8) return imageUnorm8ToFloat(vload4(0, p));
+  if (order == CLK_RGBA && type == CLK_FLOAT) return vload4(0, (const __global float*)p);
+  float4 c = imageArrange(imageLoadAsFloats(p, type, imageChannelCount(order)), order, 1.0f);
+  if (imageIsSrgb(order)) c.xyz = (float3)(imageSrgbToLinear(c.x), imageSrgbToLinear(c.y), imageSrgbToLinear(c.z));
+  return c;
+}
+
 // A texel as read_imagef sees it; outside the image, the border color.
 static float4 imageReadFloatTexel(Image d, int4 i) {
   const uint order = d->channelOrder;
   if (!imageInside(d, i)) return (float4)(0.0f, 0.0f, 0.0f, imageBorderIsOpaque(order) ? 1.0f : 0.0f);
-  float4 c = imageArrange(imageLoadAsFloats(imageTexel(d, i), d->channelType, imageChannelCount(order)), order, 1.0f);
-  if (imageIsSrgb(order)) c.xyz = (float3)(imageSrgbToLinear(c.x), imageSrgbToLinear(c.y), imageSrgbToLinear(c.z));
-  return c;
+  return imageLoadFloatTexel(imageTexel(d, i), order, d->channelType);
 }
 
 static int4 imageReadIntegerTexel(Image d, int4 i) {
@@ -238,9 +252,20 @@ static int4 imageReadIntegerTexel(Image d, int4 i) {
 static void imageWriteFloatTexel(Image d, int4 i, float4 color) {
   if (!imageInside(d, i)) return;
   const uint order = d->channelOrder;
+  const uint type = d->channelType;
+  __global uchar* p = imageTexel(d, i);
+  // The commonest formats directly, as the general path stores them.
+  if (order == CLK_RGBA && type == CLK_UNORM_INT8) {
+    vstore4(imageFloatToUnorm8(color), 0, p);
+    return;
+  }
+  if (order == CLK_RGBA && type == CLK_FLOAT) {
+    vstore4(color, 0, (__global float*)p);
+    return;
+  }
   if (imageIsSrgb(order))
     color.xyz = (float3)(imageLinearToSrgb(color.x), imageLinearToSrgb(color.y), imageLinearToSrgb(color.z));
-  imageStoreAsFloats(imageTexel(d, i), d->channelType, imageChannelCount(order), imageDisarrange(color, order));
+  imageStoreAsFloats(p, type, imageChannelCount(order), imageDisarrange(color, order));
 }
 static void imageWriteIntegerTexel(Image d, int4 i, int4 color, bool fromSigned) {
   if (!imageInside(d, i)) return;
@@ -292,9 +317,10 @@ static void imageLinearIndices(float4 s, int4 extent, uint sampler, int4* i0, in
   } else if (mode == CLK_ADDRESS_MIRRORED_REPEAT) {
     first = fmax(first, 0.0f);
     second = fmin(second, size - 1.0f);
-  } else if (mode == CLK_ADDRESS_CLAMP_TO_EDGE) {
-    first = clamp(first, 0.0f, size - 1.0f);
-    second = clamp(second, 0.0f, size - 1.0f);
+  } else if (mode == CLK_ADDRESS_CLAMP_TO_EDGE) {  // inside the image: no border clamp to follow
+    *i0 = convert_int4(clamp(first, 0.0f, size - 1.0f));
+    *i1 = convert_int4(clamp(second, 0.0f, size - 1.0f));
+    return;
   }
   *i0 = convert_int4(imageBorderClamp(first, size));
   *i1 = convert_int4(imageBorderClamp(second, size));
@@ -313,11 +339,34 @@ static int4 imagePlace(int4 i, int dims, int layer) {
 
 static int4 imageFilteredExtent(Image d) { return (int4)(d->width, d->height, d->depth, 1); }
 
+// A 2D linear read whose four texels all lie inside the image (always so when clamping to the
+// edge): the texels are addressed from two rows, without the border checks of each texel. The
+// sum is formed as imageSampleLinear forms it, so both give the same bits.
+static float4 imageBlendInside2d(Image d, int4 i0, int4 i1, float4 a, float4 b, int layer) {
+  const uint order = d->channelOrder, type = d->channelType;
+  const __global uchar* row0 = imageTexel(d, (int4)(0, i0.y, layer, 0));
+  const __global uchar* row1 = imageTexel(d, (int4)(0, i1.y, layer, 0));
+  const ulong x0 = (ulong)i0.x * d->elementSize, x1 = (ulong)i1.x * d->elementSize;
+  float4 sum = 0.0f;
+  const float4 top = a.x * imageLoadFloatTexel(row0 + x0, order, type) + b.x * imageLoadFloatTexel(row0 + x1, order, type);
+  sum += a.y * top;
+  const float4 bottom = a.x * imageLoadFloatTexel(row1 + x0, order, type) + b.x * imageLoadFloatTexel(row1 + x1, order, type);
+  sum += b.y * bottom;
+  return sum;
+}
+
+static bool imageFootprintInside2d(int4 i0, int4 i1, int4 extent) {
+  const int2 low = min(i0.xy, i1.xy), high = max(i0.xy, i1.xy);
+  return low.x >= 0 && low.y >= 0 && high.x < extent.x && high.y < extent.y;
+}
+
 static float4 imageSampleLinear(Image d, uint sampler, float4 s, int dims, int layer) {
   int4 i0, i1;
   float4 b;
-  imageLinearIndices(s, imageFilteredExtent(d), sampler, &i0, &i1, &b);
+  const int4 extent = imageFilteredExtent(d);
+  imageLinearIndices(s, extent, sampler, &i0, &i1, &b);
   const float4 a = 1.0f - b;
+  if (dims == 2 && imageFootprintInside2d(i0, i1, extent)) return imageBlendInside2d(d, i0, i1, a, b, layer);
   float4 sum = 0.0f;
   for (int z = 0; z < (dims == 3 ? 2 : 1); ++z) {
     const int zi = z ? i1.z : i0.z;

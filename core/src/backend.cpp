@@ -6,16 +6,30 @@
 
 namespace loom::core {
 
+namespace {
+
+// Whether a region's `count` steps of `step` bytes follow each other without a gap.
+bool contiguous(uint64_t step, uint64_t pitch, uint64_t count) { return count <= 1 || step == pitch; }
+
+}  // namespace
+
+// Rows, and then slices, that lie back to back in both regions are copied as one block: one copy
+// of a whole image instead of one per row.
 void BackendQueue::copyRegion(const CopyRegionCommand& copy) {
   auto* destination = static_cast<char*>(copy.destination);
   const auto* source = static_cast<const char*>(copy.source);
   const Region3d& to = copy.destinationRegion;
   const Region3d& from = copy.sourceRegion;
-  for (uint64_t z = 0; z < copy.depth; ++z) {
-    for (uint64_t y = 0; y < copy.height; ++y) {
+  uint64_t rowBytes = copy.width, rows = copy.height, slices = copy.depth;
+  if (contiguous(rowBytes, to.rowPitch, rows) && contiguous(rowBytes, from.rowPitch, rows)) {
+    rowBytes *= rows, rows = 1;
+    if (contiguous(rowBytes, to.slicePitch, slices) && contiguous(rowBytes, from.slicePitch, slices)) rowBytes *= slices, slices = 1;
+  }
+  for (uint64_t z = 0; z < slices; ++z) {
+    for (uint64_t y = 0; y < rows; ++y) {
       char* row = destination + (to.originZ + z) * to.slicePitch + (to.originY + y) * to.rowPitch + to.originX;
       const char* sourceRow = source + (from.originZ + z) * from.slicePitch + (from.originY + y) * from.rowPitch + from.originX;
-      this->copy(row, sourceRow, copy.width);
+      this->copy(row, sourceRow, rowBytes);
     }
   }
 }

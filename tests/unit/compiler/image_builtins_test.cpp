@@ -578,6 +578,59 @@ TEST(ImageSampling, TwoDimensionsEveryAddressingModeAndFilter) {
   }
 }
 
+// RGBA 8-bit normalized images take a direct path through the builtins; the same texels in BGRA
+// order take the general one. Sampling both, with every sampler, and writing both must give the
+// same bits, channels swapped.
+TEST(ImageSampling, DirectFormatPathGivesTheGeneralPathsBits) {
+  HostImage rgba(IMAGE2D, RGBA, UNORM_INT8, 5, 4), bgra(IMAGE2D, BGRA, UNORM_INT8, 5, 4);
+  for (uint32_t y = 0; y < 4; ++y)
+    for (uint32_t x = 0; x < 5; ++x)
+      for (uint32_t c = 0; c < 4; ++c) {
+        const uint8_t value = uint8_t(37 * x + 59 * y + 71 * c + 3);
+        rgba.texel(x, y)[c] = value;
+        bgra.texel(x, y)[c == 3 ? 3 : 2 - c] = value;
+      }
+  for (uint32_t sampler : allSamplers()) {
+    std::vector<std::array<float, 2>> coords;
+    for (float x : coordinatesAcross(5, sampler))
+      for (float y : {-0.7f, 0.3f, 1.55f, 3.9f, 4.6f}) coords.push_back({x, (sampler & kNormalized) ? y / 4.0f : y});
+    std::vector<Float4> direct(coords.size()), general(coords.size());
+    for (auto [image, out] : {std::pair{&rgba, &direct}, std::pair{&bgra, &general}})
+      run(kSamplingKernels, "sample2d", {coords.size(), 1, 1}, [&](Arguments& a) {
+        a.set(0, image->argument()).set(1, uint64_t(sampler)).set(2, coords.data()).set(3, out->data());
+      });
+    for (size_t i = 0; i < coords.size(); ++i)
+      ASSERT_EQ(0, std::memcmp(&direct[i], &general[i], sizeof(Float4)))
+          << samplerName(sampler) + " at (" << coords[i][0] << ", " << coords[i][1] << ")";
+  }
+  const char* writes = R"(
+    kernel void k(write_only image2d_t image, global const float4* colors) {
+      write_imagef(image, (int2)(get_global_id(0), 0), colors[get_global_id(0)]);
+    })";
+  const std::vector<Float4> colors = {{0.5f / 255, 1.5f / 255, 2.5f / 255, 0.49999f}, {-1.0f, 2.0f, NAN, 1.0f},
+                                      {0.1f, 0.2f, 0.3f, 0.4f}, {1.0f - 0.5f / 255, 0.0f, -0.0f, 0.75f}, {1, 1, 1, 1}};
+  for (HostImage* image : {&rgba, &bgra})
+    run(writes, "k", {colors.size(), 1, 1}, [&](Arguments& a) { a.set(0, image->argument()).set(1, colors.data()); });
+  for (uint32_t x = 0; x < colors.size(); ++x)
+    for (uint32_t c = 0; c < 4; ++c) EXPECT_EQ(rgba.texel(x)[c], bgra.texel(x)[c == 3 ? 3 : 2 - c]) << "texel " << x << " channel " << c;
+}
+
+// Every 8-bit value of an RGBA image reads as its quotient by 255, correctly rounded.
+TEST(ImageSampling, EveryUnorm8ValueReadsAsItsQuotient) {
+  HostImage image(IMAGE2D, RGBA, UNORM_INT8, 64, 1);
+  for (uint32_t value = 0; value < 256; ++value) image.texel(value / 4)[value % 4] = uint8_t(value);
+  const char* source = R"(
+    kernel void k(read_only image2d_t image, global float4* out) {
+      out[get_global_id(0)] = read_imagef(image, (int2)(get_global_id(0), 0));
+    })";
+  std::vector<Float4> out(64);
+  run(source, "k", {64, 1, 1}, [&](Arguments& a) { a.set(0, image.argument()).set(1, out.data()); });
+  for (uint32_t value = 0; value < 256; ++value) {
+    const float expected = float(value) / 255.0f;
+    EXPECT_EQ(0, std::memcmp(&out[value / 4][value % 4], &expected, sizeof(float))) << value << ": " << out[value / 4][value % 4];
+  }
+}
+
 TEST(ImageSampling, OneAndThreeDimensions) {
   HostImage line(IMAGE1D, RGBA, FLOAT, 7);
   HostImage volume(IMAGE3D, RGBA, FLOAT, 3, 4, 5);

@@ -217,7 +217,8 @@ BuildResult compileSpirv(const CompileRequest& request) {
   // The builtin library and the translator's output use typed pointers (LLVM 15).
   context.setOpaquePointers(false);
   std::string warnings;
-  auto module = readSpirvModule(context, request.spirv, request.specializationConstants, &warnings);
+  auto module = readSpirvModule(context, request.spirv, request.specializationConstants, &warnings,
+                                request.spirvFromLoom ? SpirvOrigin::Loom : SpirvOrigin::Foreign);
   if (!module) return failure(Status::BuildFailure, module.takeError());
   lowerSamplerLiterals(**module);
   std::vector<UnavailableKernel> unavailable = setAsideKernelsWithUnsupportedImages(**module);

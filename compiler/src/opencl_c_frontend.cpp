@@ -175,7 +175,7 @@ SpirvResult compileOpenClSource(const SourceRequest& request) {
   auto hints = vectorTypeHints(*module);  // before the translator rewrites the kernels' metadata
   auto spirv = writeSpirvModule(*module);
   if (!spirv) return {Status::BuildFailure, log + llvm::toString(spirv.takeError()), {}};
-  return {Status::Success, log, std::move(*spirv), std::move(hints)};
+  return {Status::Success, log, std::move(*spirv), std::move(hints), true};
 }
 
 }  // namespace loom::compiler

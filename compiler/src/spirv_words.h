@@ -11,6 +11,8 @@ constexpr size_t kHeaderWords = 5;
 
 enum Opcode : uint32_t {
   OpUndef = 1,
+  OpName = 5,
+  OpMemberName = 6,
   OpExtension = 10,
   OpCapability = 17,
   OpEntryPoint = 15,
@@ -37,6 +39,7 @@ enum Opcode : uint32_t {
   OpLabel = 248,
   OpBranch = 249,
   OpUnreachable = 255,  // OpBranch .. OpUnreachable are the block terminators
+  OpDecorateString = 5632,
 };
 
 constexpr uint32_t kFirstExtensionOpcode = 4096;  // SPIR-V leaves opcodes from here to extensions
@@ -46,6 +49,8 @@ constexpr uint32_t kCapabilityFunctionPointersINTEL = 5603;
 constexpr uint32_t kAnyOperand = ~0u;
 
 constexpr uint32_t kDecorationSpecId = 1;
+constexpr uint32_t kDecorationLinkageAttributes = 41;
+constexpr uint32_t kLinkageTypeImport = 1;
 
 inline std::vector<uint32_t> words(const uint8_t* bytes, size_t size) {
   std::vector<uint32_t> result(size / 4);

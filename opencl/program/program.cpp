@@ -65,11 +65,12 @@ cl_int Program::checkBuildable(const std::vector<Device*>& devices) {
   return CL_SUCCESS;
 }
 
-void Program::buildExecutable(DeviceBuild& build, const std::vector<uint8_t>& spirv, const std::string& options,
-                              const compiler::BuildOptions& parsed) {
+void Program::buildExecutable(DeviceBuild& build, const std::vector<uint8_t>& spirv, bool spirvFromLoom,
+                              const std::string& options, const compiler::BuildOptions& parsed) {
   build.nonUniformGroups = allowsNonUniformGroups(parsed, origin_);
   compiler::CompileRequest request;
   request.spirv = spirv;
+  request.spirvFromLoom = spirvFromLoom;
   request.options = options;
   request.exportFunctions = false;  // OpenCL has no function pointers to a program's functions
   request.uniformWorkGroups = !build.nonUniformGroups;
@@ -107,6 +108,7 @@ cl_int Program::build(const std::vector<Device*>& requested, const std::string& 
       continue;
     }
     std::vector<uint8_t> spirv;
+    bool spirvFromLoom = false;
     if (origin_ != Origin::Linked) build.vectorTypeHints.clear();
     if (origin_ == Origin::Source) {
       compiler::SpirvResult compiled = compiler::compileOpenClSource({source_, options, {}});
@@ -117,6 +119,7 @@ cl_int Program::build(const std::vector<Device*>& requested, const std::string& 
         continue;
       }
       spirv = std::move(compiled.spirv);
+      spirvFromLoom = compiled.fromLoom;
       build.vectorTypeHints = std::move(compiled.vectorTypeHints);
     } else if (origin_ == Origin::Il) {
       spirv = il_;
@@ -130,8 +133,9 @@ cl_int Program::build(const std::vector<Device*>& requested, const std::string& 
       continue;
     } else {
       spirv = build.spirv;  // a compiled object or library
+      spirvFromLoom = build.spirvFromLoom;
     }
-    buildExecutable(build, spirv, options, *parsed);
+    buildExecutable(build, spirv, spirvFromLoom, options, *parsed);
     if (build.status != CL_BUILD_SUCCESS && result == CL_SUCCESS) result = CL_BUILD_PROGRAM_FAILURE;
   }
   return result;
@@ -161,6 +165,7 @@ cl_int Program::compile(const std::vector<Device*>& requested, const std::string
     build.status = success ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     build.binaryType = success ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT : CL_PROGRAM_BINARY_TYPE_NONE;
     build.spirv = success ? compiled.spirv : std::vector<uint8_t>{};
+    build.spirvFromLoom = success && compiled.fromLoom;
     build.vectorTypeHints = compiled.vectorTypeHints;
   }
   return buildFailureCode(compiled.status, CL_COMPILE_PROGRAM_FAILURE, CL_INVALID_COMPILER_OPTIONS);

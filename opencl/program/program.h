@@ -33,6 +33,7 @@ class Program : public _cl_program, public RefCounted {
     bool nonUniformGroups = true;
     std::string log;
     std::vector<uint8_t> spirv;            // compiled object or library
+    bool spirvFromLoom = false;            // Loom's frontend or linker wrote it (SpirvResult::fromLoom)
     // Kernel -> vec_type_hint as the source wrote it, for the executable (SPIR-V loses signedness).
     std::map<std::string, std::string> vectorTypeHints;
     std::unique_ptr<core::Program> program;  // executable
@@ -55,8 +56,8 @@ class Program : public _cl_program, public RefCounted {
   cl_int compile(const std::vector<Device*>& devices, const std::string& options,
                  const std::vector<std::pair<std::string, std::string>>& headers);
   // A device's executable from SPIR-V (and the build's vectorTypeHints) with `options`, which
-  // parse as `parsed`; records status and log.
-  void buildExecutable(DeviceBuild& build, const std::vector<uint8_t>& spirv, const std::string& options,
+  // parse as `parsed`; records status and log. `spirvFromLoom` as in CompileRequest.
+  void buildExecutable(DeviceBuild& build, const std::vector<uint8_t>& spirv, bool spirvFromLoom, const std::string& options,
                        const compiler::BuildOptions& parsed);
 
   // The first device's executable, or null when no device has one.

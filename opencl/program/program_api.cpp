@@ -134,6 +134,7 @@ cl_int linkPrograms(cl_context context, cl_uint numDevices, const cl_device_id* 
   const bool library = parsed->createLibrary;
   std::vector<std::vector<uint8_t>> modules;
   std::map<std::string, std::string> hints;  // the inputs' vectorTypeHints
+  bool fromLoom = true;
   for (cl_uint i = 0; i < numInputs; ++i) {
     Program* input = objectOf<Program>(inputs[i]);
     CL_REQUIRE(input, CL_INVALID_PROGRAM, "an input is not a program");
@@ -142,9 +143,10 @@ cl_int linkPrograms(cl_context context, cl_uint numDevices, const cl_device_id* 
     CL_REQUIRE(build && !build->spirv.empty() && build->binaryType != CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
                CL_INVALID_OPERATION, "an input is not a compiled object or library");
     modules.push_back(build->spirv);
+    fromLoom = fromLoom && build->spirvFromLoom;
     hints.insert(build->vectorTypeHints.begin(), build->vectorTypeHints.end());
   }
-  compiler::SpirvResult result = compiler::linkSpirvModules(modules, library);
+  compiler::SpirvResult result = compiler::linkSpirvModules(modules, library, fromLoom);
   auto* program = new Program(*owner, devices, Program::Origin::Linked);
   for (Program::DeviceBuild& build : program->builds()) {
     build.options = optionText;
@@ -156,8 +158,9 @@ cl_int linkPrograms(cl_context context, cl_uint numDevices, const cl_device_id* 
       build.status = CL_BUILD_SUCCESS;
       build.binaryType = CL_PROGRAM_BINARY_TYPE_LIBRARY;
       build.spirv = result.spirv;
+      build.spirvFromLoom = result.fromLoom;
     } else {
-      program->buildExecutable(build, result.spirv, optionText, *parsed);
+      program->buildExecutable(build, result.spirv, result.fromLoom, optionText, *parsed);
     }
   }
   *linked = program;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -335,6 +336,46 @@ TEST_F(ProgramTest, CompiledObjectBinariesRoundTripIntoALink) {
   cl_program linked = link({user, reloaded});
   ASSERT_NE(linked, nullptr);
   EXPECT_EQ(runOnce(linked, "use_helper"), std::vector<int>{1016});
+}
+
+// Makes the first OpTypeInt of a SPIR-V module signed: the module still parses, and the
+// translator would read it, but SPIRV-Tools' validator rejects it (a kernel's integers have no
+// signedness).
+bool signFirstIntegerType(std::vector<unsigned char>& spirv) {
+  constexpr uint32_t kOpTypeInt = 21;
+  for (size_t at = 5 * 4; at + 16 <= spirv.size();) {
+    uint32_t word = 0;
+    std::memcpy(&word, &spirv[at], 4);
+    if ((word & 0xffff) == kOpTypeInt && (word >> 16) == 4) {
+      const uint32_t signedness = 1;
+      std::memcpy(&spirv[at + 12], &signedness, 4);
+      return true;
+    }
+    if ((word >> 16) == 0) return false;
+    at += (word >> 16) * 4;
+  }
+  return false;
+}
+
+// Loom does not validate again the SPIR-V its own frontend wrote; a compiled object's binary that
+// comes back from the application is validated, also when it is linked alone.
+TEST_F(ProgramTest, ObjectBinariesFromTheApplicationAreValidatedWhenLinked) {
+  cl_program object = sourceProgram("kernel void k(global int* out) { out[0] = 3; }");
+  ASSERT_CL_OK(clCompileProgram(object, 1, &device, "", 0, nullptr, nullptr, nullptr, nullptr));
+  cl_program good = link({object});
+  ASSERT_NE(good, nullptr);
+  EXPECT_EQ(runOnce(good, "k"), std::vector<int>{3});
+  std::vector<unsigned char> binary = binaryOf(object);
+  ASSERT_TRUE(signFirstIntegerType(binary));
+  cl_int status = -1, error = -1;
+  cl_program reloaded = fromBinary(binary, &status, &error);
+  ASSERT_CL_OK(error);
+  cl_program linked = clLinkProgram(context, 1, &device, "", 1, &reloaded, nullptr, nullptr, &error);
+  if (linked) programs.push_back(linked);
+  EXPECT_CL(CL_LINK_PROGRAM_FAILURE, error);
+  if (linked) {
+    EXPECT_NE(buildLog(linked).find("OpTypeInt"), std::string::npos) << buildLog(linked);
+  }
 }
 
 TEST_F(ProgramTest, GarbageBinariesAreInvalidBinary) {

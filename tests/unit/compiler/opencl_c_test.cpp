@@ -346,6 +346,33 @@ TEST(SpirvLinking, UndefinedFunctionFailsNamingIt) {
   EXPECT_NE(linked.log.find("helper"), std::string::npos) << linked.log;
 }
 
+// An executable linked from one module is that module, checked for what it leaves undefined.
+TEST(SpirvLinking, AModuleLinkedAloneIsItselfAndRuns) {
+  const std::vector<uint8_t> module = compiled("kernel void k(global int* out) { out[get_global_id(0)] = 7; }");
+  const SpirvResult linked = linkSpirvModules({module}, false, true);
+  ASSERT_EQ(linked.status, Status::Success) << linked.log;
+  EXPECT_EQ(linked.spirv, module);
+  EXPECT_TRUE(linked.fromLoom);
+  EXPECT_FALSE(linkSpirvModules({module}, false, false).fromLoom);  // as trusted as its input
+  auto executable = load(linked);
+  ASSERT_NE(executable, nullptr);
+  EXPECT_EQ(runOnInts(*executable, "k", 2), (std::vector<int>{7, 7}));
+}
+
+TEST(SpirvLinking, UndefinedVariableFailsNamingItAlsoAlone) {
+  const SpirvResult object = compileSource(
+      "extern global int shared_counter;\n"
+      "kernel void k(global int* out) { out[0] = shared_counter; }", "-cl-std=CL2.0");
+  ASSERT_EQ(object.status, Status::Success) << object.log;
+  const SpirvResult linked = linkSpirvModules({object.spirv}, false, true);
+  EXPECT_EQ(linked.status, Status::LinkFailure);
+  EXPECT_NE(linked.log.find("shared_counter"), std::string::npos) << linked.log;
+  // Defined by another module, it links.
+  const SpirvResult definition = compileSource("global int shared_counter = 5;", "-cl-std=CL2.0");
+  ASSERT_EQ(definition.status, Status::Success) << definition.log;
+  EXPECT_EQ(linkSpirvModules({object.spirv, definition.spirv}, false, true).status, Status::Success);
+}
+
 TEST(SpirvLinking, LibraryMayLeaveFunctionsUndefinedAndLinkLater) {
   const SpirvResult library = linkSpirvModules({compiled(kCaller)}, true);
   ASSERT_EQ(library.status, Status::Success) << library.log;

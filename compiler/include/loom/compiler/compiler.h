@@ -44,6 +44,9 @@ struct CompileRequest {
   // global size that is a multiple of the local size, -cl-uniform-work-group-size also says so):
   // a CPU kernel with reqd_work_group_size then has code for that size only.
   bool uniformWorkGroups = false;
+  // The SPIR-V is what Loom's own OpenCL C frontend or linker wrote (compileOpenClSource,
+  // linkSpirvModules of such modules): it is not validated again. Modules from anywhere else are.
+  bool spirvFromLoom = false;
 };
 
 // A compiled program: metadata plus target code (for the CPU, relocatable x86-64 ELF objects, one

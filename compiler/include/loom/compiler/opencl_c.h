@@ -24,6 +24,8 @@ struct SpirvResult {
   // Kernel name -> vec_type_hint type with its signedness, which the SPIR-V loses: pass it on
   // in CompileRequest::vectorTypeHints.
   std::map<std::string, std::string> vectorTypeHints;
+  // Loom's own frontend or linker wrote the SPIR-V: pass it on in CompileRequest::spirvFromLoom.
+  bool fromLoom = false;
 };
 
 // OpenCL C 1.0 to 3.0 (-cl-std=; CL1.2 without it, as the OpenCL specification says) to a SPIR-V
@@ -32,7 +34,8 @@ SpirvResult compileOpenClSource(const SourceRequest& request);
 
 // clLinkProgram: joins SPIR-V modules into one. A `library` (-create-library) may leave functions
 // unresolved; otherwise a function or variable used but defined nowhere is a LinkFailure whose log
-// names it, as are duplicate definitions.
-SpirvResult linkSpirvModules(const std::vector<std::vector<uint8_t>>& modules, bool library);
+// names it, as are duplicate definitions. `fromLoom`: every module is what compileOpenClSource or
+// this function wrote (SpirvResult::fromLoom), so none is validated again.
+SpirvResult linkSpirvModules(const std::vector<std::vector<uint8_t>>& modules, bool library, bool fromLoom = false);
 
 }  // namespace loom::compiler

@@ -174,8 +174,11 @@ ze_result_t zeMemGetIpcHandle(ze_context_handle_t hContext, const void* ptr, ze_
   ZE_REQUIRE_POINTER(pIpcHandle);
   auto& memory = core::Runtime::get().memory();
   auto allocation = memory.find(ptr);
-  ZE_REQUIRE(allocation && allocation->owner == Context::fromHandle(hContext), ZE_RESULT_ERROR_INVALID_ARGUMENT,
-             "ptr is not inside an allocation of this context");
+  // As zeMemFree, and as in the model runtime: any context of the driver exports the driver's allocations.
+  ZE_REQUIRE(allocation && isAllocationOfDriver(*allocation, Context::fromHandle(hContext)->driver()),
+             ZE_RESULT_ERROR_INVALID_ARGUMENT,
+             "ptr is not inside a Level Zero allocation of this driver (a module variable, OpenCL memory, or its "
+             "context is destroyed)");
   const std::optional<core::IpcMemoryHandle> handle = memory.exportIpc(*allocation, ptr);
   ZE_REQUIRE(handle.has_value(), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
              "the device's driver cannot share this allocation with other processes (a GPU shares device and host "

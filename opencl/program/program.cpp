@@ -90,8 +90,22 @@ void Program::buildExecutable(DeviceBuild& build, const std::vector<uint8_t>& sp
   build.binaryType = build.program ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE;
 }
 
+std::vector<Device*> Program::withSubDevices(std::vector<Device*> devices) const {
+  if (origin_ != Origin::Source && origin_ != Origin::Il) return devices;  // a binary is loaded per device
+  auto listed = [&](const Device* device) { return std::find(devices.begin(), devices.end(), device) != devices.end(); };
+  for (const DeviceBuild& build : builds_) {
+    if (listed(build.device)) continue;
+    for (const Device* ancestor = build.device->parent(); ancestor; ancestor = ancestor->parent()) {
+      if (!listed(ancestor)) continue;
+      devices.push_back(build.device);
+      break;
+    }
+  }
+  return devices;
+}
+
 cl_int Program::build(const std::vector<Device*>& requested, const std::string& options) {
-  const std::vector<Device*> devices = requested.empty() ? context_.devices() : requested;
+  const std::vector<Device*> devices = withSubDevices(requested.empty() ? context_.devices() : requested);
   if (cl_int error = checkBuildable(devices); error != CL_SUCCESS) return error;
   std::string invalidOptions;
   const std::optional<compiler::BuildOptions> parsed = parseOptions(options, invalidOptions);

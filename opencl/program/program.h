@@ -68,6 +68,10 @@ class Program : public _cl_program, public RefCounted {
 
  private:
   cl_int checkBuildable(const std::vector<Device*>& devices);
+  // `devices` and the program's sub-devices of them: a sub-device runs what its parent runs, so a
+  // build for a device builds for its sub-devices in the program too (OpenCL-CTS device_partition
+  // builds for the parent and runs on the sub-devices). Not for binaries, loaded per device.
+  std::vector<Device*> withSubDevices(std::vector<Device*> devices) const;
 
   Context& context_;
   Origin origin_;

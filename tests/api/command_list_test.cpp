@@ -350,8 +350,13 @@ TEST_F(CommandListTest, PrefetchAndMemAdviceAreAccepted) {
   execute(l);
 }
 
-TEST_F(CommandListTest, AnImmediateListCannotBeClosed) {
-  EXPECT_EQ(zeCommandListClose(list), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+// "An immediate command list is not required to be closed or reset. However, usage will be
+// honored" (the specification's programming guide): closing succeeds and the list keeps running.
+TEST_F(CommandListTest, AnImmediateListMayBeClosedAndKeepsRunningWhatIsAppended) {
+  checkFill(list, 4, 64);
+  ASSERT_ZE(zeCommandListClose(list));
+  ASSERT_ZE(zeCommandListClose(list));
+  checkFill(list, 8, 128);
 }
 
 TEST_F(CommandListTest, AnOrdinalBeyondTheGroupsIsAnInvalidArgument) {

@@ -225,6 +225,24 @@ TEST_F(MemoryTest, AnIpcHandleOfAnInteriorPointerOpensAtThatPointer) {
   EXPECT_EQ(memory[99], 0);
 }
 
+// As zeMemFree, and as level-zero-tests expect (they export through a context of their own):
+// any context of the driver exports the driver's allocations.
+TEST_F(MemoryTest, AnotherContextOfTheDriverExportsAnAllocation) {
+  SKIP_UNLESS_CPU_DEVICE("the exporting process opens its own IPC handles");
+  ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+  ze_context_handle_t other = nullptr;
+  ASSERT_ZE(zeContextCreate(driver, &contextDesc, &other));
+  char* memory = deviceMemory<char>(4096);
+  ze_ipc_mem_handle_t handle{};
+  ASSERT_ZE(zeMemGetIpcHandle(other, memory, &handle));
+  ASSERT_ZE(zeContextDestroy(other));
+  void* opened = nullptr;
+  ASSERT_ZE(zeMemOpenIpcHandle(context, device, handle, 0, &opened));
+  std::strcpy(static_cast<char*>(opened), "written through the handle");
+  EXPECT_ZE(zeMemCloseIpcHandle(context, opened));
+  EXPECT_STREQ(memory, "written through the handle");
+}
+
 TEST_F(MemoryTest, AStackPointerHasNoIpcHandle) {
   int onTheStack = 0;
   ze_ipc_mem_handle_t handle{};

@@ -444,6 +444,15 @@ TEST_F(TracerTest, NoMetricGroups) {
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zetMetricGroupGet(device, nullptr, nullptr));
 }
 
+// No debugger attaches to Loom's kernels; the device says so instead of failing the query.
+TEST_F(TracerTest, DevicesCannotBeAttachedForDebug) {
+  zet_device_debug_properties_t properties{ZET_STRUCTURE_TYPE_DEVICE_DEBUG_PROPERTIES, nullptr, ~0u};
+  ASSERT_ZE(zetDeviceGetDebugProperties(device, &properties));
+  EXPECT_EQ(0u, properties.flags & ZET_DEVICE_DEBUG_PROPERTY_FLAG_ATTACH);
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zetDeviceGetDebugProperties(nullptr, &properties));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zetDeviceGetDebugProperties(device, nullptr));
+}
+
 TEST_F(TracerTest, KernelsHaveNoProfilingMetaData) {
   zet_profile_properties_t properties{ZET_STRUCTURE_TYPE_PROFILE_PROPERTIES, nullptr, ~0u, ~0u};
   ASSERT_ZE(zetKernelGetProfileInfo(apiKernel("empty_kernel"), &properties));

@@ -176,6 +176,48 @@ TEST_F(SubDeviceTest, AKernelRunsInAContextOfEachSubDevice) {
   }
 }
 
+// A build for the parent builds for its sub-devices in the program's context too, and their queues
+// run the program's kernels (OpenCL-CTS device_partition builds for the parent device only).
+TEST_F(SubDeviceTest, ABuildForTheParentServesItsSubDevices) {
+  const char* source = "kernel void fill(global int* out, int value) { out[get_global_id(0)] = value; }";
+  std::vector<cl_device_id> devices = partition(CL_DEVICE_AFFINITY_DOMAIN_NUMA);
+  devices.push_back(device);
+  cl_int error = CL_SUCCESS;
+  cl_context both = clCreateContext(nullptr, cl_uint(devices.size()), devices.data(), nullptr, nullptr, &error);
+  ASSERT_CL_OK(error);
+  cl_program program = clCreateProgramWithSource(both, 1, &source, nullptr, &error);
+  ASSERT_CL_OK(error);
+  ASSERT_CL_OK(clBuildProgram(program, 1, &device, "", nullptr, nullptr));
+  for (cl_device_id each : devices) {
+    cl_build_status status = CL_BUILD_NONE;
+    ASSERT_CL_OK(clGetProgramBuildInfo(program, each, CL_PROGRAM_BUILD_STATUS, sizeof(status), &status, nullptr));
+    EXPECT_EQ(status, CL_BUILD_SUCCESS);
+  }
+  cl_kernel fill = clCreateKernel(program, "fill", &error);
+  ASSERT_CL_OK(error);
+  const size_t n = 256;
+  cl_mem out = clCreateBuffer(both, CL_MEM_WRITE_ONLY, n * sizeof(cl_int), nullptr, &error);
+  ASSERT_CL_OK(error);
+  for (size_t tile = 0; tile + 1 < devices.size(); ++tile) {
+    cl_command_queue queue = clCreateCommandQueueWithProperties(both, devices[tile], nullptr, &error);
+    ASSERT_CL_OK(error);
+    const cl_int value = cl_int(tile) + 7;
+    ASSERT_CL_OK(clSetKernelArg(fill, 0, sizeof(out), &out));
+    ASSERT_CL_OK(clSetKernelArg(fill, 1, sizeof(value), &value));
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, fill, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
+    std::vector<cl_int> result(n);
+    ASSERT_CL_OK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, n * sizeof(cl_int), result.data(), 0, nullptr, nullptr));
+    EXPECT_EQ(result.front(), value);
+    EXPECT_EQ(result.back(), value);
+    EXPECT_CL_OK(clReleaseCommandQueue(queue));
+  }
+  EXPECT_CL_OK(clReleaseMemObject(out));
+  EXPECT_CL_OK(clReleaseKernel(fill));
+  EXPECT_CL_OK(clReleaseProgram(program));
+  EXPECT_CL_OK(clReleaseContext(both));
+  for (size_t tile = 0; tile + 1 < devices.size(); ++tile) EXPECT_CL_OK(clReleaseDevice(devices[tile]));
+}
+
 // FLAT (and COMBINED): every tile is a device of the platform; ZE_AFFINITY_MASK counts them.
 TEST(FlatHierarchyTest, EveryTileIsADeviceOfThePlatform) {
   if (tiles() < 2 || !flat()) GTEST_SKIP() << "run with LOOM_CpuSubDevices and ZE_FLAT_DEVICE_HIERARCHY=FLAT";

@@ -4,7 +4,6 @@
 
 #include "level_zero/device/device.h"
 #include "level_zero/driver/driver.h"
-#include "level_zero/image/image.h"
 #include "level_zero/validation.h"
 #include "loom/core/runtime.h"
 
@@ -74,14 +73,6 @@ ze_result_t checkResidencyRange(Context* context, void* ptr, size_t size) {
   ZE_REQUIRE(size <= allocation->size - offset, ZE_RESULT_ERROR_INVALID_SIZE, "range goes past the allocation");
   return ZE_RESULT_SUCCESS;
 }
-
-ze_result_t checkResidencyImage(const char* function, Context* context, Device* device, Image* image) {
-  if (&image->context() != context)
-    return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "hImage is not an image of this context");
-  if (!context->contains(*device))
-    return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "hDevice is not a device of this context");
-  return ZE_RESULT_SUCCESS;
-}
 }  // namespace
 
 // Loom's memory is always resident (host memory on the CPU), so residency calls only validate.
@@ -97,20 +88,6 @@ ze_result_t zeContextEvictMemory(ze_context_handle_t hContext, ze_device_handle_
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(ptr);
   return checkResidencyRange(Context::fromHandle(hContext), ptr, size);
-}
-
-ze_result_t zeContextMakeImageResident(ze_context_handle_t hContext, ze_device_handle_t hDevice, ze_image_handle_t hImage) {
-  ZE_REQUIRE_HANDLE(hContext);
-  ZE_REQUIRE_HANDLE(hDevice);
-  ZE_REQUIRE_HANDLE(hImage);
-  return checkResidencyImage(__func__, Context::fromHandle(hContext), Device::fromHandle(hDevice), Image::fromHandle(hImage));
-}
-
-ze_result_t zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t hDevice, ze_image_handle_t hImage) {
-  ZE_REQUIRE_HANDLE(hContext);
-  ZE_REQUIRE_HANDLE(hDevice);
-  ZE_REQUIRE_HANDLE(hImage);
-  return checkResidencyImage(__func__, Context::fromHandle(hContext), Device::fromHandle(hDevice), Image::fromHandle(hImage));
 }
 
 }  // namespace loom::l0

@@ -44,8 +44,5 @@ ze_result_t zeContextGetStatus(ze_context_handle_t hContext);
 ze_result_t zeContextSystemBarrier(ze_context_handle_t hContext, ze_device_handle_t hDevice);
 ze_result_t zeContextMakeMemoryResident(ze_context_handle_t hContext, ze_device_handle_t hDevice, void* ptr, size_t size);
 ze_result_t zeContextEvictMemory(ze_context_handle_t hContext, ze_device_handle_t hDevice, void* ptr, size_t size);
-// Images, like memory, are always resident: these check that the image and device belong to the context.
-ze_result_t zeContextMakeImageResident(ze_context_handle_t hContext, ze_device_handle_t hDevice, ze_image_handle_t hImage);
-ze_result_t zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t hDevice, ze_image_handle_t hImage);
 
 }  // namespace loom::l0

@@ -61,21 +61,6 @@ class ImageTest : public ZeTest {
   std::vector<ze_sampler_handle_t> samplers;
 };
 
-// Images, like memory, are always resident: the calls check that image and device belong to the context.
-TEST_F(ImageTest, ResidencyCallsAcceptImagesOfTheContext) {
-  ze_image_handle_t resident = image(imageDesc(ZE_IMAGE_TYPE_2D, 16, 16, 1, 0));
-  ASSERT_NE(resident, nullptr);
-  EXPECT_ZE(zeContextMakeImageResident(context, device, resident));
-  EXPECT_ZE(zeContextEvictImage(context, device, resident));
-  EXPECT_EQ(zeContextMakeImageResident(context, device, nullptr), ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
-  ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};
-  ze_context_handle_t other = nullptr;
-  ASSERT_ZE(zeContextCreate(driver, &contextDesc, &other));
-  EXPECT_EQ(zeContextMakeImageResident(other, device, resident), ZE_RESULT_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(zeContextEvictImage(other, device, resident), ZE_RESULT_ERROR_INVALID_ARGUMENT);
-  EXPECT_ZE(zeContextDestroy(other));
-}
-
 TEST_F(ImageTest, CreationChecksTheDescription) {
   EXPECT_ZE(createResult(imageDesc(ZE_IMAGE_TYPE_2D, 16, 16, 1, 0)));
   ze_image_desc_t bad = imageDesc(ZE_IMAGE_TYPE_2D, 16, 16, 1, 0);

@@ -177,10 +177,14 @@ class CompositeBackend final : public Backend {
   // until the memory is freed; the rest of memory is tile 0's.
   bool exportMemory(void* address, MemoryType type, DriverIpcHandle& handle) override {
     if (!isColoredByTiles(address)) return tiles_[0]->exportMemory(address, type, handle);
+    std::lock_guard lock(mutex_);
+    if (auto offered = offers_.find(address); offered != offers_.end()) {
+      handle = offered->second.second;
+      return true;
+    }
     const std::optional<uint32_t> offer = offerColoredMemory(*tiles_[0], address, handle);
     if (!offer) return false;
-    std::lock_guard lock(mutex_);
-    offers_.emplace(address, *offer);
+    offers_.emplace(address, std::make_pair(*offer, handle));
     return true;
   }
   void* importMemory(const DriverIpcHandle& handle) override {
@@ -235,7 +239,7 @@ class CompositeBackend final : public Backend {
       std::lock_guard lock(mutex_);
       auto found = offers_.find(address);
       if (found == offers_.end()) return;
-      offer = found->second;
+      offer = found->second.first;
       offers_.erase(found);
     }
     DescriptorChannel::instance().withdraw(*offer);
@@ -251,7 +255,8 @@ class CompositeBackend final : public Backend {
   MemoryColoring coloring_;
   std::mutex mutex_;
   std::set<void*> coloredByTiles_;  // memory of allocateColoredMemory, which releaseColoredMemory frees
-  std::map<void*, uint32_t> offers_;  // colored memory shared with other processes: its offer
+  // Colored memory shared with other processes: its offer and the handle that names it.
+  std::map<void*, std::pair<uint32_t, DriverIpcHandle>> offers_;
 };
 
 }  // namespace

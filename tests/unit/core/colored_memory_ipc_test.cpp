@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -138,6 +139,7 @@ TEST_F(ColoredMemoryIpc, StopsServingOnceTheMemoryIsFreedAndLeavesNothingOpen) {
   const size_t before = openDescriptors();
   uint32_t* memory = allocateColored(kWords);
   const DriverIpcHandle handle = exportOf(memory);
+  EXPECT_EQ(std::memcmp(exportOf(memory).bytes, handle.bytes, sizeof(handle.bytes)), 0) << "one offer per allocation";
   auto* opened = static_cast<uint32_t*>(root->importMemory(handle));  // in this process too
   ASSERT_NE(opened, nullptr);
   opened[kWords - 1] = 77;

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <iterator>
 #include <mutex>
 #include <thread>
 
@@ -346,7 +347,8 @@ void behaveAsVirtualMemory(Driver& driver) {
   driver.cuMemMap = [](CUdeviceptr address, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
                        unsigned long long) -> CUresult {
     FakeVirtualMemory& books = live->virtualMemory;
-    const std::string details = "offset=" + std::to_string(address - books.reserved.begin()->first) +
+    const auto reservation = std::prev(books.reserved.upper_bound(address));  // the one holding `address`
+    const std::string details = "offset=" + std::to_string(address - reservation->first) +
                                 " size=" + std::to_string(size) + " handle=" + std::to_string(handle);
     if (CUresult result = recordVirtualMemory("cuMemMap", details)) return result;
     if (offset != 0 || !books.created.count(handle)) return CUDA_ERROR_INVALID_VALUE;

@@ -98,6 +98,14 @@ std::optional<uint32_t> offerColoredMemory(Backend& maker, void* address, Driver
   }
   const size_t size = chunks.back().offset + chunks.back().size;
   const size_t count = chunks.size();
+  // Refused now, where the driver cannot share the chunks at all, rather than in the importer.
+  const std::vector<int> trial = maker.exportColoredMemory(address);
+  closeAll(trial);
+  if (trial.size() != count) {
+    debugMessage("colored memory at %p cannot be shared: the driver of %s gives no descriptors of its chunks", address,
+                 maker.info().name.c_str());
+    return std::nullopt;
+  }
   DescriptorChannel::Provider provider = [&maker, address, table = encodeChunkTable(size, chunks), count](
                                              std::vector<int>& descriptors, std::vector<uint8_t>& payload) {
     descriptors = maker.exportColoredMemory(address);

@@ -295,6 +295,7 @@ void DescriptorChannel::stopServing() {
 void DescriptorChannel::serve(int listener) {
   pollfd waits[2] = {{listener, POLLIN, 0}, {wake_, POLLIN, 0}};
   for (;;) {
+    waits[0].revents = waits[1].revents = 0;
     if (::poll(waits, 2, -1) < 0 && errno != EINTR) {
       debugMessage("descriptor channel: %s; no more descriptors are served", systemError("poll").c_str());
       return;

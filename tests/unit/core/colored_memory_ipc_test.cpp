@@ -44,6 +44,7 @@ class MemfdTile final : public testing::FakeBackendBase {
   }
   std::vector<int> exportColoredMemory(void* address) override {
     std::lock_guard lock(mutex_);
+    if (refusesExport) return {};
     std::vector<int> copies;
     for (int file : ranges_.at(address).files) copies.push_back(dup(file));
     return copies;
@@ -54,6 +55,7 @@ class MemfdTile final : public testing::FakeBackendBase {
     for (int descriptor : descriptors) copies.push_back(dup(descriptor));
     return mapChunks(chunks, size, copies);
   }
+  bool refusesExport = false;  // as a GPU without POSIX descriptor handles
   void releaseColoredMemory(void* address) override {
     std::lock_guard lock(mutex_);
     const Range& range = ranges_.at(address);
@@ -156,6 +158,14 @@ TEST_F(ColoredMemoryIpc, ARootOfFewerTilesRefusesChunksOfTilesItLacks) {
   MemfdTile single;
   std::unique_ptr<Backend> smallRoot = createCompositeBackend({&single});
   EXPECT_EQ(smallRoot->importMemory(handle), nullptr);
+  root->releaseMemory(memory, MemoryType::Device);
+}
+
+TEST_F(ColoredMemoryIpc, MemoryWhoseDriverGivesNoDescriptorsHasNoHandle) {
+  uint32_t* memory = allocateColored(kWords);
+  tiles[0].refusesExport = true;
+  DriverIpcHandle handle{};
+  EXPECT_FALSE(root->exportMemory(memory, MemoryType::Device, handle));
   root->releaseMemory(memory, MemoryType::Device);
 }
 

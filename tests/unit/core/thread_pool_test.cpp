@@ -269,7 +269,9 @@ TEST(TileCores, TheTilePoolHasAThreadPerAllowedCoreEachOnItsTilesCores) {
     EXPECT_FALSE(cpus.empty());
     for (int cpu : cpus) EXPECT_NE(std::find(allowed.begin(), allowed.end(), cpu), allowed.end()) << "an allowed core";
     // Without NUMA nodes the tiles split the allowed cores as coresOfTiles does.
-    if (memoryNodes().size() <= 1) EXPECT_EQ(cpus, cores[pool->tileOf(thread)]) << "worker " << thread;
+    if (memoryNodes().size() <= 1) {
+      EXPECT_EQ(cpus, cores[pool->tileOf(thread)]) << "worker " << thread;
+    }
   }
 }
 

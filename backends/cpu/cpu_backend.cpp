@@ -14,6 +14,7 @@
 #include "backends/cpu/host_telemetry.h"
 #include "backends/cpu/kernel_fault_guard.h"
 #include "backends/cpu/numa_placement.h"
+#include "backends/cpu/tile_cores.h"
 #include "loom/compiler/local_arguments.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/futex.h"
@@ -349,6 +350,22 @@ bool CpuBackend::placeHostMemory(void* address, size_t size) {
   return false;
 }
 
+std::shared_ptr<ThreadPool> createTilePool(unsigned threads, unsigned tiles) {
+  std::vector<int> allowed = allowedCpus();
+  if (allowed.empty()) allowed = {0};
+  std::vector<std::vector<int>> nodeCpus;
+  const std::vector<int> nodes = memoryNodes();
+  if (nodes.size() > 1)
+    for (int node : nodes) nodeCpus.push_back(cpusOfNode(node));
+  const std::vector<std::vector<int>> cores = coresOfTiles(tiles, allowed, nodeCpus);
+  for (unsigned tile = 0; tile < tiles; ++tile) {
+    std::string list;
+    for (int core : cores[tile]) list += (list.empty() ? "" : ",") + std::to_string(core);
+    core::debugMessage("CPU tile %u: workers on cores %s", tile, list.c_str());
+  }
+  return std::make_shared<ThreadPool>(threads ? threads : static_cast<unsigned>(allowed.size()), tiles, cores);
+}
+
 core::DiscoveredDevice discoverCpuDevice() {
   core::DeviceInfo root = describeHostCpu();
   const int64_t configuredThreads = core::debugKeys().CpuWorkerThreads;
@@ -359,8 +376,9 @@ core::DiscoveredDevice discoverCpuDevice() {
     device.backend = std::make_unique<CpuBackend>(root, threads);
     return device;
   }
-  // One pool for the root and its tiles: no more threads than cores, whichever a program uses.
-  auto pool = std::make_shared<ThreadPool>(threads, static_cast<unsigned>(tiles));
+  // One pool for the root and its tiles: no more threads than the cores the process may use,
+  // whichever a program uses, each tile's workers on cores of its own.
+  auto pool = createTilePool(configuredThreads > 0 ? threads : 0, static_cast<unsigned>(tiles));
   for (int64_t tile = 0; tile < tiles; ++tile) {
     core::DeviceInfo info = root;
     info.computeUnits = std::max(1u, root.computeUnits / static_cast<unsigned>(tiles));

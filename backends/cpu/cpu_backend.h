@@ -127,5 +127,8 @@ core::DeviceInfo describeHostCpu();
 // The CPU root device and, with LOOM_CpuSubDevices=N, its N tiles (partitions of the cores,
 // which share one thread pool); the root over tiles is their composite (implicit scaling).
 core::DiscoveredDevice discoverCpuDevice();
+// The pool of `tiles` CPU tiles: `threads` threads (0: one per core the process may run on), each
+// tile's workers pinned to cores of its own (tile_cores.h: its NUMA node's where there are several).
+std::shared_ptr<ThreadPool> createTilePool(unsigned threads, unsigned tiles);
 
 }  // namespace loom::backends::cpu

@@ -1,9 +1,14 @@
 #include "backends/cpu/thread_pool.h"
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <algorithm>
 #include <bit>
+#include <cstring>
 
 #include "loom/core/futex.h"
+#include "loom/core/log.h"
 #include "loom/core/process_generation.h"
 
 namespace loom::backends::cpu {
@@ -18,12 +23,37 @@ constexpr uint32_t kAllSlots = ~uint32_t(0);
 uint32_t* futexWord(std::atomic<uint32_t>& word) { return reinterpret_cast<uint32_t*>(&word); }
 }  // namespace
 
-ThreadPool::ThreadPool(unsigned threads, unsigned tiles) : ownerProcess_(core::processGeneration()), tiles_(std::max(tiles, 1u)) {
+ThreadPool::ThreadPool(unsigned threads, unsigned tiles, const std::vector<std::vector<int>>& tileCores)
+    : ownerProcess_(core::processGeneration()), tiles_(std::max(tiles, 1u)) {
   threads = std::max(threads, 1u);
   tiles = std::max(tiles, 1u);
   // Consecutive threads form a tile; the calling thread (0) counts in tile 0.
   for (unsigned thread = 0; thread < threads; ++thread) homeTile_.push_back(tiles == 1 ? 0 : thread * tiles / threads);
-  for (unsigned thread = 1; thread < threads; ++thread) workers_.emplace_back([this, thread] { workerLoop(thread); });
+  for (unsigned thread = 1; thread < threads; ++thread) {
+    workers_.emplace_back([this, thread] { workerLoop(thread); });
+    if (homeTile_[thread] < tileCores.size()) pin(workers_.back(), tileCores[homeTile_[thread]]);
+  }
+}
+
+void ThreadPool::pin(std::thread& worker, const std::vector<int>& cores) {
+  if (cores.empty()) return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int core : cores)
+    if (core >= 0 && core < CPU_SETSIZE) CPU_SET(core, &set);
+  if (const int error = pthread_setaffinity_np(worker.native_handle(), sizeof(set), &set))
+    core::debugMessage("a CPU worker thread stays unpinned: pthread_setaffinity_np: %s", std::strerror(error));
+}
+
+std::vector<int> ThreadPool::cpusOf(unsigned thread) {
+  if (thread == 0 || thread > workers_.size()) return {};
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (pthread_getaffinity_np(workers_[thread - 1].native_handle(), sizeof(set), &set) != 0) return {};
+  std::vector<int> cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  return cpus;
 }
 
 ThreadPool::~ThreadPool() {

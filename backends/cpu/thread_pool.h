@@ -19,13 +19,18 @@ class ThreadPool {
   // `threads` includes a caller: the pool has threads - 1 workers. With several `tiles` the
   // workers are partitioned among them (the tiles of a CPU device share one pool): a worker helps
   // the jobs of its own tile and those of no tile (kAnyTile) only.
-  explicit ThreadPool(unsigned threads, unsigned tiles = 1);
+  // `tileCores`, when given (one set per tile, tile_cores.h), pins each worker to its tile's
+  // cores; the calling thread, which is the application's, is left as it is.
+  explicit ThreadPool(unsigned threads, unsigned tiles = 1, const std::vector<std::vector<int>>& tileCores = {});
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
   unsigned tiles() const { return tiles_; }
+  unsigned tileOf(unsigned thread) const { return homeTile_[thread]; }
+  // The CPUs worker `thread` (1 to threads() - 1) may run on, as the kernel reports them.
+  std::vector<int> cpusOf(unsigned thread);
   static constexpr unsigned kAnyTile = ~0u;
 
   // Calls task(first, last, thread) for consecutive runs [first, last) that together cover
@@ -120,6 +125,7 @@ class ThreadPool {
   bool joinAJob(unsigned thread, uint32_t generation);
   unsigned leastHelpedSlot(unsigned thread) const;
   void workerLoop(unsigned thread);
+  static void pin(std::thread& worker, const std::vector<int>& cores);
 
   // Workers exist only in the process that created them: a forked child runs work itself.
   const uint32_t ownerProcess_;  // process generation (process_generation.h)

@@ -83,6 +83,7 @@ enum class DeviceAttribute : int {
   PageableMemoryAccess = 88,
   MaxSharedMemoryPerBlockOptin = 97,
   VirtualMemoryManagementSupported = 102,
+  HandleTypePosixFileDescriptorSupported = 103,
 };
 
 // CUjit_option
@@ -115,6 +116,7 @@ using CUmemGenericAllocationHandle = unsigned long long;
 constexpr int CU_MEM_LOCATION_TYPE_DEVICE = 1;
 constexpr int CU_MEM_ALLOCATION_TYPE_PINNED = 1;
 constexpr int CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0;
+constexpr int CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 0x1;  // CUmemAllocationHandleType
 constexpr int CU_MEM_ACCESS_FLAGS_PROT_NONE = 0;
 constexpr int CU_MEM_ACCESS_FLAGS_PROT_READ = 1;
 constexpr int CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3;

@@ -185,6 +185,10 @@ bool CudaBackend::exportMemory(void* pointer, core::MemoryType type, core::Drive
 }
 
 void* CudaBackend::importMemory(const core::DriverIpcHandle& handle) {
+  if (handle.form != core::DriverIpcHandle::Form::Driver) {
+    core::debugMessage("%s: colored memory of a root over GPUs opens on such a root only, not on one GPU", info_.name.c_str());
+    return nullptr;
+  }
   auto scope = context_->makeCurrent();
   CUipcMemHandle ipc;
   std::memcpy(&ipc, handle.bytes, sizeof(ipc));
@@ -199,27 +203,51 @@ void CudaBackend::closeImportedMemory(void* pointer) {
   succeeded(driver().cuIpcCloseMemHandle(address(pointer)), "cuIpcCloseMemHandle");
 }
 
-void* CudaBackend::allocateColoredMemory(const std::vector<core::Backend*>& tiles, const std::vector<core::MemoryChunk>& chunks,
-                                         size_t size) {
+std::optional<std::vector<std::shared_ptr<const PrimaryContext>>> CudaBackend::coloredMemoryGpus(
+    const std::vector<core::Backend*>& tiles) const {
   if (!addressSpace_) {
     core::debugMessage("%s: no colored memory without virtual memory management", info_.name.c_str());
-    return nullptr;
+    return std::nullopt;
   }
   std::vector<std::shared_ptr<const PrimaryContext>> gpus;
   for (core::Backend* tile : tiles) {
     const auto* gpu = dynamic_cast<const CudaBackend*>(tile);
     if (!gpu || &gpu->driver() != &driver()) {
       core::debugMessage("%s: colored memory spans GPUs of one CUDA driver only, not %s", info_.name.c_str(), tile->info().name.c_str());
-      return nullptr;
+      return std::nullopt;
     }
     gpus.push_back(gpu->context());
   }
-  std::unique_ptr<CudaColoredMemory> memory = CudaColoredMemory::create(std::move(gpus), chunks, size, addressSpace_->pageSize());
+  return gpus;
+}
+
+void* CudaBackend::keepColoredMemory(std::unique_ptr<CudaColoredMemory> memory) {
   if (!memory) return nullptr;
   void* address = memory->address();
   std::lock_guard lock(coloredMutex_);
   colored_[address] = std::move(memory);
   return address;
+}
+
+void* CudaBackend::allocateColoredMemory(const std::vector<core::Backend*>& tiles, const std::vector<core::MemoryChunk>& chunks,
+                                         size_t size) {
+  auto gpus = coloredMemoryGpus(tiles);
+  if (!gpus) return nullptr;
+  return keepColoredMemory(CudaColoredMemory::create(std::move(*gpus), chunks, size, addressSpace_->pageSize()));
+}
+
+void* CudaBackend::importColoredMemory(const std::vector<core::Backend*>& tiles, const std::vector<core::MemoryChunk>& chunks,
+                                       size_t size, const std::vector<int>& descriptors) {
+  auto gpus = coloredMemoryGpus(tiles);
+  if (!gpus) return nullptr;
+  return keepColoredMemory(CudaColoredMemory::import(std::move(*gpus), chunks, size, addressSpace_->pageSize(), descriptors));
+}
+
+std::vector<int> CudaBackend::exportColoredMemory(void* address) {
+  std::lock_guard lock(coloredMutex_);
+  auto found = colored_.find(address);
+  if (found == colored_.end()) return {};
+  return found->second->exportChunks();
 }
 
 void CudaBackend::releaseColoredMemory(void* address) {

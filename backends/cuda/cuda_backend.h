@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,11 @@ class CudaBackend final : public core::Backend {
   void* allocateColoredMemory(const std::vector<core::Backend*>& tiles, const std::vector<core::MemoryChunk>& chunks,
                               size_t size) override;
   void releaseColoredMemory(void* address) override;
+  // IPC of it: each chunk's POSIX file descriptor (cuMemExportToShareableHandle), and the same
+  // layout mapped from another process's descriptors for the GPUs of `tiles`.
+  std::vector<int> exportColoredMemory(void* address) override;
+  void* importColoredMemory(const std::vector<core::Backend*>& tiles, const std::vector<core::MemoryChunk>& chunks, size_t size,
+                            const std::vector<int>& descriptors) override;
   // The virtual memory page: the largest of the GPUs' minimum allocation granularities.
   size_t physicalGranularity() const override { return addressSpace_ ? addressSpace_->pageSize() : 0; }
 
@@ -95,6 +101,10 @@ class CudaBackend final : public core::Backend {
   std::vector<core::PeerAccess> peers_;  // by index in the group
   std::shared_ptr<CudaAddressSpace> addressSpace_;
   CudaCapabilities capabilities_;
+  // The contexts of `tiles` for colored memory; nullopt, said, when a tile is no GPU of this
+  // driver or the GPUs lack virtual memory management.
+  std::optional<std::vector<std::shared_ptr<const PrimaryContext>>> coloredMemoryGpus(const std::vector<core::Backend*>& tiles) const;
+  void* keepColoredMemory(std::unique_ptr<CudaColoredMemory> memory);  // its address; nullptr for none
   std::mutex coloredMutex_;
   std::map<void*, std::unique_ptr<CudaColoredMemory>> colored_;  // by address
 };

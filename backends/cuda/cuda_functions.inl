@@ -44,6 +44,10 @@ LOOM_CUDA_FUNCTION(cuMemRetainAllocationHandle, "cuMemRetainAllocationHandle", n
 LOOM_CUDA_FUNCTION(cuMemMap, "cuMemMap", nullptr, CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle,
                    unsigned long long)
 LOOM_CUDA_FUNCTION(cuMemUnmap, "cuMemUnmap", nullptr, CUdeviceptr, size_t)
+LOOM_CUDA_FUNCTION(cuMemExportToShareableHandle, "cuMemExportToShareableHandle", nullptr, void*, CUmemGenericAllocationHandle, int,
+                   unsigned long long)
+LOOM_CUDA_FUNCTION(cuMemImportFromShareableHandle, "cuMemImportFromShareableHandle", nullptr, CUmemGenericAllocationHandle*,
+                   void*, int)
 LOOM_CUDA_FUNCTION(cuMemSetAccess, "cuMemSetAccess", nullptr, CUdeviceptr, size_t, const CUmemAccessDesc*, size_t)
 LOOM_CUDA_FUNCTION(cuMemcpy, "cuMemcpy", nullptr, CUdeviceptr, CUdeviceptr, size_t)
 LOOM_CUDA_FUNCTION(cuMemcpyAsync, "cuMemcpyAsync", nullptr, CUdeviceptr, CUdeviceptr, size_t, CUstream)

@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "loom/core/colored_allocations.h"
+#include "loom/core/colored_memory_ipc.h"
 #include "loom/core/composite_kernel.h"
 #include "loom/core/composite_queue.h"
 #include "loom/core/debug_keys.h"
+#include "loom/core/descriptor_channel.h"
 #include "loom/core/log.h"
 
 namespace loom::core {
@@ -138,6 +141,7 @@ class CompositeBackend final : public Backend {
   }
   bool providesHostMemory() const override { return tiles_[0]->providesHostMemory(); }
   void releaseMemory(void* address, MemoryType type) override {
+    withdrawOffer(address);  // before the memory goes: no other process may fetch it any more
     ColoredAllocations::instance().remove(address);
     bool colored = false;
     {
@@ -169,15 +173,41 @@ class CompositeBackend final : public Backend {
   void unregisterHostMemory(void* address) override {
     for (Backend* tile : tiles_) tile->unregisterHostMemory(address);
   }
+  // Colored memory's chunks travel over the descriptor channel (colored_memory_ipc.h), served
+  // until the memory is freed; the rest of memory is tile 0's.
   bool exportMemory(void* address, MemoryType type, DriverIpcHandle& handle) override {
-    if (isColoredByTiles(address)) {
-      debugMessage("%s: memory colored across its tiles has no IPC handle of its tiles' driver", info_.name.c_str());
-      return false;
+    if (!isColoredByTiles(address)) return tiles_[0]->exportMemory(address, type, handle);
+    std::lock_guard lock(mutex_);
+    if (auto offered = offers_.find(address); offered != offers_.end()) {
+      handle = offered->second.second;
+      return true;
     }
-    return tiles_[0]->exportMemory(address, type, handle);
+    const std::optional<uint32_t> offer = offerColoredMemory(*tiles_[0], address, handle);
+    if (!offer) return false;
+    offers_.emplace(address, std::make_pair(*offer, handle));
+    return true;
   }
-  void* importMemory(const DriverIpcHandle& handle) override { return tiles_[0]->importMemory(handle); }
-  void closeImportedMemory(void* address) override { tiles_[0]->closeImportedMemory(address); }
+  void* importMemory(const DriverIpcHandle& handle) override {
+    if (handle.form != DriverIpcHandle::Form::ColoredChunks) return tiles_[0]->importMemory(handle);
+    std::optional<OpenedColoredMemory> opened = openColoredMemory(*tiles_[0], tiles_, handle);
+    if (!opened) return nullptr;
+    {
+      std::lock_guard lock(mutex_);
+      coloredByTiles_.insert(opened->address);
+    }
+    record(opened->address, opened->size, std::move(opened->chunks));
+    return opened->address;
+  }
+  void closeImportedMemory(void* address) override {
+    bool colored = false;
+    {
+      std::lock_guard lock(mutex_);
+      colored = coloredByTiles_.erase(address) != 0;
+    }
+    if (!colored) return tiles_[0]->closeImportedMemory(address);
+    ColoredAllocations::instance().remove(address);
+    tiles_[0]->releaseColoredMemory(address);
+  }
   AddressSpace* addressSpace() override { return tiles_[0]->addressSpace(); }
   std::unique_ptr<PhysicalMemory> createPhysicalMemory(size_t size) override { return tiles_[0]->createPhysicalMemory(size); }
   PeerAccess peerAccess(const Backend& peer) const override { return tiles_[0]->peerAccess(peer); }
@@ -203,6 +233,17 @@ class CompositeBackend final : public Backend {
   void record(void* address, size_t size, std::vector<MemoryChunk> chunks) const {
     ColoredAllocations::instance().add(address, size, static_cast<unsigned>(tiles_.size()), std::move(chunks));
   }
+  void withdrawOffer(void* address) {
+    std::optional<uint32_t> offer;
+    {
+      std::lock_guard lock(mutex_);
+      auto found = offers_.find(address);
+      if (found == offers_.end()) return;
+      offer = found->second.first;
+      offers_.erase(found);
+    }
+    DescriptorChannel::instance().withdraw(*offer);
+  }
   bool isColoredByTiles(void* address) {
     std::lock_guard lock(mutex_);
     return coloredByTiles_.count(address) != 0;
@@ -214,6 +255,8 @@ class CompositeBackend final : public Backend {
   MemoryColoring coloring_;
   std::mutex mutex_;
   std::set<void*> coloredByTiles_;  // memory of allocateColoredMemory, which releaseColoredMemory frees
+  // Colored memory shared with other processes: its offer and the handle that names it.
+  std::map<void*, std::pair<uint32_t, DriverIpcHandle>> offers_;
 };
 
 }  // namespace

@@ -9,9 +9,14 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/numa_placement.h"
+#include "backends/cpu/tile_cores.h"
 
 namespace loom::backends::cpu {
 namespace {
@@ -201,6 +206,72 @@ TEST(ThreadPool, FinishRunsEveryIndexOfAStartedJobOnce) {
     pool.start(started, hits.size(), task, tiles - 1);
     pool.finish(started);
     for (size_t i = 0; i < hits.size(); ++i) ASSERT_EQ(hits[i].load(), 1) << i << " with " << tiles << " tiles";
+  }
+}
+
+}  // namespace
+}  // namespace loom::backends::cpu
+
+namespace loom::backends::cpu {
+namespace {
+
+using Cores = std::vector<std::vector<int>>;
+
+TEST(TileCores, SplitsTheAllowedCoresInConsecutiveDisjointParts) {
+  EXPECT_EQ(coresOfTiles(2, {0, 1, 2, 3, 4, 5, 6, 7}, {}), (Cores{{0, 1, 2, 3}, {4, 5, 6, 7}}));
+  EXPECT_EQ(coresOfTiles(2, {5, 1, 3}, {}), (Cores{{1}, {3, 5}})) << "only allowed cores, in order";
+  EXPECT_EQ(coresOfTiles(2, {0, 1}, {{0, 1}}), (Cores{{0}, {1}})) << "one node: no NUMA";
+}
+
+TEST(TileCores, SharesACoreOnlyWhereThereAreFewerCoresThanTiles) {
+  EXPECT_EQ(coresOfTiles(4, {0, 1}, {}), (Cores{{0}, {1}, {0}, {1}}));
+}
+
+TEST(TileCores, KeepsEachTileOnItsNodesAllowedCores) {
+  const Cores nodes{{0, 1, 2, 3}, {4, 5, 6, 7}};
+  EXPECT_EQ(coresOfTiles(2, {0, 1, 2, 3, 4, 5, 6, 7}, nodes), (Cores{{0, 1, 2, 3}, {4, 5, 6, 7}}));
+  EXPECT_EQ(coresOfTiles(4, {0, 1, 2, 3, 4, 5, 6, 7}, nodes), (Cores{{0, 1}, {2, 3}, {4, 5}, {6, 7}}));
+  EXPECT_EQ(coresOfTiles(2, {2, 3, 4}, nodes), (Cores{{2, 3}, {4}})) << "the process's mask applies on each node";
+  EXPECT_EQ(coresOfTiles(2, {0, 1, 2}, nodes), (Cores{{0}, {1, 2}})) << "a node without allowed cores: split the allowed";
+  const Cores interleaved{{0, 2, 4, 6}, {1, 3, 5, 7}};
+  EXPECT_EQ(coresOfTiles(2, {0, 1, 2, 3, 4, 5, 6, 7}, interleaved), (Cores{{0, 2, 4, 6}, {1, 3, 5, 7}}));
+}
+
+// The workers of each tile run on its cores only, and tiles use disjoint cores wherever the
+// process may use at least as many cores as there are tiles (even two).
+TEST(TileCores, EachWorkerIsPinnedToItsTilesCores) {
+  const std::vector<int> allowed = allowedCpus();
+  ASSERT_FALSE(allowed.empty());
+  for (unsigned tiles : {2u, 3u}) {
+    const Cores cores = coresOfTiles(tiles, allowed, {});
+    // More threads than cores, so that every tile has workers even on two cores.
+    ThreadPool pool(std::max<unsigned>(unsigned(allowed.size()), 2 * tiles), tiles, cores);
+    std::vector<std::set<int>> used(tiles);
+    for (unsigned thread = 1; thread < pool.threads(); ++thread) {
+      const unsigned tile = pool.tileOf(thread);
+      EXPECT_EQ(pool.cpusOf(thread), cores[tile]) << "worker " << thread << " of tile " << tile;
+      used[tile].insert(cores[tile].begin(), cores[tile].end());
+    }
+    if (allowed.size() < tiles) continue;
+    for (unsigned a = 0; a < tiles; ++a)
+      for (unsigned b = a + 1; b < tiles; ++b)
+        for (int cpu : used[a]) EXPECT_EQ(used[b].count(cpu), 0u) << "tiles " << a << " and " << b << " share core " << cpu;
+  }
+}
+
+TEST(TileCores, TheTilePoolHasAThreadPerAllowedCoreEachOnItsTilesCores) {
+  const std::vector<int> allowed = allowedCpus();
+  auto pool = createTilePool(0, 2);
+  EXPECT_EQ(pool->threads(), allowed.size()) << "no more threads than cores";
+  const Cores cores = coresOfTiles(2, allowed, {});
+  for (unsigned thread = 1; thread < pool->threads(); ++thread) {
+    const std::vector<int> cpus = pool->cpusOf(thread);
+    EXPECT_FALSE(cpus.empty());
+    for (int cpu : cpus) EXPECT_NE(std::find(allowed.begin(), allowed.end(), cpu), allowed.end()) << "an allowed core";
+    // Without NUMA nodes the tiles split the allowed cores as coresOfTiles does.
+    if (memoryNodes().size() <= 1) {
+      EXPECT_EQ(cpus, cores[pool->tileOf(thread)]) << "worker " << thread;
+    }
   }
 }
 

@@ -4,6 +4,10 @@
 #include "backends/cuda/cuda_colored_memory.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
 
 #include "backends/cuda/cuda_backend.h"
 #include "fake_cuda_driver.h"
@@ -107,6 +111,120 @@ TEST_F(CudaColoredMemoryTest, ReleasesThePrimaryContextsItHeld) {
   memory.reset();
   gpus.clear();
   EXPECT_EQ(fake.retainedContexts, 0);
+}
+
+// IPC: chunks made shareable where every GPU has POSIX descriptor handles, a descriptor of each
+// exported, and the same layout mapped from them (another process's, as the descriptor channel
+// brings them) with access for the importer's GPUs.
+size_t openDescriptors() {
+  size_t count = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) ++count;
+  return count;
+}
+
+std::string linkOf(int descriptor) {
+  return std::filesystem::read_symlink("/proc/self/fd/" + std::to_string(descriptor)).string();
+}
+
+Calls startingWith(const Calls& calls, const std::string& prefix) {
+  Calls matching;
+  for (const std::string& call : calls)
+    if (call.rfind(prefix, 0) == 0) matching.push_back(call);
+  return matching;
+}
+
+TEST_F(CudaColoredMemoryTest, ExportsADescriptorOfEachChunkWhereEveryGpuSharesThem) {
+  fake.virtualMemory.posixDescriptors = true;
+  auto memory = create(core::MemoryColoring::Policy::Even, 4 * kGranule);
+  ASSERT_NE(memory, nullptr);
+  EXPECT_EQ(startingWith(fake.virtualMemory.calls, "cuMemCreate"),
+            (Calls{"cuMemCreate device=3 size=4194304 shareable", "cuMemCreate device=5 size=4194304 shareable"}));
+  const std::vector<int> descriptors = memory->exportChunks();
+  ASSERT_EQ(descriptors.size(), 2u);
+  EXPECT_EQ(linkOf(descriptors[0]), "/memfd:fake-cuda-memory-1 (deleted)");
+  EXPECT_EQ(linkOf(descriptors[1]), "/memfd:fake-cuda-memory-2 (deleted)");
+  for (int descriptor : descriptors) close(descriptor);
+}
+
+TEST_F(CudaColoredMemoryTest, HasNothingToExportWhereAGpuLacksDescriptorHandles) {
+  auto memory = create(core::MemoryColoring::Policy::Even, 4 * kGranule);
+  ASSERT_NE(memory, nullptr);
+  EXPECT_EQ(startingWith(fake.virtualMemory.calls, "cuMemCreate"),
+            (Calls{"cuMemCreate device=3 size=4194304", "cuMemCreate device=5 size=4194304"}))
+      << "no handle type requested that the GPUs lack";
+  EXPECT_TRUE(memory->exportChunks().empty());
+  EXPECT_EQ(fake.virtualMemory.counts["cuMemExportToShareableHandle"], 0);
+}
+
+TEST_F(CudaColoredMemoryTest, AFailedExportClosesTheDescriptorsItMade) {
+  fake.virtualMemory.posixDescriptors = true;
+  auto memory = create(core::MemoryColoring::Policy::Even, 4 * kGranule);
+  ASSERT_NE(memory, nullptr);
+  const size_t before = openDescriptors();
+  fake.virtualMemory.failing = "cuMemExportToShareableHandle";
+  fake.virtualMemory.failingAt = 2;
+  EXPECT_TRUE(memory->exportChunks().empty());
+  EXPECT_EQ(openDescriptors(), before);
+}
+
+TEST_F(CudaColoredMemoryTest, ImportsEachDescriptorOnItsChunkAndGrantsTheImportersGpus) {
+  fake.virtualMemory.posixDescriptors = true;
+  const core::MemoryColoring coloring{2, core::MemoryColoring::Policy::Even, kGranule};
+  const std::vector<core::MemoryChunk> chunks = coloring.chunks(3 * kGranule + 10);
+  auto exported = CudaColoredMemory::create(gpus, chunks, 3 * kGranule + 10, kGranule);
+  ASSERT_NE(exported, nullptr);
+  const std::vector<int> descriptors = exported->exportChunks();
+  ASSERT_EQ(descriptors.size(), 2u);
+  fake.virtualMemory.calls.clear();
+  fake.virtualMemory.grants.clear();
+  std::string error;
+  std::vector<std::shared_ptr<const PrimaryContext>> importers{PrimaryContext::retain(fake.driver(), 6, error),
+                                                              PrimaryContext::retain(fake.driver(), 7, error)};
+  auto imported = CudaColoredMemory::import(importers, chunks, 3 * kGranule + 10, kGranule, descriptors);
+  ASSERT_NE(imported, nullptr);
+  EXPECT_EQ(fake.virtualMemory.calls, (Calls{
+                                           "cuMemAddressReserve size=8388608 alignment=2097152",
+                                           "cuMemImportFromShareableHandle of=1",
+                                           "cuMemMap offset=0 size=4194304 handle=3",
+                                           "cuMemImportFromShareableHandle of=2",
+                                           "cuMemMap offset=4194304 size=4194304 handle=4",
+                                           "cuMemSetAccess size=8388608",
+                                       }));
+  ASSERT_EQ(fake.virtualMemory.grants.size(), 1u);
+  EXPECT_EQ(fake.virtualMemory.grants[0][0].location.id, 6);
+  EXPECT_EQ(fake.virtualMemory.grants[0][1].location.id, 7);
+  EXPECT_TRUE(imported->exportChunks().empty()) << "imported memory is shared by its exporter only";
+  for (int descriptor : descriptors) close(descriptor);
+  imported.reset();
+  EXPECT_EQ(fake.virtualMemory.created.size(), 2u) << "the imported handles are released, the exporter's kept";
+  exported.reset();
+  expectNothingLeft();
+}
+
+TEST_F(CudaColoredMemoryTest, AFailedImportUndoesEverythingBeforeIt) {
+  fake.virtualMemory.posixDescriptors = true;
+  const core::MemoryColoring coloring{2, core::MemoryColoring::Policy::Even, kGranule};
+  const std::vector<core::MemoryChunk> chunks = coloring.chunks(4 * kGranule);
+  auto exported = CudaColoredMemory::create(gpus, chunks, 4 * kGranule, kGranule);
+  ASSERT_NE(exported, nullptr);
+  const std::vector<int> descriptors = exported->exportChunks();
+  const std::vector<std::pair<std::string, int>> failures{
+      {"cuMemImportFromShareableHandle", 1}, {"cuMemImportFromShareableHandle", 2}, {"cuMemMap", 2}, {"cuMemSetAccess", 1}};
+  for (const auto& [call, time] : failures) {
+    fake.virtualMemory.counts.clear();
+    fake.virtualMemory.failing = call;
+    fake.virtualMemory.failingAt = time;
+    EXPECT_EQ(CudaColoredMemory::import(gpus, chunks, 4 * kGranule, kGranule, descriptors), nullptr) << call << " #" << time;
+    EXPECT_EQ(fake.virtualMemory.created.size(), 2u) << call << " #" << time << ": an imported handle leaked";
+    EXPECT_EQ(fake.virtualMemory.mapped.size(), 2u) << call << " #" << time << ": a mapping leaked";
+    EXPECT_EQ(fake.virtualMemory.reserved.size(), 1u) << call << " #" << time << ": a reservation leaked";
+  }
+  fake.virtualMemory.failing.clear();
+  EXPECT_EQ(CudaColoredMemory::import(gpus, chunks, 4 * kGranule, kGranule, {descriptors[0]}), nullptr)
+      << "a descriptor for each chunk";
+  for (int descriptor : descriptors) close(descriptor);
+  exported.reset();
+  expectNothingLeft();
 }
 
 }  // namespace

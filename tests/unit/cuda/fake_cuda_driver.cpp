@@ -1,11 +1,16 @@
 #include "fake_cuda_driver.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <iterator>
 #include <mutex>
 #include <thread>
 
@@ -296,6 +301,17 @@ CUresult recordVirtualMemory(const char* name, const std::string& details) {
   return record(name);
 }
 
+// The handle whose memfd `descriptor` is ("fake-cuda-memory-<handle>"); 0 for any other file.
+CUmemGenericAllocationHandle exportedHandleOf(int descriptor) {
+  char link[256] = {};
+  const std::string path = "/proc/self/fd/" + std::to_string(descriptor);
+  if (readlink(path.c_str(), link, sizeof(link) - 1) <= 0) return 0;
+  const std::string prefix = "/memfd:fake-cuda-memory-";
+  const std::string target = link;
+  if (target.rfind(prefix, 0) != 0) return 0;
+  return std::strtoull(target.c_str() + prefix.size(), nullptr, 10);
+}
+
 // The entry points of colored memory: reservations, physical memory, mappings and access.
 void behaveAsVirtualMemory(Driver& driver) {
   driver.cuMemAddressReserve = [](CUdeviceptr* address, size_t size, size_t alignment, CUdeviceptr,
@@ -315,8 +331,9 @@ void behaveAsVirtualMemory(Driver& driver) {
   driver.cuMemCreate = [](CUmemGenericAllocationHandle* handle, size_t size, const CUmemAllocationProp* prop,
                           unsigned long long) -> CUresult {
     const bool onDevice = prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE && prop->type == CU_MEM_ALLOCATION_TYPE_PINNED;
+    const bool shareable = prop->requestedHandleTypes == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
     const std::string details = "device=" + std::to_string(prop->location.id) + " size=" + std::to_string(size) +
-                                (onDevice ? "" : " not-pinned-on-a-device");
+                                (onDevice ? "" : " not-pinned-on-a-device") + (shareable ? " shareable" : "");
     if (CUresult result = recordVirtualMemory("cuMemCreate", details)) return result;
     FakeVirtualMemory& books = live->virtualMemory;
     *handle = books.nextHandle++;
@@ -330,7 +347,8 @@ void behaveAsVirtualMemory(Driver& driver) {
   driver.cuMemMap = [](CUdeviceptr address, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
                        unsigned long long) -> CUresult {
     FakeVirtualMemory& books = live->virtualMemory;
-    const std::string details = "offset=" + std::to_string(address - books.reserved.begin()->first) +
+    const auto reservation = std::prev(books.reserved.upper_bound(address));  // the one holding `address`
+    const std::string details = "offset=" + std::to_string(address - reservation->first) +
                                 " size=" + std::to_string(size) + " handle=" + std::to_string(handle);
     if (CUresult result = recordVirtualMemory("cuMemMap", details)) return result;
     if (offset != 0 || !books.created.count(handle)) return CUDA_ERROR_INVALID_VALUE;
@@ -340,6 +358,30 @@ void behaveAsVirtualMemory(Driver& driver) {
   driver.cuMemUnmap = [](CUdeviceptr address, size_t size) -> CUresult {
     recordVirtualMemory("cuMemUnmap", "size=" + std::to_string(size));
     return live->virtualMemory.mapped.erase(address) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  };
+  driver.cuDeviceGetAttribute = [](int* value, DeviceAttribute attribute, CUdevice) -> CUresult {
+    if (attribute != DeviceAttribute::HandleTypePosixFileDescriptorSupported) return unexpected("cuDeviceGetAttribute");
+    *value = live->virtualMemory.posixDescriptors ? 1 : 0;
+    return record("cuDeviceGetAttribute");
+  };
+  driver.cuMemExportToShareableHandle = [](void* shareable, CUmemGenericAllocationHandle handle, int type,
+                                           unsigned long long) -> CUresult {
+    if (CUresult result = recordVirtualMemory("cuMemExportToShareableHandle", "handle=" + std::to_string(handle))) return result;
+    if (type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR || !live->virtualMemory.created.count(handle)) return CUDA_ERROR_INVALID_VALUE;
+    const int descriptor = memfd_create(("fake-cuda-memory-" + std::to_string(handle)).c_str(), MFD_CLOEXEC);
+    if (descriptor < 0) return CUDA_ERROR_OUT_OF_MEMORY;
+    std::memcpy(shareable, &descriptor, sizeof(descriptor));
+    return CUDA_SUCCESS;
+  };
+  driver.cuMemImportFromShareableHandle = [](CUmemGenericAllocationHandle* handle, void* shareable, int type) -> CUresult {
+    const auto exported = exportedHandleOf(static_cast<int>(reinterpret_cast<uintptr_t>(shareable)));
+    if (CUresult result = recordVirtualMemory("cuMemImportFromShareableHandle", "of=" + std::to_string(exported))) return result;
+    FakeVirtualMemory& books = live->virtualMemory;
+    if (type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR || !books.created.count(exported)) return CUDA_ERROR_INVALID_VALUE;
+    *handle = books.nextHandle++;
+    books.created[*handle] = books.created[exported];
+    books.importedFrom[*handle] = exported;
+    return CUDA_SUCCESS;
   };
   driver.cuMemSetAccess = [](CUdeviceptr, size_t size, const CUmemAccessDesc* desc, size_t count) -> CUresult {
     if (CUresult result = recordVirtualMemory("cuMemSetAccess", "size=" + std::to_string(size))) return result;

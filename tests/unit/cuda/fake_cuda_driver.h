@@ -6,7 +6,8 @@
 // Each stream runs its copies, 32-bit value waits and writes and event records in order on a
 // thread of its own, over host memory (a stream waiting for a value holds only itself, as on a
 // GPU); launches and waits for events are recorded, not run. Virtual memory calls keep the books
-// of what is reserved, created and mapped (virtualMemory), so that a test sees leaks.
+// of what is reserved, created and mapped (virtualMemory), so that a test sees leaks, and export
+// and import physical memory as descriptors of memfds.
 // One fake at a time: the entry points are plain functions that reach the live one. Calls may come
 // from several threads, one at a time: the context stack is shared.
 #include <cstdint>
@@ -43,6 +44,10 @@ struct FakeVirtualMemory {
   std::map<CUmemGenericAllocationHandle, CUdevice> created;  // not yet released
   std::map<CUdeviceptr, CUmemGenericAllocationHandle> mapped;
   std::vector<std::vector<CUmemAccessDesc>> grants;  // of each cuMemSetAccess
+  // What cuDeviceGetAttribute reports of POSIX descriptor handles. Exported handles are memfds
+  // named "fake-cuda-memory-<handle>"; importing one creates a new handle of the same device.
+  bool posixDescriptors = false;
+  std::map<CUmemGenericAllocationHandle, CUmemGenericAllocationHandle> importedFrom;  // new handle: exported one
   CUdeviceptr nextAddress = 0x7f0000000000;
   CUmemGenericAllocationHandle nextHandle = 1;
 };

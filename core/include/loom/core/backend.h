@@ -114,9 +114,13 @@ class BackendQueue {
   virtual void finishLaunches() {}
 };
 
-// A driver's own handle for sharing one allocation with another process (a CUDA IPC handle).
+// A handle for sharing one allocation of a backend's allocator with another process: the
+// driver's own (a CUDA IPC handle), or, for implicit scaling's colored memory, a ticket of the
+// descriptor channel (descriptor_channel.h) that fetches the descriptors of its chunks.
 struct DriverIpcHandle {
+  enum class Form : uint32_t { Driver = 0, ColoredChunks = 1 };
   uint8_t bytes[64];
+  Form form = Form::Driver;
 };
 
 class Backend {
@@ -158,6 +162,17 @@ class Backend {
     return nullptr;
   }
   virtual void releaseColoredMemory(void* address) {}
+  // IPC of colored memory. exportColoredMemory: a descriptor per chunk of the allocation at
+  // `address` (allocateColoredMemory's), in its chunks' order, which the caller closes; empty
+  // when the backend cannot share it. importColoredMemory: the chunks another process exported
+  // (`descriptors`, which stay the caller's, laid out as `chunks` of an allocation of `size`
+  // bytes) mapped as one range that every tile of `tiles` reads and writes; nullptr when the
+  // driver refuses. releaseColoredMemory closes it.
+  virtual std::vector<int> exportColoredMemory(void* address) { return {}; }
+  virtual void* importColoredMemory(const std::vector<Backend*>& tiles, const std::vector<MemoryChunk>& chunks, size_t size,
+                                    const std::vector<int>& descriptors) {
+    return nullptr;
+  }
   // The unit of the device's physical memory that colored memory's chunks are whole numbers of
   // (CUDA's allocation granularity); 0 when any size will do.
   virtual size_t physicalGranularity() const { return 0; }

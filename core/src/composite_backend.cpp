@@ -162,17 +162,10 @@ class CompositeBackend final : public Backend {
     for (const MemoryChunk& chunk : chunks) tiles_[chunk.tile]->placeHostMemory(static_cast<char*>(address) + chunk.offset, chunk.size);
     record(address, size, std::move(chunks));
   }
-  bool registerHostMemory(void* address, size_t size) override {
-    for (size_t tile = 0; tile < tiles_.size(); ++tile) {
-      if (tiles_[tile]->registerHostMemory(address, size)) continue;
-      for (size_t registered = 0; registered < tile; ++registered) tiles_[registered]->unregisterHostMemory(address);
-      return false;
-    }
-    return true;
-  }
-  void unregisterHostMemory(void* address) override {
-    for (Backend* tile : tiles_) tile->unregisterHostMemory(address);
-  }
+  // A backend's registration serves every device of the driver (backend.h), so tile 0's serves
+  // every tile; a second registration of the same memory would fail (CUDA: already registered).
+  bool registerHostMemory(void* address, size_t size) override { return tiles_[0]->registerHostMemory(address, size); }
+  void unregisterHostMemory(void* address) override { tiles_[0]->unregisterHostMemory(address); }
   // Colored memory's chunks travel over the descriptor channel (colored_memory_ipc.h), served
   // until the memory is freed; the rest of memory is tile 0's.
   bool exportMemory(void* address, MemoryType type, DriverIpcHandle& handle) override {

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstring>
 #include <numeric>
+#include <set>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -191,7 +192,23 @@ class RecordingTile final : public testing::FakeBackendBase {
     writes.push_back({destination, size});
     FakeBackendBase::fill(destination, pattern, patternSize, size);
   }
+  // As CUDA's portable registration: one serves every device of the driver, a second of the same
+  // memory fails.
+  bool registerHostMemory(void* address, size_t) override {
+    if (!driverRegistrations().insert(address).second) return false;
+    registered.push_back(address);
+    return true;
+  }
+  void unregisterHostMemory(void* address) override {
+    driverRegistrations().erase(address);
+    std::erase(registered, address);
+  }
+  static std::set<void*>& driverRegistrations() {
+    static std::set<void*> registrations;
+    return registrations;
+  }
   std::vector<Write> writes;
+  std::vector<void*> registered;
 
  private:
   bool runsParts_;
@@ -240,6 +257,17 @@ TEST_F(CompositeOverFakeTiles, ReportsTheSumOfItsTiles) {
   EXPECT_EQ(info.globalMemorySize, 2000u);
   EXPECT_EQ(info.maxAllocationSize, 800u);
   EXPECT_EQ(info.uuid[15], 0u);
+}
+
+// Host memory registered through the root reaches every tile with one registration (tile 0's).
+TEST_F(CompositeOverFakeTiles, RegistersHostMemoryOnceForEveryTile) {
+  int host = 0;
+  ASSERT_TRUE(root->registerHostMemory(&host, sizeof(host)));
+  EXPECT_EQ(tiles[0]->registered, std::vector<void*>{&host});
+  EXPECT_TRUE(tiles[1]->registered.empty());
+  root->unregisterHostMemory(&host);
+  EXPECT_TRUE(tiles[0]->registered.empty());
+  EXPECT_TRUE(RecordingTile::driverRegistrations().empty());
 }
 
 TEST_F(CompositeOverFakeTiles, SplitsALaunchOnePartPerTileWithEachTilesKernel) {

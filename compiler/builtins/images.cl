@@ -198,11 +198,8 @@ static bool imageInside(Image d, int4 i) {
   return i.x >= 0 && i.y >= 0 && i.z >= 0 && i.x < extent.x && i.y < extent.y && i.z < extent.z;
 }
 
-// Texel i, whose indices are never negative: as unsigned they widen without a sign extension,
-// which lets GPUs multiply 32 by 32 bits.
 static __global uchar* imageTexel(Image d, int4 i) {
-  return (__global uchar*)d->data + (ulong)(uint)i.x * d->elementSize + (ulong)(uint)i.y * d->rowPitch +
-         (ulong)(uint)i.z * d->slicePitch;
+  return (__global uchar*)d->data + (ulong)i.x * d->elementSize + (ulong)i.y * d->rowPitch + (ulong)i.z * d->slicePitch;
 }
 
 // A texel's channels in memory order. Reading integers as floats or floats as integers is
@@ -222,53 +219,17 @@ static void imageStoreAsIntegers(__global uchar* p, uint type, uint count, int4 
   else imageStoreFloats(p, type, count, fromSigned ? convert_float4(v) : convert_float4(as_uint4(v)));
 }
 
-// 8-bit normalized channels as floats: the quotient by 255, correctly rounded. A product with the
-// reciprocal refined by one fma gives exactly that quotient for each of the 256 inputs, without
-// the long sequence of a correctly rounded division on GPUs.
-static float4 imageUnorm8ToFloat(uchar4 v) {
-  const float4 x = convert_float4(v), reciprocal = 1.0f / 255.0f;
-  const float4 q = x * reciprocal;
-  return fma(fma(-q, 255.0f, x), reciprocal, q);
-}
+// 8-bit normalized channels as floats: the quotient by 255, correctly rounded.
+static float4 imageUnorm8ToFloat(uchar4 v) { return convert_float4(v) / 255.0f; }
 
 // convert_uchar4_sat_rte(v * 255.0f) in whole-vector operations: NaN and values below 0 give 0.
 static uchar4 imageFloatToUnorm8(float4 v) { return convert_uchar4(rint(fmin(fmax(v * 255.0f, 0.0f), 255.0f))); }
 
-// Whether the direct paths load a texel at once where it is aligned for that (the target answers:
-// compiler/src/texel_loads.h). Images Loom allocates always are; images over an application's
-// buffer or host memory need not be, and take the loads of single channels.
-bool __loom_wide_texel_loads(void);
-
-// The wide load's bytes are taken apart with shifts, and the narrow GPU path loads channel by
-// channel, so that no optimization sees two loads of one address differing only in alignment
-// and merges them into the narrow one.
-static uchar4 imageLoadUchar4(__global const uchar* p) {
-  if (__loom_wide_texel_loads() && ((ulong)p & 3) == 0) {
-    const uint bits = *(const __global uint*)p;  // little-endian: red in the low byte
-    return convert_uchar4((uint4)(bits, bits >> 8, bits >> 16, bits >> 24) & 255u);
-  }
-  return vload4(0, p);
-}
-static float4 imageLoadFloat4(__global const uchar* p) {
-  const __global float* channels = (const __global float*)p;
-  if (!__loom_wide_texel_loads()) return vload4(0, channels);
-  if (((ulong)p & 15) == 0) return *(const __global float4*)p;
-  return (float4)(channels[0], channels[1], channels[2], channels[3]);
-}
-static void imageStoreUchar4(uchar4 v, __global uchar* p) {
-  if (__loom_wide_texel_loads() && ((ulong)p & 3) == 0) *(__global uint*)p = as_uint(v);
-  else vstore4(v, 0, p);
-}
-static void imageStoreFloat4(float4 v, __global uchar* p) {
-  if (__loom_wide_texel_loads() && ((ulong)p & 15) == 0) *(__global float4*)p = v;
-  else vstore4(v, 0, (__global float*)p);
-}
-
 // A texel inside the image as read_imagef sees it. RGBA 8-bit normalized and float, the commonest
 // formats, take a direct path that computes what the general one does.
 static float4 imageLoadFloatTexel(__global const uchar* p, uint order, uint type) {
-  if (order == CLK_RGBA && type == CLK_UNORM_INT8) return imageUnorm8ToFloat(imageLoadUchar4(p));
-  if (order == CLK_RGBA && type == CLK_FLOAT) return imageLoadFloat4(p);
+  if (order == CLK_RGBA && type == CLK_UNORM_INT8) return imageUnorm8ToFloat(vload4(0, p));
+  if (order == CLK_RGBA && type == CLK_FLOAT) return vload4(0, (const __global float*)p);
   float4 c = imageArrange(imageLoadAsFloats(p, type, imageChannelCount(order)), order, 1.0f);
   if (imageIsSrgb(order)) c.xyz = (float3)(imageSrgbToLinear(c.x), imageSrgbToLinear(c.y), imageSrgbToLinear(c.z));
   return c;
@@ -295,11 +256,11 @@ static void imageWriteFloatTexel(Image d, int4 i, float4 color) {
   __global uchar* p = imageTexel(d, i);
   // The commonest formats directly, as the general path stores them.
   if (order == CLK_RGBA && type == CLK_UNORM_INT8) {
-    imageStoreUchar4(imageFloatToUnorm8(color), p);
+    vstore4(imageFloatToUnorm8(color), 0, p);
     return;
   }
   if (order == CLK_RGBA && type == CLK_FLOAT) {
-    imageStoreFloat4(color, p);
+    vstore4(color, 0, (__global float*)p);
     return;
   }
   if (imageIsSrgb(order))
@@ -385,7 +346,7 @@ static float4 imageBlendInside2d(Image d, int4 i0, int4 i1, float4 a, float4 b, 
   const uint order = d->channelOrder, type = d->channelType;
   const __global uchar* row0 = imageTexel(d, (int4)(0, i0.y, layer, 0));
   const __global uchar* row1 = imageTexel(d, (int4)(0, i1.y, layer, 0));
-  const ulong x0 = (ulong)(uint)i0.x * d->elementSize, x1 = (ulong)(uint)i1.x * d->elementSize;
+  const ulong x0 = (ulong)i0.x * d->elementSize, x1 = (ulong)i1.x * d->elementSize;
   float4 sum = 0.0f;
   const float4 top = a.x * imageLoadFloatTexel(row0 + x0, order, type) + b.x * imageLoadFloatTexel(row0 + x1, order, type);
   sum += a.y * top;

@@ -29,7 +29,6 @@
 #include "nvptx/ptx_code_generator.h"
 #include "printf_vectors.h"
 #include "sampler_literals.h"
-#include "texel_loads.h"
 #include "spirv_reader.h"
 #include "work_group_scratch.h"
 
@@ -169,7 +168,6 @@ llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, Program
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
   materializeWorkGroupScratch(module, kMaxWorkGroupSize);
   materializeFloatAtomicAdds(module);
-  answerWideTexelLoads(module, false);
   expandPrintfVectors(module);  // the host's printf formats the output, which has no vector conversions
   keepPrintfCalls(module);
   cpu::guardIntegerDivision(module);
@@ -186,7 +184,6 @@ llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, Progr
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
   materializeWorkGroupScratch(module, nvptx::kMaxThreadsPerBlock);
   materializeFloatAtomicAdds(module);
-  answerWideTexelLoads(module, true);
   expandPrintfVectors(module);  // as for the CPU: the driver's vprintf has no vector conversions either
   if (llvm::Error error = nvptx::retargetToNvptx(module)) return error;
   prepareForInlining(module, inliningRoots(info));

@@ -281,24 +281,6 @@ TEST(Nvptx, ImageBuiltinsCompile) {
   if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "image_builtins", "sm_80");
 }
 
-// RGBA 8-bit and float texels move in one access each where they are aligned (as the images Loom
-// allocates always are); texels of images over unaligned memory keep the accesses by channel.
-TEST(Nvptx, AlignedRgbaTexelsMoveInOneAccess) {
-  const BuildResult built = compileSource(R"(
-    kernel void copy(read_only image2d_t in, write_only image2d_t out) {
-      const int2 at = (int2)(get_global_id(0), get_global_id(1));
-      write_imagef(out, at, read_imagef(in, at));
-    })");
-  ASSERT_EQ(built.status, Status::Success) << built.log;
-  const std::string ptx = ptxOf(built);
-  EXPECT_NE(ptx.find("ld.global.u32"), std::string::npos) << ptx;     // RGBA8, aligned
-  EXPECT_NE(ptx.find("ld.global.v4.f32"), std::string::npos) << ptx;  // RGBA float, aligned
-  EXPECT_NE(ptx.find("st.global.v4.f32"), std::string::npos) << ptx;
-  EXPECT_NE(ptx.find("ld.global.u8"), std::string::npos) << ptx;      // the fallbacks
-  EXPECT_NE(ptx.find("ld.global.f32"), std::string::npos) << ptx;
-  if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "aligned_texels", "sm_80");
-}
-
 TEST(Nvptx, BarriersBecomeBarSyncAndLocalMemoryIsDynamicShared) {
   const std::string ptx = ptxOf(nvptxKernels("barriers"));
   EXPECT_NE(ptx.find(".extern .shared .align 128 .b8 dynamic_shared[];"), std::string::npos) << ptx;

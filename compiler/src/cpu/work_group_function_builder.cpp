@@ -20,6 +20,7 @@
 #include "local_memory_lowering.h"
 #include "module_passes.h"
 #include "parallel_region_loops.h"
+#include "pointer_spaces.h"
 #include "uniform_loop_barriers.h"
 #include "work_item_builtins.h"
 #include "work_item_loops.h"
@@ -405,6 +406,7 @@ llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDesc
     WorkItemQueries queries(body.context, ids, regions.ids, groupInRun);
     lowerWorkItemQueries(*body.function, queries);
     lowerSubGroupOperations(*body.function);
+    lowerPointerSpaces(*body.function, body.context, descriptor.barrierFrameSize);
     markRegionLoopsParallel(regions.loops);
     lowerLocalAtomics(*body.function);
     // Loaded again: the simplification of kernels with barriers drops the first load where unused.

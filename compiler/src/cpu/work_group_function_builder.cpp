@@ -406,12 +406,13 @@ llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDesc
     WorkItemQueries queries(body.context, ids, regions.ids, groupInRun);
     lowerWorkItemQueries(*body.function, queries);
     lowerSubGroupOperations(*body.function);
-    lowerPointerSpaces(*body.function, body.context, descriptor.barrierFrameSize);
     markRegionLoopsParallel(regions.loops);
     lowerLocalAtomics(*body.function);
     // Loaded again: the simplification of kernels with barriers drops the first load where unused.
     llvm::IRBuilder<> builder(body.entry->getTerminator());
     descriptor.staticLocalMemorySize = lowerLocalVariables(*body.function, *body.entry, loadLocalMemory(builder, body.context));
+    // After the __local variables have their places in local memory.
+    lowerPointerSpaces(*body.function, body.context, descriptor.barrierFrameSize);
     if (descriptor.requiredWorkGroupSize[0] == 0) continue;
     specializeForGroupSize(*body.function, descriptor.requiredWorkGroupSize, !uniformGroups);
   }

@@ -38,16 +38,21 @@ function(loom_spirv_kernels target output_dir)
   endif()
 endfunction()
 
-# loom_assemble_spirv(<output.spv> <input.spvasm>)
-# Assembles hand-written SPIR-V (SPIR-V 1.2, what the tests' kernels target) at build time.
+# loom_assemble_spirv(<output.spv> <input.spvasm> [<target environment>])
+# Assembles hand-written SPIR-V at build time, for SPIR-V 1.2 (what the tests' kernels target)
+# unless a target environment (spv1.4, say) is named.
 function(loom_assemble_spirv output input)
+  set(environment spv1.2)
+  if(ARGC GREATER 2)
+    set(environment ${ARGV2})
+  endif()
   find_program(SPIRV_AS spirv-as REQUIRED)
   get_filename_component(dir ${output} DIRECTORY)
   get_filename_component(name ${output} NAME)
   add_custom_command(
     OUTPUT ${output}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
-    COMMAND ${SPIRV_AS} --target-env spv1.2 -o ${output} ${input}
+    COMMAND ${SPIRV_AS} --target-env ${environment} -o ${output} ${input}
     DEPENDS ${input}
     COMMENT "SPIR-V ${name}"
     VERBATIM)

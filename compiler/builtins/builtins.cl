@@ -75,6 +75,7 @@
 #include "async_copies.cl"
 #include "shuffles.cl"
 #include "sub_groups.cl"
+#include "generic_pointers.cl"
 #include "sub_group_non_uniform.cl"
 #include "sub_group_block_io.cl"
 #include "work_group_collectives.cl"

@@ -21,6 +21,9 @@ llvm::Error linkBuiltinLibrary(llvm::Module& module) {
   return llvm::Error::success();
 }
 
-bool isBuiltinName(llvm::StringRef name) { return name.startswith("_Z") || name.startswith("__spirv") || name == "printf"; }
+bool isBuiltinName(llvm::StringRef name) {
+  return name.startswith("_Z") || name.startswith("__spirv") || name == "printf" || name == "__to_global" || name == "__to_local" ||
+         name == "__to_private";
+}
 
 }  // namespace loom::compiler

@@ -9,7 +9,8 @@ namespace loom::compiler {
 llvm::Error linkBuiltinLibrary(llvm::Module& module);
 
 // Whether a declaration names a builtin (Itanium-mangled as OpenCL builtins are, a __spirv_ one, or
-// printf, which is not mangled) rather than a symbol that another module must define.
+// printf and clang's __to_global, __to_local and __to_private, which are not mangled) rather than a
+// symbol that another module must define.
 bool isBuiltinName(llvm::StringRef name);
 
 }  // namespace loom::compiler

@@ -100,4 +100,20 @@ std::string describe(const CapabilitySlip& slip) {
   return slip.used ? what + "; read as if it declared the extension" : what + "; nothing uses it, so it is ignored";
 }
 
+size_t strengthenWeakCompareExchanges(std::vector<uint32_t>& words) {
+  if (words.size() < kHeaderWords || words[1] < kVersion1_4) return 0;
+  size_t rewritten = 0;
+  for (size_t at : instructionOffsets(words)) {
+    if ((words[at] & 0xffff) != OpAtomicCompareExchangeWeak) continue;
+    words[at] = (words[at] & 0xffff0000) | OpAtomicCompareExchange;
+    ++rewritten;
+  }
+  return rewritten;
+}
+
+std::string describeStrengthenedCompareExchanges(size_t count) {
+  return "the module uses OpAtomicCompareExchangeWeak " + std::to_string(count) +
+         " times, which SPIR-V 1.4 and later no longer have; read as OpAtomicCompareExchange (never failing spuriously)";
+}
+
 }  // namespace loom::compiler

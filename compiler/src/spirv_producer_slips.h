@@ -1,8 +1,9 @@
 #pragma once
 // Slips of real SPIR-V producers that Loom accepts where they are harmless: a capability declared
 // without the extension that defines it (level-zero-tests' ze_peak declares
-// ArbitraryPrecisionIntegersINTEL so, and nothing in it uses the capability). Whatever else the
-// validator finds stays an error.
+// ArbitraryPrecisionIntegersINTEL so, and nothing in it uses the capability), and
+// OpAtomicCompareExchangeWeak where SPIR-V no longer has it. Whatever else the validator finds
+// stays an error.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -36,5 +37,15 @@ std::vector<uint32_t> withSlipsTolerated(std::vector<uint32_t> words, const std:
 
 // What was accepted, for the build log.
 std::string describe(const CapabilitySlip& slip);
+
+// SPIR-V 1.4 removed OpAtomicCompareExchangeWeak; llvm-spirv 15 still writes it for
+// atomic_compare_exchange_weak in modules whose version a NoSignedWrap decoration raised to 1.4.
+// In such a module each becomes OpAtomicCompareExchange, whose operands are the same: the weak form
+// may fail spuriously, the strong one never does, so the strong one implements the weak one.
+// Returns how many were rewritten.
+size_t strengthenWeakCompareExchanges(std::vector<uint32_t>& words);
+
+// The build log's line for `count` rewritten instructions.
+std::string describeStrengthenedCompareExchanges(size_t count);
 
 }  // namespace loom::compiler

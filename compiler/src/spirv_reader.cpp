@@ -141,6 +141,7 @@ struct Checked {
   Validity validity = Validity::Valid;
   std::vector<CapabilitySlip> slips;  // tolerated: the translator reads the module with them fixed
   size_t samplerTypes = 0;            // OpTypeSampler declarations; more than one are read as one
+  size_t strengthenedCompareExchanges = 0;  // OpAtomicCompareExchangeWeak of SPIR-V 1.4 and later, read as strong
 };
 
 // Whether an error of the validator at an instruction of `opcode` may be a rule an extension it does
@@ -161,16 +162,17 @@ llvm::Expected<Checked> validate(const std::vector<uint8_t>& spirv) {
   std::vector<uint32_t> words = withCompleteInterfaces(spirv::words(spirv.data(), spirv.size()));
   if (llvm::Error error = parse(words)) return error;
   const size_t samplerTypes = samplerTypeCount(words);
+  const size_t strengthened = strengthenWeakCompareExchanges(words);
   words = withOneSamplerType(words);
   // Naming every id for messages costs about a third of the validation of a large module: only
   // a module that fails is validated again with names, for a readable message.
-  if (runValidator(words, false).valid || validWithoutKernels(words)) return Checked{Validity::Valid, {}, samplerTypes};
+  if (runValidator(words, false).valid || validWithoutKernels(words)) return Checked{Validity::Valid, {}, samplerTypes, strengthened};
   Verdict verdict = runValidator(words, true);
   std::vector<CapabilitySlip> slips =
       tolerateCapabilitySlips(words, verdict, [](const std::vector<uint32_t>& module) { return runValidator(module, true); });
-  if (verdict.valid || validWithoutKernels(words)) return Checked{Validity::Valid, std::move(slips), samplerTypes};
+  if (verdict.valid || validWithoutKernels(words)) return Checked{Validity::Valid, std::move(slips), samplerTypes, strengthened};
   const uint32_t opcode = opcodeOfInstruction(words, verdict.instruction);
-  if (extensionMayAllow(words, opcode)) return Checked{Validity::Unchecked, std::move(slips), samplerTypes};
+  if (extensionMayAllow(words, opcode)) return Checked{Validity::Unchecked, std::move(slips), samplerTypes, strengthened};
   // Errors about the module as a whole (a missing OpMemoryModel, say) have no instruction.
   const std::string where = verdict.instruction == 0 ? ""
                             : "instruction " + std::to_string(verdict.instruction) + " (Op" + spvOpcodeString(opcode) + "): ";
@@ -264,6 +266,7 @@ void loadAtomicFloatsAsIntegers(llvm::Module& module) {
 std::string translatorInput(const std::vector<uint8_t>& spirv, const std::vector<CapabilitySlip>& slips) {
   std::vector<uint32_t> words = spirv::words(spirv.data(), spirv.size());
   if (!slips.empty()) words = withSlipsTolerated(std::move(words), slips);
+  strengthenWeakCompareExchanges(words);
   words = withOneSamplerType(withCompositeConstructsExpanded(words));
   return std::string(reinterpret_cast<const char*>(words.data()), words.size() * 4);
 }
@@ -278,6 +281,8 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
   if (!checked) return checked.takeError();
   if (warnings)
     for (const CapabilitySlip& slip : checked->slips) *warnings += "warning: " + describe(slip) + "\n";
+  if (warnings && checked->strengthenedCompareExchanges > 0)
+    *warnings += "warning: " + describeStrengthenedCompareExchanges(checked->strengthenedCompareExchanges) + "\n";
   if (warnings && checked->samplerTypes > 1)
     *warnings += "warning: the module declares OpTypeSampler " + std::to_string(checked->samplerTypes) +
                  " times (as llvm-spirv 15 does for a sampler literal beside a sampler argument); read as one type\n";

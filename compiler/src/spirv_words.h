@@ -8,6 +8,7 @@ namespace loom::compiler::spirv {
 
 constexpr uint32_t kMagic = 0x07230203;
 constexpr size_t kHeaderWords = 5;
+constexpr uint32_t kVersion1_4 = 0x00010400;  // the header's version word of SPIR-V 1.4
 
 enum Opcode : uint32_t {
   OpUndef = 1,
@@ -36,6 +37,8 @@ enum Opcode : uint32_t {
   OpCompositeConstruct = 80,
   OpCompositeExtract = 81,
   OpCompositeInsert = 82,
+  OpAtomicCompareExchange = 230,
+  OpAtomicCompareExchangeWeak = 231,
   OpLabel = 248,
   OpBranch = 249,
   OpUnreachable = 255,  // OpBranch .. OpUnreachable are the block terminators

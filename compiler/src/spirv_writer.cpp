@@ -1,9 +1,12 @@
 #include "spirv_writer.h"
 
+#include <cstring>
 #include <sstream>
 #include <vector>
 
 #include "llvm/IR/Metadata.h"
+#include "spirv_producer_slips.h"
+#include "spirv_words.h"
 #include "translator_guard.h"
 
 namespace loom::compiler {
@@ -61,8 +64,14 @@ llvm::Expected<std::vector<uint8_t>> writeSpirvModule(llvm::Module& module) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "the SPIR-V translator cannot express the program: %s",
                                    message.c_str());
   }
+  // The translator's slip, fixed where Loom is the producer: what Loom hands out (CL_PROGRAM_IL,
+  // loom-cc spirv) is valid SPIR-V.
   const std::string bytes = std::move(stream).str();
-  return std::vector<uint8_t>(bytes.begin(), bytes.end());
+  std::vector<uint32_t> words = spirv::words(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  strengthenWeakCompareExchanges(words);
+  std::vector<uint8_t> result(words.size() * 4);
+  if (!words.empty()) std::memcpy(result.data(), words.data(), result.size());
+  return result;
 }
 
 }  // namespace loom::compiler

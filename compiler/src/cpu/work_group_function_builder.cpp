@@ -20,6 +20,7 @@
 #include "local_memory_lowering.h"
 #include "module_passes.h"
 #include "parallel_region_loops.h"
+#include "pointer_spaces.h"
 #include "uniform_loop_barriers.h"
 #include "work_item_builtins.h"
 #include "work_item_loops.h"
@@ -410,6 +411,8 @@ llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDesc
     // Loaded again: the simplification of kernels with barriers drops the first load where unused.
     llvm::IRBuilder<> builder(body.entry->getTerminator());
     descriptor.staticLocalMemorySize = lowerLocalVariables(*body.function, *body.entry, loadLocalMemory(builder, body.context));
+    // After the __local variables have their places in local memory.
+    lowerPointerSpaces(*body.function, body.context, descriptor.barrierFrameSize);
     if (descriptor.requiredWorkGroupSize[0] == 0) continue;
     specializeForGroupSize(*body.function, descriptor.requiredWorkGroupSize, !uniformGroups);
   }

@@ -3,6 +3,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
+#include "pointer_spaces.h"
 
 namespace loom::compiler::cpu {
 
@@ -60,7 +61,7 @@ llvm::DenseSet<const llvm::Function*> functionsUsingWorkItemState(const llvm::Mo
   for (const llvm::Function& function : module)
     if (function.isDeclaration() && (isBarrier(function.getName()) || isGroupFunction(function.getName()) ||
                                      workItemQuery(function.getName()) != WorkItemQuery::None ||
-                                     function.getName().contains("sub_group")))
+                                     function.getName().contains("sub_group") || asksPointerSpace(function.getName())))
       using_.insert(&function);
   // Callers of users are users: repeat until nothing changes (call graphs of kernels are small).
   for (bool grew = true; grew;) {

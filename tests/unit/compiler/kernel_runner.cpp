@@ -94,9 +94,10 @@ bool Arguments::fits(size_t index, size_t size) const {
 
 void Arguments::run(WorkGroupFunction function, const Range& range) {
   ASSERT_NE(function, nullptr);
-  Scratch local = allocateScratch(layOutLocalArguments(kernel_, localSizes_, buffer_.data()));
+  // One area, as the runtime lays it out: local memory, then the barrier frames.
+  const size_t localBytes = alignUp(layOutLocalArguments(kernel_, localSizes_, buffer_.data()), kScratchAlignment);
   const size_t groupItems = size_t(range.localSize[0]) * range.localSize[1] * range.localSize[2];
-  Scratch frames = allocateScratch(size_t(kernel_.barrierFrameSize) * groupItems);
+  Scratch scratch = allocateScratch(localBytes + size_t(kernel_.barrierFrameSize) * groupItems);
   WorkGroupContext context{};
   for (int d = 0; d < 3; ++d) {
     context.enqueuedLocalSize[d] = range.localSize[d];
@@ -105,8 +106,8 @@ void Arguments::run(WorkGroupFunction function, const Range& range) {
     context.globalOffset[d] = range.globalOffset[d];
   }
   context.workDim = range.workDim;
-  context.localMemory = local.get();
-  context.barrierFrame = frames.get();
+  context.localMemory = scratch.get();
+  context.barrierFrame = scratch.get() + localBytes;
   // Each row of groups along x in one call (as many as the runtime's runs can be), the smaller last
   // group of a non-uniform range in a call of its own.
   const uint32_t wholeGroupsX = uint32_t(range.globalSize[0] / range.localSize[0]);

@@ -43,6 +43,48 @@ TEST(ProducerSlips, ASlipDoesNotHideOtherDamage) {
   EXPECT_EQ(built.log.find("requires one of these extensions"), std::string::npos) << built.log;
 }
 
+// kernels/weak_compare_exchange_slip.spvasm: OpAtomicCompareExchangeWeak in a SPIR-V 1.4 module reads
+// as the strong exchange, which never fails spuriously, so the outcome is certain.
+TEST(ProducerSlips, AWeakCompareExchangeOfSpirv14ReadsAsTheStrongOne) {
+  uint32_t zero[2] = {0, 5};
+  expectBuildsWarnsAndRuns("weak_compare_exchange_slip", "read as OpAtomicCompareExchange", "exchange_zero_for_seven", zero);
+  EXPECT_EQ(zero[0], 7u);
+  EXPECT_EQ(zero[1], 1u);
+  uint32_t three[2] = {3, 5};
+  expectBuildsWarnsAndRuns("weak_compare_exchange_slip", "read as OpAtomicCompareExchange", "exchange_zero_for_seven", three);
+  EXPECT_EQ(three[0], 3u);
+  EXPECT_EQ(three[1], 0u);
+}
+
+// Loom's own frontend writes the strong exchange where the translator would write the weak one
+// into a SPIR-V 1.4 module (signed arithmetic's NoSignedWrap raises the version): the module is
+// valid as written (no warning when read back as any producer's), and the weak exchange in a retry
+// loop counts every work-item once.
+TEST(ProducerSlips, LoomWritesAtomicCompareExchangeWeakAsValidSpirv) {
+  const char* source = R"(
+    kernel void count_with_weak_exchanges(global atomic_int* counter, int step) {
+      int seen = atomic_load_explicit(counter, memory_order_relaxed);
+      while (!atomic_compare_exchange_weak_explicit(counter, &seen, seen + step, memory_order_relaxed, memory_order_relaxed)) {
+      }
+    })";
+  const SpirvResult spirv = compileOpenClSource({source, "-cl-std=CL3.0", {}});
+  ASSERT_EQ(spirv.status, Status::Success) << spirv.log;
+  const BuildResult built = compile(spirv.spirv);
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  EXPECT_EQ(built.log.find("OpAtomicCompareExchangeWeak"), std::string::npos) << built.log;
+  std::unique_ptr<CpuExecutable> executable = loadBuilt(built);
+  ASSERT_NE(executable, nullptr);
+  std::string log;
+  WorkGroupFunction function = executable->kernel("count_with_weak_exchanges", log);
+  ASSERT_NE(function, nullptr) << log;
+  int32_t counter = 0;
+  Arguments(*built.program->info.findKernel("count_with_weak_exchanges"))
+      .set(0, &counter)
+      .set(1, int32_t{3})
+      .run(function, range1d(64, 16));
+  EXPECT_EQ(counter, 64 * 3);
+}
+
 // llvm-spirv 15 declares OpTypeSampler twice in a module with a sampler literal and a sampler
 // argument (image_kernels.cl has both): the module builds, with one sampler type, and says so.
 TEST(ProducerSlips, TwoSamplerTypesAreReadAsOne) {

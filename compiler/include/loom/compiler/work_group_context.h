@@ -21,7 +21,9 @@ struct WorkGroupContext {
   // same y and z ids. At least 1.
   uint32_t groupRun;
   char* localMemory;   // static __local variables first, then local pointer arguments (their offsets)
-  char* barrierFrame;  // KernelDescriptor::barrierFrameSize bytes per work-item of the group
+  // KernelDescriptor::barrierFrameSize bytes per work-item of an enqueued group. It follows the
+  // local memory, whose end it marks: the group's local memory is [localMemory, barrierFrame).
+  char* barrierFrame;
 };
 
 // A kernel compiled for the CPU: runs every work-item of context->groupRun work-groups.

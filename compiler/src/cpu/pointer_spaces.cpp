@@ -1,0 +1,69 @@
+#include "pointer_spaces.h"
+
+#include <vector>
+
+#include "context_access.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
+
+namespace loom::compiler::cpu {
+
+namespace {
+
+constexpr uint32_t kPrivate = 0, kGlobal = 1, kLocal = 3;  // SPIR's numbers, as the library expects
+
+llvm::Value* within(llvm::IRBuilder<>& builder, llvm::Value* address, llvm::Value* begin, llvm::Value* end) {
+  return builder.CreateAnd(builder.CreateICmpUGE(address, begin), builder.CreateICmpULT(address, end));
+}
+
+llvm::Value* addressOf(llvm::IRBuilder<>& builder, llvm::Value* pointer) { return builder.CreatePtrToInt(pointer, builder.getInt64Ty()); }
+
+// The barrier frames' bytes: frameSize for each work-item of an enqueued group (the runtime's sizing).
+llvm::Value* frameBytes(llvm::IRBuilder<>& builder, llvm::Value* context, uint32_t frameSize) {
+  llvm::Value* bytes = builder.getInt64(frameSize);
+  for (unsigned d = 0; d < 3; ++d) {
+    llvm::Value* size = loadContextElement(builder, context, LOOM_CONTEXT_FIELD(enqueuedLocalSize), builder.getInt32Ty(),
+                                           builder.getInt32(d), 1);
+    bytes = builder.CreateMul(bytes, builder.CreateZExt(size, builder.getInt64Ty()));
+  }
+  return bytes;
+}
+
+llvm::Value* pointerSpace(llvm::IRBuilder<>& builder, llvm::Value* pointer, llvm::Value* context, uint32_t frameSize) {
+  llvm::Module& module = *builder.GetInsertBlock()->getModule();
+  llvm::Value* address = addressOf(builder, pointer);
+  llvm::Value* localMemory = addressOf(builder, loadContextField(builder, context, LOOM_CONTEXT_FIELD(localMemory), builder.getInt8PtrTy()));
+  llvm::Value* frames = addressOf(builder, loadContextField(builder, context, LOOM_CONTEXT_FIELD(barrierFrame), builder.getInt8PtrTy()));
+  llvm::Value* local = within(builder, address, localMemory, frames);
+  // The stack grows down: this function's variables lie between the stack pointer and its frame address.
+  llvm::Function* stackSave = llvm::Intrinsic::getDeclaration(&module, llvm::Intrinsic::stacksave);
+  llvm::Function* frameAddress = llvm::Intrinsic::getDeclaration(&module, llvm::Intrinsic::frameaddress, {builder.getInt8PtrTy()});
+  llvm::Value* onStack = within(builder, address, addressOf(builder, builder.CreateCall(stackSave)),
+                                addressOf(builder, builder.CreateCall(frameAddress, {builder.getInt32(0)})));
+  llvm::Value* inFrames = within(builder, address, frames, builder.CreateAdd(frames, frameBytes(builder, context, frameSize)));
+  llvm::Value* space = builder.CreateSelect(builder.CreateOr(onStack, inFrames), builder.getInt32(kPrivate), builder.getInt32(kGlobal));
+  return builder.CreateSelect(local, builder.getInt32(kLocal), space);
+}
+
+}  // namespace
+
+bool asksPointerSpace(llvm::StringRef name) {
+  return name == kPointerSpaceFunction || name == "__to_global" || name == "__to_local" || name == "__to_private" ||
+         name.startswith("_Z9get_fence");
+}
+
+void lowerPointerSpaces(llvm::Function& function, llvm::Value* context, uint32_t frameSize) {
+  std::vector<llvm::CallInst*> calls;
+  for (llvm::BasicBlock& block : function)
+    for (llvm::Instruction& instruction : block)
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction))
+        if (call->getCalledFunction() && call->getCalledFunction()->getName() == kPointerSpaceFunction) calls.push_back(call);
+  for (llvm::CallInst* call : calls) {
+    llvm::IRBuilder<> builder(call);
+    call->replaceAllUsesWith(builder.CreateZExtOrTrunc(pointerSpace(builder, call->getArgOperand(0), context, frameSize), call->getType()));
+    call->eraseFromParent();
+  }
+}
+
+}  // namespace loom::compiler::cpu

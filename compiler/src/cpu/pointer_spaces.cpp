@@ -54,11 +54,12 @@ bool asksPointerSpace(llvm::StringRef name) {
 }
 
 void lowerPointerSpaces(llvm::Function& function, llvm::Value* context, uint32_t frameSize) {
+  // The builtin's own uses, not a walk over every instruction: most kernels never call it.
+  llvm::Function* builtin = function.getParent()->getFunction(kPointerSpaceFunction);
+  if (!builtin) return;
   std::vector<llvm::CallInst*> calls;
-  for (llvm::BasicBlock& block : function)
-    for (llvm::Instruction& instruction : block)
-      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction))
-        if (call->getCalledFunction() && call->getCalledFunction()->getName() == kPointerSpaceFunction) calls.push_back(call);
+  for (llvm::User* user : builtin->users())
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getFunction() == &function) calls.push_back(call);
   for (llvm::CallInst* call : calls) {
     llvm::IRBuilder<> builder(call);
     call->replaceAllUsesWith(builder.CreateZExtOrTrunc(pointerSpace(builder, call->getArgOperand(0), context, frameSize), call->getType()));

@@ -76,8 +76,6 @@ core::DeviceInfo translateDeviceInfo(const DeviceFacts& facts, const AttributeLo
   info.maxArgumentsSize = kKernelParameterBytes - sizeof(compiler::nvptx::ImplicitLaunchParameters);
   // Timestamps are host CLOCK_MONOTONIC_RAW nanoseconds (CudaBackend::timestamp).
   info.timerResolutionNs = 1;
-  info.timestampValidBits = 64;
-  info.kernelTimestampValidBits = 64;
   info.l1CacheSize = 0;  // not reported by the driver
   info.lastLevelCacheSize = get(DeviceAttribute::L2CacheSize);
   info.cacheLineSize = kCacheLineBytes;

@@ -206,6 +206,30 @@ TEST_F(EventTest, KernelTimestampsBracketTheKernelInsideTheHostsView) {
   EXPECT_EQ(result.context.kernelEnd - result.context.kernelStart, result.global.kernelEnd - result.global.kernelStart);
 }
 
+// Applications (ze_peak's kernel latency) subtract device and kernel timestamps masked by
+// (1 << validBits) - 1: the mask must be defined (fewer than 64 bits) and keep every bit Loom writes.
+TEST_F(EventTest, TimestampsFitTheValidBitsApplicationsMaskThemWith) {
+  ze_device_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES, nullptr};
+  ASSERT_ZE(zeDeviceGetProperties(device, &properties));
+  const uint32_t bits = std::min(properties.timestampValidBits, properties.kernelTimestampValidBits);
+  ASSERT_LT(bits, 64u);
+  const uint64_t mask = (uint64_t(1) << bits) - 1;
+  ze_event_handle_t timed = hostVisibleEvent(ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP);
+  const uint32_t n = 1 << 12;
+  ze_kernel_handle_t add = addOnesKernel(n);
+  uint64_t hostTime = 0, before = 0;
+  ASSERT_ZE(zeDeviceGetGlobalTimestamps(device, &hostTime, &before));
+  ze_group_count_t groups{n / 64, 1, 1};
+  ASSERT_ZE(zeCommandListAppendLaunchKernel(list, add, &groups, timed, 0, nullptr));
+  ze_kernel_timestamp_result_t result{};
+  ASSERT_ZE(zeEventHostSynchronize(timed, kTimeout));
+  ASSERT_ZE(zeEventQueryKernelTimestamp(timed, &result));
+  EXPECT_EQ(before & mask, before);
+  EXPECT_EQ(result.global.kernelStart & mask, result.global.kernelStart);
+  EXPECT_EQ(result.global.kernelEnd & mask, result.global.kernelEnd);
+  EXPECT_GE(result.global.kernelStart & mask, before & mask) << "a latency of at least 0";
+}
+
 // zeEventQueryTimestampsExp: one result per tile where a root device split the kernel, else one,
 // the kernel timestamp; asked with a count of 0 it counts them.
 TEST_F(EventTest, TimestampsPerTileSpanToTheKernelTimestamp) {

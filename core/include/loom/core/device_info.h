@@ -51,6 +51,8 @@ inline ImageLimits linearImageLimits() {
   return limits;
 }
 
+inline constexpr uint32_t kNanosecondTimestampBits = 63;
+
 struct DeviceInfo {
   DeviceType type = DeviceType::Cpu;
   std::string name;
@@ -85,8 +87,11 @@ struct DeviceInfo {
   // prints at once and reports the same size, by which programs may size their output.
   uint64_t printfBufferSize = uint64_t(1) << 20;
   uint64_t timerResolutionNs = 1;
-  uint32_t timestampValidBits = 64;
-  uint32_t kernelTimestampValidBits = 64;
+  // Nanosecond timestamps stay below 2^63 for centuries, so 63 bits are all valid; 63 rather than
+  // 64 because applications mask with (1 << bits) - 1, which a 64-bit shift leaves undefined
+  // (ze_peak's kernel latency then comes out 0).
+  uint32_t timestampValidBits = kNanosecondTimestampBits;
+  uint32_t kernelTimestampValidBits = kNanosecondTimestampBits;
   uint64_t l1CacheSize = 0;
   uint64_t lastLevelCacheSize = 0;
   uint32_t cacheLineSize = 64;

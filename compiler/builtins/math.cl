@@ -8,10 +8,10 @@
   VEC2(name, T, T)
 // Functions that are one LLVM intrinsic per component: their vector forms are whole-vector calls
 // of the intrinsic (vector_intrinsics.py).
-#define UNARY_INTRINSIC(name, T, builtin) \
+#define UNARY_INTRINSIC(name, T, builtin)                      \
   T OVL name(T x) { return builtin(x); }  \
   DECLARE_VECTORS1(name, T)
-#define BINARY_INTRINSIC(name, T, builtin)     \
+#define BINARY_INTRINSIC(name, T, builtin)                     \
   T OVL name(T x, T y) { return builtin(x, y); } \
   DECLARE_VECTORS2(name, T)
 
@@ -28,13 +28,13 @@ NEXTAFTER(float, f, int, 0x1p-149f)
 NEXTAFTER(double, , long, 0x1p-1074)
 
 #define FLOAT_MATH(T, S)                                       \
-  UNARY_INTRINSIC(sqrt, T, __builtin_sqrt##S)                    \
-  UNARY_INTRINSIC(fabs, T, __builtin_fabs##S)                    \
-  UNARY_INTRINSIC(floor, T, __builtin_floor##S)                  \
-  UNARY_INTRINSIC(ceil, T, __builtin_ceil##S)                    \
-  UNARY_INTRINSIC(trunc, T, __builtin_trunc##S)                  \
-  UNARY_INTRINSIC(round, T, __builtin_round##S)                  \
-  UNARY_INTRINSIC(rint, T, __builtin_rint##S)                    \
+  UNARY_INTRINSIC(sqrt, T, __builtin_sqrt##S)                  \
+  UNARY_INTRINSIC(fabs, T, __builtin_fabs##S)                  \
+  UNARY_INTRINSIC(floor, T, __builtin_floor##S)                \
+  UNARY_INTRINSIC(ceil, T, __builtin_ceil##S)                  \
+  UNARY_INTRINSIC(trunc, T, __builtin_trunc##S)                \
+  UNARY_INTRINSIC(round, T, __builtin_round##S)                \
+  UNARY_INTRINSIC(rint, T, __builtin_rint##S)                  \
   UNARY_BUILTIN(exp, T, __builtin_exp##S)                      \
   UNARY_BUILTIN(exp2, T, __builtin_exp2##S)                    \
   T OVL exp10(T x) { return __builtin_pow##S((T)10, x); }    \
@@ -66,17 +66,17 @@ NEXTAFTER(double, , long, 0x1p-1074)
   BINARY_BUILTIN(remainder, T, __builtin_remainder##S)         \
   BINARY_BUILTIN(atan2, T, __builtin_atan2##S)                 \
   BINARY_BUILTIN(hypot, T, __builtin_hypot##S)                 \
-  BINARY_INTRINSIC(copysign, T, __builtin_copysign##S)           \
+  BINARY_INTRINSIC(copysign, T, __builtin_copysign##S)         \
   BINARY_BUILTIN(fdim, T, __builtin_fdim##S)                   \
   BINARY_BUILTIN(nextafter, T, loom_nextafter##S)              \
-  BINARY_INTRINSIC(fmin, T, __builtin_fmin##S)                   \
-  BINARY_INTRINSIC(fmax, T, __builtin_fmax##S)                   \
+  BINARY_INTRINSIC(fmin, T, __builtin_fmin##S)                 \
+  BINARY_INTRINSIC(fmax, T, __builtin_fmax##S)                 \
   VEC2S(fmin, T, T)                                            \
   VEC2S(fmax, T, T)                                            \
   ELEMENTWISE1(rsqrt, T, (T)1 / sqrt(x))                       \
   T OVL fma(T a, T b, T c) { return __builtin_fma##S(a, b, c); } \
   DECLARE_VECTORS3(fma, T)                                     \
-  /* mad: a product and a sum, which the target may fuse */     \
+  /* mad: a product and a sum, which the target may fuse */    \
   ELEMENTWISE3(mad, T, x * y + z)                              \
   T OVL ldexp(T x, int n) { return __builtin_ldexp##S(x, n); } \
   VEC2(ldexp, T, int)                                          \
@@ -85,9 +85,9 @@ NEXTAFTER(double, , long, 0x1p-1074)
   T OVL minmag(T x, T y) { T ax = __builtin_fabs##S(x), ay = __builtin_fabs##S(y); return ax < ay ? x : ay < ax ? y : __builtin_fmin##S(x, y); } \
   VEC2(minmag, T, T)                                           \
   /* common */                                                 \
-  ELEMENTWISE3(clamp, T, fmin(fmax(x, y), z))                  \
-  ELEMENTWISE3(mix, T, x + (y - x) * z)                        \
-  ELEMENTWISE2(step, T, y < x ? (T)0 : (T)1)                   \
+  ELEMENTWISE3(clamp, T, fmin(fmax(x, y), z)) /* x, lo, hi */ \
+  ELEMENTWISE3(mix, T, x + (y - x) * z)        /* x, y, a */  \
+  ELEMENTWISE2(step, T, y < x ? (T)0 : (T)1)   /* edge, x */  \
   T OVL smoothstep(T e0, T e1, T x) { T t = clamp((x - e0) / (e1 - e0), (T)0, (T)1); return t * t * ((T)3 - (T)2 * t); } \
   VEC3(smoothstep, T)                                          \
   ELEMENTWISE1(radians, T, x * (T)(M_PI / 180.0))              \
@@ -161,7 +161,7 @@ double OVL accurateCbrt(double x) {
   UNARY_BUILTIN(prefix##sin, float, __builtin_sinf)                                \
   UNARY_BUILTIN(prefix##cos, float, __builtin_cosf)                                \
   UNARY_BUILTIN(prefix##tan, float, __builtin_tanf)                                \
-  ELEMENTWISE1(prefix##rsqrt, float, 1.0f / sqrt(x))                              \
+  ELEMENTWISE1(prefix##rsqrt, float, 1.0f / sqrt(x))                               \
   ELEMENTWISE1(prefix##recip, float, 1.0f / x)                                     \
   ELEMENTWISE2(prefix##divide, float, x / y)                                       \
   float OVL prefix##powr(float x, float y) { return powr(x, y); }                 \

@@ -3,10 +3,11 @@
 assembly for the builtin library (linked with the bitcode of builtins.cl at build time).
 
 OpenCL C through clang 15 has no way to call llvm.fma, llvm.sqrt, llvm.rint, llvm.round or
-llvm.copysign on a vector, and building them from their scalar forms leaves sixteen scalar calls
-in a float16 kernel, which the CPU target cannot vectorize as a whole. Each form here is one
-intrinsic call on the whole vector: the same rounding per component as the scalar form (fma stays
-one rounding), which every target splits into the pieces its registers hold."""
+llvm.copysign on a vector (its __builtin_elementwise_ functions cover only some of the others),
+and building the vector forms from scalar ones leaves sixteen scalar calls in a float16 kernel,
+which the CPU target cannot keep as a whole vector. Each form here is one intrinsic call on the
+whole vector: the same rounding per component as the scalar form (fma stays one rounding), which
+every target splits into the pieces its registers hold."""
 
 import sys
 

@@ -1,8 +1,9 @@
 // Element-wise builtins of vectors at the IR level: the builtin library's vector forms of mad,
 // fma, fmin, sqrt and the like are one LLVM operation on the whole vector at every width (not the
-// vector's halves down to scalars), and a float16 kernel keeps them whole through the CPU target's
-// work-group transformation, with or without implicit barriers (clpeak's mad chains). That the
-// results are right at every width is math_builtins_test.cpp's part.
+// vector's halves down to scalars), for float and double (mad and mix for half too), and a float16
+// kernel keeps them whole through the CPU target's work-group transformation, with or without
+// implicit barriers (clpeak's mad chains). That the results are right at every width is
+// math_builtins_test.cpp's part.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -33,14 +34,28 @@ struct VectorType {
   std::string mangled;   // Dv16_f
   std::string overload;  // v16f32, as intrinsic names spell it
 };
-std::vector<VectorType> everyVectorType() {
+// The vectors of every width of a component type: its LLVM name, mangling and intrinsic suffix.
+std::vector<VectorType> everyVectorOf(const std::string& llvm, const std::string& mangled, const std::string& overload) {
   std::vector<VectorType> types;
   for (int width : {2, 3, 4, 8, 16}) {
     const std::string n = std::to_string(width);
-    types.push_back({"<" + n + " x float>", "Dv" + n + "_f", "v" + n + "f32"});
-    types.push_back({"<" + n + " x double>", "Dv" + n + "_d", "v" + n + "f64"});
+    types.push_back({"<" + n + " x " + llvm + ">", "Dv" + n + "_" + mangled, "v" + n + overload});
   }
   return types;
+}
+
+// Each builtin with the vector types the test checks it for: float and double vectors, and for
+// mad and mix also half vectors.
+std::vector<std::pair<ElementWise, VectorType>> formsToCheck() {
+  std::vector<VectorType> types = everyVectorOf("float", "f", "f32");
+  for (const VectorType& type : everyVectorOf("double", "d", "f64")) types.push_back(type);
+  std::vector<std::pair<ElementWise, VectorType>> forms;
+  for (const VectorType& type : types)
+    for (const ElementWise& function : kElementWise) forms.emplace_back(function, type);
+  for (const VectorType& type : everyVectorOf("half", "Dh", "f16"))
+    for (const ElementWise& function : kElementWise)
+      if (std::string(function.name) == "mad" || std::string(function.name) == "mix") forms.emplace_back(function, type);
+  return forms;
 }
 
 std::string mangledName(const ElementWise& function, const VectorType& type) {
@@ -53,18 +68,17 @@ std::string mangledName(const ElementWise& function, const VectorType& type) {
 std::string callersOfEveryForm() {
   std::string assembly = LOOM_SPIR_MODULE;
   int caller = 0;
-  for (const VectorType& type : everyVectorType())
-    for (const ElementWise& function : kElementWise) {
-      std::string parameters, arguments;
-      for (int i = 0; i < function.arguments; ++i) {
-        parameters += std::string(i ? ", " : "") + type.llvm;
-        arguments += std::string(i ? ", " : "") + type.llvm + " %v";
-      }
-      const std::string callee = "@" + mangledName(function, type);
-      assembly += "declare spir_func " + type.llvm + " " + callee + "(" + parameters + ")\n";
-      assembly += "define spir_func " + type.llvm + " @caller" + std::to_string(caller++) + "(" + type.llvm + " %v) {\n" +
-                  "  %r = call spir_func " + type.llvm + " " + callee + "(" + arguments + ")\n  ret " + type.llvm + " %r\n}\n";
+  for (const auto& [function, type] : formsToCheck()) {
+    std::string parameters, arguments;
+    for (int i = 0; i < function.arguments; ++i) {
+      parameters += std::string(i ? ", " : "") + type.llvm;
+      arguments += std::string(i ? ", " : "") + type.llvm + " %v";
     }
+    const std::string callee = "@" + mangledName(function, type);
+    assembly += "declare spir_func " + type.llvm + " " + callee + "(" + parameters + ")\n";
+    assembly += "define spir_func " + type.llvm + " @caller" + std::to_string(caller++) + "(" + type.llvm + " %v) {\n" +
+                "  %r = call spir_func " + type.llvm + " " + callee + "(" + arguments + ")\n  ret " + type.llvm + " %r\n}\n";
+  }
   return assembly;
 }
 
@@ -95,17 +109,16 @@ TEST(VectorBuiltinsIr, ElementWiseBuiltinsAreOneWholeVectorOperationAtEveryWidth
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module = parseModule(context, callersOfEveryForm().c_str(), /*withBuiltinLibrary=*/true);
   ASSERT_NE(module, nullptr);
-  for (const VectorType& type : everyVectorType())
-    for (const ElementWise& element : kElementWise) {
-      const std::string name = mangledName(element, type);
-      SCOPED_TRACE(name);
-      const llvm::Function* function = module->getFunction(name);
-      ASSERT_TRUE(function && !function->isDeclaration()) << "the library has no " << name;
-      for (const llvm::Instruction& instruction : llvm::instructions(*function))
-        EXPECT_FALSE(splitsVectors(instruction)) << "the vector is taken apart";
-      const std::map<std::string, int> expected = {{type.overload, 1}};
-      EXPECT_EQ(intrinsicCalls(*function, element.intrinsic), expected);
-    }
+  for (const auto& [element, type] : formsToCheck()) {
+    const std::string name = mangledName(element, type);
+    SCOPED_TRACE(name);
+    const llvm::Function* function = module->getFunction(name);
+    ASSERT_TRUE(function && !function->isDeclaration()) << "the library has no " << name;
+    for (const llvm::Instruction& instruction : llvm::instructions(*function))
+      EXPECT_FALSE(splitsVectors(instruction)) << "the vector is taken apart";
+    const std::map<std::string, int> expected = {{type.overload, 1}};
+    EXPECT_EQ(intrinsicCalls(*function, element.intrinsic), expected);
+  }
 }
 
 // The float16 element-wise builtins of one work-item: out[gid * 8 + i] = mad(a, b, c), fma,

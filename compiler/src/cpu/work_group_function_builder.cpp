@@ -316,7 +316,7 @@ bool betterScalarized(const llvm::Function& function) {
 // across work-items, except those that compute in vectors wider than a preferred one (float16):
 // scalarized, every component of such a vector takes a register of its own across work-items, and
 // two float16 values (clpeak's mad chains) need twice AVX2's sixteen registers. Kept whole, each is
-// two registers per work-item, and LLVM's unroller puts several work-items side by side.
+// two registers per work-item, and LLVM's unroller runs several work-items per iteration.
 bool keepsVectorsInRegions(const llvm::Function& function) { return widestComputedVector(function) > kPreferredVectorBits; }
 
 // Vector operations of kernels run as barrier regions become scalar ones, which the vectorizer

@@ -38,5 +38,6 @@ find_library(ZE_LOADER_LIB NAMES ze_loader REQUIRED)
 
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 find_program(CLANG15 NAMES clang-15 REQUIRED)
+find_program(LLVM_LINK15 NAMES llvm-link-15 llvm-link PATHS /usr/lib/llvm-15/bin REQUIRED)
 find_program(LLVM_SPIRV15 NAMES llvm-spirv-15 llvm-spirv PATHS /usr/lib/llvm-15/bin REQUIRED)
 find_package(Threads REQUIRED)

@@ -38,6 +38,29 @@
   T##8 OVL f(T##8 x, S y) { return f(x, (S##8)(y)); }                          \
   T##16 OVL f(T##16 x, S y) { return f(x, (S##16)(y)); }
 
+// A function that is one component-wise expression of its arguments x, y and z, at every width
+// (the scalar type and its vectors): the vector forms compute in whole vectors (mad of float16 is
+// one llvm.fmuladd of <16 x float>), so each component rounds as the scalar form does and the CPU
+// target keeps or widens the vector as a whole. The expression follows the type argument.
+#define ELEMENTWISE1(f, T, ...) ELEMENTWISE_(ELEMENTWISE1_N, f, T, __VA_ARGS__)
+#define ELEMENTWISE2(f, T, ...) ELEMENTWISE_(ELEMENTWISE2_N, f, T, __VA_ARGS__)
+#define ELEMENTWISE3(f, T, ...) ELEMENTWISE_(ELEMENTWISE3_N, f, T, __VA_ARGS__)
+#define ELEMENTWISE_(M, f, T, ...)                                                                     \
+  M(f, T, __VA_ARGS__) M(f, T##2, __VA_ARGS__) M(f, T##3, __VA_ARGS__) M(f, T##4, __VA_ARGS__)         \
+  M(f, T##8, __VA_ARGS__) M(f, T##16, __VA_ARGS__)
+#define ELEMENTWISE1_N(f, T, ...) T OVL f(T x) { return __VA_ARGS__; }
+#define ELEMENTWISE2_N(f, T, ...) T OVL f(T x, T y) { return __VA_ARGS__; }
+#define ELEMENTWISE3_N(f, T, ...) T OVL f(T x, T y, T z) { return __VA_ARGS__; }
+
+// Declarations of vector forms defined outside OpenCL C (vector_intrinsics.py).
+#define DECLARE_VECTORS1(f, T) DECLARE_VECTORS_(DECLARE1_N, f, T)
+#define DECLARE_VECTORS2(f, T) DECLARE_VECTORS_(DECLARE2_N, f, T)
+#define DECLARE_VECTORS3(f, T) DECLARE_VECTORS_(DECLARE3_N, f, T)
+#define DECLARE_VECTORS_(M, f, T) M(f, T##2) M(f, T##3) M(f, T##4) M(f, T##8) M(f, T##16)
+#define DECLARE1_N(f, T) T OVL f(T x);
+#define DECLARE2_N(f, T) T OVL f(T x, T y);
+#define DECLARE3_N(f, T) T OVL f(T x, T y, T z);
+
 // Vector forms of f(x, AS P* second) and f(x, y, AS P* second), component by component through
 // the scalar function's generic form.
 #define VEC_POINTER(f, T, P, AS) VEC_POINTER_(f, T, P, AS)

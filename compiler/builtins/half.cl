@@ -40,8 +40,7 @@ HALF_FROM_FLOAT3(clamp)
 
 // mad allows any precision: half's own product and sum, which the target may fuse (a native
 // half fma on GPUs).
-half OVL mad(half a, half b, half c) { return a * b + c; }
-VEC3(mad, half)
+ELEMENTWISE3(mad, half, x * y + z)
 
 half OVL pown(half x, int n) { return (half)pown((float)x, n); }
 VEC2(pown, half, int)
@@ -80,8 +79,7 @@ half OVL fma(half a, half b, half c) {
 VEC3(fma, half)
 
 // mix and smoothstep follow their formulas in half arithmetic, as for float.
-half OVL mix(half x, half y, half a) { return x + (y - x) * a; }
-VEC3(mix, half)
+ELEMENTWISE3(mix, half, x + (y - x) * z)  // mix(x, y, a)
 half OVL smoothstep(half e0, half e1, half x) {
   const half t = clamp((x - e0) / (e1 - e0), (half)0, (half)1);
   return t * t * ((half)3 - (half)2 * t);

@@ -6,6 +6,14 @@
 #define BINARY_BUILTIN(name, T, builtin) \
   T OVL name(T x, T y) { return builtin(x, y); } \
   VEC2(name, T, T)
+// Functions that are one LLVM intrinsic per component: their vector forms are whole-vector calls
+// of the intrinsic (vector_intrinsics.py).
+#define UNARY_INTRINSIC(name, T, builtin)                      \
+  T OVL name(T x) { return builtin(x); }  \
+  DECLARE_VECTORS1(name, T)
+#define BINARY_INTRINSIC(name, T, builtin)                     \
+  T OVL name(T x, T y) { return builtin(x, y); } \
+  DECLARE_VECTORS2(name, T)
 
 // nextafter by stepping the representation: no C library call, which the NVPTX target lacks.
 #define NEXTAFTER(T, S, I, TINY)                                            \
@@ -20,13 +28,13 @@ NEXTAFTER(float, f, int, 0x1p-149f)
 NEXTAFTER(double, , long, 0x1p-1074)
 
 #define FLOAT_MATH(T, S)                                       \
-  UNARY_BUILTIN(sqrt, T, __builtin_sqrt##S)                    \
-  UNARY_BUILTIN(fabs, T, __builtin_fabs##S)                    \
-  UNARY_BUILTIN(floor, T, __builtin_floor##S)                  \
-  UNARY_BUILTIN(ceil, T, __builtin_ceil##S)                    \
-  UNARY_BUILTIN(trunc, T, __builtin_trunc##S)                  \
-  UNARY_BUILTIN(round, T, __builtin_round##S)                  \
-  UNARY_BUILTIN(rint, T, __builtin_rint##S)                    \
+  UNARY_INTRINSIC(sqrt, T, __builtin_sqrt##S)                  \
+  UNARY_INTRINSIC(fabs, T, __builtin_fabs##S)                  \
+  UNARY_INTRINSIC(floor, T, __builtin_floor##S)                \
+  UNARY_INTRINSIC(ceil, T, __builtin_ceil##S)                  \
+  UNARY_INTRINSIC(trunc, T, __builtin_trunc##S)                \
+  UNARY_INTRINSIC(round, T, __builtin_round##S)                \
+  UNARY_INTRINSIC(rint, T, __builtin_rint##S)                  \
   UNARY_BUILTIN(exp, T, __builtin_exp##S)                      \
   UNARY_BUILTIN(exp2, T, __builtin_exp2##S)                    \
   T OVL exp10(T x) { return __builtin_pow##S((T)10, x); }    \
@@ -58,19 +66,18 @@ NEXTAFTER(double, , long, 0x1p-1074)
   BINARY_BUILTIN(remainder, T, __builtin_remainder##S)         \
   BINARY_BUILTIN(atan2, T, __builtin_atan2##S)                 \
   BINARY_BUILTIN(hypot, T, __builtin_hypot##S)                 \
-  BINARY_BUILTIN(copysign, T, __builtin_copysign##S)           \
+  BINARY_INTRINSIC(copysign, T, __builtin_copysign##S)         \
   BINARY_BUILTIN(fdim, T, __builtin_fdim##S)                   \
   BINARY_BUILTIN(nextafter, T, loom_nextafter##S)              \
-  BINARY_BUILTIN(fmin, T, __builtin_fmin##S)                   \
-  BINARY_BUILTIN(fmax, T, __builtin_fmax##S)                   \
+  BINARY_INTRINSIC(fmin, T, __builtin_fmin##S)                 \
+  BINARY_INTRINSIC(fmax, T, __builtin_fmax##S)                 \
   VEC2S(fmin, T, T)                                            \
   VEC2S(fmax, T, T)                                            \
-  T OVL rsqrt(T x) { return (T)1 / __builtin_sqrt##S(x); }     \
-  VEC1(rsqrt, T, T)                                            \
+  ELEMENTWISE1(rsqrt, T, (T)1 / sqrt(x))                       \
   T OVL fma(T a, T b, T c) { return __builtin_fma##S(a, b, c); } \
-  VEC3(fma, T)                                                 \
-  T OVL mad(T a, T b, T c) { return a * b + c; }               \
-  VEC3(mad, T)                                                 \
+  DECLARE_VECTORS3(fma, T)                                     \
+  /* mad: a product and a sum, which the target may fuse */    \
+  ELEMENTWISE3(mad, T, x * y + z)                              \
   T OVL ldexp(T x, int n) { return __builtin_ldexp##S(x, n); } \
   VEC2(ldexp, T, int)                                          \
   T OVL maxmag(T x, T y) { T ax = __builtin_fabs##S(x), ay = __builtin_fabs##S(y); return ax > ay ? x : ay > ax ? y : __builtin_fmax##S(x, y); } \
@@ -78,25 +85,18 @@ NEXTAFTER(double, , long, 0x1p-1074)
   T OVL minmag(T x, T y) { T ax = __builtin_fabs##S(x), ay = __builtin_fabs##S(y); return ax < ay ? x : ay < ax ? y : __builtin_fmin##S(x, y); } \
   VEC2(minmag, T, T)                                           \
   /* common */                                                 \
-  T OVL clamp(T x, T lo, T hi) { return __builtin_fmin##S(__builtin_fmax##S(x, lo), hi); } \
-  VEC3(clamp, T)                                               \
-  T OVL mix(T x, T y, T a) { return x + (y - x) * a; }         \
-  VEC3(mix, T)                                                 \
-  T OVL step(T edge, T x) { return x < edge ? (T)0 : (T)1; }   \
-  VEC2(step, T, T)                                             \
+  ELEMENTWISE3(clamp, T, fmin(fmax(x, y), z)) /* x, lo, hi */ \
+  ELEMENTWISE3(mix, T, x + (y - x) * z)        /* x, y, a */  \
+  ELEMENTWISE2(step, T, y < x ? (T)0 : (T)1)   /* edge, x */  \
   T OVL smoothstep(T e0, T e1, T x) { T t = clamp((x - e0) / (e1 - e0), (T)0, (T)1); return t * t * ((T)3 - (T)2 * t); } \
   VEC3(smoothstep, T)                                          \
-  T OVL radians(T x) { return x * (T)(M_PI / 180.0); }         \
-  VEC1(radians, T, T)                                          \
-  T OVL degrees(T x) { return x * (T)(180.0 / M_PI); }         \
-  VEC1(degrees, T, T)                                          \
+  ELEMENTWISE1(radians, T, x * (T)(M_PI / 180.0))              \
+  ELEMENTWISE1(degrees, T, x * (T)(180.0 / M_PI))              \
   T OVL sign(T x) { return x > (T)0 ? (T)1 : x < (T)0 ? (T)-1 : __builtin_isnan(x) ? (T)0 : x; } \
   VEC1(sign, T, T)                                             \
-  T OVL max(T x, T y) { return __builtin_fmax##S(x, y); }     \
-  VEC2(max, T, T)                                              \
+  ELEMENTWISE2(max, T, fmax(x, y))                             \
   VEC2S(max, T, T)                                             \
-  T OVL min(T x, T y) { return __builtin_fmin##S(x, y); }     \
-  VEC2(min, T, T)                                              \
+  ELEMENTWISE2(min, T, fmin(x, y))                             \
   VEC2S(min, T, T)
 
 FLOAT_MATH(float, f)
@@ -150,7 +150,7 @@ double OVL accurateCbrt(double x) {
 
 // Native and half precision variants: Loom computes them at full precision.
 #define NATIVE_MATH(prefix)                                                          \
-  UNARY_BUILTIN(prefix##sqrt, float, __builtin_sqrtf)                              \
+  ELEMENTWISE1(prefix##sqrt, float, sqrt(x))                                       \
   UNARY_BUILTIN(prefix##exp, float, __builtin_expf)                                \
   UNARY_BUILTIN(prefix##exp2, float, __builtin_exp2f)                              \
   float OVL prefix##exp10(float x) { return __builtin_powf(10.0f, x); }            \
@@ -161,12 +161,9 @@ double OVL accurateCbrt(double x) {
   UNARY_BUILTIN(prefix##sin, float, __builtin_sinf)                                \
   UNARY_BUILTIN(prefix##cos, float, __builtin_cosf)                                \
   UNARY_BUILTIN(prefix##tan, float, __builtin_tanf)                                \
-  float OVL prefix##rsqrt(float x) { return 1.0f / __builtin_sqrtf(x); }           \
-  VEC1(prefix##rsqrt, float, float)                                                \
-  float OVL prefix##recip(float x) { return 1.0f / x; }                            \
-  VEC1(prefix##recip, float, float)                                                \
-  float OVL prefix##divide(float x, float y) { return x / y; }                     \
-  VEC2(prefix##divide, float, float)                                               \
+  ELEMENTWISE1(prefix##rsqrt, float, 1.0f / sqrt(x))                               \
+  ELEMENTWISE1(prefix##recip, float, 1.0f / x)                                     \
+  ELEMENTWISE2(prefix##divide, float, x / y)                                       \
   float OVL prefix##powr(float x, float y) { return powr(x, y); }                 \
   VEC2(prefix##powr, float, float)
 

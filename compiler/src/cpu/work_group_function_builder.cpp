@@ -292,18 +292,32 @@ const llvm::FixedVectorType* computedVector(const llvm::Instruction& instruction
   return nullptr;
 }
 
+unsigned widestComputedVector(const llvm::Function& function) {
+  unsigned widest = 0;
+  for (const llvm::Instruction& instruction : llvm::instructions(function))
+    if (const llvm::FixedVectorType* vector = computedVector(instruction))
+      widest = std::max(widest, static_cast<unsigned>(vector->getPrimitiveSizeInBits().getFixedSize()));
+  return widest;
+}
+
 bool betterScalarized(const llvm::Function& function) {
-  unsigned widest = 0, arithmetic = 0, accesses = 0;
+  const unsigned widest = widestComputedVector(function);
+  if (widest == 0 || widest >= kPreferredVectorBits) return false;
+  unsigned arithmetic = 0, accesses = 0;
   for (const llvm::Instruction& instruction : llvm::instructions(function)) {
-    const llvm::FixedVectorType* vector = computedVector(instruction);
-    if (!vector) continue;
-    widest = std::max(widest, static_cast<unsigned>(vector->getPrimitiveSizeInBits().getFixedSize()));
+    if (!computedVector(instruction)) continue;
     if (llvm::isa<llvm::LoadInst>(instruction) || llvm::isa<llvm::StoreInst>(instruction)) ++accesses;
     else ++arithmetic;
   }
-  if (widest == 0 || widest >= kPreferredVectorBits) return false;
   return widest < kRegisterVectorBits || arithmetic >= kArithmeticPerAccessToScalarize * accesses;
 }
+
+// Kernels run as barrier regions are scalarized, so that the vectorizer widens their region loops
+// across work-items, except those that compute in vectors wider than a preferred one (float16):
+// scalarized, every component of such a vector takes a register of its own across work-items, and
+// two float16 values (clpeak's mad chains) need twice AVX2's sixteen registers. Kept whole, each is
+// two registers per work-item, and LLVM's unroller runs several work-items per iteration.
+bool keepsVectorsInRegions(const llvm::Function& function) { return widestComputedVector(function) > kPreferredVectorBits; }
 
 // Vector operations of kernels run as barrier regions become scalar ones, which the vectorizer
 // can widen across the work-items of the region loops (it leaves loops with vector types alone).
@@ -382,7 +396,9 @@ llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDesc
     if (llvm::is_contained(barrierKernels, body.function) || insertUniformLoopBarriers(*body.function, *body.entry))
       regionKernels.push_back(body.function);
   }
-  std::vector<llvm::Function*> scalarized = regionKernels;
+  std::vector<llvm::Function*> scalarized;
+  for (llvm::Function* function : regionKernels)
+    if (!keepsVectorsInRegions(*function)) scalarized.push_back(function);
   for (const WorkGroupBody& body : wrappers)
     if (!llvm::is_contained(regionKernels, body.function) && betterScalarized(*body.function)) scalarized.push_back(body.function);
   scalarize(module, scalarized);

@@ -172,6 +172,57 @@ TEST(BarrierRegions, RunsAUniformLoopOneIterationForAllWorkItemsAtATime) {
 }
 
 
+struct alignas(64) Float16 {  // as OpenCL buffers of float16 are aligned
+  float lanes[16];
+};
+
+// Two float16 values per work-item through a long uniform loop (implicit barriers), which the CPU
+// target keeps as whole vectors rather than sixteen components each.
+TEST(BarrierRegions, KeepsFloat16ValuesThroughAUniformLoop) {
+  const Kernel chain = kernel("mad_chain16");
+  ASSERT_NE(chain.function, nullptr);
+  EXPECT_GT(chain.descriptor->barrierFrameSize, 0u);  // the loop did get its implicit barriers
+  constexpr uint32_t kItems = 200, kGroup = 64;      // the last group is partial
+  constexpr int kCount = 1001;
+  std::vector<Float16> out(kItems);
+  Arguments(*chain.descriptor).set(0, out.data()).set(1, kCount).run(chain.function, range1d(kItems, kGroup));
+  for (uint32_t i = 0; i < kItems; ++i) {
+    const float lid = float(i % kGroup);
+    for (int lane = 0; lane < 16; ++lane) {
+      float x = float(lane) + lid, y = lid * 2.0f - 3.0f;
+      for (int k = 0; k < kCount; ++k) {
+        x = y - x;
+        y = x - y;
+      }
+      ASSERT_EQ(out[i].lanes[lane], x * 3.0f + y) << "work-item " << i << ", lane " << lane;
+    }
+  }
+}
+
+TEST(BarrierRegions, KeepsFloat16ValuesAcrossABarrier) {
+  const Kernel mirror = kernel("mirror_fma16");
+  ASSERT_NE(mirror.function, nullptr);
+  constexpr uint32_t kItems = 96, kGroup = 32;
+  std::vector<Float16> in(kItems), out(kItems);
+  std::mt19937 generator(16);
+  std::uniform_real_distribution<float> distribution(-4.0f, 4.0f);
+  for (Float16& value : in)
+    for (float& lane : value.lanes) lane = distribution(generator);
+  Arguments(*mirror.descriptor)
+      .set(0, in.data())
+      .set(1, out.data())
+      .setLocal(2, kGroup * sizeof(Float16))
+      .run(mirror.function, range1d(kItems, kGroup));
+  for (uint32_t i = 0; i < kItems; ++i) {
+    const uint32_t other = i - i % kGroup + (kGroup - 1 - i % kGroup);
+    for (int lane = 0; lane < 16; ++lane) {
+      const float mine = in[i].lanes[lane];
+      const float twice = mine * 2.0f + 1.0f;  // one rounding, fused or not: the product is exact
+      ASSERT_EQ(out[i].lanes[lane], std::fma(in[other].lanes[lane], twice, mine)) << "work-item " << i << ", lane " << lane;
+    }
+  }
+}
+
 // Small whole numbers: every sum below is exact in floats, whatever order the kernel adds in.
 std::vector<float> wholeNumbers(size_t count, uint32_t seed) {
   std::mt19937 generator(seed);

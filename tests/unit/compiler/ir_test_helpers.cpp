@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "builtin_library.h"
 #include "cpu/cpu_code_generator.h"
 #include "cpu/work_group_function_builder.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -36,12 +37,16 @@ bool refersTo(const llvm::Value* user, const llvm::Value* value) {
 
 }  // namespace
 
-std::unique_ptr<llvm::Module> parseModule(llvm::LLVMContext& context, const char* assembly) {
+std::unique_ptr<llvm::Module> parseModule(llvm::LLVMContext& context, const char* assembly, bool withBuiltinLibrary) {
   context.setOpaquePointers(false);
   llvm::SMDiagnostic error;
   std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(assembly, error, context);
   if (!module) {
     ADD_FAILURE() << describe(error);
+    return nullptr;
+  }
+  if (llvm::Error unlinked = withBuiltinLibrary ? linkBuiltinLibrary(*module) : llvm::Error::success()) {
+    ADD_FAILURE() << llvm::toString(std::move(unlinked));
     return nullptr;
   }
   if (llvm::Error retargeted = cpu::retargetToHost(*module)) {

@@ -20,8 +20,9 @@ namespace loom::compiler::test {
 
 // The module of `assembly` (typed pointers, as the SPIR-V translator makes them), moved onto the
 // host target as the compiler does before it builds work-group functions; null (and a test
-// failure saying why) where it does not parse.
-std::unique_ptr<llvm::Module> parseModule(llvm::LLVMContext& context, const char* assembly);
+// failure saying why) where it does not parse. `withBuiltinLibrary`: the library functions it
+// calls are linked in first, as the compiler links them.
+std::unique_ptr<llvm::Module> parseModule(llvm::LLVMContext& context, const char* assembly, bool withBuiltinLibrary = false);
 
 // A descriptor for kernel `name` whose arguments are pointers of these kinds, 8 bytes each, one
 // after the other in the argument buffer.
@@ -64,8 +65,9 @@ struct Built {
   KernelDescriptor kernel;
   llvm::Function* function = nullptr;
 
-  Built(const std::string& assembly, KernelDescriptor descriptor, bool uniformGroups = false) : kernel(std::move(descriptor)) {
-    module = parseModule(context, assembly.c_str());
+  Built(const std::string& assembly, KernelDescriptor descriptor, bool uniformGroups = false, bool withBuiltinLibrary = false)
+      : kernel(std::move(descriptor)) {
+    module = parseModule(context, assembly.c_str(), withBuiltinLibrary);
     if (module) function = buildWorkGroupFunction(*module, kernel, uniformGroups);
   }
 };

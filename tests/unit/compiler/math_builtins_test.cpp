@@ -110,6 +110,17 @@ long double typeFma(Type t, const Lanes& x) {
   return std::fma(double(x[0]), double(x[1]), double(x[2]));
 }
 
+// mad in float or double as Loom computes it: the product and the sum each rounded to the type,
+// or both at once where the target fuses them (fma(a, b, -0) is the product alone, signed zeros
+// included). Half's mad may be computed in float: any value.
+Expected typeMad(Type t, const Lanes& x) {
+  auto inType = [t](long double a, long double b, long double c) -> long double {
+    if (t == Type::Float) return std::fma(float(a), float(b), float(c));
+    return std::fma(double(a), double(b), double(c));
+  };
+  return Expected{inType(inType(x[0], x[1], -0.0L), 1, x[2]), std::nullopt, typeFma(t, x)};
+}
+
 long double typeNextafter(Type t, long double x, long double y) {
   if (t == Type::Half) return halfNextafter(x, y);
   if (t == Type::Float) return std::nextafter(float(x), float(y));
@@ -162,9 +173,9 @@ std::vector<Builtin> mathFunctions(Type t) {
       binary(t, "ldexp(A0, A1)", [](long double x, long double n) { return std::ldexp(x, int(n)); }, 0, Type::Int),
       binary(t, "ldexp(A0, S1)", [](long double x, long double n) { return std::ldexp(x, int(n)); }, 0, Type::Int),
       ternary(t, "fma(A0, A1, A2)", [t](const Lanes& x) { return Expected{typeFma(t, x)}; }, 0),
-      // mad: any precision is allowed.
-      ternary(t, "mad(A0, A1, A2)", [](const Lanes& x) { return Expected{x[0] * x[1] + x[2]}; }, kAnyValue),
   };
+  f.push_back(t == Type::Half ? ternary(t, "mad(A0, A1, A2)", [](const Lanes& x) { return Expected{x[0] * x[1] + x[2]}; }, kAnyValue)
+                              : ternary(t, "mad(A0, A1, A2)", [t](const Lanes& x) { return typeMad(t, x); }, 0));
   for (const char* call : {"fmin(A0, A1)", "fmin(A0, S1)", "fmax(A0, A1)", "fmax(A0, S1)"}) {
     const bool min = call[2] == 'i';
     f.push_back({call, {t, t}, t, componentwise([min](const Lanes& x) {

@@ -172,3 +172,28 @@ kernel void return_when_asked(global int* data, int quit, local int* tile) {
   barrier(CLK_LOCAL_MEM_FENCE);
   data[get_global_id(0)] = tile[l < 2 ? l : 2 + (l - 1) % (size - 2)];
 }
+
+// clpeak's float16 mad chains, in whole numbers that every step keeps exact (fused or not): a loop
+// of `count` iterations, uniform, so it gets implicit barriers and keeps two float16 values per
+// work-item across them.
+kernel void mad_chain16(global float16* out, int count) {
+  const float lid = (float)get_local_id(0);
+  float16 x = (float16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) + lid;
+  float16 y = (float16)(lid * 2.0f - 3.0f);
+  const float16 minusOne = (float16)(-1.0f);
+  for (int i = 0; i < count; ++i) {
+    x = mad(x, minusOne, y);  // y - x
+    y = mad(y, minusOne, x);  // x - y
+  }
+  out[get_global_id(0)] = x * 3.0f + y;
+}
+
+// float16 values live across a barrier: out[i] = fma(in[mirror of i], 2 * in[i] + 1, in[i]).
+kernel void mirror_fma16(global const float16* in, global float16* out, local float16* scratch) {
+  const size_t l = get_local_id(0), n = get_local_size(0);
+  const float16 mine = in[get_global_id(0)];
+  const float16 twice = mad(mine, (float16)(2.0f), (float16)(1.0f));
+  scratch[l] = mine;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = fma(scratch[n - 1 - l], twice, mine);
+}

@@ -40,6 +40,11 @@ std::optional<IpcDriverRecord> readDriverRecord(const IpcFileReference& referenc
   return record;
 }
 
+// What the memory file of an allocation says it holds, so that its descriptor alone opens it.
+MemoryFileContents allocationContents(MemoryType type, size_t size) {
+  return {MemoryFilePurpose::Allocation, uint32_t(type), size};
+}
+
 }  // namespace
 
 MemoryManager::~MemoryManager() {
@@ -69,8 +74,8 @@ void MemoryManager::makeDeviceVisible(SharedMemoryBlock& block) {
   if (block.address && hostAllocator_) block.deviceVisible = hostAllocator_->registerHostMemory(block.address, block.mappedSize);
 }
 
-SharedMemoryBlock MemoryManager::allocateDeviceVisible(size_t size, size_t alignment) {
-  SharedMemoryBlock block = allocateSharedMemory(size, alignment);
+SharedMemoryBlock MemoryManager::allocateDeviceVisible(size_t size, size_t alignment, const MemoryFileContents& contents) {
+  SharedMemoryBlock block = allocateSharedMemory(size, alignment, contents);
   makeDeviceVisible(block);
   return block;
 }
@@ -89,7 +94,7 @@ void MemoryManager::freeDeviceVisible(const SharedMemoryBlock& block) {
 // Host memory that the host allocator's devices reach: core's memory registered with it, which
 // other processes can map too; where registration fails, the allocator's own pinned memory.
 void* MemoryManager::allocateHost(size_t size, size_t alignment, Allocation& allocation) {
-  allocation.block = allocateDeviceVisible(size, alignment);
+  allocation.block = allocateDeviceVisible(size, alignment, allocationContents(MemoryType::Host, size));
   if (!hostAllocator_ || allocation.block.deviceVisible || !allocation.block.address) return allocation.block.address;
   freeSharedMemory(allocation.block);
   allocation.block = {};
@@ -112,7 +117,7 @@ std::optional<Allocation> MemoryManager::allocate(MemoryType type, size_t size, 
     if (allocation.address) allocation.allocator = &device->backend();
   }
   if (!allocation.address) {
-    allocation.block = allocateSharedMemory(size, alignment);
+    allocation.block = allocateSharedMemory(size, alignment, allocationContents(type, size));
     allocation.address = allocation.block.address;
     if (allocation.address && device && type == MemoryType::Device) device->backend().adoptHostMemory(allocation.address, size);
   }
@@ -128,7 +133,8 @@ std::optional<SharedMemoryBlock> MemoryManager::ipcRecord(const Allocation& allo
   if (entry.ipcRecord.address) return entry.ipcRecord;
   IpcDriverRecord record{kIpcDriverRecordMagic, 0, entry.size, {}};
   if (entry.imported || !entry.allocator->exportMemory(entry.address, entry.type, record.handle)) return std::nullopt;
-  SharedMemoryBlock file = allocateSharedMemory(sizeof(record), 0);
+  SharedMemoryBlock file =
+      allocateSharedMemory(sizeof(record), 0, {MemoryFilePurpose::DriverRecord, uint32_t(entry.type), entry.size});
   if (!file.address) return std::nullopt;
   std::memcpy(file.address, &record, sizeof(record));
   entry.ipcRecord = file;

@@ -17,10 +17,10 @@ size_t roundUp(size_t value, size_t multiple) { return (value + multiple - 1) / 
 
 // A memory file of `size` bytes under a new identity, sealed at that size, which `block` records;
 // -1 when the kernel refuses.
-int createMemoryFile(size_t size, SharedMemoryBlock& block) {
+int createMemoryFile(size_t size, const MemoryFileContents& contents, SharedMemoryBlock& block) {
   const std::optional<FileIdentity> identity = FileIdentity::random();
   if (!identity) return -1;
-  const int fd = memfd_create(memoryFileName(*identity).c_str(), MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  const int fd = memfd_create(memoryFileName(*identity, contents).c_str(), MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (fd < 0) return -1;
   struct stat status;
   if (ftruncate(fd, static_cast<off_t>(size)) != 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0 ||
@@ -29,6 +29,7 @@ int createMemoryFile(size_t size, SharedMemoryBlock& block) {
     return -1;
   }
   block.identity = *identity;
+  block.contents = contents;
   block.device = status.st_dev;
   block.inode = status.st_ino;
   return fd;
@@ -47,7 +48,7 @@ std::string descriptorPath(int32_t pid, int32_t fd) { return "/proc/" + std::to_
 // else (a device, a FIFO) may have effects of its own. What was opened is checked again after.
 int openForeignFile(const IpcFileReference& file, std::string& why) {
   const std::string path = descriptorPath(file.pid, file.fd);
-  if (readLink(path) != memoryFileLink(file.identity)) {
+  if (readLink(path) != memoryFileLink(file.identity, file.contents)) {
     why = "descriptor " + std::to_string(file.fd) + " of process " + std::to_string(file.pid) +
           " is not the Loom memory file the handle names (it was freed, the process ended, or the handle is forged)";
     return -1;
@@ -71,6 +72,15 @@ OpenedFileFacts factsOf(int fd) {
   return facts;
 }
 
+// A duplicate of `file.fd` when that descriptor of this process is the very file `file` names
+// (fstat and the link, which have no effects of their own); -1 when it is not.
+int duplicateOwnDescriptor(const IpcFileReference& file) {
+  const OpenedFileFacts facts = factsOf(file.fd);
+  if (facts.link != memoryFileLink(file.identity, file.contents) || facts.device != file.device || facts.inode != file.inode)
+    return -1;
+  return fcntl(file.fd, F_DUPFD_CLOEXEC, 0);
+}
+
 }  // namespace
 
 size_t pageSize() {
@@ -78,11 +88,11 @@ size_t pageSize() {
   return size;
 }
 
-SharedMemoryBlock allocateSharedMemory(size_t size, size_t alignment) {
+SharedMemoryBlock allocateSharedMemory(size_t size, size_t alignment, const MemoryFileContents& contents) {
   const size_t mappedSize = roundUp(size == 0 ? 1 : size, pageSize());
   if (alignment < pageSize()) alignment = pageSize();
   SharedMemoryBlock block;
-  const int fd = createMemoryFile(mappedSize, block);
+  const int fd = createMemoryFile(mappedSize, contents, block);
   if (fd < 0) return {};
   // Reserve enough address space to place the mapping at the requested alignment.
   const size_t reserveSize = mappedSize + alignment - pageSize();
@@ -115,11 +125,12 @@ void freeSharedMemory(const SharedMemoryBlock& block) {
 }
 
 IpcFileReference sharedMemoryReference(const SharedMemoryBlock& block) {
-  return {static_cast<int32_t>(getpid()), block.fd, block.identity, block.device, block.inode};
+  return {static_cast<int32_t>(getpid()), block.fd, block.identity, block.contents, block.device, block.inode};
 }
 
 SharedMemoryBlock mapForeignSharedMemory(const IpcFileReference& file, uint64_t minimumSize, std::string& why) {
-  const int fd = openForeignFile(file, why);
+  int fd = duplicateOwnDescriptor(file);
+  if (fd < 0) fd = openForeignFile(file, why);
   if (fd < 0) return {};
   const OpenedFileFacts facts = factsOf(fd);
   why = checkOpenedFile(file, facts, minimumSize);
@@ -133,7 +144,17 @@ SharedMemoryBlock mapForeignSharedMemory(const IpcFileReference& file, uint64_t 
     close(fd);
     return {};
   }
-  return {address, facts.size, fd, false, file.identity, file.device, file.inode};
+  return {address, facts.size, fd, false, file.identity, file.contents, file.device, file.inode};
+}
+
+std::optional<IpcFileReference> describeOwnDescriptor(int32_t fd, std::string& why) {
+  const OpenedFileFacts facts = factsOf(fd);
+  const std::optional<NamedMemoryFile> named = parseMemoryFileLink(facts.link);
+  if (!facts.regular || !named) {
+    why = "descriptor " + std::to_string(fd) + " is not open in this process, or not a Loom memory file";
+    return std::nullopt;
+  }
+  return IpcFileReference{static_cast<int32_t>(getpid()), fd, named->identity, named->contents, facts.device, facts.inode};
 }
 
 }  // namespace loom::core

@@ -1,5 +1,7 @@
 #include "loom/core/virtual_memory_map.h"
 
+#include <iterator>
+
 namespace loom::core {
 
 namespace {
@@ -33,6 +35,7 @@ VirtualMemoryStatus VirtualMemoryMap::free(const void* start, size_t size) {
   AddressSpace& space = *it->second.space;
   unmapPages(space, it->first, size);
   space.release(pointer(it->first), size);
+  rememberAccess(it->first, size, MemoryAccess::None);  // a later reservation here starts afresh
   reservations_.erase(it);
   return VirtualMemoryStatus::Success;
 }
@@ -68,11 +71,13 @@ VirtualMemoryStatus VirtualMemoryMap::setAccess(const void* at, size_t size, Mem
   if (VirtualMemoryStatus status = find(address(at), size, reservation); status != VirtualMemoryStatus::Success)
     return status;
   AddressSpace& space = *reservation->space;
-  const std::vector<Range> runs = mappedRuns(address(at), size, space.pageSize());
-  if (runs.size() != 1 || runs.front().second != size) return VirtualMemoryStatus::NotMapped;
-  const VirtualMemoryStatus status = space.protect(const_cast<void*>(at), size, access);
-  if (status == VirtualMemoryStatus::Success) recordAccess(address(at), size, space.pageSize(), access);
-  return status;
+  for (const auto& [run, length] : mappedRuns(address(at), size, space.pageSize())) {
+    const VirtualMemoryStatus status = space.protect(pointer(run), length, access);
+    if (status != VirtualMemoryStatus::Success) return status;
+    recordAccess(run, length, space.pageSize(), access);
+  }
+  rememberAccess(address(at), size, access);
+  return VirtualMemoryStatus::Success;
 }
 
 VirtualMemoryStatus VirtualMemoryMap::access(const void* at, size_t size, MemoryAccess& access,
@@ -82,14 +87,10 @@ VirtualMemoryStatus VirtualMemoryMap::access(const void* at, size_t size, Memory
   if (VirtualMemoryStatus status = find(address(at), size, reservation); status != VirtualMemoryStatus::Success)
     return status;
   const size_t page = reservation->space->pageSize();
-  auto accessOf = [&](uintptr_t at) {
-    auto it = mappedPages_.find(at);
-    return it == mappedPages_.end() ? MemoryAccess::None : it->second;
-  };
   const uintptr_t start = address(at);
-  access = accessOf(start);
+  access = accessOfPage(start);
   uintptr_t next = start;
-  while (next < start + size && accessOf(next) == access) next += page;
+  while (next < start + size && accessOfPage(next) == access) next += page;
   sameAccessSize = next - start;
   return VirtualMemoryStatus::Success;
 }
@@ -138,6 +139,25 @@ void VirtualMemoryMap::unmapPages(AddressSpace& space, uintptr_t start, size_t s
 
 void VirtualMemoryMap::recordAccess(uintptr_t start, size_t size, size_t pageSize, MemoryAccess access) {
   for (uintptr_t page = start; page < start + size; page += pageSize) mappedPages_[page] = access;
+}
+
+MemoryAccess VirtualMemoryMap::accessOfPage(uintptr_t page) const {
+  auto it = mappedPages_.find(page);
+  return it == mappedPages_.end() ? rememberedAccess(page) : it->second;
+}
+
+MemoryAccess VirtualMemoryMap::rememberedAccess(uintptr_t page) const {
+  auto it = rememberedRuns_.upper_bound(page);
+  return it == rememberedRuns_.begin() ? MemoryAccess::None : std::prev(it)->second;
+}
+
+void VirtualMemoryMap::rememberAccess(uintptr_t start, size_t size, MemoryAccess access) {
+  const uintptr_t end = start + size;
+  const MemoryAccess after = rememberedAccess(end);
+  rememberedRuns_.erase(rememberedRuns_.lower_bound(start), rememberedRuns_.upper_bound(end));
+  // Only where the access changes: a run of None before any other needs no entry.
+  if (rememberedAccess(start) != access) rememberedRuns_[start] = access;
+  if (access != after) rememberedRuns_[end] = after;
 }
 
 }  // namespace loom::core

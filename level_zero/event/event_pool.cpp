@@ -11,7 +11,7 @@
 #include "level_zero/validation.h"
 #include "loom/core/runtime.h"
 #include "loom/core/futex.h"
-#include "loom/core/ipc_handle.h"
+#include "loom/core/ipc_handle_reader.h"
 #include "loom/core/log.h"
 
 namespace loom::l0 {
@@ -77,7 +77,8 @@ ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_
   ZE_REQUIRE(desc->count != 0, ZE_RESULT_ERROR_INVALID_SIZE, "count is 0");
   // Devices wait on the events and signal them in their own queues where the storage is visible to them.
   core::SharedMemoryBlock storage = core::Runtime::get().memory().allocateDeviceVisible(
-      EventPool::storageSize(desc->count, desc->flags), alignof(core::EventStorage));
+      EventPool::storageSize(desc->count, desc->flags), alignof(core::EventStorage),
+      {core::MemoryFilePurpose::EventPool, desc->flags, desc->count});
   ZE_REQUIRE(storage.address != nullptr, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, "cannot allocate event storage");
   std::vector<Device*> users;
   for (uint32_t i = 0; i < numDevices; ++i) users.push_back(Device::fromHandle(phDevices[i]));
@@ -117,7 +118,7 @@ ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_
   ZE_REQUIRE_POINTER(phEventPool);
   std::string why;
   const std::optional<core::IpcEventPoolHandle> handle =
-      core::decodeIpcEventPoolHandle(reinterpret_cast<const uint8_t*>(hIpc.data), sizeof(hIpc.data), why);
+      core::readIpcEventPoolHandle(reinterpret_cast<const uint8_t*>(hIpc.data), sizeof(hIpc.data), why);
   if (!handle) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, __func__, why.c_str());
   ZE_REQUIRE((handle->flags & ~kPoolFlags) == 0 && (handle->flags & ZE_EVENT_POOL_FLAG_IPC), ZE_RESULT_ERROR_INVALID_ARGUMENT,
              "the handle's pool flags are not those of an IPC pool");

@@ -9,6 +9,7 @@
 #include "level_zero/driver/driver.h"
 #include "level_zero/validation.h"
 #include "loom/core/allocation_limits.h"
+#include "loom/core/ipc_handle_reader.h"
 #include "loom/core/runtime.h"
 
 namespace loom::l0 {
@@ -197,7 +198,7 @@ ze_result_t zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_device_handle_t 
   ZE_REQUIRE_FLAGS(flags, ZE_IPC_MEMORY_FLAG_BIAS_CACHED | ZE_IPC_MEMORY_FLAG_BIAS_UNCACHED);
   std::string why;
   const std::optional<core::IpcMemoryHandle> ipc =
-      core::decodeIpcMemoryHandle(reinterpret_cast<const uint8_t*>(handle.data), sizeof(handle.data), why);
+      core::readIpcMemoryHandle(reinterpret_cast<const uint8_t*>(handle.data), sizeof(handle.data), why);
   if (!ipc) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, __func__, why.c_str());
   auto allocation =
       core::Runtime::get().memory().importIpc(*ipc, &Device::fromHandle(hDevice)->core(), Context::fromHandle(hContext), why);

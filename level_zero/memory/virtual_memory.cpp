@@ -37,8 +37,6 @@ ze_result_t result(VirtualMemoryStatus status, const char* function) {
       return reportError(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT, function, "ptr or offset is not page aligned");
     case VirtualMemoryStatus::NotReserved:
       return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "the range is not inside a reservation of the context");
-    case VirtualMemoryStatus::NotMapped:
-      return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "the range has pages that are not mapped");
     case VirtualMemoryStatus::ForeignMemory:
       return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function,
                          "the physical memory's device cannot map into the context's reservations (another address space)");

@@ -252,13 +252,49 @@ TEST_F(VirtualMemoryTest, RangesThatAreNotWholePagesOfAReservationAreRejected) {
   EXPECT_EQ(zePhysicalMemCreate(context, device, &partPage, &none), ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
 }
 
-TEST_F(VirtualMemoryTest, AccessChangesNeedMappedPages) {
+// virtual.yml: zeVirtualMemSetAccessAttribute's ptr is the "start of reserved virtual address
+// region"; pages need not be mapped (level-zero-tests sets and reads back every attribute so).
+TEST_F(VirtualMemoryTest, AReservationThatIsNotMappedTakesEveryAccessAttribute) {
+  size_t sameAccess = 0;
+  EXPECT_EQ(accessOf(reserved, size, &sameAccess), ZE_MEMORY_ACCESS_ATTRIBUTE_NONE);
+  EXPECT_EQ(sameAccess, size);
+  for (ze_memory_access_attribute_t access : {ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE, ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY,
+                                              ZE_MEMORY_ACCESS_ATTRIBUTE_NONE}) {
+    ASSERT_ZE(zeVirtualMemSetAccessAttribute(context, reserved, size, access));
+    sameAccess = 0;
+    EXPECT_EQ(accessOf(reserved, size, &sameAccess), access);
+    EXPECT_EQ(sameAccess, size);
+  }
+}
+
+TEST_F(VirtualMemoryTest, AccessOfARangeReachesItsMappedPagesAndStaysWithTheOthers) {
   ASSERT_ZE(zeVirtualMemMap(context, reserved, pageSize, physical, 0, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
-  EXPECT_EQ(zeVirtualMemSetAccessAttribute(context, reserved, 2 * pageSize, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
-            ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  SKIP_UNLESS_READ_ONLY_PAGES(setAccess(reserved, 2 * pageSize, ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY));
+  size_t sameAccess = 0;
+  EXPECT_EQ(accessOf(reserved, size, &sameAccess), ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY);
+  EXPECT_EQ(sameAccess, 2 * pageSize) << "the mapped page and the one that is not";
+  // Unmapped, the page keeps the access it was given; a mapping brings its own.
+  ASSERT_ZE(zeVirtualMemUnmap(context, reserved, pageSize));
+  EXPECT_EQ(accessOf(reserved, pageSize, &sameAccess), ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY);
+  ASSERT_ZE(zeVirtualMemMap(context, bytes() + pageSize, pageSize, physical, 0, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
+  EXPECT_EQ(accessOf(bytes() + pageSize, pageSize, &sameAccess), ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE);
+  fillBytes(bytes() + pageSize, 5, pageSize);
+  EXPECT_EQ(download(reinterpret_cast<const uint8_t*>(bytes() + pageSize), 1)[0], 5);
   EXPECT_EQ(zeVirtualMemSetAccessAttribute(context, bytes() + size, pageSize, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
             ZE_RESULT_ERROR_INVALID_ARGUMENT)
       << "past the reservation";
+  EXPECT_EQ(zeVirtualMemSetAccessAttribute(context, bytes() + 3 * pageSize, 2 * pageSize, ZE_MEMORY_ACCESS_ATTRIBUTE_NONE),
+            ZE_RESULT_ERROR_INVALID_ARGUMENT)
+      << "partly past the reservation";
+}
+
+TEST_F(VirtualMemoryTest, AReadOnlyRangeProtectsThePagesMappedInIt) {
+  SKIP_UNLESS_CPU_DEVICE("host access to mapped pages");
+  ASSERT_ZE(zeVirtualMemMap(context, bytes() + pageSize, pageSize, physical, 0, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
+  ASSERT_ZE(zeVirtualMemSetAccessAttribute(context, reserved, size, ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY));
+  EXPECT_EQ(writeFaults(bytes() + pageSize), 3) << "a write to a read-only page must fault";
+  ASSERT_ZE(zeVirtualMemSetAccessAttribute(context, reserved, size, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
+  EXPECT_EQ(writeFaults(bytes() + pageSize), 0);
 }
 
 TEST_F(VirtualMemoryTest, FreeNeedsTheReservationsExactStartAndSize) {

@@ -1,7 +1,7 @@
 // Fuzz target: Loom's IPC handles, the 64 bytes zeMemOpenIpcHandle and zeEventPoolOpenIpcHandle
 // get from another process (core/ipc_handle.h). The input's first 64 bytes go through both
 // decoders; the bytes after them are taken as what readlink showed for the descriptor the
-// importer opened, for the check of the opened file. Nothing is opened: decoding and checking are
+// importer opened, for the check of the opened file and for the reading of a file's name. Nothing is opened: decoding and checking are
 // apart from opening, so no file of a random process is touched.
 #include <algorithm>
 #include <cstdint>
@@ -25,7 +25,7 @@ void checkReference(const IpcFileReference& file) {
 // The file a decoded handle names passes the check only as itself, large enough and sealed, and
 // a link other than its own name is refused whatever it says.
 void checkOpenedFiles(const IpcFileReference& file, uint64_t minimumSize, const std::string& link) {
-  OpenedFileFacts genuine{true, file.device, file.inode, minimumSize, true, memoryFileLink(file.identity)};
+  OpenedFileFacts genuine{true, file.device, file.inode, minimumSize, true, memoryFileLink(file.identity, file.contents)};
   require(checkOpenedFile(file, genuine, minimumSize).empty(), "the genuine file is accepted");
   OpenedFileFacts facts = genuine;
   facts.link = link;
@@ -74,6 +74,8 @@ void checkEventPoolHandle(const IpcEventPoolHandle& handle, const std::string& l
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string link = size > kIpcHandleSize ? std::string(data + kIpcHandleSize, data + size) : std::string();
+  if (const std::optional<NamedMemoryFile> named = parseMemoryFileLink(link))
+    require(memoryFileLink(named->identity, named->contents) == link, "a link is read only when it is exactly a Loom file's");
   const std::optional<IpcMemoryHandle> memory = decodeChecked(decodeIpcMemoryHandle, data, size);
   const std::optional<IpcEventPoolHandle> pool = decodeChecked(decodeIpcEventPoolHandle, data, size);
   require(!(memory && pool), "no handle is both a memory handle and an event pool handle");

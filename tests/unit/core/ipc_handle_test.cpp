@@ -10,6 +10,7 @@ namespace {
 
 IpcFileReference someFile() {
   IpcFileReference file;
+  file.contents = {MemoryFilePurpose::Allocation, uint32_t(MemoryType::Device), 8192};
   file.pid = 4242;
   file.fd = 17;
   for (size_t i = 0; i < file.identity.bytes.size(); ++i) file.identity.bytes[i] = uint8_t(0xa0 + i);
@@ -55,6 +56,9 @@ TEST(IpcHandle, MemoryHandlesOfEveryKindAndTypeComeBackAsTheyWent) {
       const std::optional<IpcMemoryHandle> decoded = decodeMemory(encodeIpcHandle(handle));
       ASSERT_TRUE(decoded);
       expectSameFile(decoded->file, handle.file);
+      const MemoryFilePurpose purpose =
+          kind == IpcMemoryKind::DriverHandle ? MemoryFilePurpose::DriverRecord : MemoryFilePurpose::Allocation;
+      EXPECT_EQ(decoded->file.contents, (MemoryFileContents{purpose, uint32_t(type), 8192})) << "what the file's name says";
       EXPECT_EQ(decoded->kind, kind);
       EXPECT_EQ(decoded->type, type);
       EXPECT_EQ(decoded->size, 8192u);
@@ -66,6 +70,7 @@ TEST(IpcHandle, EventPoolHandlesComeBackAsTheyWent) {
   const std::optional<IpcEventPoolHandle> decoded = decodeEventPool(encodeIpcHandle(someEventPoolHandle()));
   ASSERT_TRUE(decoded);
   expectSameFile(decoded->file, someFile());
+  EXPECT_EQ(decoded->file.contents, (MemoryFileContents{MemoryFilePurpose::EventPool, 0x3, 8}));
   EXPECT_EQ(decoded->count, 8u);
   EXPECT_EQ(decoded->flags, 0x3u);
 }
@@ -95,14 +100,14 @@ TEST(IpcHandle, EveryMalformedHeaderFieldIsRejected) {
     std::vector<uint8_t> bytes;
   };
   const Damage damages[] = {
-      {"magic", 0, {'X'}},
-      {"version", 4, {2}},
+      {"magic", 12, {'X'}},
+      {"version", 4, {1}},
       {"kind", 5, {9}},
       {"memory type", 6, {3}},
       {"reserved byte", 7, {1}},
       {"pid 0", 8, {0, 0, 0, 0}},
       {"negative pid", 8, {0xff, 0xff, 0xff, 0xff}},
-      {"negative fd", 12, {0xff, 0xff, 0xff, 0xff}},
+      {"negative fd", 0, {0xff, 0xff, 0xff, 0xff}},
       {"no identity", 16, std::vector<uint8_t>(16, 0)},
   };
   for (const Damage& damage : damages) {
@@ -143,12 +148,83 @@ TEST(IpcHandle, IdentitiesAreRandomAndNameTheirFile) {
     const std::optional<FileIdentity> identity = FileIdentity::random();
     ASSERT_TRUE(identity);
     EXPECT_FALSE(identity->empty());
-    names.insert(memoryFileName(*identity));
+    names.insert(memoryFileName(*identity, {}));
   }
   EXPECT_EQ(names.size(), 100u);
-  const std::string name = memoryFileName(someFile().identity);
-  EXPECT_EQ(name, "loom-allocation-a0a1a2a3a4a5a6a7a8a9aaabacadaeaf");
-  EXPECT_EQ(memoryFileLink(someFile().identity), "/memfd:" + name + " (deleted)");
+  const MemoryFileContents contents{MemoryFilePurpose::Allocation, 1, 0x2000};
+  const std::string name = memoryFileName(someFile().identity, contents);
+  EXPECT_EQ(name, "loom-allocation-a0a1a2a3a4a5a6a7a8a9aaabacadaeaf-1-2000");
+  EXPECT_EQ(memoryFileLink(someFile().identity, contents), "/memfd:" + name + " (deleted)");
+}
+
+TEST(IpcHandle, AFilesLinkSaysWhatItHolds) {
+  const FileIdentity identity = someFile().identity;
+  for (const MemoryFileContents& contents :
+       {MemoryFileContents{MemoryFilePurpose::Allocation, 2, 0}, MemoryFileContents{MemoryFilePurpose::DriverRecord, 1, ~0ull},
+        MemoryFileContents{MemoryFilePurpose::EventPool, 0xffffffff, 8}}) {
+    const std::optional<NamedMemoryFile> named = parseMemoryFileLink(memoryFileLink(identity, contents));
+    ASSERT_TRUE(named) << memoryFileLink(identity, contents);
+    EXPECT_EQ(named->identity, identity);
+    EXPECT_EQ(named->contents, contents);
+  }
+}
+
+TEST(IpcHandle, OnlyTheExactLinkOfALoomFileIsRead) {
+  const std::string hex = "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf";
+  EXPECT_TRUE(parseMemoryFileLink("/memfd:loom-event-pool-" + hex + "-3-8 (deleted)"));
+  for (const std::string& link : {
+           "/memfd:loom-event-pool-" + hex + "-3-8",                        // not deleted: not a memfd
+           "/memfd:loom-event-pool-" + hex + "-3-8 (deleted)x",             // something after it
+           "/memfd:loom-event-pool-" + hex + "-03-8 (deleted)",             // another spelling of 3
+           "/memfd:loom-event-pool-" + hex + "-3-A (deleted)",              // capitals
+           "/memfd:loom-event-pool-" + hex + "-100000000-8 (deleted)",      // flags past 32 bits
+           "/memfd:loom-event-pool-" + hex + "-3-10000000000000000 (deleted)",  // more than 64 bits
+           "/memfd:loom-event-pool-" + hex.substr(1) + "-3-8 (deleted)",    // a short identity
+           "/memfd:loom-events-" + hex + "-3-8 (deleted)",                  // another purpose
+           "/memfd:loom-event-pool-" + hex + "-3 (deleted)",                // no amount
+           "/tmp/loom-event-pool-" + hex + "-3-8 (deleted)",                // not a memory file
+           std::string(),
+       })
+    EXPECT_FALSE(parseMemoryFileLink(link)) << link;
+}
+
+TEST(IpcHandle, AFileKnownByItsDescriptorAloneMakesAHandleOfItsWhole) {
+  IpcFileReference file = someFile();
+  std::string why;
+  file.contents = {MemoryFilePurpose::DriverRecord, uint32_t(MemoryType::Device), 4096};
+  std::optional<IpcMemoryHandle> memory = ipcMemoryHandleOfFile(file, why);
+  ASSERT_TRUE(memory) << why;
+  EXPECT_EQ(memory->kind, IpcMemoryKind::DriverHandle);
+  EXPECT_EQ(memory->type, MemoryType::Device);
+  EXPECT_EQ(memory->size, 4096u);
+  EXPECT_EQ(memory->offset, 0u);
+  EXPECT_FALSE(ipcEventPoolHandleOfFile(file, why)) << "a memory file is no event pool";
+  file.contents = {MemoryFilePurpose::Allocation, 7, 4096};
+  EXPECT_FALSE(ipcMemoryHandleOfFile(file, why)) << "no such memory type";
+  file.contents = {MemoryFilePurpose::EventPool, 0x5, 3};
+  std::optional<IpcEventPoolHandle> pool = ipcEventPoolHandleOfFile(file, why);
+  ASSERT_TRUE(pool) << why;
+  EXPECT_EQ(pool->count, 3u);
+  EXPECT_EQ(pool->flags, 0x5u);
+  EXPECT_FALSE(ipcMemoryHandleOfFile(file, why)) << "an event pool is no memory";
+  file.contents.amount = 0;
+  EXPECT_FALSE(ipcEventPoolHandleOfFile(file, why));
+  file.contents.amount = uint64_t(1) << 32;
+  EXPECT_FALSE(ipcEventPoolHandleOfFile(file, why));
+}
+
+TEST(IpcHandle, LoomsMarkIsFoundWhereverTheFirstBytesWereReplaced) {
+  IpcHandleBytes bytes = encodeIpcHandle(someMemoryHandle());
+  EXPECT_TRUE(isLoomIpcHandle(bytes.data(), bytes.size()));
+  const int32_t received = 42;
+  std::memcpy(bytes.data(), &received, sizeof(received));
+  EXPECT_TRUE(isLoomIpcHandle(bytes.data(), bytes.size()));
+  std::string why;
+  const std::optional<IpcMemoryHandle> decoded = decodeIpcMemoryHandle(bytes.data(), bytes.size(), why);
+  ASSERT_TRUE(decoded) << why;
+  EXPECT_EQ(decoded->file.fd, 42);
+  EXPECT_FALSE(isLoomIpcHandle(bytes.data(), bytes.size() - 1));
+  EXPECT_FALSE(isLoomIpcHandle(IpcHandleBytes{}.data(), kIpcHandleSize));
 }
 
 // What the importer sees of the file it opened must be the very file the handle names.
@@ -160,7 +236,7 @@ class OpenedFileCheck : public ::testing::Test {
     genuine.inode = reference.inode;
     genuine.size = 8192;
     genuine.cannotShrink = true;
-    genuine.link = memoryFileLink(reference.identity);
+    genuine.link = memoryFileLink(reference.identity, reference.contents);
   }
   bool accepted(const OpenedFileFacts& facts, uint64_t minimumSize = 8192) {
     return checkOpenedFile(reference, facts, minimumSize).empty();
@@ -181,10 +257,14 @@ TEST_F(OpenedFileCheck, AnotherFileOfTheExporterIsRejected) {
   EXPECT_FALSE(accepted(facts));
   FileIdentity other = reference.identity;
   other.bytes[15] ^= 1;
-  facts.link = memoryFileLink(other);
+  facts.link = memoryFileLink(other, reference.contents);
   EXPECT_FALSE(accepted(facts)) << "another Loom allocation (a freed one's descriptor, reused)";
-  facts.link = "/memfd:" + memoryFileName(reference.identity);
+  facts.link = "/memfd:" + memoryFileName(reference.identity, reference.contents);
   EXPECT_FALSE(accepted(facts)) << "a link that only starts like it";
+  MemoryFileContents otherContents = reference.contents;
+  otherContents.amount += 1;
+  facts.link = memoryFileLink(reference.identity, otherContents);
+  EXPECT_FALSE(accepted(facts)) << "the same identity holding something else";
   facts = genuine;
   facts.regular = false;
   EXPECT_FALSE(accepted(facts));

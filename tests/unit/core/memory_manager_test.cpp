@@ -356,13 +356,13 @@ TEST(MemoryManager, HostMemoryFallsBackToTheAllocatorsOwnWhereRegistrationFails)
 // allocator is set, plain shared memory otherwise.
 TEST(MemoryManager, DeviceVisibleBlocksAreRegisteredOnlyWithAHostAllocator) {
   MemoryManager memory;
-  SharedMemoryBlock plain = memory.allocateDeviceVisible(100, 8);
+  SharedMemoryBlock plain = memory.allocateDeviceVisible(100, 8, {});
   ASSERT_NE(plain.address, nullptr);
   EXPECT_FALSE(plain.deviceVisible);
   memory.freeDeviceVisible(plain);
   SharingBackend backend;
   memory.setHostAllocator(&backend);
-  SharedMemoryBlock pinned = memory.allocateDeviceVisible(100, 8);
+  SharedMemoryBlock pinned = memory.allocateDeviceVisible(100, 8, {});
   EXPECT_TRUE(pinned.deviceVisible);
   std::string why;
   SharedMemoryBlock mapped = memory.mapForeignDeviceVisible(sharedMemoryReference(pinned), 100, why);

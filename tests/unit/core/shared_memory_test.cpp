@@ -17,11 +17,13 @@ namespace {
 
 std::string linkOf(int fd) { return std::filesystem::read_symlink("/proc/self/fd/" + std::to_string(fd)).string(); }
 
+const MemoryFileContents kContents{MemoryFilePurpose::Allocation, uint32_t(MemoryType::Device), 8192};
+
 // A block of two pages holding a message at its start.
 class SharedMemoryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    block = allocateSharedMemory(2 * pageSize(), 0);
+    block = allocateSharedMemory(2 * pageSize(), 0, kContents);
     ASSERT_NE(block.address, nullptr);
     std::strcpy(static_cast<char*>(block.address), "the exporter's data");
   }
@@ -54,7 +56,7 @@ class SharedMemoryTest : public ::testing::Test {
 
 TEST_F(SharedMemoryTest, AFileIsNamedByItsIdentityAndSealedAtItsSize) {
   EXPECT_FALSE(block.identity.empty());
-  EXPECT_EQ(linkOf(block.fd), memoryFileLink(block.identity));
+  EXPECT_EQ(linkOf(block.fd), memoryFileLink(block.identity, block.contents));
   struct stat status;
   ASSERT_EQ(fstat(block.fd, &status), 0);
   EXPECT_EQ(uint64_t(status.st_ino), block.inode);
@@ -63,7 +65,7 @@ TEST_F(SharedMemoryTest, AFileIsNamedByItsIdentityAndSealedAtItsSize) {
   const int seals = fcntl(block.fd, F_GET_SEALS);
   EXPECT_EQ(seals & (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL), F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
   EXPECT_NE(ftruncate(block.fd, 0), 0) << "no process can shrink it under another's mapping";
-  SharedMemoryBlock other = allocateSharedMemory(100, 0);
+  SharedMemoryBlock other = allocateSharedMemory(100, 0, kContents);
   EXPECT_NE(other.identity, block.identity);
   freeSharedMemory(other);
 }
@@ -86,10 +88,10 @@ TEST_F(SharedMemoryTest, TheNamedFileMapsWholeWithTheExportersData) {
 
 // The freed file's descriptor number goes to the next file: its handle must not map that one.
 TEST_F(SharedMemoryTest, AFreedFilesReferenceMapsNothingEvenWhenItsDescriptorIsReused) {
-  SharedMemoryBlock freed = allocateSharedMemory(pageSize(), 0);
+  SharedMemoryBlock freed = allocateSharedMemory(pageSize(), 0, kContents);
   const IpcFileReference stale = sharedMemoryReference(freed);
   freeSharedMemory(freed);
-  SharedMemoryBlock next = allocateSharedMemory(pageSize(), 0);
+  SharedMemoryBlock next = allocateSharedMemory(pageSize(), 0, kContents);
   ASSERT_EQ(next.fd, stale.fd) << "the descriptor is reused (the lowest free one)";
   expectRefused(stale, 1, "a freed file's reference");
   freeSharedMemory(next);
@@ -111,10 +113,10 @@ TEST_F(SharedMemoryTest, AnotherFileOfTheExporterIsNotOpened) {
 // An application can name a memory file as Loom does (the identity is in its handles); the inode
 // tells them apart, and an unsealed file is refused even with its own inode in the handle.
 TEST_F(SharedMemoryTest, AFileNamedLikeLoomsIsRefused) {
-  const int impostor = memfd_create(memoryFileName(block.identity).c_str(), MFD_CLOEXEC);
+  const int impostor = memfd_create(memoryFileName(block.identity, block.contents).c_str(), MFD_CLOEXEC);
   ASSERT_GE(impostor, 0);
   ASSERT_EQ(ftruncate(impostor, off_t(block.mappedSize)), 0);
-  ASSERT_EQ(linkOf(impostor), memoryFileLink(block.identity));
+  ASSERT_EQ(linkOf(impostor), memoryFileLink(block.identity, block.contents));
   expectForgeryRefused(impostor, "another inode", "not sealed: it could shrink under the mapping");
   close(impostor);
 }
@@ -137,7 +139,7 @@ TEST_F(SharedMemoryTest, AnotherProcessMapsTheFileAndAnEndedOneIsRefused) {
   const pid_t exporter = fork();
   if (exporter == 0) {
     // Exports a block of its own and waits until the parent has mapped it.
-    SharedMemoryBlock own = allocateSharedMemory(pageSize(), 0);
+    SharedMemoryBlock own = allocateSharedMemory(pageSize(), 0, kContents);
     std::strcpy(static_cast<char*>(own.address), "the child's data");
     const IpcFileReference reference = sharedMemoryReference(own);
     (void)!write(toParent[1], &reference, sizeof(reference));
@@ -161,6 +163,58 @@ TEST_F(SharedMemoryTest, AnotherProcessMapsTheFileAndAnEndedOneIsRefused) {
   for (int fd : {toParent[0], toParent[1], toChild[0], toChild[1]}) close(fd);
   expectRefused(childs, 1, "the exporting process ended");
   EXPECT_NE(file.pid, childs.pid);
+}
+
+// A descriptor of this process that is the file (one received over a Unix socket) maps it even
+// where the exporter's descriptor cannot be opened; the block maps a duplicate and leaves the
+// received descriptor to its owner.
+TEST_F(SharedMemoryTest, ADescriptorOfTheFileInThisProcessIsUsedAndLeftOpen) {
+  IpcFileReference received = sharedMemoryReference(block);
+  received.fd = fcntl(block.fd, F_DUPFD_CLOEXEC, 0);
+  received.pid = 1;  // no exporter to open it from
+  std::string why;
+  SharedMemoryBlock mapped = mapForeignSharedMemory(received, 1, why);
+  ASSERT_NE(mapped.address, nullptr) << why;
+  EXPECT_NE(mapped.fd, received.fd);
+  EXPECT_STREQ(static_cast<char*>(mapped.address), "the exporter's data");
+  freeSharedMemory(mapped);
+  EXPECT_GE(fcntl(received.fd, F_GETFD), 0) << "the received descriptor is still open";
+  close(received.fd);
+}
+
+TEST_F(SharedMemoryTest, AnOwnDescriptorIsDescribedByWhatItRefersTo) {
+  std::string why;
+  const std::optional<IpcFileReference> described = describeOwnDescriptor(block.fd, why);
+  ASSERT_TRUE(described) << why;
+  const IpcFileReference exported = sharedMemoryReference(block);
+  EXPECT_EQ(described->pid, exported.pid);
+  EXPECT_EQ(described->fd, exported.fd);
+  EXPECT_EQ(described->identity, exported.identity);
+  EXPECT_EQ(described->contents, kContents);
+  EXPECT_EQ(described->device, exported.device);
+  EXPECT_EQ(described->inode, exported.inode);
+  char path[] = "/tmp/loom-shared-memory-test-XXXXXX";
+  const int regular = mkstemp(path);
+  ASSERT_GE(regular, 0);
+  unlink(path);
+  for (int fd : {regular, -1, 99999, 0}) {
+    why.clear();
+    EXPECT_FALSE(describeOwnDescriptor(fd, why)) << fd;
+    EXPECT_FALSE(why.empty());
+  }
+  close(regular);
+}
+
+// An unsealed file named like Loom's is described by its name, and still not mapped.
+TEST_F(SharedMemoryTest, AnOwnDescriptorOfAnUnsealedFileIsNotMapped) {
+  const int impostor = memfd_create(memoryFileName(block.identity, block.contents).c_str(), MFD_CLOEXEC);
+  ASSERT_GE(impostor, 0);
+  ASSERT_EQ(ftruncate(impostor, off_t(block.mappedSize)), 0);
+  std::string why;
+  const std::optional<IpcFileReference> described = describeOwnDescriptor(impostor, why);
+  ASSERT_TRUE(described) << why;
+  expectRefused(*described, 1, "not sealed");
+  close(impostor);
 }
 
 }  // namespace

@@ -147,14 +147,57 @@ TEST_F(VirtualMemoryMapTest, DestructionReleasesEveryReservation) {
   EXPECT_EQ(takeCalls(), (Calls{"unmap pages 9+1", "release pages 9+2"}));
 }
 
-TEST_F(VirtualMemoryMapTest, AccessNeedsEveryPageMapped) {
-  ASSERT_EQ(map.map(page(0), 2 * kPage, physical, 0, MemoryAccess::ReadWrite), VirtualMemoryStatus::Success);
+TEST_F(VirtualMemoryMapTest, AccessOfARangeProtectsOnlyItsMappedPages) {
+  ASSERT_EQ(map.map(page(0), kPage, physical, 0, MemoryAccess::ReadWrite), VirtualMemoryStatus::Success);
+  ASSERT_EQ(map.map(page(2), kPage, physical, kPage, MemoryAccess::ReadWrite), VirtualMemoryStatus::Success);
   takeCalls();
-  EXPECT_EQ(map.setAccess(page(1), 2 * kPage, MemoryAccess::ReadOnly), VirtualMemoryStatus::NotMapped);
-  EXPECT_EQ(map.setAccess(page(4), kPage, MemoryAccess::ReadOnly), VirtualMemoryStatus::NotMapped);
-  EXPECT_TRUE(takeCalls().empty());
-  ASSERT_EQ(map.setAccess(page(1), kPage, MemoryAccess::None), VirtualMemoryStatus::Success);
-  EXPECT_EQ(takeCalls(), (Calls{"protect pages 1+1 none"}));
+  ASSERT_EQ(map.setAccess(page(0), 4 * kPage, MemoryAccess::ReadOnly), VirtualMemoryStatus::Success);
+  EXPECT_EQ(takeCalls(), (Calls{"protect pages 0+1 read-only", "protect pages 2+1 read-only"}));
+  ASSERT_EQ(map.setAccess(page(4), 2 * kPage, MemoryAccess::ReadWrite), VirtualMemoryStatus::Success);
+  EXPECT_TRUE(takeCalls().empty()) << "pages that are not mapped reach no address space";
+  EXPECT_EQ(map.setAccess(page(7), 2 * kPage, MemoryAccess::ReadWrite), VirtualMemoryStatus::NotReserved);
+}
+
+// Each page reports the access of its mapping, or the access it was last given while not mapped.
+std::vector<MemoryAccess> accessPerPage(const VirtualMemoryMap& map, void* reserved, size_t pages) {
+  std::vector<MemoryAccess> accesses;
+  for (size_t i = 0; i < pages; ++i) {
+    MemoryAccess access = MemoryAccess::ReadWrite;
+    size_t same = 0;
+    EXPECT_EQ(map.access(static_cast<char*>(reserved) + i * kPage, kPage, access, same), VirtualMemoryStatus::Success);
+    accesses.push_back(access);
+  }
+  return accesses;
+}
+
+TEST_F(VirtualMemoryMapTest, PagesThatAreNotMappedKeepTheAccessTheyWereGiven) {
+  using enum MemoryAccess;
+  EXPECT_EQ(accessPerPage(map, reserved, 8), std::vector<MemoryAccess>(8, None)) << "a new reservation has no access";
+  ASSERT_EQ(map.setAccess(page(1), 4 * kPage, ReadWrite), VirtualMemoryStatus::Success);
+  ASSERT_EQ(map.setAccess(page(3), 3 * kPage, ReadOnly), VirtualMemoryStatus::Success);
+  EXPECT_EQ(accessPerPage(map, reserved, 8), (std::vector<MemoryAccess>{None, ReadWrite, ReadWrite, ReadOnly, ReadOnly, ReadOnly, None, None}));
+  MemoryAccess access = None;
+  size_t same = 0;
+  ASSERT_EQ(map.access(page(1), 7 * kPage, access, same), VirtualMemoryStatus::Success);
+  EXPECT_EQ(access, ReadWrite);
+  EXPECT_EQ(same, 2 * kPage);
+  // A mapping brings its own access; unmapped, the pages have what they were given again.
+  ASSERT_EQ(map.map(page(2), 2 * kPage, physical, 0, None), VirtualMemoryStatus::Success);
+  EXPECT_EQ(accessPerPage(map, reserved, 8), (std::vector<MemoryAccess>{None, ReadWrite, None, None, ReadOnly, ReadOnly, None, None}));
+  ASSERT_EQ(map.unmap(page(2), 2 * kPage), VirtualMemoryStatus::Success);
+  EXPECT_EQ(accessPerPage(map, reserved, 8), (std::vector<MemoryAccess>{None, ReadWrite, ReadWrite, ReadOnly, ReadOnly, ReadOnly, None, None}));
+  ASSERT_EQ(map.setAccess(page(0), 8 * kPage, None), VirtualMemoryStatus::Success);
+  EXPECT_EQ(accessPerPage(map, reserved, 8), std::vector<MemoryAccess>(8, None));
+}
+
+TEST_F(VirtualMemoryMapTest, AFreedReservationForgetsTheAccessOfItsPages) {
+  ASSERT_EQ(map.setAccess(reserved, 8 * kPage, MemoryAccess::ReadWrite), VirtualMemoryStatus::Success);
+  ASSERT_EQ(map.free(reserved, 8 * kPage), VirtualMemoryStatus::Success);
+  space.next = reinterpret_cast<uintptr_t>(reserved);  // the fake gives the same pages again
+  void* same = nullptr;
+  ASSERT_EQ(map.reserve(space, nullptr, 8 * kPage, &same), VirtualMemoryStatus::Success);
+  ASSERT_EQ(same, reserved);
+  EXPECT_EQ(accessPerPage(map, reserved, 8), std::vector<MemoryAccess>(8, MemoryAccess::None));
 }
 
 TEST_F(VirtualMemoryMapTest, AccessRunsFollowMappingsAndChanges) {

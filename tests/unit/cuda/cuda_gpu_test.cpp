@@ -200,7 +200,7 @@ class CudaGpu : public testing::Test {
 // Shared host memory the GPU addresses in place, unregistered and freed when the test ends.
 class RegisteredHostMemory {
  public:
-  RegisteredHostMemory(CudaBackend& gpu, size_t size) : gpu_(gpu), block_(core::allocateSharedMemory(size, 0)) {
+  RegisteredHostMemory(CudaBackend& gpu, size_t size) : gpu_(gpu), block_(core::allocateSharedMemory(size, 0, {})) {
     registered_ = block_.address && gpu.registerHostMemory(block_.address, block_.mappedSize);
   }
   RegisteredHostMemory(const RegisteredHostMemory&) = delete;

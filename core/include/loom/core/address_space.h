@@ -17,7 +17,6 @@ enum class VirtualMemoryStatus : uint8_t {
   UnalignedSize,     // zero, or not a whole number of pages
   UnalignedAddress,  // an address or offset not on a page boundary
   NotReserved,       // not inside one reservation (or, to free one, not its exact start and size)
-  NotMapped,         // the range has pages that are not mapped
   ForeignMemory,     // physical memory of a device that cannot map into this address space
   OutOfRange,        // offset and size go past the end of the physical memory
   OutOfMemory,       // no address range or physical memory left

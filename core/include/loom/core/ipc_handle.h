@@ -3,8 +3,11 @@
 // ze_ipc_event_pool_handle_t) and the checks that a handle, and the file it leads to, name exactly
 // one live Loom memory file. A handle names the file by where the exporter holds it open (pid,
 // descriptor) and by what it must be once opened: the 128 random bits the file carries in its
-// name for its whole life, and its device and inode. Only parsing and checking here, nothing is
-// opened: shared_memory.h opens and maps the files.
+// name for its whole life, what it holds (also in its name), and its device and inode. The
+// descriptor is the handle's first 4 bytes, as in the model runtime's handles: an importer may
+// send it over a Unix socket (SCM_RIGHTS) and put the descriptor it received there instead
+// (ipc_handle_reader.h). Only parsing and checking here, nothing is opened: shared_memory.h
+// opens and maps the files.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -27,16 +30,35 @@ struct FileIdentity {
   static std::optional<FileIdentity> random();
 };
 
-// The name a shareable memory file is created with: "loom-allocation-<32 hex digits>".
-std::string memoryFileName(const FileIdentity& identity);
+// What a shareable memory file holds, written into its name when it is made, so that a
+// descriptor of the file tells by itself what to open (when the rest of a handle is lost).
+enum class MemoryFilePurpose : uint8_t { Allocation = 1, DriverRecord = 2, EventPool = 3 };
+struct MemoryFileContents {
+  MemoryFilePurpose purpose = MemoryFilePurpose::Allocation;
+  uint32_t detail = 0;  // an allocation's MemoryType, an event pool's flags
+  uint64_t amount = 0;  // an allocation's size in bytes, an event pool's count of events
+  bool operator==(const MemoryFileContents&) const = default;
+};
+
+// The name a shareable memory file is created with: "loom-<purpose>-<32 hex digits of the
+// identity>-<detail>-<amount>" (hexadecimal).
+std::string memoryFileName(const FileIdentity& identity, const MemoryFileContents& contents);
 // What readlink shows for a descriptor of that file ("/memfd:<name> (deleted)").
-std::string memoryFileLink(const FileIdentity& identity);
+std::string memoryFileLink(const FileIdentity& identity, const MemoryFileContents& contents);
+
+struct NamedMemoryFile {
+  FileIdentity identity;
+  MemoryFileContents contents;
+};
+// The identity and contents a link names; nullopt unless it is exactly a Loom memory file's link.
+std::optional<NamedMemoryFile> parseMemoryFileLink(const std::string& link);
 
 // Which file a handle names and where the exporting process holds it open.
 struct IpcFileReference {
   int32_t pid = 0;
   int32_t fd = -1;
   FileIdentity identity;
+  MemoryFileContents contents;
   uint64_t device = 0;  // st_dev
   uint64_t inode = 0;   // st_ino
 };
@@ -75,9 +97,16 @@ struct IpcEventPoolHandle {
 
 IpcHandleBytes encodeIpcHandle(const IpcMemoryHandle& handle);
 IpcHandleBytes encodeIpcHandle(const IpcEventPoolHandle& handle);
+// True when the bytes carry the mark and version of Loom's handles (well-formed or not).
+bool isLoomIpcHandle(const uint8_t* bytes, size_t size);
 // nullopt, with the reason in `why`, unless the bytes are a well-formed handle of that kind; the
 // file it names is checked when it is opened.
 std::optional<IpcMemoryHandle> decodeIpcMemoryHandle(const uint8_t* bytes, size_t size, std::string& why);
 std::optional<IpcEventPoolHandle> decodeIpcEventPoolHandle(const uint8_t* bytes, size_t size, std::string& why);
+
+// The handle of a whole file known only by a descriptor, from what its name says it holds
+// (`file.contents`); nullopt, with `why`, when it holds no memory, or no event pool.
+std::optional<IpcMemoryHandle> ipcMemoryHandleOfFile(const IpcFileReference& file, std::string& why);
+std::optional<IpcEventPoolHandle> ipcEventPoolHandleOfFile(const IpcFileReference& file, std::string& why);
 
 }  // namespace loom::core

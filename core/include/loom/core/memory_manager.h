@@ -82,8 +82,8 @@ class MemoryManager {
 
   // Core's shared memory (shared_memory.h) that the devices can address too: registered with the
   // host allocator when there is one (a GPU's driver pins and maps it for every GPU), which
-  // block.deviceVisible says. Release it with freeDeviceVisible.
-  SharedMemoryBlock allocateDeviceVisible(size_t size, size_t alignment);
+  // block.deviceVisible says; its file's name says it holds `contents`. Release it with freeDeviceVisible.
+  SharedMemoryBlock allocateDeviceVisible(size_t size, size_t alignment, const MemoryFileContents& contents);
   SharedMemoryBlock mapForeignDeviceVisible(const IpcFileReference& file, uint64_t minimumSize, std::string& why);
   void freeDeviceVisible(const SharedMemoryBlock& block);
 

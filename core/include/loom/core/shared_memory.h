@@ -5,6 +5,7 @@
 // which an importing process checks that it opened the very file a handle names.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "loom/core/ipc_handle.h"
@@ -16,14 +17,16 @@ struct SharedMemoryBlock {
   size_t mappedSize = 0;  // whole pages
   int fd = -1;
   bool deviceVisible = false;  // registered with a device's driver (MemoryManager::allocateDeviceVisible)
-  FileIdentity identity;       // of the file, and its st_dev and st_ino
+  FileIdentity identity;       // of the file, what it holds (both in its name), and its st_dev and st_ino
+  MemoryFileContents contents;
   uint64_t device = 0;
   uint64_t inode = 0;
 };
 
-// Maps `size` bytes (rounded up to pages) at an address aligned to `alignment` (a power of two).
-// Returns a block with address == nullptr when out of memory.
-SharedMemoryBlock allocateSharedMemory(size_t size, size_t alignment);
+// Maps `size` bytes (rounded up to pages) at an address aligned to `alignment` (a power of two),
+// of a file whose name says it holds `contents`. Returns a block with address == nullptr when out
+// of memory.
+SharedMemoryBlock allocateSharedMemory(size_t size, size_t alignment, const MemoryFileContents& contents);
 void freeSharedMemory(const SharedMemoryBlock& block);
 
 // What another process needs to find the block's file: this process's pid and the descriptor,
@@ -33,7 +36,15 @@ IpcFileReference sharedMemoryReference(const SharedMemoryBlock& block);
 // opened here shows the very Loom memory file `file` names, at least `minimumSize` bytes long
 // (checkOpenedFile). Anything else (a freed file, another file of the exporter, a file named like
 // Loom's) is not opened, or not mapped: the block's address is nullptr and `why` says why.
+// Where `file.fd` is a descriptor of this process that refers to that very file (same device and
+// inode, same name: one received over a Unix socket, inherited through fork, or the exporter's
+// own), the block maps a duplicate of it, and that descriptor stays its owner's; else the
+// exporter's descriptor is opened through /proc/<pid>/fd.
 SharedMemoryBlock mapForeignSharedMemory(const IpcFileReference& file, uint64_t minimumSize, std::string& why);
+
+// The Loom memory file that descriptor `fd` of this process refers to, as a reference to it in
+// this process; nullopt, with `why`, when it is no descriptor or not a Loom memory file.
+std::optional<IpcFileReference> describeOwnDescriptor(int32_t fd, std::string& why);
 
 size_t pageSize();
 

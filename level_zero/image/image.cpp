@@ -170,7 +170,9 @@ bool mediaFormatOf(ze_image_format_layout_t layout, core::ImageFormat& out) {
   }
 }
 
-bool isMediaLayout(ze_image_format_layout_t layout) { return layout >= ZE_IMAGE_FORMAT_LAYOUT_Y8 && layout != ZE_IMAGE_FORMAT_LAYOUT_FORCE_UINT32; }
+bool isMediaLayout(ze_image_format_layout_t layout) {
+  return layout >= ZE_IMAGE_FORMAT_LAYOUT_Y8 && layout <= ZE_IMAGE_FORMAT_LAYOUT_BRGP;
+}
 
 // The Loom format of a Level Zero one, when Loom supports it for the image type and what the
 // flags ask.

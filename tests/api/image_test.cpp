@@ -429,7 +429,7 @@ TEST_P(LayoutTest, CopiesKeepTheBytesAndKernelsConvert) {
   ASSERT_ZE(zeCommandListAppendImageCopyToMemory(list, back.data(), second, nullptr, nullptr, 0, nullptr));
   EXPECT_EQ(back, texels);
 
-  ze_module_handle_t m = module("image_kernels.spv");
+  ze_module_handle_t m = module("texel_kernels.spv");
   ASSERT_NE(m, nullptr);
   auto* floats = shared<std::array<float, 4>>(1);
   auto* integers = shared<std::array<int32_t, 4>>(1);

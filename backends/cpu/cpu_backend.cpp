@@ -14,6 +14,7 @@
 #include "backends/cpu/host_telemetry.h"
 #include "backends/cpu/kernel_fault_guard.h"
 #include "backends/cpu/numa_placement.h"
+#include "backends/cpu/region_pieces.h"
 #include "backends/cpu/tile_cores.h"
 #include "loom/compiler/local_arguments.h"
 #include "loom/core/debug_keys.h"
@@ -308,6 +309,37 @@ void CpuBackend::copy(void* destination, const void* source, size_t size) {
     return;
   }
   streamCopy(out, in, size);
+}
+
+namespace {
+
+// Region copies from this size on run on the pool, in pieces of at least kMinimumCopyPiece: a
+// worker's wake-up costs as much as copying some tens of KiB.
+constexpr uint64_t kPoolCopyThreshold = 2 << 20;
+constexpr uint64_t kMinimumCopyPiece = 256 << 10;
+constexpr uint64_t kCopyPiecesPerThread = 4;  // pieces to share out, so that a slow thread holds up little
+
+}  // namespace
+
+bool CpuBackend::copyRegionOnPool(const core::CopyRegionCommand& copy) {
+  const uint64_t bytes = copy.width * copy.height * copy.depth;
+  if (bytes < kPoolCopyThreshold || pool_->threads() < 2) return false;
+  const uint64_t pieceBytes = std::max(kMinimumCopyPiece, bytes / (kCopyPiecesPerThread * pool_->threads()));
+  const RegionPieces pieces(copy, pieceBytes);
+  if (pieces.count() < 2 || pieces.mayOverlap()) return false;
+  // As copy() chooses: past the cache, stores that bypass it.
+  const bool streaming = bytes >= kStreamingCopyThreshold;
+  auto copyBytes = [streaming](char* out, const char* in, uint64_t size) {
+    if (streaming) streamCopy(out, in, size);
+    else std::memcpy(out, in, size);
+  };
+  pool_->run(
+      pieces.count(),
+      [&](uint64_t first, uint64_t last, unsigned) {
+        for (uint64_t piece = first; piece < last; ++piece) pieces.copyPiece(piece, copyBytes);
+      },
+      tile_);
+  return true;
 }
 
 void CpuBackend::fill(void* destination, const void* pattern, size_t patternSize, size_t size) {

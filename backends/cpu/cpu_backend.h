@@ -41,6 +41,11 @@ class CpuBackend final : public core::Backend {
   bool finishKernel(StartedKernel& started);
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
+  // A region copy big enough to pay for waking the pool's workers, cut into pieces that they and
+  // the calling thread copy at once (region_pieces.h). False, copying nothing, when it is smaller,
+  // when the bytes it reads and those it writes may meet, or when the pool has no workers: the
+  // caller then copies it on its own thread.
+  bool copyRegionOnPool(const core::CopyRegionCommand& copy);
   uint64_t timestamp() const override;
   // A tile's colored memory goes on the tile's NUMA node (numa_placement.h); false on a machine
   // of one node, or for a device that is no tile.

@@ -30,6 +30,10 @@ void CpuQueue::finishLaunches() {
 
 void CpuQueue::copy(void* destination, const void* source, size_t size) { backend_.copy(destination, source, size); }
 
+void CpuQueue::copyRegion(const core::CopyRegionCommand& copy) {
+  if (!backend_.copyRegionOnPool(copy)) BackendQueue::copyRegion(copy);
+}
+
 void CpuQueue::fill(void* destination, const void* pattern, size_t patternSize, size_t size) {
   backend_.fill(destination, pattern, patternSize, size);
 }

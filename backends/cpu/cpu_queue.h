@@ -17,6 +17,8 @@ class CpuQueue final : public core::BackendQueue {
   void launch(const core::KernelLaunch& launch, const uint8_t* arguments) override;
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
+  // Large regions on the pool's threads at once, others row by row on the calling thread.
+  void copyRegion(const core::CopyRegionCommand& copy) override;
   bool completed() override { return true; }
   void synchronize() override {}
   int32_t takeFailure() override;

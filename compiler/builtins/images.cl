@@ -99,7 +99,35 @@ IMAGE_ARRANGE(int)
     else *at = (v).x;                                                  \
   } while (0)
 
-static bool imageHasIntegers(uint type) { return type >= CLK_SIGNED_INT8 && type <= CLK_UNSIGNED_INT32; }
+// CL_UNORM_INT_101010_2, which OpenCL C's headers lack, and the channel types of Level Zero
+// layouts that OpenCL lacks: image_abi.h's LevelZeroChannelType, which says where their bits lie.
+#define IMAGE_UNORM_INT_101010_2 0x10E0
+#define IMAGE_UNORM_INT_2_101010 0x10E5
+#define IMAGE_UNORM_INT32 0x4C000
+#define IMAGE_SNORM_INT32 0x4C001
+#define IMAGE_SNORM_INT_2_101010 0x4C002
+#define IMAGE_SIGNED_INT_2_101010 0x4C003
+#define IMAGE_UNSIGNED_INT_2_101010 0x4C004
+#define IMAGE_UNSIGNED_FLOAT_2_101010 0x4C005
+#define IMAGE_UNSIGNED_FLOAT_11_11_10 0x4C006
+#define IMAGE_UNORM_SHORT_4444 0x4C007
+#define IMAGE_UNORM_SHORT_1555 0x4C008
+
+static bool imageHasIntegers(uint type) {
+  return (type >= CLK_SIGNED_INT8 && type <= CLK_UNSIGNED_INT32) || type == IMAGE_SIGNED_INT_2_101010 ||
+         type == IMAGE_UNSIGNED_INT_2_101010;
+}
+
+// A 2_101010 word's fields from the most significant bits down: 2, 10, 10 and 10 bits (with
+// CL_ABGR, alpha, blue, green, red).
+static uint4 imageFields2_101010(uint bits) {
+  return (uint4)(bits >> 30, (bits >> 20) & 1023, (bits >> 10) & 1023, bits & 1023);
+}
+static int4 imageSignedFields2_101010(uint bits) {
+  return (int4)(as_int(bits) >> 30, as_int(bits << 2) >> 22, as_int(bits << 12) >> 22, as_int(bits << 22) >> 22);
+}
+// Fields already within their widths.
+static uint imageJoin2_101010(uint4 f) { return f.x << 30 | f.y << 20 | f.z << 10 | f.w; }
 
 // The integer channels of a texel, in memory order (read_imagei and read_imageui).
 static int4 imageLoadIntegers(__global const uchar* p, uint type, uint count) {
@@ -108,29 +136,134 @@ static int4 imageLoadIntegers(__global const uchar* p, uint type, uint count) {
     case CLK_UNSIGNED_INT8: return IMAGE_LOAD_CHANNELS(uchar, p, count);
     case CLK_SIGNED_INT16: return IMAGE_LOAD_CHANNELS(short, p, count);
     case CLK_UNSIGNED_INT16: return IMAGE_LOAD_CHANNELS(ushort, p, count);
+    case IMAGE_SIGNED_INT_2_101010: return imageSignedFields2_101010(*(const __global uint*)p);
+    case IMAGE_UNSIGNED_INT_2_101010: return as_int4(imageFields2_101010(*(const __global uint*)p));
     default: return IMAGE_LOAD_CHANNELS(int, p, count);
   }
 }
 
-// 565, 555 and 101010 texels: red in the high bits.
+// Unsigned floats of 11 and 10 bits (`mantissaBits` 6 or 5): a 5-bit exponent of bias 15 above
+// the mantissa, no sign; exponent 31 is infinity or NaN, 0 subnormal (Vulkan's and OpenGL's
+// unsigned 11- and 10-bit floats). Every one is a float exactly; a NaN's mantissa becomes the top
+// of the float NaN's, so that NaNs come back as they were.
+static float imageFromUnsignedFloat(uint bits, uint mantissaBits) {
+  const uint exponent = bits >> mantissaBits, mantissa = bits & ((1u << mantissaBits) - 1);
+  if (exponent == 31) return as_float(0x7F800000u | mantissa << (23 - mantissaBits));
+  if (exponent == 0) return (float)mantissa * (mantissaBits == 6 ? 0x1p-20f : 0x1p-19f);
+  return as_float((exponent + 112) << 23 | mantissa << (23 - mantissaBits));
+}
+// Float to those: finite values round to the nearest (ties to even) and saturate to the largest
+// finite one; negative values and -infinity give 0, infinity infinity, NaN a NaN with the top of
+// its mantissa (the quiet bit where that is all 0).
+static uint imageToUnsignedFloat(float value, uint mantissaBits) {
+  const uint infinity = 31u << mantissaBits, largest = infinity - 1;
+  if (isnan(value)) {
+    const uint payload = (as_uint(value) >> (23 - mantissaBits)) & ((1u << mantissaBits) - 1);
+    return infinity | (payload ? payload : 1u << (mantissaBits - 1));
+  }
+  if (!(value > 0.0f)) return 0;
+  if (isinf(value)) return infinity;
+  if (value < 0x1p-14f)  // subnormal, in units of its step (rounding to 1 << mantissaBits gives the smallest normal)
+    return convert_uint_rte(value * (mantissaBits == 6 ? 0x1p20f : 0x1p19f));
+  const uint dropped = 23 - mantissaBits;
+  const uint rebased = as_uint(value) - (112u << 23);  // exponent bias 127 -> 15
+  const uint remainder = rebased & ((1u << dropped) - 1), tie = 1u << (dropped - 1);
+  uint result = rebased >> dropped;
+  if (remainder > tie || (remainder == tie && (result & 1))) ++result;
+  return min(result, largest);
+}
+
+// A packed channel of `scale` + 1 steps: scaled, rounded to nearest even, saturated (NaN gives 0).
+static uint imagePackChannel(float c, float scale) { return min(convert_uint_sat_rte(c * scale), (uint)scale); }
+
+// Packed texels, their channels in the memory order of the channel order they go with (image_abi.h).
 static float4 imageUnpack(uint bits, uint type) {
-  if (type == CLK_UNORM_SHORT_565)
-    return (float4)((float)((bits >> 11) & 31) / 31.0f, (float)((bits >> 5) & 63) / 63.0f, (float)(bits & 31) / 31.0f, 0.0f);
-  if (type == CLK_UNORM_SHORT_555)
-    return (float4)((float)((bits >> 10) & 31) / 31.0f, (float)((bits >> 5) & 31) / 31.0f, (float)(bits & 31) / 31.0f, 0.0f);
-  return (float4)((float)((bits >> 20) & 1023) / 1023.0f, (float)((bits >> 10) & 1023) / 1023.0f,
-                  (float)(bits & 1023) / 1023.0f, 0.0f);
+  switch (type) {
+    case CLK_UNORM_SHORT_565:
+      return (float4)((float)((bits >> 11) & 31) / 31.0f, (float)((bits >> 5) & 63) / 63.0f, (float)(bits & 31) / 31.0f, 0.0f);
+    case CLK_UNORM_SHORT_555:
+      return (float4)((float)((bits >> 10) & 31) / 31.0f, (float)((bits >> 5) & 31) / 31.0f, (float)(bits & 31) / 31.0f, 0.0f);
+    case CLK_UNORM_INT_101010:
+      return (float4)((float)((bits >> 20) & 1023) / 1023.0f, (float)((bits >> 10) & 1023) / 1023.0f,
+                      (float)(bits & 1023) / 1023.0f, 0.0f);
+    case IMAGE_UNORM_INT_101010_2:
+      return convert_float4((uint4)(bits >> 22, (bits >> 12) & 1023, (bits >> 2) & 1023, bits & 3)) /
+             (float4)(1023.0f, 1023.0f, 1023.0f, 3.0f);
+    case IMAGE_UNORM_INT_2_101010:
+      return convert_float4(imageFields2_101010(bits)) / (float4)(3.0f, 1023.0f, 1023.0f, 1023.0f);
+    case IMAGE_SNORM_INT_2_101010:
+      return fmax(convert_float4(imageSignedFields2_101010(bits)) / (float4)(1.0f, 511.0f, 511.0f, 511.0f), -1.0f);
+    case IMAGE_UNSIGNED_FLOAT_2_101010: {
+      const uint4 f = imageFields2_101010(bits);
+      return (float4)((float)f.x / 3.0f, imageFromUnsignedFloat(f.y, 5), imageFromUnsignedFloat(f.z, 5), imageFromUnsignedFloat(f.w, 5));
+    }
+    case IMAGE_UNSIGNED_FLOAT_11_11_10:
+      return (float4)(imageFromUnsignedFloat(bits & 0x7FF, 6), imageFromUnsignedFloat((bits >> 11) & 0x7FF, 6),
+                      imageFromUnsignedFloat(bits >> 22, 5), 0.0f);
+    case IMAGE_UNORM_SHORT_4444:
+      return convert_float4((uint4)(bits >> 12, (bits >> 8) & 15, (bits >> 4) & 15, bits & 15)) / 15.0f;
+    default:  // IMAGE_UNORM_SHORT_1555
+      return convert_float4((uint4)(bits >> 15, (bits >> 10) & 31, (bits >> 5) & 31, bits & 31)) / (float4)(1.0f, 31.0f, 31.0f, 31.0f);
+  }
+}
+
+static uint imagePack(float4 v, uint type) {
+  switch (type) {
+    case CLK_UNORM_SHORT_565:
+      return imagePackChannel(v.x, 31.0f) << 11 | imagePackChannel(v.y, 63.0f) << 5 | imagePackChannel(v.z, 31.0f);
+    case CLK_UNORM_SHORT_555:
+      return imagePackChannel(v.x, 31.0f) << 10 | imagePackChannel(v.y, 31.0f) << 5 | imagePackChannel(v.z, 31.0f);
+    case CLK_UNORM_INT_101010:
+      return imagePackChannel(v.x, 1023.0f) << 20 | imagePackChannel(v.y, 1023.0f) << 10 | imagePackChannel(v.z, 1023.0f);
+    case IMAGE_UNORM_INT_101010_2:
+      return imagePackChannel(v.x, 1023.0f) << 22 | imagePackChannel(v.y, 1023.0f) << 12 | imagePackChannel(v.z, 1023.0f) << 2 |
+             imagePackChannel(v.w, 3.0f);
+    case IMAGE_UNORM_INT_2_101010:
+      return imageJoin2_101010((uint4)(imagePackChannel(v.x, 3.0f), imagePackChannel(v.y, 1023.0f), imagePackChannel(v.z, 1023.0f),
+                                       imagePackChannel(v.w, 1023.0f)));
+    case IMAGE_SNORM_INT_2_101010: {
+      const int4 f = clamp(convert_int4_sat_rte(v * (float4)(1.0f, 511.0f, 511.0f, 511.0f)), (int4)(-2, -512, -512, -512),
+                           (int4)(1, 511, 511, 511));
+      return imageJoin2_101010(as_uint4(f) & (uint4)(3, 1023, 1023, 1023));
+    }
+    case IMAGE_UNSIGNED_FLOAT_2_101010:
+      return imageJoin2_101010((uint4)(imagePackChannel(v.x, 3.0f), imageToUnsignedFloat(v.y, 5), imageToUnsignedFloat(v.z, 5),
+                                       imageToUnsignedFloat(v.w, 5)));
+    case IMAGE_UNSIGNED_FLOAT_11_11_10:
+      return imageToUnsignedFloat(v.x, 6) | imageToUnsignedFloat(v.y, 6) << 11 | imageToUnsignedFloat(v.z, 5) << 22;
+    case IMAGE_UNORM_SHORT_4444:
+      return imagePackChannel(v.x, 15.0f) << 12 | imagePackChannel(v.y, 15.0f) << 8 | imagePackChannel(v.z, 15.0f) << 4 |
+             imagePackChannel(v.w, 15.0f);
+    default:  // IMAGE_UNORM_SHORT_1555
+      return imagePackChannel(v.x, 1.0f) << 15 | imagePackChannel(v.y, 31.0f) << 10 | imagePackChannel(v.z, 31.0f) << 5 |
+             imagePackChannel(v.w, 31.0f);
+  }
+}
+
+// Packed types of 16-bit texels (the others have 32).
+static bool imageIsPacked16(uint type) {
+  return type == CLK_UNORM_SHORT_565 || type == CLK_UNORM_SHORT_555 || type == IMAGE_UNORM_SHORT_4444 ||
+         type == IMAGE_UNORM_SHORT_1555;
+}
+static bool imageIsPacked(uint type) {
+  switch (type) {
+    case CLK_UNORM_INT_101010: case IMAGE_UNORM_INT_101010_2: case IMAGE_UNORM_INT_2_101010: case IMAGE_SNORM_INT_2_101010:
+    case IMAGE_UNSIGNED_FLOAT_2_101010: case IMAGE_UNSIGNED_FLOAT_11_11_10: return true;
+    default: return imageIsPacked16(type);
+  }
 }
 
 // The float channels of a texel, in memory order (read_imagef and read_imageh).
 static float4 imageLoadFloats(__global const uchar* p, uint type, uint count) {
+  if (imageIsPacked(type))
+    return imageUnpack(imageIsPacked16(type) ? *(const __global ushort*)p : *(const __global uint*)p, type);
   switch (type) {
     case CLK_UNORM_INT8: return convert_float4(IMAGE_LOAD_CHANNELS(uchar, p, count)) / 255.0f;
     case CLK_UNORM_INT16: return convert_float4(IMAGE_LOAD_CHANNELS(ushort, p, count)) / 65535.0f;
     case CLK_SNORM_INT8: return fmax(convert_float4(IMAGE_LOAD_CHANNELS(char, p, count)) / 127.0f, -1.0f);
     case CLK_SNORM_INT16: return fmax(convert_float4(IMAGE_LOAD_CHANNELS(short, p, count)) / 32767.0f, -1.0f);
-    case CLK_UNORM_SHORT_565: case CLK_UNORM_SHORT_555: return imageUnpack(*(const __global ushort*)p, type);
-    case CLK_UNORM_INT_101010: return imageUnpack(*(const __global uint*)p, type);
+    case IMAGE_UNORM_INT32: return convert_float4(as_uint4(IMAGE_LOAD_CHANNELS(int, p, count))) / 4294967295.0f;
+    case IMAGE_SNORM_INT32: return fmax(convert_float4(IMAGE_LOAD_CHANNELS(int, p, count)) / 2147483647.0f, -1.0f);
     case CLK_HALF_FLOAT: {
       const __global half* h = (const __global half*)p;
       if (count == 4) return vload_half4(0, h);
@@ -149,25 +282,22 @@ static float imageLinearToSrgb(float c) {
   return c <= 0.0031308f ? 12.92f * c : 1.055f * powr(c, 1.0f / 2.4f) - 0.055f;
 }
 
-// A packed channel of `scale` + 1 steps: scaled, rounded to nearest even, saturated (NaN gives 0).
-static uint imagePackChannel(float c, float scale) { return min(convert_uint_sat_rte(c * scale), (uint)scale); }
-
 static void imageStoreFloats(__global uchar* p, uint type, uint count, float4 v) {
+  if (imageIsPacked16(type)) {
+    *(__global ushort*)p = imagePack(v, type);
+    return;
+  }
+  if (imageIsPacked(type)) {
+    *(__global uint*)p = imagePack(v, type);
+    return;
+  }
   switch (type) {
     case CLK_UNORM_INT8: IMAGE_STORE_CHANNELS(convert_uchar4_sat_rte(v * 255.0f), uchar, p, count); return;
     case CLK_UNORM_INT16: IMAGE_STORE_CHANNELS(convert_ushort4_sat_rte(v * 65535.0f), ushort, p, count); return;
     case CLK_SNORM_INT8: IMAGE_STORE_CHANNELS(convert_char4_sat_rte(v * 127.0f), char, p, count); return;
     case CLK_SNORM_INT16: IMAGE_STORE_CHANNELS(convert_short4_sat_rte(v * 32767.0f), short, p, count); return;
-    case CLK_UNORM_SHORT_565:
-      *(__global ushort*)p = imagePackChannel(v.x, 31.0f) << 11 | imagePackChannel(v.y, 63.0f) << 5 | imagePackChannel(v.z, 31.0f);
-      return;
-    case CLK_UNORM_SHORT_555:
-      *(__global ushort*)p = imagePackChannel(v.x, 31.0f) << 10 | imagePackChannel(v.y, 31.0f) << 5 | imagePackChannel(v.z, 31.0f);
-      return;
-    case CLK_UNORM_INT_101010:
-      *(__global uint*)p =
-          imagePackChannel(v.x, 1023.0f) << 20 | imagePackChannel(v.y, 1023.0f) << 10 | imagePackChannel(v.z, 1023.0f);
-      return;
+    case IMAGE_UNORM_INT32: IMAGE_STORE_CHANNELS(convert_uint4_sat_rte(v * 4294967295.0f), uint, p, count); return;
+    case IMAGE_SNORM_INT32: IMAGE_STORE_CHANNELS(convert_int4_sat_rte(v * 2147483647.0f), int, p, count); return;
     case CLK_HALF_FLOAT: IMAGE_STORE_CHANNELS(convert_half4(v), half, p, count); return;  // to nearest even
     default: IMAGE_STORE_CHANNELS(v, float, p, count); return;  // CLK_FLOAT
   }
@@ -183,6 +313,17 @@ static void imageStoreIntegers(__global uchar* p, uint type, uint count, int4 v,
     case CLK_UNSIGNED_INT8: IMAGE_STORE_SATURATED(uchar, p, count, v, fromSigned); return;
     case CLK_SIGNED_INT16: IMAGE_STORE_SATURATED(short, p, count, v, fromSigned); return;
     case CLK_UNSIGNED_INT16: IMAGE_STORE_SATURATED(ushort, p, count, v, fromSigned); return;
+    case IMAGE_SIGNED_INT_2_101010: {
+      const int4 low = (int4)(-2, -512, -512, -512), high = (int4)(1, 511, 511, 511);
+      const int4 f = fromSigned ? clamp(v, low, high) : as_int4(min(as_uint4(v), as_uint4(high)));
+      *(__global uint*)p = imageJoin2_101010(as_uint4(f) & (uint4)(3, 1023, 1023, 1023));
+      return;
+    }
+    case IMAGE_UNSIGNED_INT_2_101010: {
+      const uint4 high = (uint4)(3, 1023, 1023, 1023);
+      *(__global uint*)p = imageJoin2_101010(fromSigned ? as_uint4(clamp(v, 0, as_int4(high))) : min(as_uint4(v), high));
+      return;
+    }
     default: IMAGE_STORE_CHANNELS(v, int, p, count); return;
   }
 }

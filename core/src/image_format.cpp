@@ -179,17 +179,50 @@ void encodePacked(ChannelType type, const FillColor& color, void* texel) {
   }
 }
 
-constexpr ChannelOrder kSupportedOrders[] = {ChannelOrder::R,         ChannelOrder::A,     ChannelOrder::RG,
-                                             ChannelOrder::RA,        ChannelOrder::RGB,   ChannelOrder::RGBx,
-                                             ChannelOrder::RGBA,      ChannelOrder::BGRA,  ChannelOrder::ARGB,
-                                             ChannelOrder::ABGR,      ChannelOrder::Intensity, ChannelOrder::Luminance,
-                                             ChannelOrder::Depth,     ChannelOrder::sRGB,  ChannelOrder::sRGBA,
-                                             ChannelOrder::sBGRA};
-constexpr ChannelType kSupportedTypes[] = {ChannelType::SnormInt8,     ChannelType::SnormInt16,    ChannelType::UnormInt8,
-                                           ChannelType::UnormInt16,    ChannelType::UnormShort565, ChannelType::UnormShort555,
-                                           ChannelType::UnormInt101010, ChannelType::SignedInt8,   ChannelType::SignedInt16,
-                                           ChannelType::SignedInt32,   ChannelType::UnsignedInt8,  ChannelType::UnsignedInt16,
-                                           ChannelType::UnsignedInt32, ChannelType::HalfFloat,     ChannelType::Float};
+constexpr ChannelOrder kSupportedOrders[] = {
+    ChannelOrder::R,         ChannelOrder::A,         ChannelOrder::RG,    ChannelOrder::RA,    ChannelOrder::RGB,
+    ChannelOrder::RGBx,      ChannelOrder::RGBA,      ChannelOrder::BGRA,  ChannelOrder::ARGB,  ChannelOrder::ABGR,
+    ChannelOrder::Intensity, ChannelOrder::Luminance, ChannelOrder::Depth, ChannelOrder::sRGB,  ChannelOrder::sRGBA,
+    ChannelOrder::sBGRA};
+// CL_Rx and CL_sRGBx are valid but not listed: the specification calls them two- and
+// four-channel formats, while OpenCL-CTS (v2023-05-16) stores one and three channels for them.
+constexpr ChannelType kSupportedTypes[] = {
+    ChannelType::SnormInt8,     ChannelType::SnormInt16,   ChannelType::UnormInt8,      ChannelType::UnormInt16,
+    ChannelType::UnormShort565, ChannelType::UnormShort555, ChannelType::UnormInt101010, ChannelType::UnormInt101010_2,
+    ChannelType::SignedInt8,    ChannelType::SignedInt16,  ChannelType::SignedInt32,    ChannelType::UnsignedInt8,
+    ChannelType::UnsignedInt16, ChannelType::UnsignedInt32, ChannelType::HalfFloat,     ChannelType::Float};
+
+// Level Zero's formats that OpenCL lacks, with the bytes of a texel.
+struct LevelZeroFormat {
+  ImageFormat format;
+  uint32_t bytes;
+};
+constexpr LevelZeroFormat kLevelZeroFormats[] = {
+    {{ChannelOrder::R, ChannelType::UnormInt32}, 4},
+    {{ChannelOrder::A, ChannelType::UnormInt32}, 4},
+    {{ChannelOrder::RG, ChannelType::UnormInt32}, 8},
+    {{ChannelOrder::RA, ChannelType::UnormInt32}, 8},
+    {{ChannelOrder::RGBA, ChannelType::UnormInt32}, 16},
+    {{ChannelOrder::R, ChannelType::SnormInt32}, 4},
+    {{ChannelOrder::A, ChannelType::SnormInt32}, 4},
+    {{ChannelOrder::RG, ChannelType::SnormInt32}, 8},
+    {{ChannelOrder::RA, ChannelType::SnormInt32}, 8},
+    {{ChannelOrder::RGBA, ChannelType::SnormInt32}, 16},
+    {{ChannelOrder::ABGR, ChannelType::UnormInt2_101010}, 4},
+    {{ChannelOrder::ABGR, ChannelType::SnormInt2_101010}, 4},
+    {{ChannelOrder::ABGR, ChannelType::SignedInt2_101010}, 4},
+    {{ChannelOrder::ABGR, ChannelType::UnsignedInt2_101010}, 4},
+    {{ChannelOrder::ABGR, ChannelType::UnsignedFloat2_101010}, 4},
+    {{ChannelOrder::RGB, ChannelType::UnsignedFloat11_11_10}, 4},
+    {{ChannelOrder::ARGB, ChannelType::UnormShort4444}, 2},
+    {{ChannelOrder::ARGB, ChannelType::UnormShort1555}, 2},
+};
+
+const LevelZeroFormat* levelZeroFormatOf(ImageFormat format) {
+  for (const LevelZeroFormat& known : kLevelZeroFormats)
+    if (known.format == format) return &known;
+  return nullptr;
+}
 
 bool supportsDepth(ImageType type) { return type == ImageType::Image2d || type == ImageType::Image2dArray; }
 
@@ -199,10 +232,12 @@ ChannelClass channelClass(ChannelType type) {
   switch (type) {
     case ChannelType::SignedInt8:
     case ChannelType::SignedInt16:
-    case ChannelType::SignedInt32: return ChannelClass::SignedInteger;
+    case ChannelType::SignedInt32:
+    case ChannelType::SignedInt2_101010: return ChannelClass::SignedInteger;
     case ChannelType::UnsignedInt8:
     case ChannelType::UnsignedInt16:
-    case ChannelType::UnsignedInt32: return ChannelClass::UnsignedInteger;
+    case ChannelType::UnsignedInt32:
+    case ChannelType::UnsignedInt2_101010: return ChannelClass::UnsignedInteger;
     default: return ChannelClass::Float;
   }
 }
@@ -227,6 +262,7 @@ bool isValidFormat(ImageFormat format) {
     case ChannelOrder::ABGR: return isEightBitType(type);
     case ChannelOrder::Intensity:
     case ChannelOrder::Luminance: return isNormalizedOrFloatType(type);
+    case ChannelOrder::RGx: return false;  // three channels: no type makes the texel's bits a power of two
     case ChannelOrder::Depth: return type == ChannelType::UnormInt16 || type == ChannelType::Float;
     case ChannelOrder::DepthStencil: return type == ChannelType::UnormInt24 || type == ChannelType::Float;
     case ChannelOrder::RGBA: return !isPackedType(type) || type == ChannelType::UnormInt101010_2;
@@ -236,9 +272,12 @@ bool isValidFormat(ImageFormat format) {
   }
 }
 
+bool isLevelZeroFormat(ImageFormat format) { return levelZeroFormatOf(format) != nullptr; }
+
 uint32_t channelCount(ChannelOrder order) { return static_cast<uint32_t>(swizzleOf(order).count); }
 
 uint32_t elementSize(ImageFormat format) {
+  if (const LevelZeroFormat* levelZero = levelZeroFormatOf(format)) return levelZero->bytes;
   if (!isValidFormat(format)) return 0;
   if (format.order == ChannelOrder::DepthStencil) return format.type == ChannelType::Float ? 8 : 4;
   if (isPackedType(format.type)) return packedTexelBytes(format.type);
@@ -257,6 +296,7 @@ std::vector<ImageFormat> supportedImageFormats(ImageType type, bool kernelWrites
 }
 
 bool isSupportedImageFormat(ImageFormat format, ImageType type, bool kernelWrites) {
+  if (isLevelZeroFormat(format)) return true;
   const std::vector<ImageFormat> formats = supportedImageFormats(type, kernelWrites);
   return std::find(formats.begin(), formats.end(), format) != formats.end();
 }

@@ -54,15 +54,13 @@ bool channelTypeOf(ze_image_format_type_t type, uint32_t bits, ChannelType& out)
   const int index = bits == 8 ? 0 : bits == 16 ? 1 : 2;
   static constexpr ChannelType kUint[] = {ChannelType::UnsignedInt8, ChannelType::UnsignedInt16, ChannelType::UnsignedInt32};
   static constexpr ChannelType kSint[] = {ChannelType::SignedInt8, ChannelType::SignedInt16, ChannelType::SignedInt32};
+  static constexpr ChannelType kUnorm[] = {ChannelType::UnormInt8, ChannelType::UnormInt16, ChannelType::UnormInt32};
+  static constexpr ChannelType kSnorm[] = {ChannelType::SnormInt8, ChannelType::SnormInt16, ChannelType::SnormInt32};
   switch (type) {
     case ZE_IMAGE_FORMAT_TYPE_UINT: out = kUint[index]; return true;
     case ZE_IMAGE_FORMAT_TYPE_SINT: out = kSint[index]; return true;
-    case ZE_IMAGE_FORMAT_TYPE_UNORM:
-      out = bits == 8 ? ChannelType::UnormInt8 : ChannelType::UnormInt16;
-      return bits != 32;
-    case ZE_IMAGE_FORMAT_TYPE_SNORM:
-      out = bits == 8 ? ChannelType::SnormInt8 : ChannelType::SnormInt16;
-      return bits != 32;
+    case ZE_IMAGE_FORMAT_TYPE_UNORM: out = kUnorm[index]; return true;
+    case ZE_IMAGE_FORMAT_TYPE_SNORM: out = kSnorm[index]; return true;
     case ZE_IMAGE_FORMAT_TYPE_FLOAT:
       out = bits == 16 ? ChannelType::HalfFloat : ChannelType::Float;
       return bits != 8;
@@ -70,11 +68,13 @@ bool channelTypeOf(ze_image_format_type_t type, uint32_t bits, ChannelType& out)
   }
 }
 
+// Whether a swizzle names `component` (ZE_IMAGE_FORMAT_SWIZZLE_X: any component, unread).
+bool names(ze_image_format_swizzle_t swizzle, ze_image_format_swizzle_t component) {
+  return swizzle == component || swizzle == ZE_IMAGE_FORMAT_SWIZZLE_X;
+}
+
 // The channel order a swizzle of `count` components names: the memory order of the components.
 bool channelOrderOf(const ze_image_format_t& format, uint32_t count, ChannelOrder& out) {
-  auto is = [](ze_image_format_swizzle_t swizzle, ze_image_format_swizzle_t component) {
-    return swizzle == component || swizzle == ZE_IMAGE_FORMAT_SWIZZLE_X;
-  };
   using S = ze_image_format_swizzle_t;
   const S x = format.x, y = format.y, z = format.z, w = format.w;
   switch (count) {
@@ -98,7 +98,7 @@ bool channelOrderOf(const ze_image_format_t& format, uint32_t count, ChannelOrde
                                    {A, R, G, B, ChannelOrder::ARGB},
                                    {A, B, G, R, ChannelOrder::ABGR}};
       for (const Named& named : kOrders) {
-        if (!is(x, named.x) || !is(y, named.y) || !is(z, named.z) || !is(w, named.w)) continue;
+        if (!names(x, named.x) || !names(y, named.y) || !names(z, named.z) || !names(w, named.w)) continue;
         out = named.order;
         return true;
       }
@@ -107,31 +107,81 @@ bool channelOrderOf(const ze_image_format_t& format, uint32_t count, ChannelOrde
   }
 }
 
-// The packed OpenCL format of a layout of unequal components: 5_6_5 is CL_UNORM_SHORT_565 (red in
-// the high bits), 5_5_5_1 is CL_UNORM_SHORT_555 when the swizzle leaves its alpha bit unread
-// (OpenCL's format has no alpha). Alpha of both reads 1. False for other layouts.
-bool packedFormatOf(const ze_image_format_t& format, core::ImageFormat& out) {
-  const bool rgbFirst = format.x == ZE_IMAGE_FORMAT_SWIZZLE_R && format.y == ZE_IMAGE_FORMAT_SWIZZLE_G &&
-                        format.z == ZE_IMAGE_FORMAT_SWIZZLE_B;
-  const bool alphaUnread = format.w == ZE_IMAGE_FORMAT_SWIZZLE_1 || format.w == ZE_IMAGE_FORMAT_SWIZZLE_X;
-  if (format.type != ZE_IMAGE_FORMAT_TYPE_UNORM || !rgbFirst) return false;
-  out.order = ChannelOrder::RGB;
-  if (format.layout == ZE_IMAGE_FORMAT_LAYOUT_5_6_5) {
-    out.type = ChannelType::UnormShort565;
-    return alphaUnread || format.w == ZE_IMAGE_FORMAT_SWIZZLE_A;
-  }
-  out.type = ChannelType::UnormShort555;
-  return format.layout == ZE_IMAGE_FORMAT_LAYOUT_5_5_5_1 && alphaUnread;
+// The swizzle (R, G, B, A) of a packed layout's components, or (R, G, B, 1) where
+// `opaqueAlpha` lets alpha go unread (X counts as any component).
+bool namesRgba(const ze_image_format_t& format, bool opaqueAlpha) {
+  const bool rgb = names(format.x, ZE_IMAGE_FORMAT_SWIZZLE_R) && names(format.y, ZE_IMAGE_FORMAT_SWIZZLE_G) &&
+                   names(format.z, ZE_IMAGE_FORMAT_SWIZZLE_B);
+  return rgb && (names(format.w, ZE_IMAGE_FORMAT_SWIZZLE_A) || (opaqueAlpha && format.w == ZE_IMAGE_FORMAT_SWIZZLE_1));
 }
 
-// The OpenCL format of a Level Zero one, when Loom supports it for the image type and what the
+// 10_10_10_2 of each type: red in the low bits, alpha in the top two (image_abi.h's *2_101010
+// types with CL_ABGR); FLOAT's color channels are 10-bit unsigned floats, its alpha normalized.
+bool tenTenTenTwoTypeOf(ze_image_format_type_t type, ChannelType& out) {
+  switch (type) {
+    case ZE_IMAGE_FORMAT_TYPE_UINT: out = ChannelType::UnsignedInt2_101010; return true;
+    case ZE_IMAGE_FORMAT_TYPE_SINT: out = ChannelType::SignedInt2_101010; return true;
+    case ZE_IMAGE_FORMAT_TYPE_UNORM: out = ChannelType::UnormInt2_101010; return true;
+    case ZE_IMAGE_FORMAT_TYPE_SNORM: out = ChannelType::SnormInt2_101010; return true;
+    case ZE_IMAGE_FORMAT_TYPE_FLOAT: out = ChannelType::UnsignedFloat2_101010; return true;
+    default: return false;
+  }
+}
+
+// The format of a layout of unequal components. 5_6_5 is CL_UNORM_SHORT_565 (red in the high
+// bits, alpha 1); 5_5_5_1 is CL_UNORM_SHORT_555 when the swizzle leaves its alpha bit unread, else
+// UnormShort1555; 4_4_4_4 is UnormShort4444; 11_11_10 holds unsigned floats. False for others.
+bool packedFormatOf(const ze_image_format_t& format, core::ImageFormat& out) {
+  const bool unorm = format.type == ZE_IMAGE_FORMAT_TYPE_UNORM;
+  switch (format.layout) {
+    case ZE_IMAGE_FORMAT_LAYOUT_5_6_5:
+      out = {ChannelOrder::RGB, ChannelType::UnormShort565};
+      return unorm && namesRgba(format, true);
+    case ZE_IMAGE_FORMAT_LAYOUT_5_5_5_1: {
+      const bool alphaUnread = format.w == ZE_IMAGE_FORMAT_SWIZZLE_1 || format.w == ZE_IMAGE_FORMAT_SWIZZLE_X;
+      out = alphaUnread ? core::ImageFormat{ChannelOrder::RGB, ChannelType::UnormShort555}
+                        : core::ImageFormat{ChannelOrder::ARGB, ChannelType::UnormShort1555};
+      return unorm && namesRgba(format, true);
+    }
+    case ZE_IMAGE_FORMAT_LAYOUT_4_4_4_4:
+      out = {ChannelOrder::ARGB, ChannelType::UnormShort4444};
+      return unorm && namesRgba(format, false);
+    case ZE_IMAGE_FORMAT_LAYOUT_10_10_10_2:
+      out.order = ChannelOrder::ABGR;
+      return tenTenTenTwoTypeOf(format.type, out.type) && namesRgba(format, false);
+    case ZE_IMAGE_FORMAT_LAYOUT_11_11_10:
+      out = {ChannelOrder::RGB, ChannelType::UnsignedFloat11_11_10};
+      return format.type == ZE_IMAGE_FORMAT_TYPE_FLOAT && namesRgba(format, true);
+    default: return false;
+  }
+}
+
+// Media layouts whose texels are one pixel each, as the color format that reads their channels
+// in memory order (their type and swizzle are ignored): Y8 and Y16 one normalized channel, AYUV
+// and Y416 four, Y410 10_10_10_2. False for the planar and chroma-subsampled ones.
+bool mediaFormatOf(ze_image_format_layout_t layout, core::ImageFormat& out) {
+  switch (layout) {
+    case ZE_IMAGE_FORMAT_LAYOUT_Y8: out = {ChannelOrder::R, ChannelType::UnormInt8}; return true;
+    case ZE_IMAGE_FORMAT_LAYOUT_Y16: out = {ChannelOrder::R, ChannelType::UnormInt16}; return true;
+    case ZE_IMAGE_FORMAT_LAYOUT_AYUV: out = {ChannelOrder::RGBA, ChannelType::UnormInt8}; return true;
+    case ZE_IMAGE_FORMAT_LAYOUT_Y416: out = {ChannelOrder::RGBA, ChannelType::UnormInt16}; return true;
+    case ZE_IMAGE_FORMAT_LAYOUT_Y410: out = {ChannelOrder::ABGR, ChannelType::UnormInt2_101010}; return true;
+    default: return false;
+  }
+}
+
+bool isMediaLayout(ze_image_format_layout_t layout) {
+  return layout >= ZE_IMAGE_FORMAT_LAYOUT_Y8 && layout <= ZE_IMAGE_FORMAT_LAYOUT_BRGP;
+}
+
+// The Loom format of a Level Zero one, when Loom supports it for the image type and what the
 // flags ask.
 bool supportedFormatOf(const ze_image_desc_t& desc, ImageType type, core::ImageFormat& out) {
   const Components components = componentsOf(desc.format.layout);
-  const bool known = components.count == 0
-                         ? packedFormatOf(desc.format, out)
-                         : channelTypeOf(desc.format.type, components.bits, out.type) &&
-                               channelOrderOf(desc.format, components.count, out.order);
+  const bool known = isMediaLayout(desc.format.layout) ? mediaFormatOf(desc.format.layout, out)
+                     : components.count == 0         ? packedFormatOf(desc.format, out)
+                                                     : channelTypeOf(desc.format.type, components.bits, out.type) &&
+                                                   channelOrderOf(desc.format, components.count, out.order);
   return known && core::isSupportedImageFormat(out, type, desc.flags & ZE_IMAGE_FLAG_KERNEL_WRITE);
 }
 
@@ -139,7 +189,10 @@ bool supportedFormatOf(const ze_image_desc_t& desc, ImageType type, core::ImageF
 ze_result_t shapeOf(const ze_image_desc_t& desc, const core::ImageLimits& limits, core::ImageShape& shape, const char* function) {
   if (!imageTypeOf(desc.type, shape.type)) return reportError(ZE_RESULT_ERROR_INVALID_ENUMERATION, function, "unknown image type");
   if (!supportedFormatOf(desc, shape.type, shape.format))
-    return reportError(ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT, function, "the format (layout, type, swizzle) is not supported");
+    return reportError(ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT, function,
+                       isMediaLayout(desc.format.layout)
+                           ? "planar and chroma-subsampled media layouts are not supported (Y8, Y16, AYUV, Y410 and Y416 are)"
+                           : "the format (layout, type, swizzle) is not supported");
   if (desc.miplevels > 1) return reportError(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, function, "mipmaps are not supported");
   shape.width = desc.width;
   const bool hasHeight = shape.type == ImageType::Image2d || shape.type == ImageType::Image2dArray || shape.type == ImageType::Image3d;

@@ -2,6 +2,7 @@
 // the image copies (image to image, to and from memory, tight and pitched) for every image type.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 
 #include "ze_test_helpers.h"
@@ -68,7 +69,7 @@ TEST_F(ImageTest, CreationChecksTheDescription) {
   EXPECT_EQ(createResult(bad), ZE_RESULT_ERROR_INVALID_ENUMERATION);
   bad = imageDesc(ZE_IMAGE_TYPE_2D, 16, 16, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_NV12);
   EXPECT_EQ(createResult(bad), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
-  bad = imageDesc(ZE_IMAGE_TYPE_2D, 16, 16, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_UNORM);  // no 32-bit unorm
+  bad = imageDesc(ZE_IMAGE_TYPE_2D, 16, 16, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_8, ZE_IMAGE_FORMAT_TYPE_FLOAT);  // no 8-bit float
   EXPECT_EQ(createResult(bad), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
   bad = imageDesc(ZE_IMAGE_TYPE_2D, 0, 16, 1, 0);
   EXPECT_EQ(createResult(bad), ZE_RESULT_ERROR_INVALID_ARGUMENT);
@@ -340,7 +341,7 @@ TEST_F(ImageKernelTest, FourComponentSwizzlesNameOpenCLsOrders) {
 }
 
 // 5_6_5 is CL_UNORM_SHORT_565 (red in the high bits, alpha 1); 5_5_5_1 is CL_UNORM_SHORT_555
-// only where the swizzle does not read its alpha bit, which OpenCL's format lacks.
+// where the swizzle does not read its alpha bit; packed layouts take their own component order.
 TEST_F(ImageKernelTest, PackedLayoutsAreOpenCLsPackedFormats) {
   using S = ze_image_format_swizzle_t;
   const S r = ZE_IMAGE_FORMAT_SWIZZLE_R, g = ZE_IMAGE_FORMAT_SWIZZLE_G, b = ZE_IMAGE_FORMAT_SWIZZLE_B;
@@ -351,12 +352,126 @@ TEST_F(ImageKernelTest, PackedLayoutsAreOpenCLsPackedFormats) {
   EXPECT_EQ(readFirstPixel(rgb565), (std::vector<float>{1.0f, 0.0f, 1.0f, 1.0f}));
 
   EXPECT_ZE(createResult(swizzled(ZE_IMAGE_FORMAT_LAYOUT_5_5_5_1, r, g, b, ZE_IMAGE_FORMAT_SWIZZLE_X)));
-  EXPECT_EQ(createResult(swizzled(ZE_IMAGE_FORMAT_LAYOUT_5_5_5_1, r, g, b, ZE_IMAGE_FORMAT_SWIZZLE_A)),
-            ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
   EXPECT_EQ(createResult(swizzled(ZE_IMAGE_FORMAT_LAYOUT_5_6_5, b, g, r, ZE_IMAGE_FORMAT_SWIZZLE_1)),
             ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
-  EXPECT_EQ(createResult(swizzled(ZE_IMAGE_FORMAT_LAYOUT_4_4_4_4, r, g, b, ZE_IMAGE_FORMAT_SWIZZLE_A)),
+  EXPECT_EQ(createResult(swizzled(ZE_IMAGE_FORMAT_LAYOUT_4_4_4_4, ZE_IMAGE_FORMAT_SWIZZLE_A, b, g, r)), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+  EXPECT_EQ(createResult(swizzled(ZE_IMAGE_FORMAT_LAYOUT_4_4_4_4, r, g, b, ZE_IMAGE_FORMAT_SWIZZLE_1)),
             ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+  ze_image_desc_t elevenElevenTen = swizzled(ZE_IMAGE_FORMAT_LAYOUT_11_11_10, r, g, b, ZE_IMAGE_FORMAT_SWIZZLE_1);
+  EXPECT_EQ(createResult(elevenElevenTen), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT) << "11_11_10 holds floats";
+  elevenElevenTen.format.type = ZE_IMAGE_FORMAT_TYPE_FLOAT;
+  EXPECT_ZE(createResult(elevenElevenTen));
+}
+
+// One texel of a Level Zero format that OpenCL lacks: its bytes, what read_imagef (or
+// read_imagei) makes of them, a color written to it and the bytes that gives.
+struct LayoutCase {
+  const char* name;
+  ze_image_format_layout_t layout;
+  ze_image_format_type_t type;
+  uint32_t bytes;  // of a texel
+  uint64_t texel;
+  std::array<float, 4> read;           // read_imagef's (r, g, b, a), for normalized and float types
+  std::array<int32_t, 4> readInteger;  // read_imagei's, for integer types
+  std::array<float, 4> color;          // written with write_imagef
+  std::array<int32_t, 4> integerColor;  // written with write_imagei (SINT) or write_imageui (UINT)
+  uint64_t written;                    // the texel's bytes after the write
+};
+
+bool isIntegerType(ze_image_format_type_t type) { return type == ZE_IMAGE_FORMAT_TYPE_UINT || type == ZE_IMAGE_FORMAT_TYPE_SINT; }
+
+constexpr uint32_t tenBits(uint32_t r, uint32_t g, uint32_t b, uint32_t a) { return a << 30 | b << 20 | g << 10 | r; }
+
+const LayoutCase kLayoutCases[] = {
+    // Red in the low bits, alpha in the top two.
+    {"Unorm1010102", ZE_IMAGE_FORMAT_LAYOUT_10_10_10_2, ZE_IMAGE_FORMAT_TYPE_UNORM, 4, tenBits(0, 512, 1023, 3),
+     {0.0f, 512 / 1023.0f, 1.0f, 1.0f}, {}, {1.0f, 0.0f, 0.5f, 1.0f / 3}, {}, tenBits(1023, 0, 512, 1)},
+    {"Snorm1010102", ZE_IMAGE_FORMAT_LAYOUT_10_10_10_2, ZE_IMAGE_FORMAT_TYPE_SNORM, 4, tenBits(0x200, 511, 0, 1),
+     {-1.0f, 1.0f, 0.0f, 1.0f}, {}, {-1.0f, 0.5f, 2.0f, -1.0f}, {}, tenBits(0x201, 256, 511, 3)},
+    {"Uint1010102", ZE_IMAGE_FORMAT_LAYOUT_10_10_10_2, ZE_IMAGE_FORMAT_TYPE_UINT, 4, tenBits(5, 1000, 7, 2), {}, {5, 1000, 7, 2},
+     {}, {2000, 3, 4, 9}, tenBits(1023, 3, 4, 3)},
+    {"Sint1010102", ZE_IMAGE_FORMAT_LAYOUT_10_10_10_2, ZE_IMAGE_FORMAT_TYPE_SINT, 4, tenBits(0x200, 511, 0x3FF, 2), {},
+     {-512, 511, -1, -2}, {}, {600, -600, 5, -3}, tenBits(511, 0x200, 5, 2)},
+    // Color channels are 10-bit unsigned floats (1.0 is 15 << 5), alpha 2-bit normalized.
+    {"Float1010102", ZE_IMAGE_FORMAT_LAYOUT_10_10_10_2, ZE_IMAGE_FORMAT_TYPE_FLOAT, 4, tenBits(15 << 5, 16 << 5 | 16, 0, 3),
+     {1.0f, 3.0f, 0.0f, 1.0f}, {}, {0.5f, 70000.0f, -2.0f, 2.0f / 3}, {}, tenBits(14 << 5, 30 << 5 | 31, 0, 2)},
+    // Red and green 11-bit unsigned floats from the low bits, blue 10-bit; alpha reads 1.
+    {"Float111110", ZE_IMAGE_FORMAT_LAYOUT_11_11_10, ZE_IMAGE_FORMAT_TYPE_FLOAT, 4, 15u << 6 | (14u << 6 | 32) << 11 | 17u << 27,
+     {1.0f, 0.75f, 4.0f, 1.0f}, {}, {0.25f, INFINITY, -1.0f, 0.0f}, {}, 13u << 6 | 31u << 17},
+    // A, R, G, B from the high bits.
+    {"Unorm4444", ZE_IMAGE_FORMAT_LAYOUT_4_4_4_4, ZE_IMAGE_FORMAT_TYPE_UNORM, 2, 0xF05A, {0.0f, 5 / 15.0f, 10 / 15.0f, 1.0f}, {},
+     {1.0f, 0.5f, 0.0f, 0.2f}, {}, 0x3F80},
+    {"Unorm5551", ZE_IMAGE_FORMAT_LAYOUT_5_5_5_1, ZE_IMAGE_FORMAT_TYPE_UNORM, 2, 0x8000 | 31 << 10 | 16,
+     {1.0f, 0.0f, 16 / 31.0f, 1.0f}, {}, {0.0f, 1.0f, 0.5f, 0.4f}, {}, 31 << 5 | 16},
+    {"Unorm32", ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_UNORM, 4, 0x80000000u, {0.5f, 0.0f, 0.0f, 1.0f}, {},
+     {0.25f, 0, 0, 0}, {}, 0x40000000u},
+    {"Snorm32x2", ZE_IMAGE_FORMAT_LAYOUT_32_32, ZE_IMAGE_FORMAT_TYPE_SNORM, 8, 0x40000000'80000000u,
+     {-1.0f, 0.5f, 0.0f, 1.0f}, {}, {-0.25f, 2.0f, 0, 0}, {}, 0x7FFFFFFF'E0000000u},
+};
+
+void PrintTo(const LayoutCase& c, std::ostream* out) { *out << c.name; }
+
+class LayoutTest : public ImageKernelTest, public ::testing::WithParamInterface<LayoutCase> {};
+
+// Texels go in and out through copies unchanged; kernels read and write them as the format says.
+TEST_P(LayoutTest, CopiesKeepTheBytesAndKernelsConvert) {
+  const LayoutCase& c = GetParam();
+  ze_image_desc_t desc = imageDesc(ZE_IMAGE_TYPE_2D, 2, 2, 1, 0, c.layout, c.type);
+  desc.flags = ZE_IMAGE_FLAG_KERNEL_WRITE;
+  ze_image_handle_t first = image(desc), second = image(desc);
+  ASSERT_NE(second, nullptr);
+  std::vector<uint8_t> texels(4 * c.bytes);
+  for (size_t i = 0; i < texels.size(); ++i) texels[i] = uint8_t(i * 37 + 5);
+  std::memcpy(texels.data(), &c.texel, c.bytes);
+  ASSERT_ZE(zeCommandListAppendImageCopyFromMemory(list, first, texels.data(), nullptr, nullptr, 0, nullptr));
+  ASSERT_ZE(zeCommandListAppendImageCopy(list, second, first, nullptr, 0, nullptr));
+  std::vector<uint8_t> back(texels.size());
+  ASSERT_ZE(zeCommandListAppendImageCopyToMemory(list, back.data(), second, nullptr, nullptr, 0, nullptr));
+  EXPECT_EQ(back, texels);
+
+  ze_module_handle_t m = module("texel_kernels.spv");
+  ASSERT_NE(m, nullptr);
+  auto* floats = shared<std::array<float, 4>>(1);
+  auto* integers = shared<std::array<int32_t, 4>>(1);
+  ze_kernel_handle_t read = kernel(m, "read_first_texel");
+  setArguments(read, second, floats, integers);
+  launch(read, 1, 1);
+  if (isIntegerType(c.type)) EXPECT_EQ(*integers, c.readInteger);
+  else EXPECT_EQ(*floats, c.read);
+
+  const bool integer = isIntegerType(c.type);
+  ze_kernel_handle_t write =
+      kernel(m, !integer ? "write_first_texel_f" : c.type == ZE_IMAGE_FORMAT_TYPE_SINT ? "write_first_texel_i" : "write_first_texel_ui");
+  if (integer) setArguments(write, first, c.integerColor);
+  else setArguments(write, first, c.color);
+  launch(write, 1, 1);
+  ASSERT_ZE(zeCommandListAppendImageCopyToMemory(list, back.data(), first, nullptr, nullptr, 0, nullptr));
+  uint64_t written = 0;
+  std::memcpy(&written, back.data(), c.bytes);
+  EXPECT_EQ(written, c.written);
+  EXPECT_TRUE(std::equal(back.begin() + c.bytes, back.end(), texels.begin() + c.bytes)) << "only texel (0, 0) changes";
+}
+
+INSTANTIATE_TEST_SUITE_P(LevelZeroOnly, LayoutTest, ::testing::ValuesIn(kLayoutCases),
+                         [](const ::testing::TestParamInfo<LayoutCase>& info) { return std::string(info.param.name); });
+
+// Media layouts of one pixel per texel read as their channels in memory order (their type and
+// swizzle are ignored); planar and chroma-subsampled ones are refused.
+TEST_F(ImageKernelTest, MediaLayoutsOfWholePixelsAreColorFormats) {
+  ze_image_desc_t y410 = imageDesc(ZE_IMAGE_TYPE_2D, 2, 2, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_Y410, ZE_IMAGE_FORMAT_TYPE_FLOAT);
+  ze_image_handle_t pixels = image(y410);
+  ASSERT_NE(pixels, nullptr);
+  const std::vector<uint32_t> texels = {tenBits(1023, 0, 0, 3), 0, 0, 0};  // U full, Y and V 0, opaque
+  ASSERT_ZE(zeCommandListAppendImageCopyFromMemory(list, pixels, texels.data(), nullptr, nullptr, 0, nullptr));
+  EXPECT_EQ(readFirstPixel(pixels), (std::vector<float>{1.0f, 0.0f, 0.0f, 1.0f}));
+  for (ze_image_format_layout_t layout : {ZE_IMAGE_FORMAT_LAYOUT_Y8, ZE_IMAGE_FORMAT_LAYOUT_Y16, ZE_IMAGE_FORMAT_LAYOUT_AYUV,
+                                          ZE_IMAGE_FORMAT_LAYOUT_Y416})
+    EXPECT_ZE(createResult(imageDesc(ZE_IMAGE_TYPE_2D, 4, 4, 1, 0, layout, ZE_IMAGE_FORMAT_TYPE_FLOAT))) << layout;
+  for (ze_image_format_layout_t layout : {ZE_IMAGE_FORMAT_LAYOUT_NV12, ZE_IMAGE_FORMAT_LAYOUT_P010, ZE_IMAGE_FORMAT_LAYOUT_YUYV,
+                                          ZE_IMAGE_FORMAT_LAYOUT_Y216, ZE_IMAGE_FORMAT_LAYOUT_I420})
+    EXPECT_EQ(createResult(imageDesc(ZE_IMAGE_TYPE_2D, 4, 4, 1, 0, layout, ZE_IMAGE_FORMAT_TYPE_UNORM)),
+              ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT)
+        << layout;
 }
 
 // Residency calls validate the image and device; Loom's images are always resident.

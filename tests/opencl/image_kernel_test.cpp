@@ -190,6 +190,28 @@ TEST_F(ImageKernelTest, QueriesReportTheImagesShapeAndFormat) {
 }
 
 // Reads without a sampler and a read-write image: each texel incremented in place.
+// Kernels read and write CL_UNORM_INT_101010_2: R in bits 31:22, A in 1:0.
+TEST_F(ImageKernelTest, TenTenTenTwoConvertsInKernels) {
+  const uint32_t texel = 1023u << 22 | 0u << 12 | 512u << 2 | 1u;  // (1, 0, 512/1023, 1/3)
+  cl_mem packed = image2d(CL_MEM_READ_ONLY, {CL_RGBA, CL_UNORM_INT_101010_2}, 1, 1, &texel);
+  cl_mem swapped = image2d(CL_MEM_WRITE_ONLY, {CL_RGBA, CL_UNORM_INT_101010_2}, 1, 1);
+  cl_mem results = buffer(CL_MEM_READ_WRITE, 8 * sizeof(cl_float));
+  cl_kernel convert = buildKernel(R"(
+    kernel void convert(read_only image2d_t packed, write_only image2d_t swapped, global float* results) {
+      float4 color = read_imagef(packed, (int2)(0, 0));
+      vstore4(color, 0, results);
+      write_imagef(swapped, (int2)(0, 0), color.wzyx);
+      results[4] = get_image_channel_data_type(packed);
+    })", "convert");
+  ASSERT_NE(convert, nullptr);
+  setArgs(convert, packed, swapped, results);
+  run2d(convert, 1, 1);
+  const std::vector<cl_float> values = readBack<cl_float>(results, 5);
+  EXPECT_EQ(values, (std::vector<cl_float>{1.0f, 0.0f, 512 / 1023.0f, 1 / 3.0f, float(CL_UNORM_INT_101010_2)}));
+  // (1/3, 512/1023, 0, 1): R round(341) = 341, G 512, B 0, A 3.
+  EXPECT_EQ(readImage<uint32_t>(swapped, 1, 1, 1), std::vector<uint32_t>{341u << 22 | 512u << 12 | 3u});
+}
+
 TEST_F(ImageKernelTest, ReadWriteImagesUpdateInPlace) {
   constexpr size_t width = 6, height = 3;
   std::vector<cl_uint> texels(width * height);

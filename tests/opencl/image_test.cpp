@@ -2,6 +2,7 @@
 // queries, and the image commands (read, write, copy, fill, map, copies with buffers) with
 // pitched host layouts for every image type.
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS  // clCreateImage2D and clCreateImage3D are tested too
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -186,8 +187,8 @@ TEST_F(ImageTest, CreationErrorsAreTheSpecificationsCodes) {
   EXPECT_CL(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, createError(CL_MEM_READ_WRITE, &badOrder, &desc2d));
   const cl_image_format badPair{CL_BGRA, CL_FLOAT};  // BGRA takes 8-bit types only
   EXPECT_CL(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, createError(CL_MEM_READ_WRITE, &badPair, &desc2d));
-  const cl_image_format padded{CL_RGx, CL_UNORM_INT8};  // valid, not supported
-  EXPECT_CL(CL_IMAGE_FORMAT_NOT_SUPPORTED, createError(CL_MEM_READ_WRITE, &padded, &desc2d));
+  const cl_image_format depthStencil{CL_DEPTH_STENCIL, CL_UNORM_INT24};  // valid, not supported
+  EXPECT_CL(CL_IMAGE_FORMAT_NOT_SUPPORTED, createError(CL_MEM_READ_WRITE, &depthStencil, &desc2d));
   const cl_image_format depth{CL_DEPTH, CL_FLOAT};  // depth images are 2D or 2D arrays
   cl_image_desc cube = describe({CL_MEM_OBJECT_IMAGE3D, 4, 4, 4, 0});
   EXPECT_CL(CL_IMAGE_FORMAT_NOT_SUPPORTED, createError(CL_MEM_READ_WRITE, &depth, &cube));
@@ -521,6 +522,62 @@ TEST_F(ImageTest, FillConvertsEveryChannelClass) {
   EXPECT_EQ(fillAndRead({CL_A, CL_UNORM_INT8}, alpha, 1), std::vector<uint8_t>{255});
   const float grey[4] = {0.5f, 0.0f, 0.0f, 0.0f};
   EXPECT_EQ(fillAndRead({CL_sRGBA, CL_UNORM_INT8}, grey, 4, CL_MEM_READ_ONLY), (std::vector<uint8_t>{188, 0, 0, 0}));
+}
+
+// CL_UNORM_INT_101010_2 (CL_RGBA) is listed and goes through every image command. CL_Rx and
+// CL_sRGBx are valid but not supported; CL_RGx is no valid format (its three channels never make
+// a power of two bits).
+TEST_F(ImageTest, PackedAndPaddedFormatsGoThroughEveryCommand) {
+  struct Case {
+    cl_image_format format;
+    cl_mem_flags flags;
+    size_t element;
+    std::array<float, 4> color;
+    std::vector<uint8_t> filled;
+  };
+  const Case cases[] = {
+      // R 1023 in bits 31:22, G round-to-even(511.5) = 512 in 21:12, B 0, A 1 in 1:0.
+      {{CL_RGBA, CL_UNORM_INT_101010_2}, CL_MEM_READ_WRITE, 4, {1.0f, 0.5f, 0.0f, 1.0f / 3}, {0x01, 0x00, 0xE0, 0xFF}},
+      {{CL_RGBA, CL_UNORM_INT_101010_2}, CL_MEM_READ_ONLY, 4, {0.0f, 0.0f, 2.0f, -1.0f}, {0xFC, 0x0F, 0x00, 0x00}},
+  };
+  const size_t zero[3] = {0, 0, 0}, region[3] = {5, 3, 1};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.flags);
+    const std::vector<cl_image_format> listed = formats(c.flags, CL_MEM_OBJECT_IMAGE2D);
+    EXPECT_TRUE(std::any_of(listed.begin(), listed.end(), [&](const cl_image_format& f) {
+      return f.image_channel_order == c.format.image_channel_order && f.image_channel_data_type == c.format.image_channel_data_type;
+    }));
+    const cl_image_desc desc = describe({CL_MEM_OBJECT_IMAGE2D, region[0], region[1], 0, 0});
+    cl_mem first = image(c.flags, c.format, desc), second = image(c.flags, c.format, desc);
+    ASSERT_NE(second, nullptr);
+    EXPECT_EQ(imageInfo<size_t>(first, CL_IMAGE_ELEMENT_SIZE), c.element);
+    HostTexels source(c.element, {region[0], region[1], 1}, CL_MEM_OBJECT_IMAGE2D, 0, 0);
+    source.fillDistinct(7);
+    write(first, zero, source);
+    ASSERT_CL_OK(clEnqueueCopyImage(queue, first, second, zero, zero, region, 0, nullptr, nullptr));
+    HostTexels back(c.element, {region[0], region[1], 1}, CL_MEM_OBJECT_IMAGE2D, 0, 0);
+    read(second, zero, back);
+    EXPECT_TRUE(sameTexels(source, back));
+
+    size_t rowPitch = 0;
+    cl_int error = CL_SUCCESS;
+    auto* mapped = static_cast<uint8_t*>(
+        clEnqueueMapImage(queue, second, CL_TRUE, CL_MAP_READ, zero, region, &rowPitch, nullptr, 0, nullptr, nullptr, &error));
+    ASSERT_CL_OK(error);
+    EXPECT_EQ(std::memcmp(mapped + rowPitch * 2 + c.element * 4, source.texel(4, 2, 0), c.element), 0);
+    ASSERT_CL_OK(clEnqueueUnmapMemObject(queue, second, mapped, 0, nullptr, nullptr));
+
+    ASSERT_CL_OK(clEnqueueFillImage(queue, second, c.color.data(), zero, region, 0, nullptr, nullptr));
+    read(second, zero, back);
+    EXPECT_EQ(std::vector<uint8_t>(back.texel(3, 1, 0), back.texel(3, 1, 0) + c.element), c.filled);
+  }
+  const cl_image_desc desc = describe({CL_MEM_OBJECT_IMAGE2D, 4, 4, 0, 0});
+  const cl_image_format rgx{CL_RGx, CL_UNORM_INT8};
+  EXPECT_CL(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, createError(CL_MEM_READ_WRITE, &rgx, &desc));
+  const cl_image_format rgb101010_2{CL_RGB, CL_UNORM_INT_101010_2};
+  EXPECT_CL(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, createError(CL_MEM_READ_WRITE, &rgb101010_2, &desc));
+  for (const cl_image_format& padded : {cl_image_format{CL_Rx, CL_UNORM_INT8}, cl_image_format{CL_sRGBx, CL_UNORM_INT8}})
+    EXPECT_CL(CL_IMAGE_FORMAT_NOT_SUPPORTED, createError(CL_MEM_READ_ONLY, &padded, &desc));
 }
 
 TEST_F(ImageTest, UseHostPointerImagesKeepTheirTexelsAtThePointer) {

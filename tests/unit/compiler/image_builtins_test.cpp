@@ -24,6 +24,13 @@ enum ChannelType : uint32_t {
   SNORM_INT8 = 0x10D0, SNORM_INT16 = 0x10D1, UNORM_INT8 = 0x10D2, UNORM_INT16 = 0x10D3, UNORM_SHORT_565 = 0x10D4,
   UNORM_SHORT_555 = 0x10D5, UNORM_INT_101010 = 0x10D6, SIGNED_INT8 = 0x10D7, SIGNED_INT16 = 0x10D8, SIGNED_INT32 = 0x10D9,
   UNSIGNED_INT8 = 0x10DA, UNSIGNED_INT16 = 0x10DB, UNSIGNED_INT32 = 0x10DC, HALF_FLOAT = 0x10DD, FLOAT = 0x10DE,
+  UNORM_INT_101010_2 = 0x10E0,
+  // Level Zero's (image_abi.h).
+  UNORM_INT_2_101010 = kChannelUnormInt2_101010, UNORM_INT32 = kChannelUnormInt32, SNORM_INT32 = kChannelSnormInt32,
+  SNORM_INT_2_101010 = kChannelSnormInt2_101010, SIGNED_INT_2_101010 = kChannelSignedInt2_101010,
+  UNSIGNED_INT_2_101010 = kChannelUnsignedInt2_101010, UNSIGNED_FLOAT_2_101010 = kChannelUnsignedFloat2_101010,
+  UNSIGNED_FLOAT_11_11_10 = kChannelUnsignedFloat11_11_10, UNORM_SHORT_4444 = kChannelUnormShort4444,
+  UNORM_SHORT_1555 = kChannelUnormShort1555,
 };
 enum ImageType : uint32_t {
   IMAGE2D = 0x10F1, IMAGE3D = 0x10F2, IMAGE2D_ARRAY = 0x10F3, IMAGE1D = 0x10F4, IMAGE1D_ARRAY = 0x10F5, IMAGE1D_BUFFER = 0x10F6,
@@ -32,8 +39,46 @@ enum ImageType : uint32_t {
 using Float4 = std::array<float, 4>;
 using Int4 = std::array<int32_t, 4>;
 
-bool isPacked(uint32_t type) { return type == UNORM_SHORT_565 || type == UNORM_SHORT_555 || type == UNORM_INT_101010; }
-bool isInteger(uint32_t type) { return type >= SIGNED_INT8 && type <= UNSIGNED_INT32; }
+// A field of a packed texel: its lowest bit, its width and what it holds.
+enum class Kind { Unorm, Snorm, Unsigned, Signed, UnsignedFloat };
+struct Field {
+  int shift, width;
+  Kind kind;
+};
+// Packed types: the texel's bytes and its fields, in the memory order of the channel order they
+// go with (image_abi.h and the OpenCL specification say where their bits lie).
+struct Packed {
+  uint32_t bytes;
+  std::vector<Field> fields;
+};
+
+const Packed* packedOf(uint32_t type) {
+  constexpr Kind U = Kind::Unorm, S = Kind::Snorm, UI = Kind::Unsigned, SI = Kind::Signed, F = Kind::UnsignedFloat;
+  static const std::map<uint32_t, Packed> packed = {
+      {UNORM_SHORT_565, {2, {{11, 5, U}, {5, 6, U}, {0, 5, U}}}},
+      {UNORM_SHORT_555, {2, {{10, 5, U}, {5, 5, U}, {0, 5, U}}}},
+      {UNORM_INT_101010, {4, {{20, 10, U}, {10, 10, U}, {0, 10, U}}}},
+      {UNORM_INT_101010_2, {4, {{22, 10, U}, {12, 10, U}, {2, 10, U}, {0, 2, U}}}},
+      {UNORM_INT_2_101010, {4, {{30, 2, U}, {20, 10, U}, {10, 10, U}, {0, 10, U}}}},
+      {SNORM_INT_2_101010, {4, {{30, 2, S}, {20, 10, S}, {10, 10, S}, {0, 10, S}}}},
+      {UNSIGNED_INT_2_101010, {4, {{30, 2, UI}, {20, 10, UI}, {10, 10, UI}, {0, 10, UI}}}},
+      {SIGNED_INT_2_101010, {4, {{30, 2, SI}, {20, 10, SI}, {10, 10, SI}, {0, 10, SI}}}},
+      {UNSIGNED_FLOAT_2_101010, {4, {{30, 2, U}, {20, 10, F}, {10, 10, F}, {0, 10, F}}}},
+      {UNSIGNED_FLOAT_11_11_10, {4, {{0, 11, F}, {11, 11, F}, {22, 10, F}}}},
+      {UNORM_SHORT_4444, {2, {{12, 4, U}, {8, 4, U}, {4, 4, U}, {0, 4, U}}}},
+      {UNORM_SHORT_1555, {2, {{15, 1, U}, {10, 5, U}, {5, 5, U}, {0, 5, U}}}},
+  };
+  const auto found = packed.find(type);
+  return found == packed.end() ? nullptr : &found->second;
+}
+
+bool isPacked(uint32_t type) { return packedOf(type) != nullptr; }
+bool isSignedInteger(uint32_t type) {
+  return type == SIGNED_INT8 || type == SIGNED_INT16 || type == SIGNED_INT32 || type == SIGNED_INT_2_101010;
+}
+bool isInteger(uint32_t type) {
+  return (type >= SIGNED_INT8 && type <= UNSIGNED_INT32) || type == SIGNED_INT_2_101010 || type == UNSIGNED_INT_2_101010;
+}
 
 uint32_t channelCount(uint32_t order) {
   switch (order) {
@@ -47,14 +92,13 @@ uint32_t channelCount(uint32_t order) {
 uint32_t channelSize(uint32_t type) {
   switch (type) {
     case SNORM_INT8: case UNORM_INT8: case SIGNED_INT8: case UNSIGNED_INT8: return 1;
-    case SIGNED_INT32: case UNSIGNED_INT32: case FLOAT: return 4;
+    case SIGNED_INT32: case UNSIGNED_INT32: case FLOAT: case UNORM_INT32: case SNORM_INT32: return 4;
     default: return 2;
   }
 }
 
 uint32_t elementSize(uint32_t order, uint32_t type) {
-  if (type == UNORM_INT_101010) return 4;
-  if (isPacked(type)) return 2;
+  if (const Packed* packed = packedOf(type)) return packed->bytes;
   return channelCount(order) * channelSize(type);
 }
 
@@ -66,7 +110,12 @@ std::string formatName(uint32_t order, uint32_t type) {
       {UNORM_INT8, "UNORM_INT8"}, {UNORM_INT16, "UNORM_INT16"}, {UNORM_SHORT_565, "UNORM_SHORT_565"},
       {UNORM_SHORT_555, "UNORM_SHORT_555"}, {UNORM_INT_101010, "UNORM_INT_101010"}, {SIGNED_INT8, "SIGNED_INT8"},
       {SIGNED_INT16, "SIGNED_INT16"}, {SIGNED_INT32, "SIGNED_INT32"}, {UNSIGNED_INT8, "UNSIGNED_INT8"},
-      {UNSIGNED_INT16, "UNSIGNED_INT16"}, {UNSIGNED_INT32, "UNSIGNED_INT32"}, {HALF_FLOAT, "HALF_FLOAT"}, {FLOAT, "FLOAT"}};
+      {UNSIGNED_INT16, "UNSIGNED_INT16"}, {UNSIGNED_INT32, "UNSIGNED_INT32"}, {HALF_FLOAT, "HALF_FLOAT"}, {FLOAT, "FLOAT"},
+      {sRGBx, "sRGBx"}, {UNORM_INT_101010_2, "UNORM_INT_101010_2"}, {UNORM_INT_2_101010, "UNORM_INT_2_101010"},
+      {UNORM_INT32, "UNORM_INT32"}, {SNORM_INT32, "SNORM_INT32"}, {SNORM_INT_2_101010, "SNORM_INT_2_101010"},
+      {SIGNED_INT_2_101010, "SIGNED_INT_2_101010"}, {UNSIGNED_INT_2_101010, "UNSIGNED_INT_2_101010"},
+      {UNSIGNED_FLOAT_2_101010, "UNSIGNED_FLOAT_2_101010"}, {UNSIGNED_FLOAT_11_11_10, "UNSIGNED_FLOAT_11_11_10"},
+      {UNORM_SHORT_4444, "UNORM_SHORT_4444"}, {UNORM_SHORT_1555, "UNORM_SHORT_1555"}};
   return std::string(names.at(order)) + "_" + names.at(type);
 }
 
@@ -117,6 +166,80 @@ int64_t saturateRte(float value, int64_t low, int64_t high) {
   if (std::isnan(value)) return 0;
   const double rounded = std::nearbyint(double(value));
   return rounded < low ? low : rounded > high ? high : int64_t(rounded);
+}
+
+// Unsigned floats of `mantissaBits` 6 (11-bit) or 5 (10-bit), computed apart from the builtins'
+// bit manipulation: value = mantissa * 2^(exponent - 15 - mantissaBits), with the implicit bit for
+// normal values; a NaN's mantissa is the top of the float NaN's.
+float fromUnsignedFloat(uint32_t bits, int mantissaBits) {
+  const uint32_t exponent = bits >> mantissaBits, mantissa = bits & ((1u << mantissaBits) - 1);
+  if (exponent == 31) {
+    const uint32_t floatBits = 0x7F800000u | mantissa << (23 - mantissaBits);
+    float special;
+    std::memcpy(&special, &floatBits, 4);
+    return special;
+  }
+  if (exponent == 0) return std::ldexp(float(mantissa), -14 - mantissaBits);
+  return std::ldexp(float(mantissa | 1u << mantissaBits), int(exponent) - 15 - mantissaBits);
+}
+
+uint32_t toUnsignedFloat(float value, int mantissaBits) {
+  const uint32_t infinity = 31u << mantissaBits, largest = infinity - 1;
+  if (std::isnan(value)) {
+    uint32_t floatBits;
+    std::memcpy(&floatBits, &value, 4);
+    const uint32_t payload = (floatBits >> (23 - mantissaBits)) & ((1u << mantissaBits) - 1);
+    return infinity | (payload ? payload : 1u << (mantissaBits - 1));
+  }
+  if (!(value > 0)) return 0;
+  if (std::isinf(value)) return infinity;
+  int exponent = std::ilogb(value);  // value = 1.f * 2^exponent
+  if (exponent < -14) return uint32_t(std::nearbyint(std::ldexp(double(value), 14 + mantissaBits)));  // subnormal steps
+  double significand = std::nearbyint(std::ldexp(double(value), mantissaBits - exponent));  // in [2^m, 2^(m+1)]
+  if (significand == std::ldexp(1.0, mantissaBits + 1)) significand /= 2, ++exponent;
+  if (exponent + 15 >= 31) return largest;
+  return std::min(largest, uint32_t(exponent + 15) << mantissaBits | (uint32_t(significand) - (1u << mantissaBits)));
+}
+
+// A field's value as the conversions of read_imagef see it, and the field write_imagef makes.
+float fieldToFloat(const Field& field, uint32_t bits) {
+  const uint32_t value = (bits >> field.shift) & ((1u << field.width) - 1);
+  const float largest = float((1u << field.width) - 1);
+  switch (field.kind) {
+    case Kind::Unorm: return float(value) / largest;
+    case Kind::Snorm: {
+      const int32_t signedValue = int32_t(value << (32 - field.width)) >> (32 - field.width);
+      return std::max(float(signedValue) / float((1u << (field.width - 1)) - 1), -1.0f);
+    }
+    default: return fromUnsignedFloat(value, field.width - 5);
+  }
+}
+uint32_t floatToField(const Field& field, float c) {
+  const int64_t largest = (int64_t(1) << field.width) - 1, signedLargest = (int64_t(1) << (field.width - 1)) - 1;
+  switch (field.kind) {
+    case Kind::Unorm: return uint32_t(saturateRte(c * float(largest), 0, largest)) << field.shift;
+    case Kind::Snorm:
+      return (uint32_t(saturateRte(c * float(signedLargest), -signedLargest - 1, signedLargest)) & uint32_t(largest)) << field.shift;
+    default: return toUnsignedFloat(c, field.width - 5) << field.shift;
+  }
+}
+// write_imagei to signed fields, write_imageui to unsigned ones: saturated.
+uint32_t integerToField(const Field& field, int32_t c) {
+  const int64_t largest = (int64_t(1) << field.width) - 1, signedLargest = (int64_t(1) << (field.width - 1)) - 1;
+  if (field.kind == Kind::Signed)
+    return (uint32_t(std::clamp<int64_t>(c, -signedLargest - 1, signedLargest)) & uint32_t(largest)) << field.shift;
+  return uint32_t(std::min<uint64_t>(uint32_t(c), uint64_t(largest))) << field.shift;
+}
+int32_t fieldToInteger(const Field& field, uint32_t bits) {
+  const uint32_t value = (bits >> field.shift) & ((1u << field.width) - 1);
+  if (field.kind == Kind::Signed) return int32_t(value << (32 - field.width)) >> (32 - field.width);
+  return int32_t(value);
+}
+
+uint32_t packedBits(const Packed& packed, const uint8_t* at) {
+  uint32_t bits = 0;
+  std::memcpy(&bits, at, packed.bytes);
+  return bits;
 }
 
 // Channels in memory order -> (r, g, b, a), `one` for a missing alpha.
@@ -175,11 +298,11 @@ std::vector<uint8_t> encodeFloat(uint32_t order, uint32_t type, Float4 color) {
   const Float4 c = memoryOrder(color, order);
   std::vector<uint8_t> bytes(elementSize(order, type));
   auto unorm = [&](int i, float scale) { return uint32_t(saturateRte(c[i] * scale, 0, int64_t(scale))); };
-  switch (type) {
-    case UNORM_SHORT_565: put<uint16_t>(bytes.data(), uint16_t(unorm(0, 31) << 11 | unorm(1, 63) << 5 | unorm(2, 31))); return bytes;
-    case UNORM_SHORT_555: put<uint16_t>(bytes.data(), uint16_t(unorm(0, 31) << 10 | unorm(1, 31) << 5 | unorm(2, 31))); return bytes;
-    case UNORM_INT_101010: put<uint32_t>(bytes.data(), unorm(0, 1023) << 20 | unorm(1, 1023) << 10 | unorm(2, 1023)); return bytes;
-    default: break;
+  if (const Packed* packed = packedOf(type)) {
+    uint32_t bits = 0;
+    for (size_t i = 0; i < packed->fields.size(); ++i) bits |= floatToField(packed->fields[i], c[i]);
+    std::memcpy(bytes.data(), &bits, packed->bytes);
+    return bytes;
   }
   for (uint32_t i = 0; i < channelCount(order); ++i) {
     uint8_t* at = bytes.data() + i * channelSize(type);
@@ -188,6 +311,8 @@ std::vector<uint8_t> encodeFloat(uint32_t order, uint32_t type, Float4 color) {
       case UNORM_INT16: put<uint16_t>(at, uint16_t(unorm(i, 65535))); break;
       case SNORM_INT8: put<int8_t>(at, int8_t(saturateRte(c[i] * 127.0f, -128, 127))); break;
       case SNORM_INT16: put<int16_t>(at, int16_t(saturateRte(c[i] * 32767.0f, -32768, 32767))); break;
+      case UNORM_INT32: put<uint32_t>(at, uint32_t(saturateRte(c[i] * 4294967295.0f, 0, UINT32_MAX))); break;
+      case SNORM_INT32: put<int32_t>(at, int32_t(saturateRte(c[i] * 2147483647.0f, INT32_MIN, INT32_MAX))); break;
       case HALF_FLOAT: put<uint16_t>(at, floatToHalf(c[i])); break;
       default: put<float>(at, c[i]); break;
     }
@@ -199,6 +324,12 @@ std::vector<uint8_t> encodeFloat(uint32_t order, uint32_t type, Float4 color) {
 std::vector<uint8_t> encodeInteger(uint32_t order, uint32_t type, Int4 color) {
   const Int4 c = memoryOrder(color, order);
   std::vector<uint8_t> bytes(elementSize(order, type));
+  if (const Packed* packed = packedOf(type)) {
+    uint32_t bits = 0;
+    for (size_t i = 0; i < packed->fields.size(); ++i) bits |= integerToField(packed->fields[i], c[i]);
+    std::memcpy(bytes.data(), &bits, packed->bytes);
+    return bytes;
+  }
   for (uint32_t i = 0; i < channelCount(order); ++i) {
     uint8_t* at = bytes.data() + i * channelSize(type);
     const int64_t s = c[i];
@@ -217,13 +348,8 @@ std::vector<uint8_t> encodeInteger(uint32_t order, uint32_t type, Int4 color) {
 // read_imagef's value of a texel's bytes.
 Float4 decodeFloat(uint32_t order, uint32_t type, const uint8_t* at) {
   Float4 s{0, 0, 0, 0};
-  if (isPacked(type)) {
-    const uint32_t bits = type == UNORM_INT_101010 ? get<uint32_t>(at) : get<uint16_t>(at);
-    if (type == UNORM_SHORT_565) s = {float(bits >> 11 & 31) / 31.0f, float(bits >> 5 & 63) / 63.0f, float(bits & 31) / 31.0f, 0};
-    if (type == UNORM_SHORT_555) s = {float(bits >> 10 & 31) / 31.0f, float(bits >> 5 & 31) / 31.0f, float(bits & 31) / 31.0f, 0};
-    if (type == UNORM_INT_101010)
-      s = {float(bits >> 20 & 1023) / 1023.0f, float(bits >> 10 & 1023) / 1023.0f, float(bits & 1023) / 1023.0f, 0};
-  }
+  if (const Packed* packed = packedOf(type))
+    for (size_t i = 0; i < packed->fields.size(); ++i) s[i] = fieldToFloat(packed->fields[i], packedBits(*packed, at));
   for (uint32_t i = 0; i < channelCount(order) && !isPacked(type); ++i) {
     const uint8_t* channel = at + i * channelSize(type);
     switch (type) {
@@ -231,6 +357,8 @@ Float4 decodeFloat(uint32_t order, uint32_t type, const uint8_t* at) {
       case UNORM_INT16: s[i] = float(get<uint16_t>(channel)) / 65535.0f; break;
       case SNORM_INT8: s[i] = std::max(float(get<int8_t>(channel)) / 127.0f, -1.0f); break;
       case SNORM_INT16: s[i] = std::max(float(get<int16_t>(channel)) / 32767.0f, -1.0f); break;
+      case UNORM_INT32: s[i] = float(get<uint32_t>(channel)) / 4294967295.0f; break;
+      case SNORM_INT32: s[i] = std::max(float(get<int32_t>(channel)) / 2147483647.0f, -1.0f); break;
       case HALF_FLOAT: s[i] = halfToFloat(get<uint16_t>(channel)); break;
       default: s[i] = get<float>(channel); break;
     }
@@ -243,6 +371,10 @@ Float4 decodeFloat(uint32_t order, uint32_t type, const uint8_t* at) {
 
 Int4 decodeInteger(uint32_t order, uint32_t type, const uint8_t* at) {
   Int4 s{0, 0, 0, 0};
+  if (const Packed* packed = packedOf(type)) {
+    for (size_t i = 0; i < packed->fields.size(); ++i) s[i] = fieldToInteger(packed->fields[i], packedBits(*packed, at));
+    return arrange(s, order, 1);
+  }
   for (uint32_t i = 0; i < channelCount(order); ++i) {
     const uint8_t* channel = at + i * channelSize(type);
     switch (type) {
@@ -336,7 +468,7 @@ class ImageFormatTest : public testing::TestWithParam<Format> {};
 TEST_P(ImageFormatTest, WriteThenReadRoundTrips) {
   const auto [order, type] = GetParam();
   const bool integer = isInteger(type);
-  const bool isSigned = type == SIGNED_INT8 || type == SIGNED_INT16 || type == SIGNED_INT32;
+  const bool isSigned = isSignedInteger(type);
   const size_t count = integer ? integerInputs().size() : floatInputs().size();
   HostImage image(IMAGE2D, order, type, uint32_t(count), 2);
   const std::string suffix = !integer ? "_f" : isSigned ? "_i" : "_ui";
@@ -391,6 +523,16 @@ std::vector<Format> allFormats() {
       formats.push_back({order, type});
   formats.push_back({sRGBA, UNORM_INT8});
   formats.push_back({sBGRA, UNORM_INT8});
+  formats.push_back({sRGBx, UNORM_INT8});
+  formats.push_back({RGBA, UNORM_INT_101010_2});
+  // Level Zero's formats.
+  for (uint32_t type : {UNORM_INT32, SNORM_INT32})
+    for (uint32_t order : {R, A, RG, RA, RGBA}) formats.push_back({order, type});
+  for (uint32_t type : {UNORM_INT_2_101010, SNORM_INT_2_101010, SIGNED_INT_2_101010, UNSIGNED_INT_2_101010, UNSIGNED_FLOAT_2_101010})
+    formats.push_back({ABGR, type});
+  formats.push_back({RGB, UNSIGNED_FLOAT_11_11_10});
+  formats.push_back({ARGB, UNORM_SHORT_4444});
+  formats.push_back({ARGB, UNORM_SHORT_1555});
   return formats;
 }
 
@@ -413,6 +555,33 @@ TEST(ImageBuiltins, SrgbValuesRoundTripExactly) {
     EXPECT_EQ(linear[x][3], float(x * 4 + 3) / 255.0f) << "alpha stays linear";
     for (uint32_t c = 0; c < 4; ++c) EXPECT_EQ(copy.texel(x)[c], image.texel(x)[c]) << x << " channel " << c;
   }
+}
+
+// Every 11- and 10-bit unsigned float reads as its value and is written back to the same bits,
+// NaNs included; values between them round to the nearest, ties to even.
+TEST(ImageBuiltins, UnsignedFloatsRoundTripEveryValue) {
+  constexpr uint32_t count = 2048;
+  HostImage image(IMAGE2D, RGB, UNSIGNED_FLOAT_11_11_10, count, 1);
+  for (uint32_t i = 0; i < count; ++i) put<uint32_t>(image.texel(i), i | (count - 1 - i) << 11 | (i & 1023) << 22);
+  std::vector<Float4> values(count);
+  run(kRoundTripKernels, "read_f", {count, 1, 1}, [&](Arguments& a) { a.set(0, image.argument()).set(1, values.data()); });
+  for (uint32_t i = 0; i < count; ++i) {
+    const Float4 expected = {fromUnsignedFloat(i, 6), fromUnsignedFloat(count - 1 - i, 6), fromUnsignedFloat(i & 1023, 5), 1.0f};
+    for (int c = 0; c < 4; ++c) {
+      uint32_t got, want;
+      std::memcpy(&got, &values[i][c], 4);
+      std::memcpy(&want, &expected[c], 4);
+      ASSERT_EQ(got, want) << "texel " << i << " channel " << c;
+    }
+  }
+  HostImage copy(IMAGE2D, RGB, UNSIGNED_FLOAT_11_11_10, count, 1);
+  run(kRoundTripKernels, "write_f", {count, 1, 1}, [&](Arguments& a) { a.set(0, copy.argument()).set(1, values.data()); });
+  for (uint32_t i = 0; i < count; ++i) ASSERT_EQ(get<uint32_t>(copy.texel(i)), get<uint32_t>(image.texel(i))) << "texel " << i;
+  // Midpoints go to the even neighbour (1 + 2^-7 to 1 in 11 bits, 1 + 3 * 2^-6 to 1 + 2^-4 in 10),
+  // values above a midpoint up.
+  std::vector<Float4> between = {{1.0f + 0x1p-7f, 1.0f + 0x1p-7f + 0x1p-20f, 1.0f + 3 * 0x1p-6f, 0}};
+  run(kRoundTripKernels, "write_f", {1, 1, 1}, [&](Arguments& a) { a.set(0, copy.argument()).set(1, between.data()); });
+  EXPECT_EQ(get<uint32_t>(copy.texel(0)), 0x3C0u | 0x3C1u << 11 | (0x1E2u) << 22);
 }
 
 // read_imageh and write_imageh: half values through a half image, rounded to nearest even.

@@ -2,6 +2,7 @@
 // texels, and the default region fill of backend queues.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -26,6 +27,17 @@ TEST(ImageFormat, ValidityFollowsTheSpecificationsPairingRules) {
   EXPECT_FALSE(isValidFormat({ChannelOrder::Depth, ChannelType::UnormInt8}));
   EXPECT_FALSE(isValidFormat({static_cast<ChannelOrder>(0x10AF), ChannelType::UnormInt8}));
   EXPECT_FALSE(isValidFormat({ChannelOrder::R, static_cast<ChannelType>(0x10E1)}));
+  EXPECT_TRUE(isValidFormat({ChannelOrder::RGBA, ChannelType::UnormInt101010_2}));
+  EXPECT_FALSE(isValidFormat({ChannelOrder::RGBx, ChannelType::UnormInt101010_2})) << "CL_RGBA only";
+  EXPECT_TRUE(isValidFormat({ChannelOrder::Rx, ChannelType::Float}));
+  EXPECT_FALSE(isValidFormat({ChannelOrder::RGx, ChannelType::UnormInt8})) << "24 bits: not a power of two";
+  EXPECT_TRUE(isValidFormat({ChannelOrder::sRGBx, ChannelType::UnormInt8}));
+  // Level Zero's own formats are no OpenCL formats.
+  EXPECT_FALSE(isValidFormat({ChannelOrder::ABGR, ChannelType::UnormInt2_101010}));
+  EXPECT_TRUE(isLevelZeroFormat({ChannelOrder::ABGR, ChannelType::UnormInt2_101010}));
+  EXPECT_FALSE(isLevelZeroFormat({ChannelOrder::RGBA, ChannelType::UnormInt2_101010}));
+  EXPECT_FALSE(isLevelZeroFormat({ChannelOrder::BGRA, ChannelType::UnormInt32}));
+  EXPECT_FALSE(isLevelZeroFormat({ChannelOrder::RGBA, ChannelType::UnormInt8}));
 }
 
 TEST(ImageFormat, ElementSizesCountChannelsTimesTheirBytes) {
@@ -36,6 +48,13 @@ TEST(ImageFormat, ElementSizesCountChannelsTimesTheirBytes) {
   EXPECT_EQ(elementSize({ChannelOrder::RGB, ChannelType::UnormShort555}), 2u);
   EXPECT_EQ(elementSize({ChannelOrder::RGBx, ChannelType::UnormInt101010}), 4u);
   EXPECT_EQ(elementSize({ChannelOrder::BGRA, ChannelType::Float}), 0u) << "invalid formats have none";
+  EXPECT_EQ(elementSize({ChannelOrder::RGBA, ChannelType::UnormInt101010_2}), 4u);
+  EXPECT_EQ(elementSize({ChannelOrder::Rx, ChannelType::UnsignedInt16}), 4u);
+  EXPECT_EQ(elementSize({ChannelOrder::sRGBx, ChannelType::UnormInt8}), 4u);
+  EXPECT_EQ(elementSize({ChannelOrder::RA, ChannelType::SnormInt32}), 8u);
+  EXPECT_EQ(elementSize({ChannelOrder::ABGR, ChannelType::UnsignedFloat2_101010}), 4u);
+  EXPECT_EQ(elementSize({ChannelOrder::RGB, ChannelType::UnsignedFloat11_11_10}), 4u);
+  EXPECT_EQ(elementSize({ChannelOrder::ARGB, ChannelType::UnormShort1555}), 2u);
 }
 
 TEST(ImageFormat, SupportedListsDependOnTypeAndWrites) {
@@ -47,6 +66,14 @@ TEST(ImageFormat, SupportedListsDependOnTypeAndWrites) {
   EXPECT_TRUE(isSupportedImageFormat(srgb, ImageType::Image2d, false));
   EXPECT_FALSE(isSupportedImageFormat(srgb, ImageType::Image2d, true));
   for (const ImageFormat& format : supportedImageFormats(ImageType::Image3d, true)) EXPECT_TRUE(isValidFormat(format));
+  EXPECT_TRUE(isSupportedImageFormat({ChannelOrder::RGBA, ChannelType::UnormInt101010_2}, ImageType::Image3d, true));
+  EXPECT_FALSE(isSupportedImageFormat({ChannelOrder::Rx, ChannelType::SignedInt8}, ImageType::Image1d, false));
+  EXPECT_FALSE(isSupportedImageFormat({ChannelOrder::sRGBx, ChannelType::UnormInt8}, ImageType::Image2d, false));
+  // Level Zero's formats are supported everywhere, but OpenCL lists none of them.
+  const ImageFormat levelZero{ChannelOrder::ARGB, ChannelType::UnormShort4444};
+  EXPECT_TRUE(isSupportedImageFormat(levelZero, ImageType::Image1dArray, true));
+  const std::vector<ImageFormat> listed = supportedImageFormats(ImageType::Image2d, false);
+  EXPECT_TRUE(std::none_of(listed.begin(), listed.end(), [](const ImageFormat& f) { return isLevelZeroFormat(f); }));
 }
 
 template <typename T>
@@ -63,6 +90,10 @@ TEST(ImageFormat, FillColorsConvertAsWriteImageDoes) {
   color.f[2] = 0.0f;
   // 565: r 31, g round-to-even(31.5) = 32, b 0.
   EXPECT_EQ(encoded<uint16_t>({ChannelOrder::RGB, ChannelType::UnormShort565}, color), (31u << 11) | (32u << 5));
+  color.f[3] = 1.0f / 3;
+  // 101010_2: red in bits 31:22, alpha in 1:0; green round-to-even(511.5) = 512.
+  EXPECT_EQ(encoded<uint32_t>({ChannelOrder::RGBA, ChannelType::UnormInt101010_2}, color), (1023u << 22) | (512u << 12) | 1u);
+  EXPECT_EQ(encoded<uint32_t>({ChannelOrder::Rx, ChannelType::UnormInt16}, color), 0xFFFFu) << "the x channel is 0";
   color.f[0] = std::nanf("");
   EXPECT_EQ(encoded<uint8_t>({ChannelOrder::R, ChannelType::UnormInt8}, color), 0u) << "NaN becomes 0";
   color.f[0] = 1.0f / 16777216.0f;  // the smallest half subnormal

@@ -44,6 +44,33 @@ static_assert(offsetof(ImageDescriptor, width) == 24);
 static_assert(offsetof(ImageDescriptor, channelOrder) == 40);
 static_assert(offsetof(ImageDescriptor, elementSize) == 52);
 
+// Channel types of Level Zero layouts that OpenCL has no cl_channel_type for. Kernels see these
+// values in channelType (and get_image_channel_data_type); the builtin library's texel decode and
+// encode (compiler/builtins/images.cl) repeats them. 0x10E5 is Khronos' own value
+// (cl_ext_image_unorm_int_2_101010); the others are Loom's, outside the values Khronos assigns,
+// and never reach the OpenCL API. Packed types hold their channels from the most significant bits
+// down, in the memory order of the channel order they go with (as OpenCL's packed types do),
+// except UnsignedFloat11_11_10, whose red lies in the low bits:
+//   UnormInt2_101010 and the other *2_101010 types, with CL_ABGR: A 31:30, B 29:20, G 19:10, R 9:0
+//   (Level Zero's 10_10_10_2 and Y410); UnsignedFloat2_101010's B, G, R are 10-bit unsigned
+//   floats, its A a 2-bit normalized value.
+//   UnsignedFloat11_11_10, with CL_RGB: R 10:0 and G 21:11 11-bit, B 31:22 10-bit unsigned floats.
+//   UnormShort4444, with CL_ARGB: A 15:12, R 11:8, G 7:4, B 3:0 (Level Zero's 4_4_4_4).
+//   UnormShort1555, with CL_ARGB: A 15, R 14:10, G 9:5, B 4:0 (Level Zero's 5_5_5_1 with alpha).
+//   UnormInt32, SnormInt32: 32-bit normalized channels, with the orders of 32-bit integers.
+enum LevelZeroChannelType : uint32_t {
+  kChannelUnormInt2_101010 = 0x10E5,
+  kChannelUnormInt32 = 0x4C000,
+  kChannelSnormInt32 = 0x4C001,
+  kChannelSnormInt2_101010 = 0x4C002,
+  kChannelSignedInt2_101010 = 0x4C003,
+  kChannelUnsignedInt2_101010 = 0x4C004,
+  kChannelUnsignedFloat2_101010 = 0x4C005,
+  kChannelUnsignedFloat11_11_10 = 0x4C006,
+  kChannelUnormShort4444 = 0x4C007,
+  kChannelUnormShort1555 = 0x4C008,
+};
+
 // sampler_t bits, as OpenCL C's headers define them (opencl-c-base.h).
 enum SamplerBits : uint32_t {
   kSamplerNormalizedCoordsFalse = 0x0,

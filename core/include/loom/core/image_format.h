@@ -1,10 +1,13 @@
 #pragma once
 // Image formats as both APIs and the kernels see them: OpenCL's channel orders and types, with
 // the values of the OpenCL API (which compiler/image_abi.h hands to kernels as they are; Level
-// Zero formats are mapped to them). What a texel of a format holds, which formats are valid,
-// which ones Loom's devices support, and how a color becomes a texel (fills, as write_image*).
+// Zero formats are mapped to them, and to the channel types of image_abi.h where OpenCL has none).
+// What a texel of a format holds, which formats are valid, which ones Loom's devices support, and
+// how a color becomes a texel (fills, as write_image*).
 #include <cstdint>
 #include <vector>
+
+#include "loom/compiler/image_abi.h"
 
 namespace loom::core {
 
@@ -49,6 +52,17 @@ enum class ChannelType : uint32_t {
   Float = 0x10DE,
   UnormInt24 = 0x10DF,
   UnormInt101010_2 = 0x10E0,
+  // Level Zero's layouts that OpenCL lacks (image_abi.h says where their bits lie).
+  UnormInt2_101010 = compiler::kChannelUnormInt2_101010,
+  UnormInt32 = compiler::kChannelUnormInt32,
+  SnormInt32 = compiler::kChannelSnormInt32,
+  SnormInt2_101010 = compiler::kChannelSnormInt2_101010,
+  SignedInt2_101010 = compiler::kChannelSignedInt2_101010,
+  UnsignedInt2_101010 = compiler::kChannelUnsignedInt2_101010,
+  UnsignedFloat2_101010 = compiler::kChannelUnsignedFloat2_101010,
+  UnsignedFloat11_11_10 = compiler::kChannelUnsignedFloat11_11_10,
+  UnormShort4444 = compiler::kChannelUnormShort4444,
+  UnormShort1555 = compiler::kChannelUnormShort1555,
 };
 
 // cl_mem_object_type values, which kernels receive as they are (image_abi.h).
@@ -71,20 +85,28 @@ struct ImageFormat {
 enum class ChannelClass : uint8_t { Float, SignedInteger, UnsignedInteger };
 ChannelClass channelClass(ChannelType type);
 
+// OpenCL's values (Level Zero's own channel types are not among them).
 bool isKnownChannelOrder(uint32_t order);
 bool isKnownChannelType(uint32_t type);
-// The specification's rules for which types an order takes (packed types with RGB/RGBx only,
-// BGRA-like orders with 8-bit types only, intensity and luminance with normalized and float types
-// only, sRGB with UNORM_INT8 only, ...). Both values must be known.
+// The OpenCL specification's rules for which types an order takes (packed types with RGB/RGBx
+// only, BGRA-like orders with 8-bit types only, intensity and luminance with normalized and float
+// types only, sRGB with UNORM_INT8 only, ...). Both values must be known.
 bool isValidFormat(ImageFormat format);
-// Bytes one texel takes; 0 for a format that isValidFormat rejects.
+// The formats of Level Zero layouts that OpenCL has no channel type for: 32-bit normalized
+// channels (orders R, A, RG, RA, RGBA), the *2_101010 types with ABGR, UnsignedFloat11_11_10 with RGB,
+// UnormShort4444 and UnormShort1555 with ARGB. Loom's devices support all of them, for every
+// image type, in kernels and copies.
+bool isLevelZeroFormat(ImageFormat format);
+// Bytes one texel takes; 0 for a format that neither isValidFormat nor isLevelZeroFormat takes.
 uint32_t elementSize(ImageFormat format);
 uint32_t channelCount(ChannelOrder order);
 
-// The formats Loom's devices read and write in images of `type`, in kernels and copies:
-// `kernelWrites` keeps those that kernels may also write (sRGB orders are read-only without
-// cl_khr_srgb_image_writes); depth formats are for 2D images and 2D arrays (cl_khr_depth_images).
+// The OpenCL formats Loom's devices read and write in images of `type`, in kernels and copies
+// (clGetSupportedImageFormats): `kernelWrites` keeps those that kernels may also write (sRGB
+// orders are read-only without cl_khr_srgb_image_writes); depth formats are for 2D images and 2D
+// arrays (cl_khr_depth_images).
 std::vector<ImageFormat> supportedImageFormats(ImageType type, bool kernelWrites);
+// One of supportedImageFormats, or a Level Zero format (isLevelZeroFormat).
 bool isSupportedImageFormat(ImageFormat format, ImageType type, bool kernelWrites);
 
 // A fill color: four floats for normalized and float types, four signed or unsigned integers for
@@ -94,8 +116,9 @@ union FillColor {
   int32_t i[4];
   uint32_t u[4];
 };
-// Writes the texel `color` becomes in `format` to `texel` (elementSize(format) bytes), with the
-// conversions write_image* make: saturation, round to nearest even, sRGB encoding.
+// Writes the texel `color` becomes in OpenCL format `format` to `texel` (elementSize(format)
+// bytes), with the conversions write_image* make: saturation, round to nearest even, sRGB
+// encoding. (Level Zero has no image fills.)
 void encodeTexel(ImageFormat format, const FillColor& color, void* texel);
 
 }  // namespace loom::core

@@ -60,6 +60,10 @@ void lowerPointerSpaces(llvm::Function& function, llvm::Value* context, uint32_t
   std::vector<llvm::CallInst*> calls;
   for (llvm::User* user : builtin->users())
     if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getFunction() == &function) calls.push_back(call);
+  if (calls.empty()) return;
+  // Without a red zone the function's variables lie at or above the stack pointer that stacksave
+  // reads: a function that calls nothing would otherwise keep them in the 128 bytes below it.
+  function.addFnAttr(llvm::Attribute::NoRedZone);
   for (llvm::CallInst* call : calls) {
     llvm::IRBuilder<> builder(call);
     call->replaceAllUsesWith(builder.CreateZExtOrTrunc(pointerSpace(builder, call->getArgOperand(0), context, frameSize), call->getType()));

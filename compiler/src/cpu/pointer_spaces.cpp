@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "builtin_library.h"
 #include "context_access.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -11,7 +12,7 @@ namespace loom::compiler::cpu {
 
 namespace {
 
-constexpr uint32_t kPrivate = 0, kGlobal = 1, kLocal = 3;  // SPIR's numbers, as the library expects
+llvm::Value* answer(llvm::IRBuilder<>& builder, PointerSpace space) { return builder.getInt32(static_cast<uint32_t>(space)); }
 
 llvm::Value* within(llvm::IRBuilder<>& builder, llvm::Value* address, llvm::Value* begin, llvm::Value* end) {
   return builder.CreateAnd(builder.CreateICmpUGE(address, begin), builder.CreateICmpULT(address, end));
@@ -42,8 +43,9 @@ llvm::Value* pointerSpace(llvm::IRBuilder<>& builder, llvm::Value* pointer, llvm
   llvm::Value* onStack = within(builder, address, addressOf(builder, builder.CreateCall(stackSave)),
                                 addressOf(builder, builder.CreateCall(frameAddress, {builder.getInt32(0)})));
   llvm::Value* inFrames = within(builder, address, frames, builder.CreateAdd(frames, frameBytes(builder, context, frameSize)));
-  llvm::Value* space = builder.CreateSelect(builder.CreateOr(onStack, inFrames), builder.getInt32(kPrivate), builder.getInt32(kGlobal));
-  return builder.CreateSelect(local, builder.getInt32(kLocal), space);
+  llvm::Value* space = builder.CreateSelect(builder.CreateOr(onStack, inFrames), answer(builder, PointerSpace::Private),
+                                            answer(builder, PointerSpace::Global));
+  return builder.CreateSelect(local, answer(builder, PointerSpace::Local), space);
 }
 
 }  // namespace

@@ -19,8 +19,8 @@ bool isBuiltinName(llvm::StringRef name);
 // target replaces the calls of this function, which answers which named address space a generic
 // pointer points into, as one of PointerSpace's SPIR numbers.
 constexpr const char* kPointerSpaceFunction = "__loom_pointer_space";
-// Constant answers for a pointer into none of the others: to_global, to_local and to_private give
-// NULL for it and get_fence the global fence.
+// Constant answers for memory that is none of the others (NVPTX's const window): to_global,
+// to_local and to_private give NULL for it and get_fence the global fence.
 enum class PointerSpace : uint32_t { Private = 0, Global = 1, Constant = 2, Local = 3 };
 
 }  // namespace loom::compiler

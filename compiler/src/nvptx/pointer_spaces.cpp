@@ -15,6 +15,8 @@ namespace {
 
 llvm::Value* answer(llvm::IRBuilder<>& builder, PointerSpace space) { return builder.getInt32(static_cast<uint32_t>(space)); }
 
+// Global, shared, local and const windows asked in this order; an address in none of them is
+// taken for global memory.
 llvm::Value* pointerSpace(llvm::IRBuilder<>& builder, llvm::Value* pointer) {
   llvm::Value* generic = builder.CreatePointerCast(pointer, builder.getInt8PtrTy());
   auto in = [&](llvm::Intrinsic::ID window) { return builder.CreateIntrinsic(window, {}, {generic}); };
@@ -38,11 +40,13 @@ llvm::Intrinsic::ID conversionFromGeneric(unsigned space) {
   }
 }
 
+bool isNamedSpace(unsigned space) { return conversionFromGeneric(space) != llvm::Intrinsic::not_intrinsic; }
+
 bool castsBetweenNamedSpaces(const llvm::Operator* cast) {
   if (!cast || cast->getOpcode() != llvm::Instruction::AddrSpaceCast) return false;
   const unsigned from = cast->getOperand(0)->getType()->getPointerAddressSpace();
   const unsigned to = cast->getType()->getPointerAddressSpace();
-  return from != Generic && from != to && conversionFromGeneric(to) != llvm::Intrinsic::not_intrinsic;
+  return from != to && isNamedSpace(from) && isNamedSpace(to);
 }
 
 // The casts between named spaces inside the constant expressions `value` is or holds.

@@ -3,7 +3,8 @@
 // generic pointer points into (the CPU by its local memory and stack, NVPTX by isspacep).
 
 // 1 for global memory, 3 for the work-group's local memory, 0 for the work-item's private memory:
-// SPIR's address space numbers.
+// SPIR's address space numbers (compiler/src/builtin_library.h's PointerSpace); 2, constant, for
+// memory none of the three (which to_global, to_local and to_private turn into NULL).
 uint __loom_pointer_space(const generic void* pointer);
 
 #define LOOM_SPACE_PRIVATE 0u

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "builtin_library.h"
 #include "context_access.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -11,7 +12,7 @@ namespace loom::compiler::cpu {
 
 namespace {
 
-constexpr uint32_t kPrivate = 0, kGlobal = 1, kLocal = 3;  // SPIR's numbers, as the library expects
+llvm::Value* answer(llvm::IRBuilder<>& builder, PointerSpace space) { return builder.getInt32(static_cast<uint32_t>(space)); }
 
 llvm::Value* within(llvm::IRBuilder<>& builder, llvm::Value* address, llvm::Value* begin, llvm::Value* end) {
   return builder.CreateAnd(builder.CreateICmpUGE(address, begin), builder.CreateICmpULT(address, end));
@@ -42,8 +43,9 @@ llvm::Value* pointerSpace(llvm::IRBuilder<>& builder, llvm::Value* pointer, llvm
   llvm::Value* onStack = within(builder, address, addressOf(builder, builder.CreateCall(stackSave)),
                                 addressOf(builder, builder.CreateCall(frameAddress, {builder.getInt32(0)})));
   llvm::Value* inFrames = within(builder, address, frames, builder.CreateAdd(frames, frameBytes(builder, context, frameSize)));
-  llvm::Value* space = builder.CreateSelect(builder.CreateOr(onStack, inFrames), builder.getInt32(kPrivate), builder.getInt32(kGlobal));
-  return builder.CreateSelect(local, builder.getInt32(kLocal), space);
+  llvm::Value* space = builder.CreateSelect(builder.CreateOr(onStack, inFrames), answer(builder, PointerSpace::Private),
+                                            answer(builder, PointerSpace::Global));
+  return builder.CreateSelect(local, answer(builder, PointerSpace::Local), space);
 }
 
 }  // namespace
@@ -60,6 +62,10 @@ void lowerPointerSpaces(llvm::Function& function, llvm::Value* context, uint32_t
   std::vector<llvm::CallInst*> calls;
   for (llvm::User* user : builtin->users())
     if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getFunction() == &function) calls.push_back(call);
+  if (calls.empty()) return;
+  // Without a red zone the function's variables lie at or above the stack pointer that stacksave
+  // reads: a function that calls nothing would otherwise keep them in the 128 bytes below it.
+  function.addFnAttr(llvm::Attribute::NoRedZone);
   for (llvm::CallInst* call : calls) {
     llvm::IRBuilder<> builder(call);
     call->replaceAllUsesWith(builder.CreateZExtOrTrunc(pointerSpace(builder, call->getArgOperand(0), context, frameSize), call->getType()));

@@ -7,8 +7,6 @@
 
 namespace loom::compiler::cpu {
 
-constexpr const char* kPointerSpaceFunction = "__loom_pointer_space";
-
 // Whether `name` is __loom_pointer_space or a builtin the library makes of it (to_global, to_local,
 // to_private, get_fence): their callers need the group's context, so kernels inline them
 // (functionsUsingWorkItemState).

@@ -4,6 +4,7 @@
 
 #include "address_spaces.h"
 #include "libdevice.h"
+#include "pointer_spaces.h"
 #include "printf_lowering.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -73,6 +74,7 @@ llvm::Error retargetToNvptx(llvm::Module& module) {
   auto machine = createTargetMachine();
   if (!machine) return machine.takeError();
   remapAddressSpaces(module);
+  lowerPointerSpaces(module);
   if (llvm::Error error = lowerPrintf(module)) return error;
   module.setTargetTriple(kTriple);
   module.setDataLayout((*machine)->createDataLayout());
@@ -87,6 +89,7 @@ llvm::Expected<std::vector<uint8_t>> generatePtx(llvm::Module& module, const std
   runModulePipeline(module, machine->get(), [](llvm::PassBuilder& passes) {
     return passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   });
+  routeCastsThroughGeneric(module);
   if (dumpIr) module.print(llvm::errs(), nullptr);
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);

@@ -14,11 +14,13 @@ inline constexpr const char* kTriple = "nvptx64-nvidia-cuda";
 inline constexpr const char* kProcessor = "sm_80";
 inline constexpr const char* kFeatures = "+ptx75";
 
-// Moves a SPIR module (spir64 triple and address spaces, SPIR calling conventions) onto NVPTX.
+// Moves a SPIR module (spir64 triple and address spaces, SPIR calling conventions) onto NVPTX and
+// answers the builtin library's question of a generic pointer's space (pointer_spaces.h).
 llvm::Error retargetToNvptx(llvm::Module& module);
 
 // Optimizes (O3) and returns NUL-terminated PTX text. Fails, rather than letting LLVM abort the
-// process, on what the NVPTX backend of LLVM 15 cannot select. The functions of `imports` stay
+// process, on what the NVPTX backend of LLVM 15 cannot select, and routes the casts between named
+// address spaces it cannot select through generic (pointer_spaces.h). The functions of `imports` stay
 // `.extern .func` declarations, for the CUDA linker to resolve (zeModuleDynamicLink).
 llvm::Expected<std::vector<uint8_t>> generatePtx(llvm::Module& module, const std::vector<std::string>& imports, bool dumpIr);
 

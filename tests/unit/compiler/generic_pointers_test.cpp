@@ -30,6 +30,10 @@ constexpr const char* kSource = R"(
     size_t id = get_global_id(0);
     classify(data + id, get_local_id(0) % 2 ? scratch : shared, mine + (id & 1), out + id * 12);
   }
+  kernel void private_in_a_leaf(global int* out) {
+    float mine = 3.0f;
+    out[get_global_id(0)] = to_private(&mine) != 0;
+  }
   kernel void spaces_across_barrier(global int* data, local int* scratch, global int* out) {
     int mine[2] = {1, 2};
     size_t id = get_global_id(0);
@@ -40,15 +44,28 @@ constexpr const char* kSource = R"(
     out[id * 12 + 8] += *private_pointer - (int)(id & 1) - 1;  // the pointer still reaches the variable
   })";
 
-void expectSpaces(const char* kernelName) {
+struct SpacesProgram {
+  BuildResult built;
+  std::unique_ptr<CpuExecutable> executable;
+  WorkGroupFunction function = nullptr;
+};
+
+void loadSpaces(const char* kernelName, SpacesProgram& program) {
   const SpirvResult spirv = compileOpenClSource({kSource, "-cl-std=CL2.0", {}});
   ASSERT_EQ(spirv.status, Status::Success) << spirv.log;
-  const BuildResult built = compile(spirv.spirv);
-  std::unique_ptr<CpuExecutable> executable = loadBuilt(built);
-  ASSERT_NE(executable, nullptr);
+  program.built = compile(spirv.spirv);
+  program.executable = loadBuilt(program.built);
+  ASSERT_NE(program.executable, nullptr);
   std::string log;
-  WorkGroupFunction function = executable->kernel(kernelName, log);
-  ASSERT_NE(function, nullptr) << log;
+  program.function = program.executable->kernel(kernelName, log);
+  ASSERT_NE(program.function, nullptr) << log;
+}
+
+void expectSpaces(const char* kernelName) {
+  SpacesProgram program;
+  ASSERT_NO_FATAL_FAILURE(loadSpaces(kernelName, program));
+  const BuildResult& built = program.built;
+  const WorkGroupFunction function = program.function;
   constexpr int kItems = 8;
   std::vector<int32_t> data(kItems), out(kItems * 12, -1);
   Arguments(*built.program->info.findKernel(kernelName))
@@ -63,6 +80,17 @@ void expectSpaces(const char* kernelName) {
 }
 
 TEST(GenericPointers, ToAddressSpaceAndGetFenceTellGlobalLocalAndPrivateApart) { expectSpaces("spaces"); }
+
+// A kernel that calls nothing once inlined: its variables must not sit below the stack pointer
+// (in the red zone), where the test for private memory would not look.
+TEST(GenericPointers, PrivateVariablesOfAKernelThatCallsNothingArePrivate) {
+  SpacesProgram program;
+  ASSERT_NO_FATAL_FAILURE(loadSpaces("private_in_a_leaf", program));
+  constexpr int kItems = 8;
+  std::vector<int32_t> out(kItems, -1);
+  Arguments(*program.built.program->info.findKernel("private_in_a_leaf")).set(0, out.data()).run(program.function, range1d(kItems, 4));
+  for (int item = 0; item < kItems; ++item) EXPECT_EQ(out[item], 1) << "work-item " << item;
+}
 
 TEST(GenericPointers, PrivateVariablesKeptAcrossABarrierArePrivate) { expectSpaces("spaces_across_barrier"); }
 

@@ -479,6 +479,34 @@ TEST(Nvptx, FloatAtomicAddIsNativeAndMinMaxCompareAndSwap) {
   EXPECT_NE(entryBody(ptx, "spirv_float_extremes").find("max.f32"), std::string::npos);
 }
 
+// to_global, to_local, to_private and get_fence ask isspacep which window of the generic address
+// space the pointer lies in; to_local converts with cvta.to.shared. Unrolled, the loop has to_local
+// of global pointers, which the optimizer makes casts from global to shared (in instructions and
+// in constant expressions): the backend, which cannot select them, would abort the process.
+TEST(Nvptx, GenericAddressSpaceFunctionsAreIsspacep) {
+  const SpirvResult spirv = compileOpenClSource({R"(
+    global int counter;
+    kernel void spaces(global int* data, local int* scratch, global uint* out) {
+      int mine = 3;
+      generic int* pointers[4] = {data, scratch, &mine, &counter};
+      for (int i = 0; i < 4; ++i) {
+        generic int* p = pointers[i];
+        local int* l = to_local(p);
+        out[i] = (to_global(p) != 0) | (l != 0) << 1 | (to_private(p) != 0) << 2 | get_fence(p) << 3;
+        if (l) out[8] = *l;
+      }
+    })", "-cl-std=CL2.0", {}});
+  ASSERT_EQ(spirv.status, Status::Success) << spirv.log;
+  const BuildResult built = compileForNvptx(spirv.spirv);
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = entryBody(ptxOf(built), "spaces");
+  for (const char* window : {"isspacep.global", "isspacep.shared", "isspacep.local", "isspacep.const"})
+    EXPECT_NE(ptx.find(window), std::string::npos) << window << "\n" << ptx;
+  EXPECT_NE(ptx.find("cvta.to.shared"), std::string::npos) << ptx;
+  EXPECT_EQ(ptx.find("__loom_pointer_space"), std::string::npos) << ptx;
+  if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptxOf(built), "generic_spaces", "sm_80");
+}
+
 TEST(Nvptx, MathComesFromLibdevice) {
   if (std::filesystem::path libdevice = "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"; !std::filesystem::exists(libdevice))
     GTEST_SKIP() << libdevice << " is not installed";

@@ -115,8 +115,8 @@ TEST(Runtime, ReleasesWaitForWorkSubmittedBeforeThem) {
   EXPECT_TRUE(immediately) << "nothing in flight: released at once";
 }
 
-// The two ways to hand an engine a stream.
-using Submission = uint64_t (Engine::*)(std::shared_ptr<const std::vector<uint8_t>>);
+// The two ways to hand an engine a stream to take.
+using Submission = uint64_t (Engine::*)(CommandStream&);
 
 class EngineOnAnAsynchronousDevice : public ::testing::TestWithParam<Submission> {};
 
@@ -129,7 +129,8 @@ TEST_P(EngineOnAnAsynchronousDevice, CompletesOnlyAfterTheDeviceWork) {
   int source = 5, destination = 0;
   CommandStream stream;
   stream.appendCopy({&destination, &source, sizeof(int)});
-  const uint64_t taskCount = (engine.*GetParam())(share(stream));
+  const uint64_t taskCount = (engine.*GetParam())(stream);
+  EXPECT_TRUE(stream.empty()) << "the engine took the stream";
   EXPECT_FALSE(engine.waitForTaskCount(taskCount, 30'000'000)) << "the device has not run the copy";
   EXPECT_EQ(engine.completionTag(), 0u);
   backend.finishWork();
@@ -138,7 +139,7 @@ TEST_P(EngineOnAnAsynchronousDevice, CompletesOnlyAfterTheDeviceWork) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SubmittedOrRunHere, EngineOnAnAsynchronousDevice,
-                         ::testing::Values(&Engine::submit, &Engine::runHereOrSubmit),
+                         ::testing::Values(static_cast<Submission>(&Engine::submit), &Engine::runHereOrSubmit),
                          [](const ::testing::TestParamInfo<Submission>& info) {
                            return info.index == 0 ? "Submit" : "RunHereOrSubmit";
                          });
@@ -151,7 +152,7 @@ TEST(Engine, RunHereOrSubmitRunsOnTheCallerWhenIdleAndKeepsTaskCountsInOrder) {
   uint64_t first = 0, second = 0;
   CommandStream here;
   here.appendWriteTimestamp(&first);
-  const uint64_t hereTask = engine.runHereOrSubmit(share(here));
+  const uint64_t hereTask = engine.runHereOrSubmit(here);
   EXPECT_NE(first, 0u) << "ran before returning";
   EXPECT_GE(engine.completionTag(), hereTask);
   CommandStream later;

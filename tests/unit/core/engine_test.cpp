@@ -41,6 +41,29 @@ TEST(Engine, TaskCountsIncreaseAndCompleteInOrder) {
   EXPECT_EQ(completions.load(), 3);
 }
 
+// A stream handed over is taken whole, and once one has run (its completion is published after
+// its storage is kept), the next submission leaves the stream in that storage: a submitter of one
+// command after another, waiting for each, allocates none.
+TEST(Engine, HandsASubmitterTheStorageOfAStreamThatHasRun) {
+  testing::FakeBackend backend;
+  Engine engine(backend, nullptr);
+  uint64_t written[2] = {0, 0};
+  CommandStream stream;
+  stream.appendWriteTimestamp(&written[0]);
+  const uint8_t* firstStorage = stream.bytes().data();
+  const uint64_t first = engine.submit(stream);
+  EXPECT_TRUE(stream.empty());
+  ASSERT_TRUE(engine.waitForTaskCount(first, 10'000'000'000ull));
+  stream.appendWriteTimestamp(&written[1]);
+  EXPECT_NE(stream.bytes().data(), firstStorage) << "the first stream's storage went with it";
+  const uint64_t second = engine.submit(stream);
+  EXPECT_TRUE(stream.empty());
+  EXPECT_EQ(stream.bytes().data(), firstStorage) << "the stream goes on in the storage of the one that ran";
+  ASSERT_TRUE(engine.waitForTaskCount(second, 10'000'000'000ull));
+  EXPECT_NE(written[0], 0u);
+  EXPECT_LE(written[0], written[1]);
+}
+
 // The queue groups hold as many queues as the backend says its device offers.
 TEST(Device, QueueGroupsHoldTheQueuesTheBackendOffers) {
   DeviceInfo info;

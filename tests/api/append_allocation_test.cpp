@@ -1,53 +1,9 @@
-// Heap allocations of appends to immediate command lists, counted through this program's own
-// operator new (which the driver's allocations reach too) on the appending thread only: the
-// engine's thread may allocate as it runs the work. An append encodes the launch description and
+// Heap allocations of appends to immediate command lists, on the appending thread
+// (allocation/allocation_count.h). An append encodes the launch description and
 // the argument bytes into the list's command stream, and the engine hands the storage of a stream
 // back once it has run (core::Engine::submit), so a list that appends steadily allocates nothing.
+#include "allocation/allocation_count.h"
 #include "ze_test_helpers.h"
-
-#include <cstdlib>
-#include <new>
-
-namespace {
-
-thread_local bool counting = false;
-thread_local size_t counted = 0;
-
-void* allocate(size_t size) noexcept {
-  if (counting) ++counted;
-  return std::malloc(size ? size : 1);
-}
-
-// Out of line: GCC takes a free() it sees next to an inlined operator new for a mismatch.
-[[gnu::noinline]] void release(void* memory) noexcept { std::free(memory); }
-
-// Counts the allocations of the calling thread while it lives.
-class AllocationCount {
- public:
-  AllocationCount() {
-    counted = 0;
-    counting = true;
-  }
-  ~AllocationCount() { counting = false; }
-  AllocationCount(const AllocationCount&) = delete;
-  AllocationCount& operator=(const AllocationCount&) = delete;
-
-  size_t allocations() const { return counted; }
-};
-
-}  // namespace
-
-void* operator new(size_t size) {
-  if (void* memory = allocate(size)) return memory;
-  throw std::bad_alloc();
-}
-void* operator new[](size_t size) { return operator new(size); }
-void* operator new(size_t size, const std::nothrow_t&) noexcept { return allocate(size); }
-void* operator new[](size_t size, const std::nothrow_t&) noexcept { return allocate(size); }
-void operator delete(void* memory) noexcept { release(memory); }
-void operator delete[](void* memory) noexcept { release(memory); }
-void operator delete(void* memory, size_t) noexcept { release(memory); }
-void operator delete[](void* memory, size_t) noexcept { release(memory); }
 
 namespace loom::test {
 namespace {

@@ -220,6 +220,12 @@ void triad(const Session& s, int repetitions) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The appends alone, for an instruction count that does not depend on the machine's load:
+  // valgrind --tool=callgrind --toggle-collect=zeCommandListAppendLaunchKernel ze_benchmark --append-only
+  if (argc > 1 && std::strcmp(argv[1], "--append-only") == 0) {
+    appendOverhead(open(), 2000);
+    return 0;
+  }
   if (argc > 1) {
     std::puts(
         "usage: ZE_ENABLE_ALT_DRIVERS=<path>/libze_loom.so.1 ze_benchmark\n"
@@ -227,7 +233,8 @@ int main(int argc, char** argv) {
         "the submit-to-completion latency of one empty kernel, and the bandwidth of 64 MiB copies and\n"
         "fills next to memcpy and memset of the same buffers, and a triad kernel next to the same loop on the\n"
         "host and on PoCL (through the OpenCL ICD loader, when installed), all measured in this run, on the\n"
-        "driver's CPU device (exit status 3 where it has none).");
+        "driver's CPU device (exit status 3 where it has none).\n"
+        "--append-only: only the 2000 appends (to count their instructions under callgrind).");
     return std::strcmp(argv[1], "--help") == 0 ? 0 : 2;
   }
   Session s = open();

@@ -4,8 +4,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
-#include <deque>
 #include <mutex>
+#include <utility>
 
 #include "loom/core/command_executor.h"
 #include "loom/core/command_stream.h"
@@ -23,6 +23,17 @@ constexpr uint64_t kPollEvery = 16;  // streams issued between polls of a busy d
 // doubling up to the longest.
 constexpr auto kFirstPause = std::chrono::microseconds(50);
 constexpr auto kLongestPause = std::chrono::milliseconds(1);
+// The storage of handed-over streams that have run, kept for the next ones: how many, how large.
+constexpr size_t kSpareStorageCount = 16;
+constexpr size_t kSpareStorageBytes = 4096;
+
+// A submitted stream: a regular list's, which it may submit again, or one handed over whole.
+struct SubmittedStream {
+  std::shared_ptr<const std::vector<uint8_t>> shared;
+  std::vector<uint8_t> owned;
+
+  const std::vector<uint8_t>& bytes() const { return shared ? *shared : owned; }
+};
 }  // namespace
 
 class Engine::State {
@@ -31,8 +42,10 @@ class Engine::State {
         std::function<void()> ownerCompletion);
   ~State() { unlist(); }
 
-  uint64_t submit(std::shared_ptr<const std::vector<uint8_t>> stream);
-  uint64_t runHereOrSubmit(std::shared_ptr<const std::vector<uint8_t>> stream);
+  uint64_t submit(SubmittedStream stream);
+  // Takes what `stream` holds, and gives it the storage of a stream that has run, if any.
+  uint64_t submit(CommandStream& stream);
+  uint64_t runHereOrSubmit(CommandStream& stream);
   uint64_t completionTag() const { return progress_.completionTag.load(std::memory_order_acquire); }
   uint64_t submittedTaskCount() const { return progress_.submitted.load(std::memory_order_acquire); }
   bool waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs);
@@ -51,9 +64,15 @@ class Engine::State {
   void unlist();
 
  private:
-  // The next submitted stream, or nullptr when the engine stops; while none is there, issued
-  // device work is retired as it completes.
-  std::shared_ptr<const std::vector<uint8_t>> nextStream();
+  // Replaces `taken`, which has run, with the streams submitted since, in order; false when the
+  // engine stops. While none is there, issued device work is retired as it completes.
+  bool takeSubmitted(std::vector<SubmittedStream>& taken);
+  // Keeps the storage of a handed-over stream that has run, until spareRanStorage.
+  void keepRanStorage(SubmittedStream& ran);
+  // Hands the storage kept since the last call to later submissions; the caller holds mutex_.
+  // Before a completion is published, so that a submitter that waits for each stream finds the
+  // storage of the one before.
+  void spareRanStorage();
   bool nothingSubmitted() const { return submittedTaskCount() == issued_.load(std::memory_order_acquire); }
   // Completes the streams issued so far (their work is done): advances the completion tag.
   void retireIssued();
@@ -64,6 +83,8 @@ class Engine::State {
   void trace(const std::vector<uint8_t>& stream) const;
   // Executes the stream with `taskCount` on the engine's track of the trace.
   void execute(const std::vector<uint8_t>& stream, uint64_t taskCount);
+  // Queues the stream for the engine's thread; the caller holds mutex_. Returns its task count.
+  uint64_t queueLocked(SubmittedStream stream);
   // Runs the stream to completion on the calling thread, which holds mutex_; returns its task count.
   uint64_t runLocked(const std::vector<uint8_t>& stream);
 
@@ -80,7 +101,12 @@ class Engine::State {
   std::mutex mutex_;
   std::condition_variable workArrived_;
   std::condition_variable completed_;
-  std::deque<std::shared_ptr<const std::vector<uint8_t>>> pending_;
+  // Streams submitted and not yet taken by the engine's thread, which takes them all at once: in
+  // a vector, so that, swapped with the thread's, a steady stream of submissions allocates nothing.
+  std::vector<SubmittedStream> pending_;
+  // Empty storage of handed-over streams that have run, for the next ones (CommandStream::take).
+  std::vector<std::vector<uint8_t>> spareStorage_;
+  std::vector<std::vector<uint8_t>> ranStorage_;  // the engine's thread's, kept by keepRanStorage
   EngineProgress progress_;  // the task count submitted and the completion tag, readable without the lock
   uint64_t taskCount_ = 0;
   bool stopping_ = false;
@@ -122,13 +148,19 @@ uint64_t traceSubmission(TraceScope& traced, uint64_t taskCount, uint64_t flow) 
 
 uint64_t Engine::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
   TraceScope traced("submit", TraceCategory::Submission);
-  const uint64_t taskCount = state_->submit(std::move(stream));
+  const uint64_t taskCount = state_->submit(SubmittedStream{std::move(stream), {}});
   return traceSubmission(traced, taskCount, state_->traceFlow(taskCount));
 }
 
-uint64_t Engine::runHereOrSubmit(std::shared_ptr<const std::vector<uint8_t>> stream) {
+uint64_t Engine::submit(CommandStream& stream) {
   TraceScope traced("submit", TraceCategory::Submission);
-  const uint64_t taskCount = state_->runHereOrSubmit(std::move(stream));
+  const uint64_t taskCount = state_->submit(stream);
+  return traceSubmission(traced, taskCount, state_->traceFlow(taskCount));
+}
+
+uint64_t Engine::runHereOrSubmit(CommandStream& stream) {
+  TraceScope traced("submit", TraceCategory::Submission);
+  const uint64_t taskCount = state_->runHereOrSubmit(stream);
   return traceSubmission(traced, taskCount, state_->traceFlow(taskCount));
 }
 
@@ -176,34 +208,61 @@ void Engine::State::trace(const std::vector<uint8_t>& stream) const {
                  describeCommandStream(stream).c_str());
 }
 
-uint64_t Engine::State::submit(std::shared_ptr<const std::vector<uint8_t>> stream) {
-  trace(*stream);
+uint64_t Engine::State::submit(SubmittedStream stream) {
+  trace(stream.bytes());
   if (!ownedByThisProcess()) {
     std::lock_guard lock(mutex_);
-    return runLocked(*stream);
+    return runLocked(stream.bytes());
   }
   uint64_t taskCount;
   {
     std::lock_guard lock(mutex_);
-    pending_.push_back(std::move(stream));
-    taskCount = ++taskCount_;
-    progress_.submitted.store(taskCount, std::memory_order_release);
+    taskCount = queueLocked(std::move(stream));
   }
   workArrived_.notify_one();
   return taskCount;
 }
 
-uint64_t Engine::State::runHereOrSubmit(std::shared_ptr<const std::vector<uint8_t>> stream) {
+uint64_t Engine::State::submit(CommandStream& stream) {
+  trace(stream.bytes());
+  if (!ownedByThisProcess()) {
+    std::lock_guard lock(mutex_);
+    const uint64_t taskCount = runLocked(stream.bytes());
+    stream.clear();
+    return taskCount;
+  }
+  uint64_t taskCount;
+  {
+    std::lock_guard lock(mutex_);
+    std::vector<uint8_t> storage;
+    if (!spareStorage_.empty()) {
+      storage = std::move(spareStorage_.back());
+      spareStorage_.pop_back();
+    }
+    taskCount = queueLocked({nullptr, stream.take(std::move(storage))});
+  }
+  workArrived_.notify_one();
+  return taskCount;
+}
+
+uint64_t Engine::State::queueLocked(SubmittedStream stream) {
+  pending_.push_back(std::move(stream));
+  progress_.submitted.store(++taskCount_, std::memory_order_release);
+  return taskCount_;
+}
+
+uint64_t Engine::State::runHereOrSubmit(CommandStream& stream) {
   std::unique_lock lock(mutex_);
   // Only on a synchronous queue (the CPU), and only when the engine has completed everything:
   // then its thread touches neither the executor nor the counters until the lock is free.
   if (executor_.asynchronous() || !pending_.empty() || completionTag() != taskCount_) {
     lock.unlock();
-    return submit(std::move(stream));
+    return submit(stream);
   }
-  trace(*stream);
-  const uint64_t taskCount = runLocked(*stream);
+  trace(stream.bytes());
+  const uint64_t taskCount = runLocked(stream.bytes());
   lock.unlock();
+  stream.clear();
   completed_.notify_all();
   return taskCount;
 }
@@ -245,19 +304,24 @@ bool Engine::State::waitForTaskCount(uint64_t taskCount, uint64_t timeoutNs) {
 }
 
 void Engine::State::run() {
-  while (std::shared_ptr<const std::vector<uint8_t>> stream = nextStream()) {
-    execute(*stream, issued_.load(std::memory_order_acquire) + 1);
-    const uint64_t issued = issued_.fetch_add(1, std::memory_order_acq_rel) + 1;
-    // Now and then, retire without waiting when the device is done already, so that a steady
-    // stream of submissions never keeps waiters of earlier ones waiting (a poll of the device
-    // after every stream would cost each launch a driver call).
-    if ((executor_.idle() || issued % kPollEvery == 0) && executor_.retire(false)) retireIssued();
+  std::vector<SubmittedStream> taken;
+  while (takeSubmitted(taken)) {
+    for (SubmittedStream& stream : taken) {
+      execute(stream.bytes(), issued_.load(std::memory_order_acquire) + 1);
+      stream.shared.reset();  // a regular list's stream: its list may be reset or destroyed now
+      keepRanStorage(stream);
+      const uint64_t issued = issued_.fetch_add(1, std::memory_order_acq_rel) + 1;
+      // Now and then, retire without waiting when the device is done already, so that a steady
+      // stream of submissions never keeps waiters of earlier ones waiting (a poll of the device
+      // after every stream would cost each launch a driver call).
+      if ((executor_.idle() || issued % kPollEvery == 0) && executor_.retire(false)) retireIssued();
+    }
   }
   executor_.retire(true);
   retireIssued();
 }
 
-std::shared_ptr<const std::vector<uint8_t>> Engine::State::nextStream() {
+bool Engine::State::takeSubmitted(std::vector<SubmittedStream>& taken) {
   // Back-to-back submissions are common: poll briefly before sleeping, so that the next one is
   // issued without a wake-up (and, on a GPU, before the device runs dry). Once the device is done,
   // poll again: a waiter that has just been told tends to submit more at once.
@@ -266,12 +330,28 @@ std::shared_ptr<const std::vector<uint8_t>> Engine::State::nextStream() {
       if (!executor_.idle() && spin % 64 == 0 && executor_.retire(false)) retireIssued();
     if (!nothingSubmitted() || executor_.idle() || !retireWhileIdle()) break;
   }
+  taken.clear();
   std::unique_lock lock(mutex_);
+  spareRanStorage();
   workArrived_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
-  if (pending_.empty()) return nullptr;
-  std::shared_ptr<const std::vector<uint8_t>> stream = std::move(pending_.front());
-  pending_.pop_front();
-  return stream;
+  if (pending_.empty()) return false;
+  taken.swap(pending_);
+  return true;
+}
+
+void Engine::State::keepRanStorage(SubmittedStream& ran) {
+  const size_t capacity = ran.owned.capacity();
+  if (capacity == 0 || capacity > kSpareStorageBytes || ranStorage_.size() == kSpareStorageCount) return;
+  ran.owned.clear();
+  ranStorage_.push_back(std::move(ran.owned));
+}
+
+void Engine::State::spareRanStorage() {
+  for (std::vector<uint8_t>& storage : ranStorage_) {
+    if (spareStorage_.size() == kSpareStorageCount) break;
+    spareStorage_.push_back(std::move(storage));
+  }
+  ranStorage_.clear();
 }
 
 bool Engine::State::retireWhileIdle() {
@@ -294,6 +374,7 @@ void Engine::State::retireIssued() {
   {
     // Under the lock: runLocked may be advancing both counters on another thread.
     std::lock_guard lock(mutex_);
+    spareRanStorage();
     const uint64_t issued = issued_.load(std::memory_order_acquire);
     if (completionTag() == issued) return;
     progress_.completionTag.store(issued, std::memory_order_release);

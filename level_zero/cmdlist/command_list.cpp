@@ -59,7 +59,7 @@ core::CommandFraming CommandList::framing(ze_event_handle_t signal, uint32_t num
 }
 
 ze_result_t CommandList::submitImmediate(const char* function) {
-  const uint64_t taskCount = engine_->submit(std::make_shared<const std::vector<uint8_t>>(stream_.take()));
+  const uint64_t taskCount = engine_->submit(stream_);
   if (!synchronous_) return ZE_RESULT_SUCCESS;
   return synchronizationResult(engine_->waitForTaskCount(taskCount, UINT64_MAX), [&] { return engine_->deviceFailure(); }, function);
 }

@@ -85,13 +85,14 @@ def checked(name, types, traced):
         return f"ze_result_t ZE_APICALL {name}({params}) {{ return {call}; }}"
     if traced.param_count != len(types):
         sys.exit(f"generate_ddi_tables.py: {traced.params} has {traced.param_count} members, {name} {len(types)} parameters")
-    pointers = ", ".join(f"&a{i}" for i in range(len(types)))
+    # The entry takes the arguments by value, so that the path without tracers keeps them in
+    # registers; tracedCall keeps its own copies, which the prologues may change.
+    values = "".join(f", a{i}" for i in range(len(types)))
     return "\n".join([
         f"ze_result_t ZE_APICALL {name}({params}) {{",
-        f"  const auto entry = [&] {{ return {call}; }};",
-        "  if (!ApiTracing::anyEnabled()) [[likely]] return entry();",
-        f"  {traced.params} params{{{pointers}}};",
-        f"  return tracedCall<&ze_callbacks_t::{traced.group}, &{traced.table}::{traced.slot}>(params, entry);",
+        f"  const auto entry = []({params}) {{ return {call}; }};",
+        f"  if (!ApiTracing::anyEnabled()) [[likely]] return entry({values[2:]});",
+        f"  return tracedCall<&ze_callbacks_t::{traced.group}, &{traced.table}::{traced.slot}, {traced.params}>(entry{values});",
         "}"])
 
 

@@ -76,19 +76,21 @@ class ApiTracing {
   static inline std::atomic<bool> anyEnabled_{false};
 };
 
-// Calls `entry` between the prologues and the epilogues that the enabled tracers set in slot
-// `Slot` of group `Group` of ze_callbacks_t; `params` points at the arguments `entry` uses, so
-// that prologues may change them. The wrappers call it only when ApiTracing::anyEnabled(), and
-// keep it out of line so that their path without tracers stays short.
-template <auto Group, auto Slot, typename Params, typename Entry>
-[[gnu::noinline]] ze_result_t tracedCall(Params& params, const Entry& entry) {
+// Calls `entry(arguments...)` between the prologues and the epilogues that the enabled tracers
+// set in slot `Slot` of group `Group` of ze_callbacks_t. `Params` (the function's
+// ze_xxx_params_t) points at this call's copies of the arguments, so that prologues may change
+// them. The wrappers call it only when ApiTracing::anyEnabled(), and keep it out of line so that
+// their path without tracers stays short.
+template <auto Group, auto Slot, typename Params, typename Entry, typename... Arguments>
+[[gnu::noinline]] ze_result_t tracedCall(const Entry& entry, Arguments... arguments) {
   ApiTracing::Call call;
-  if (!call.traced()) return entry();
+  if (!call.traced()) return entry(arguments...);
+  Params params{&arguments...};
   const auto callbackIn = [](const zet_core_callbacks_t& table) { return (table.*Group).*Slot; };
   call.forEachTracer([&](const TracerCallbacks& tracer, void** instanceData) {
     if (auto prologue = callbackIn(tracer.prologues)) prologue(&params, ZE_RESULT_SUCCESS, tracer.userData, instanceData);
   });
-  const ze_result_t result = entry();
+  const ze_result_t result = entry(arguments...);
   call.forEachTracer([&](const TracerCallbacks& tracer, void** instanceData) {
     if (auto epilogue = callbackIn(tracer.epilogues)) epilogue(&params, result, tracer.userData, instanceData);
   });

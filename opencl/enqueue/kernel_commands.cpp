@@ -103,7 +103,9 @@ cl_int enqueueRange(CommandQueue& queue, Kernel& kernel, NdRange range, bool loc
   }
   if (cl_int error = checkLaunch(*coreKernel, info, groupCount, function); error != CL_SUCCESS) return error;
 
+  // An empty range launches nothing; its command still waits and signals.
   const bool empty = range.global[0] == 0 || range.global[1] == 0 || range.global[2] == 0;
+  const core::Kernel* launched = empty ? nullptr : coreKernel;
   core::LaunchRange launchRange;
   launchRange.workDim = range.workDim;
   for (int d = 0; d < 3; ++d) {
@@ -112,10 +114,11 @@ cl_int enqueueRange(CommandQueue& queue, Kernel& kernel, NdRange range, bool loc
     launchRange.globalSize[d] = range.global[d];
     launchRange.globalOffset[d] = range.offset[d];
   }
+  // Two captures, which std::function keeps without allocating.
   return queue.enqueue(
       arguments,
-      [&](core::CommandStream& stream) {
-        if (!empty) coreKernel->appendLaunch(stream, launchRange);
+      [launched, &launchRange](core::CommandStream& stream) {
+        if (launched) launched->appendLaunch(stream, launchRange);
       },
       function);
 }

@@ -59,7 +59,6 @@ cl_int CommandQueue::enqueue(const EnqueueArguments& arguments, const std::funct
   stream.appendFramed({waits, event, event}, encode);
 
   const bool onCaller = runsOnCaller(arguments, stream);
-  auto bytes = std::make_shared<const std::vector<uint8_t>>(stream.take());
   if (record.event) {
     record.event->retain();  // the queue's reference, dropped once the command completed
     *arguments.event = record.event;
@@ -70,7 +69,7 @@ cl_int CommandQueue::enqueue(const EnqueueArguments& arguments, const std::funct
     // Submission order and in-flight order must agree for retire() to pair them.
     std::lock_guard lock(inFlightMutex_);
     if (record.event) record.event->markSubmitted(core::monotonicNanoseconds());
-    taskCount = record.taskCount = onCaller ? engine_->runHereOrSubmit(std::move(bytes)) : engine_->submit(std::move(bytes));
+    taskCount = record.taskCount = onCaller ? engine_->runHereOrSubmit(stream) : engine_->submit(stream);
     inFlight_.push_back(std::move(record));
   }
   // A command run here has no engine thread to complete its bookkeeping.

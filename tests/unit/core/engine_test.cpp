@@ -41,6 +41,29 @@ TEST(Engine, TaskCountsIncreaseAndCompleteInOrder) {
   EXPECT_EQ(completions.load(), 3);
 }
 
+// A stream handed over is taken whole, and once one has run (its completion is published after
+// its storage is kept), the next submission leaves the stream in that storage: a submitter of one
+// command after another, waiting for each, allocates none.
+TEST(Engine, HandsASubmitterTheStorageOfAStreamThatHasRun) {
+  testing::FakeBackend backend;
+  Engine engine(backend, nullptr);
+  uint64_t written[2] = {0, 0};
+  CommandStream stream;
+  stream.appendWriteTimestamp(&written[0]);
+  const uint8_t* firstStorage = stream.bytes().data();
+  const uint64_t first = engine.submit(stream);
+  EXPECT_TRUE(stream.empty());
+  ASSERT_TRUE(engine.waitForTaskCount(first, 10'000'000'000ull));
+  stream.appendWriteTimestamp(&written[1]);
+  EXPECT_NE(stream.bytes().data(), firstStorage) << "the first stream's storage went with it";
+  const uint64_t second = engine.submit(stream);
+  EXPECT_TRUE(stream.empty());
+  EXPECT_EQ(stream.bytes().data(), firstStorage) << "the stream goes on in the storage of the one that ran";
+  ASSERT_TRUE(engine.waitForTaskCount(second, 10'000'000'000ull));
+  EXPECT_NE(written[0], 0u);
+  EXPECT_LE(written[0], written[1]);
+}
+
 // The queue groups hold as many queues as the backend says its device offers.
 TEST(Device, QueueGroupsHoldTheQueuesTheBackendOffers) {
   DeviceInfo info;
@@ -115,8 +138,8 @@ TEST(Runtime, ReleasesWaitForWorkSubmittedBeforeThem) {
   EXPECT_TRUE(immediately) << "nothing in flight: released at once";
 }
 
-// The two ways to hand an engine a stream.
-using Submission = uint64_t (Engine::*)(std::shared_ptr<const std::vector<uint8_t>>);
+// The two ways to hand an engine a stream to take.
+using Submission = uint64_t (Engine::*)(CommandStream&);
 
 class EngineOnAnAsynchronousDevice : public ::testing::TestWithParam<Submission> {};
 
@@ -129,7 +152,8 @@ TEST_P(EngineOnAnAsynchronousDevice, CompletesOnlyAfterTheDeviceWork) {
   int source = 5, destination = 0;
   CommandStream stream;
   stream.appendCopy({&destination, &source, sizeof(int)});
-  const uint64_t taskCount = (engine.*GetParam())(share(stream));
+  const uint64_t taskCount = (engine.*GetParam())(stream);
+  EXPECT_TRUE(stream.empty()) << "the engine took the stream";
   EXPECT_FALSE(engine.waitForTaskCount(taskCount, 30'000'000)) << "the device has not run the copy";
   EXPECT_EQ(engine.completionTag(), 0u);
   backend.finishWork();
@@ -138,7 +162,7 @@ TEST_P(EngineOnAnAsynchronousDevice, CompletesOnlyAfterTheDeviceWork) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SubmittedOrRunHere, EngineOnAnAsynchronousDevice,
-                         ::testing::Values(&Engine::submit, &Engine::runHereOrSubmit),
+                         ::testing::Values(static_cast<Submission>(&Engine::submit), &Engine::runHereOrSubmit),
                          [](const ::testing::TestParamInfo<Submission>& info) {
                            return info.index == 0 ? "Submit" : "RunHereOrSubmit";
                          });
@@ -151,7 +175,7 @@ TEST(Engine, RunHereOrSubmitRunsOnTheCallerWhenIdleAndKeepsTaskCountsInOrder) {
   uint64_t first = 0, second = 0;
   CommandStream here;
   here.appendWriteTimestamp(&first);
-  const uint64_t hereTask = engine.runHereOrSubmit(share(here));
+  const uint64_t hereTask = engine.runHereOrSubmit(here);
   EXPECT_NE(first, 0u) << "ran before returning";
   EXPECT_GE(engine.completionTag(), hereTask);
   CommandStream later;

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "loom/core/kernel_launch.h"
@@ -163,10 +164,11 @@ class CommandStream {
   }
 
   const std::vector<uint8_t>& bytes() const { return bytes_; }
-  // Hands the encoded bytes over (for submission), leaving the stream empty.
-  std::vector<uint8_t> take() {
-    std::vector<uint8_t> taken;
-    taken.swap(bytes_);
+  // Hands the encoded bytes over (for submission), leaving the stream empty. The stream goes on
+  // in `storage`, when given the storage of a stream that has run, so as not to allocate anew.
+  std::vector<uint8_t> take(std::vector<uint8_t> storage = {}) {
+    std::vector<uint8_t> taken = std::exchange(bytes_, std::move(storage));
+    bytes_.clear();
     lastTaken_ = taken.size();
     return taken;
   }

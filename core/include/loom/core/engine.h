@@ -19,6 +19,8 @@
 
 namespace loom::core {
 
+class CommandStream;
+
 class Engine {
  public:
   // `onCompletion` runs on the engine's thread after each stream completes, and then
@@ -30,11 +32,15 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
+  // Submits a stream its owner keeps (a regular command list's, which it may submit again).
   uint64_t submit(std::shared_ptr<const std::vector<uint8_t>> stream);
+  // Submits what `stream` holds, leaving it empty. The stream goes on in the storage of one that
+  // has run, so that a submitter of one command after another (an immediate list) allocates none.
+  uint64_t submit(CommandStream& stream);
   // Runs the stream on the calling thread when everything submitted before it has completed, and
   // submits it otherwise: a caller that waits for the stream anyway saves two thread hand-offs.
   // The completion callback does not run for a stream run here; the caller does that work.
-  uint64_t runHereOrSubmit(std::shared_ptr<const std::vector<uint8_t>> stream);
+  uint64_t runHereOrSubmit(CommandStream& stream);
   uint64_t completionTag() const;
   uint64_t submittedTaskCount() const;
   // True when the stream with `taskCount` completed within timeoutNs (UINT64_MAX: forever).

@@ -235,7 +235,7 @@ constexpr unsigned CU_TRSF_READ_AS_INTEGER = 0x01;
 constexpr unsigned CU_TRSF_NORMALIZED_COORDINATES = 0x02;
 
 // CUdevice_attribute values of texture limits.
-constexpr DeviceAttribute kTexturePitchAlignment = DeviceAttribute(82);
+constexpr DeviceAttribute kTexturePitchAlignment = DeviceAttribute(51);
 
 // CUDA_RESOURCE_DESC: a resource type and a 128-byte union at offset 8, of which Loom uses the
 // pitched 2D linear memory.

@@ -205,3 +205,72 @@ struct CUlaunchConfig {
 static_assert(sizeof(CUlaunchConfig) == 56);
 
 }  // namespace loom::backends::cuda
+
+// --- Texture objects (cuTexObjectCreate) ---------------------------------------------------------
+namespace loom::backends::cuda {
+
+using CUtexObject = unsigned long long;
+
+// CUresourcetype
+constexpr int CU_RESOURCE_TYPE_PITCH2D = 3;
+
+// CUarray_format
+enum class ArrayFormat : int {
+  UnsignedInt8 = 0x01,
+  UnsignedInt16 = 0x02,
+  UnsignedInt32 = 0x03,
+  SignedInt8 = 0x08,
+  SignedInt16 = 0x09,
+  SignedInt32 = 0x0a,
+  Half = 0x10,
+  Float = 0x20,
+};
+
+// CUaddress_mode and CUfilter_mode
+enum class AddressMode : int { Wrap = 0, Clamp = 1, Mirror = 2, Border = 3 };
+enum class FilterMode : int { Point = 0, Linear = 1 };
+
+// CUDA_TEXTURE_DESC flags
+constexpr unsigned CU_TRSF_READ_AS_INTEGER = 0x01;
+constexpr unsigned CU_TRSF_NORMALIZED_COORDINATES = 0x02;
+
+// CUdevice_attribute values of texture limits.
+constexpr DeviceAttribute kTexturePitchAlignment = DeviceAttribute(51);
+
+// CUDA_RESOURCE_DESC: a resource type and a 128-byte union at offset 8, of which Loom uses the
+// pitched 2D linear memory.
+struct CudaResourceDesc {
+  int resType;
+  char pad[4];
+  union {
+    struct {
+      CUdeviceptr devPtr;
+      ArrayFormat format;
+      unsigned int numChannels;
+      size_t width;
+      size_t height;
+      size_t pitchInBytes;
+    } pitch2D;
+    int reserved[32];
+  } res;
+  unsigned int flags;
+  char padEnd[4];
+};
+static_assert(sizeof(CudaResourceDesc) == 144);
+
+// CUDA_TEXTURE_DESC
+struct CudaTextureDesc {
+  AddressMode addressMode[3];
+  FilterMode filterMode;
+  unsigned int flags;
+  unsigned int maxAnisotropy;
+  FilterMode mipmapFilterMode;
+  float mipmapLevelBias;
+  float minMipmapLevelClamp;
+  float maxMipmapLevelClamp;
+  float borderColor[4];
+  int reserved[12];
+};
+static_assert(sizeof(CudaTextureDesc) == 104);
+
+}  // namespace loom::backends::cuda

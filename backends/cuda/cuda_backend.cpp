@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "backends/cuda/cuda_device_info.h"
+#include "backends/cuda/cuda_image_textures.h"
 #include "backends/cuda/cuda_program.h"
 #include "backends/cuda/nvml_telemetry.h"
 #include "loom/core/debug_keys.h"
@@ -168,6 +169,16 @@ bool CudaBackend::registerHostMemory(void* address, size_t size) {
 void CudaBackend::unregisterHostMemory(void* address) {
   auto scope = context_->makeCurrent();
   succeeded(driver().cuMemHostUnregister(address), "cuMemHostUnregister");
+}
+
+void CudaBackend::createImageTextures(const core::ImageShape& shape, const void* data, uint64_t* textures) {
+  auto scope = context_->makeCurrent();
+  cuda::createImageTextures(driver(), shape, address(data), capabilities_.texturePitchAlignment, textures);
+}
+
+void CudaBackend::destroyImageTextures(const uint64_t* textures) {
+  auto scope = context_->makeCurrent();
+  cuda::destroyImageTextures(driver(), textures);
 }
 
 bool CudaBackend::exportMemory(void* pointer, core::MemoryType type, core::DriverIpcHandle& handle) {

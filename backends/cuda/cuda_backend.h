@@ -45,6 +45,10 @@ class CudaBackend final : public core::Backend {
   // cuMemHostRegister, portable and mapped, where the GPU addresses it in place.
   bool registerHostMemory(void* address, size_t size) override;
   void unregisterHostMemory(void* address) override;
+  // Texture objects for the 2D and 1D images of the formats the texture units sample as OpenCL
+  // does (cuda_image_textures.h).
+  void createImageTextures(const core::ImageShape& shape, const void* data, uint64_t* textures) override;
+  void destroyImageTextures(const uint64_t* textures) override;
   // CUDA IPC (cuIpcGetMemHandle) shares device memory; managed and pinned memory have no handle.
   bool exportMemory(void* address, core::MemoryType type, core::DriverIpcHandle& handle) override;
   // Opens on this GPU, with peer access enabled as needed when another GPU exported it.

@@ -1,5 +1,7 @@
 #include "backends/cuda/cuda_capabilities.h"
 
+#include <algorithm>
+
 #include "backends/cuda/cuda_dependent_launch.h"
 
 namespace loom::backends::cuda {
@@ -10,6 +12,7 @@ CudaCapabilities readCapabilities(int driverVersion, const AttributeLookup& attr
   capabilities.streamValueOperations = driverVersion >= kStreamMemOpsV2DriverVersion || attribute(kCanUseStreamMemOpsV1) != 0;
   capabilities.dependentLaunches = driverVersion >= kLaunchKernelExDriverVersion &&
                                    attribute(DeviceAttribute::ComputeCapabilityMajor) >= kDependentLaunchComputeCapabilityMajor;
+  capabilities.texturePitchAlignment = static_cast<uint32_t>(std::max(attribute(kTexturePitchAlignment), 0));
   return capabilities;
 }
 

@@ -19,6 +19,9 @@ struct CudaCapabilities {
   // Programmatic dependent launch (cuda_dependent_launch.h): cuLaunchKernelEx with its attribute
   // (driver 12.0 and later) and griddepcontrol in PTX (compute capability 9.0 and later).
   bool dependentLaunches = false;
+  // Texture objects over pitched linear memory (cuda_image_textures.h) need their start and row
+  // pitch aligned to this many bytes; 0 when the driver does not say (no texture objects then).
+  uint32_t texturePitchAlignment = 0;
 };
 
 CudaCapabilities readCapabilities(int driverVersion, const AttributeLookup& attribute);

@@ -91,3 +91,7 @@ LOOM_CUDA_FUNCTION(cuStreamWaitValue32, "cuStreamWaitValue32_v2", "cuStreamWaitV
 LOOM_CUDA_FUNCTION(cuStreamWriteValue32, "cuStreamWriteValue32_v2", "cuStreamWriteValue32", CUstream, CUdeviceptr, uint32_t, unsigned int)
 // Optional: launches with attributes (driver 12.0).
 LOOM_CUDA_OPTIONAL_FUNCTION(cuLaunchKernelEx, "cuLaunchKernelEx", const CUlaunchConfig*, CUfunction, void**, void**)
+// Texture objects of images (cuda_image_textures.h); the last parameter is a resource view, unused.
+LOOM_CUDA_FUNCTION(cuTexObjectCreate, "cuTexObjectCreate", nullptr, CUtexObject*, const CudaResourceDesc*,
+                   const CudaTextureDesc*, const void*)
+LOOM_CUDA_FUNCTION(cuTexObjectDestroy, "cuTexObjectDestroy", nullptr, CUtexObject)

@@ -18,6 +18,7 @@ typedef struct {
   uint elementSize;
   uint mipLevels;
   uint samples;
+  ulong textures[20];
 } ImageDescriptor;
 typedef __global const ImageDescriptor* Image;
 
@@ -523,7 +524,35 @@ static float4 imageSampleLinear(Image d, uint sampler, float4 s, int dims, int l
   return sum;
 }
 
+// ---- Texture units ----------------------------------------------------------------------------
+// Where the runtime made a texture object for the image and the sampler's state (a GPU, a format
+// and image type its texture units filter as OpenCL says), read_imagef samples through it. The
+// compiler gives both functions per target (compiler/src/texture_reads.h): on the CPU
+// __loom_texture_units() is false, and all of this folds away.
+
+bool __loom_texture_units(void);
+// Channels in memory order at (x, y) of a 2D texture object (1D images are 2D of one row).
+float4 __loom_texture_read_2d(ulong texture, float x, float y);
+
+// ImageDescriptor.textures' index of a sampler (samplerState in image_abi.h).
+static uint imageSamplerState(uint sampler) {
+  return (sampler & (CLK_NORMALIZED_COORDS_TRUE | IMAGE_ADDRESS_MASK)) + ((sampler & CLK_FILTER_LINEAR) ? 10 : 0);
+}
+
+// The runtime makes texture objects of 1D and 2D images only: 3D reads skip the lookup.
+static ulong imageTexture(Image d, uint sampler, int dims) {
+  return __loom_texture_units() && dims < 3 ? d->textures[imageSamplerState(sampler)] : 0;
+}
+
+// The row's centre for a 1D image, in either kind of coordinate.
+static float4 imageSampleTexture(Image d, ulong texture, float4 s, int dims) {
+  const float4 texel = __loom_texture_read_2d(texture, s.x, dims == 1 ? 0.5f : s.y);
+  return imageArrange(texel, d->channelOrder, 1.0f);
+}
+
 static float4 imageSampleFloat(Image d, uint sampler, float4 s, int dims, int layer) {
+  const ulong texture = imageTexture(d, sampler, dims);
+  if (texture) return imageSampleTexture(d, texture, s, dims);
   if (sampler & CLK_FILTER_LINEAR) return imageSampleLinear(d, sampler, s, dims, layer);
   return imageReadFloatTexel(d, imagePlace(imageNearestIndex(s, imageFilteredExtent(d), sampler), dims, layer));
 }

@@ -30,6 +30,7 @@
 #include "printf_vectors.h"
 #include "sampler_literals.h"
 #include "spirv_reader.h"
+#include "texture_reads.h"
 #include "work_group_scratch.h"
 
 namespace loom::compiler {
@@ -166,6 +167,7 @@ std::vector<std::string> visibleSymbols(const ProgramInfo& info, Target target) 
 llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, ProgramInfo& info, const BuildOptions& options,
                                                    bool uniformGroups, unsigned threads, bool dumpIr) {
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
+  materializeTextureReads(module, Target::Cpu);
   materializeWorkGroupScratch(module, kMaxWorkGroupSize);
   materializeFloatAtomicAdds(module);
   expandPrintfVectors(module);  // the host's printf formats the output, which has no vector conversions
@@ -182,6 +184,7 @@ llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, Program
 
 llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, ProgramInfo& info, bool dumpIr) {
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
+  materializeTextureReads(module, Target::Nvptx);
   materializeWorkGroupScratch(module, nvptx::kMaxThreadsPerBlock);
   materializeFloatAtomicAdds(module);
   expandPrintfVectors(module);  // as for the CPU: the driver's vprintf has no vector conversions either

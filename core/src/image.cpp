@@ -1,5 +1,7 @@
 #include "loom/core/image.h"
 
+#include <algorithm>
+
 #include "loom/compiler/image_abi.h"
 #include "loom/core/device.h"
 #include "loom/core/runtime.h"
@@ -70,6 +72,7 @@ std::unique_ptr<Image> Image::create(Device& device, const ImageShape& shape, vo
 
 Image::~Image() {
   MemoryManager& memory = Runtime::get().memory();
+  device_.backend().destroyImageTextures(textures_.data());
   if (descriptorId_) memory.free(descriptor_, descriptorId_);
   if (storageId_) memory.free(data_, storageId_);
 }
@@ -100,6 +103,8 @@ bool Image::writeDescriptor(const void* owner) {
   descriptor.channelType = static_cast<uint32_t>(shape_.format.type);
   descriptor.imageType = static_cast<uint32_t>(shape_.type);
   descriptor.elementSize = elementSize_;
+  device_.backend().createImageTextures(shape_, data_, textures_.data());
+  std::copy(textures_.begin(), textures_.end(), descriptor.textures);
   // Through the device's copy: a GPU's memory is not the host's.
   device_.backend().copy(descriptor_, &descriptor, sizeof(descriptor));
   return true;

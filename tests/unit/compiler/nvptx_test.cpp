@@ -281,6 +281,37 @@ TEST(Nvptx, ImageBuiltinsCompile) {
   if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "image_builtins", "sm_80");
 }
 
+// Sampled float reads of 1D and 2D images go through the texture object the image's descriptor
+// holds for the sampler's state, and sample in software where it holds none.
+TEST(Nvptx, SampledFloatReadsOfTwoDimensionalImagesUseTheTextureUnits) {
+  const BuildResult built = compileSource(R"(
+    constant sampler_t linear = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;
+    kernel void blur(read_only image2d_t in, global float4* out) {
+      int i = get_global_id(0);
+      out[i] = read_imagef(in, linear, (float2)(i * 0.1f, 0.5f));
+    })");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string body = entryBody(ptxOf(built), "blur");
+  EXPECT_NE(body.find("tex.2d.v4.f32.f32"), std::string::npos) << body;
+  // The software path stays for images without a texture object: it loads texels itself.
+  EXPECT_NE(body.find("ld.global.u8"), std::string::npos) << body;
+  if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptxOf(built), "texture_reads", "sm_80");
+}
+
+TEST(Nvptx, ReadsTheTextureUnitsDoNotServeSampleInSoftware) {
+  const BuildResult built = compileSource(R"(
+    kernel void reads(read_only image3d_t volume, read_only image2d_t integers, read_only image2d_t plain, sampler_t s,
+                      global float4* out) {
+      int i = get_global_id(0);
+      out[i] = read_imagef(volume, s, (float4)(i * 0.1f, 0.5f, 0.25f, 0.0f)) +
+               convert_float4(read_imageui(integers, s, (float2)(i, 1.0f))) + read_imagef(plain, s, (int2)(i, 0));
+    })");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string body = entryBody(ptxOf(built), "reads");
+  EXPECT_EQ(body.find("tex."), std::string::npos) << body;
+  EXPECT_NE(body.find("ld.global"), std::string::npos) << body;
+}
+
 TEST(Nvptx, BarriersBecomeBarSyncAndLocalMemoryIsDynamicShared) {
   const std::string ptx = ptxOf(nvptxKernels("barriers"));
   EXPECT_NE(ptx.find(".extern .shared .align 128 .b8 dynamic_shared[];"), std::string::npos) << ptx;

@@ -34,6 +34,12 @@ TEST(CudaCapabilities, DependentLaunchesNeedHopperAndADriverWithLaunchAttributes
   EXPECT_FALSE(readCapabilities(13000, lookupIn(ampere)).dependentLaunches) << "no griddepcontrol before sm_90";
 }
 
+TEST(CudaCapabilities, TheTexturePitchAlignmentIsTheDriversOrNone) {
+  // CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT is 51 in cuda.h.
+  EXPECT_EQ(readCapabilities(12080, lookupIn({{DeviceAttribute(51), 32}})).texturePitchAlignment, 32u);
+  EXPECT_EQ(readCapabilities(12080, lookupIn({})).texturePitchAlignment, 0u) << "no texture objects then";
+}
+
 TEST(CudaCapabilities, RegisteredMemoryAtAnotherAddressIsNotUsed) {
   EXPECT_FALSE(readCapabilities(12080, lookupIn({})).registersHostMemoryInPlace);
 }

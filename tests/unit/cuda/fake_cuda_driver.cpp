@@ -313,6 +313,23 @@ CUmemGenericAllocationHandle exportedHandleOf(int descriptor) {
 }
 
 // The entry points of colored memory: reservations, physical memory, mappings and access.
+// Texture objects: handles from 1 on, kept with their descriptions until destroyed.
+void behaveAsTextureObjects(Driver& driver) {
+  driver.cuTexObjectCreate = [](CUtexObject* object, const CudaResourceDesc* resource, const CudaTextureDesc* texture,
+                                const void*) -> CUresult {
+    if (CUresult result = record("cuTexObjectCreate")) return result;
+    if (live->textureObjects.size() >= live->textureObjectLimit) return CUDA_ERROR_OUT_OF_MEMORY;
+    static CUtexObject next = 0;
+    *object = ++next;
+    live->textureObjects[*object] = {*resource, *texture};
+    return CUDA_SUCCESS;
+  };
+  driver.cuTexObjectDestroy = [](CUtexObject object) -> CUresult {
+    expect(live->textureObjects.erase(object) == 1, "cuTexObjectDestroy of an unknown texture object");
+    return record("cuTexObjectDestroy");
+  };
+}
+
 void behaveAsVirtualMemory(Driver& driver) {
   driver.cuMemAddressReserve = [](CUdeviceptr* address, size_t size, size_t alignment, CUdeviceptr,
                                   unsigned long long) -> CUresult {
@@ -402,6 +419,7 @@ FakeCudaDriver::FakeCudaDriver() : driver_(Driver::withoutLibrary()) {
 #undef LOOM_CUDA_OPTIONAL_FUNCTION
   behave(*driver_);
   behaveAsVirtualMemory(*driver_);
+  behaveAsTextureObjects(*driver_);
 }
 
 FakeCudaDriver::~FakeCudaDriver() {

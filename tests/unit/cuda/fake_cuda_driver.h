@@ -7,7 +7,8 @@
 // thread of its own, over host memory (a stream waiting for a value holds only itself, as on a
 // GPU); launches and waits for events are recorded, not run. Virtual memory calls keep the books
 // of what is reserved, created and mapped (virtualMemory), so that a test sees leaks, and export
-// and import physical memory as descriptors of memfds.
+// and import physical memory as descriptors of memfds. Texture objects are kept with what they
+// were created from (textureObjects) until destroyed.
 // One fake at a time: the entry points are plain functions that reach the live one. Calls may come
 // from several threads, one at a time: the context stack is shared.
 #include <cstdint>
@@ -52,6 +53,12 @@ struct FakeVirtualMemory {
   CUmemGenericAllocationHandle nextHandle = 1;
 };
 
+// The texture objects created and not yet destroyed, with what they were created from.
+struct FakeTextureObject {
+  CudaResourceDesc resource{};
+  CudaTextureDesc texture{};
+};
+
 class FakeCudaDriver {
  public:
   FakeCudaDriver();
@@ -80,6 +87,9 @@ class FakeCudaDriver {
   std::map<CUevent, unsigned> eventFlags;
   int retainedContexts = 0;  // primary contexts retained and not yet released
   FakeVirtualMemory virtualMemory;
+  std::map<CUtexObject, FakeTextureObject> textureObjects;
+  // cuTexObjectCreate fails with CUDA_ERROR_OUT_OF_MEMORY once this many objects live.
+  size_t textureObjectLimit = SIZE_MAX;
 
  private:
   std::shared_ptr<Driver> driver_;

@@ -12,6 +12,11 @@
 // CLK_* constants repeat, so kernels answer get_image_channel_order/_data_type with them as they
 // are; Level Zero formats are mapped to these values when a Level Zero image is created.
 //
+// On a GPU an image may also be sampled through the texture units: `textures` holds a texture
+// object per sampler state (samplerState below) through which the hardware samples as OpenCL's
+// sampler with those bits does (within the specification's precision), or 0 where the kernel
+// samples in software (the CPU; formats, image types and sampler states the hardware does not serve).
+//
 // A sampler argument (ArgumentKind::Sampler) takes 8 bytes: a SamplerBits value, the bit layout
 // of OpenCL C's sampler_t literals (CLK_NORMALIZED_COORDS_*, CLK_ADDRESS_*, CLK_FILTER_*), so a
 // sampler made by the API and one written in kernel source are the same number.
@@ -34,15 +39,17 @@ struct ImageDescriptor {
   uint32_t elementSize;  // bytes per texel
   uint32_t mipLevels;    // 0 or 1: mipmaps are not supported
   uint32_t samples;      // 0: multisampled images are not supported
+  uint64_t textures[20]; // texture object by samplerState(bits); 0: sample in software
 };
 
-static_assert(sizeof(ImageDescriptor) == 64);
+static_assert(sizeof(ImageDescriptor) == 224);
 static_assert(offsetof(ImageDescriptor, data) == 0);
 static_assert(offsetof(ImageDescriptor, rowPitch) == 8);
 static_assert(offsetof(ImageDescriptor, slicePitch) == 16);
 static_assert(offsetof(ImageDescriptor, width) == 24);
 static_assert(offsetof(ImageDescriptor, channelOrder) == 40);
 static_assert(offsetof(ImageDescriptor, elementSize) == 52);
+static_assert(offsetof(ImageDescriptor, textures) == 64);
 
 // Channel types of Level Zero layouts that OpenCL has no cl_channel_type for. Kernels see these
 // values in channelType (and get_image_channel_data_type); the builtin library's texel decode and
@@ -84,5 +91,20 @@ enum SamplerBits : uint32_t {
   kSamplerFilterNearest = 0x10,
   kSamplerFilterLinear = 0x20,
 };
+
+// The sampler states a texture object can stand for: normalized or not, five addressing modes,
+// two filters.
+constexpr uint32_t kSamplerStates = 20;
+static_assert(kSamplerStates == sizeof(ImageDescriptor::textures) / sizeof(uint64_t));
+
+// A sampler's index into ImageDescriptor::textures (images.cl computes the same).
+constexpr uint32_t samplerState(uint32_t bits) {
+  return (bits & (kSamplerNormalizedCoordsTrue | kSamplerAddressMask)) + ((bits & kSamplerFilterLinear) ? 10 : 0);
+}
+
+// The sampler bits of state `state`, samplerState's inverse.
+constexpr uint32_t samplerBitsOf(uint32_t state) {
+  return state >= 10 ? (state - 10) | kSamplerFilterLinear : state | kSamplerFilterNearest;
+}
 
 }  // namespace loom::compiler

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "loom/compiler/image_abi.h"
 #include "loom/core/command_stream.h"
 #include "loom/core/image_format.h"
 
@@ -86,6 +87,8 @@ class Image {
   uint64_t storageId_ = 0;  // memory-manager allocation owned by the image, 0 when given storage
   void* descriptor_ = nullptr;
   uint64_t descriptorId_ = 0;
+  // The device's texture objects over the image, by sampler state (ImageDescriptor::textures).
+  std::array<uint64_t, compiler::kSamplerStates> textures_{};
 };
 
 // Host or buffer memory laid out as an image region of `extent` texels (the layout of the

@@ -71,11 +71,12 @@ class IpcSecurityTest : public ZeTest {
   }
 
   // The descriptor of a genuine handle, once the test has checked that it is where the forgers
-  // below write it: a Loom memory file of this process.
+  // below write it: a Loom memory file of this process (the allocation's own on the CPU, the file
+  // holding the driver's handle on a GPU).
   int32_t checkedDescriptor(const ze_ipc_mem_handle_t& handle) {
     EXPECT_EQ(field<int32_t>(handle, kPidAt), getpid()) << "Loom's handle layout changed";
     const int32_t fd = field<int32_t>(handle, kFdAt);
-    EXPECT_EQ(descriptorLink(fd).rfind("/memfd:loom-allocation-", 0), 0u) << "Loom's handle layout changed";
+    EXPECT_EQ(descriptorLink(fd).rfind("/memfd:loom-", 0), 0u) << "Loom's handle layout changed";
     return fd;
   }
 

@@ -93,10 +93,14 @@ VEC2S(ldexp, REAL, int)
 REAL OVL nan(REAL_UINT code) { return __builtin_astype(__builtin_astype((REAL)NAN, REAL_UINT) | code, REAL); }
 VEC1(nan, REAL, REAL_UINT)
 
-// OpenCL's FP_ILOGB0 and FP_ILOGBNAN, not the host C library's.
+// OpenCL's FP_ILOGB0 and FP_ILOGBNAN, not the host C library's. Through frexp (its exponent is one
+// more than ilogb's), which every target provides: the C library's ilogb is no function of NVPTX.
 int OVL ilogb(REAL x) {
   if (isnan(x) || isinf(x)) return isnan(x) ? FP_ILOGBNAN : INT_MAX;
-  return x == (REAL)0 ? FP_ILOGB0 : __builtin_ilogb((double)x);
+  if (x == (REAL)0) return FP_ILOGB0;
+  int e;
+  __builtin_frexp(x, &e);
+  return e - 1;
 }
 VEC1(ilogb, int, REAL)
 

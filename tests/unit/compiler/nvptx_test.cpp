@@ -548,6 +548,18 @@ TEST(Nvptx, MathComesFromLibdevice) {
   EXPECT_NE(entryBody(ptx, "float_math").find("sqrt.rn.f32"), std::string::npos);
 }
 
+// ilogb serves vstore_half's rounding modes (OpenCL-CTS test_half); the C library's has no NVPTX body.
+TEST(Nvptx, IlogbAndRoundedHalfStoresBuild) {
+  const BuildResult built = compileSource(R"(
+    kernel void k(global float* in, global int* exponents, global half* out) {
+      size_t i = get_global_id(0);
+      exponents[i] = ilogb(in[i]) + ilogb((double)in[i]);
+      vstore_half_rtz(in[i], i, out);
+      vstore_half_rtp(in[i], i + 1, out);
+    })");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+}
+
 TEST(Nvptx, ValuesVectorsAndFencesFromOpenClSource) {
   const BuildResult built = compileSource(R"(
     typedef struct { float x; long y; char z; } record_t;

@@ -85,6 +85,13 @@ class Engine::State {
   void execute(const std::vector<uint8_t>& stream, uint64_t taskCount);
   // Queues the stream for the engine's thread; the caller holds mutex_. Returns its task count.
   uint64_t queueLocked(SubmittedStream stream);
+  // Runs on the calling thread, for a process that does not own the engine (after fork).
+  uint64_t runHere(const std::vector<uint8_t>& stream);
+  // Queues the stream `make` returns under mutex_ and wakes the engine's thread.
+  template <typename MakeStream>
+  uint64_t queueAndWake(MakeStream make);
+  // Storage of a stream that has run, or none; the caller holds mutex_.
+  std::vector<uint8_t> takeSpareStorageLocked();
   // Runs the stream to completion on the calling thread, which holds mutex_; returns its task count.
   uint64_t runLocked(const std::vector<uint8_t>& stream);
 
@@ -210,39 +217,43 @@ void Engine::State::trace(const std::vector<uint8_t>& stream) const {
 
 uint64_t Engine::State::submit(SubmittedStream stream) {
   trace(stream.bytes());
-  if (!ownedByThisProcess()) {
-    std::lock_guard lock(mutex_);
-    return runLocked(stream.bytes());
-  }
-  uint64_t taskCount;
-  {
-    std::lock_guard lock(mutex_);
-    taskCount = queueLocked(std::move(stream));
-  }
-  workArrived_.notify_one();
-  return taskCount;
+  if (!ownedByThisProcess()) return runHere(stream.bytes());
+  return queueAndWake([&] { return std::move(stream); });
 }
 
 uint64_t Engine::State::submit(CommandStream& stream) {
   trace(stream.bytes());
   if (!ownedByThisProcess()) {
-    std::lock_guard lock(mutex_);
-    const uint64_t taskCount = runLocked(stream.bytes());
+    const uint64_t taskCount = runHere(stream.bytes());
     stream.clear();
     return taskCount;
   }
+  return queueAndWake([&] { return SubmittedStream{nullptr, stream.take(takeSpareStorageLocked())}; });
+}
+
+uint64_t Engine::State::runHere(const std::vector<uint8_t>& stream) {
+  std::lock_guard lock(mutex_);
+  return runLocked(stream);
+}
+
+template <typename MakeStream>
+uint64_t Engine::State::queueAndWake(MakeStream make) {
   uint64_t taskCount;
   {
     std::lock_guard lock(mutex_);
-    std::vector<uint8_t> storage;
-    if (!spareStorage_.empty()) {
-      storage = std::move(spareStorage_.back());
-      spareStorage_.pop_back();
-    }
-    taskCount = queueLocked({nullptr, stream.take(std::move(storage))});
+    taskCount = queueLocked(make());
   }
   workArrived_.notify_one();
   return taskCount;
+}
+
+std::vector<uint8_t> Engine::State::takeSpareStorageLocked() {
+  std::vector<uint8_t> storage;
+  if (!spareStorage_.empty()) {
+    storage = std::move(spareStorage_.back());
+    spareStorage_.pop_back();
+  }
+  return storage;
 }
 
 uint64_t Engine::State::queueLocked(SubmittedStream stream) {

@@ -97,15 +97,16 @@ class Engine::State {
 
   Backend& backend_;
   CommandExecutor executor_;
-  // Streams issued to the executor: by the engine thread, or by runLocked while the engine is idle.
-  std::atomic<uint64_t> issued_{0};
   std::function<void()> onCompletion_;
   std::function<void()> ownerCompletion_;
   std::atomic<bool> ownerGone_{false};
   EngineRegistry* registry_;
   uint64_t registryId_ = 0;
   const uint32_t ownerProcess_;  // process generation (process_generation.h)
-  std::mutex mutex_;
+  // What submitters write, what only the engine's thread writes, and the counters each side polls
+  // (progress_) lie on separate cache lines, so that a submission moves as few lines between cores
+  // as it can.
+  alignas(kCacheLineBytes) std::mutex mutex_;
   std::condition_variable workArrived_;
   std::condition_variable completed_;
   // Streams submitted and not yet taken by the engine's thread, which takes them all at once: in
@@ -113,10 +114,12 @@ class Engine::State {
   std::vector<SubmittedStream> pending_;
   // Empty storage of handed-over streams that have run, for the next ones (CommandStream::take).
   std::vector<std::vector<uint8_t>> spareStorage_;
-  std::vector<std::vector<uint8_t>> ranStorage_;  // the engine's thread's, kept by keepRanStorage
-  EngineProgress progress_;  // the task count submitted and the completion tag, readable without the lock
   uint64_t taskCount_ = 0;
   bool stopping_ = false;
+  // Streams issued to the executor: by the engine thread, or by runLocked while the engine is idle.
+  alignas(kCacheLineBytes) std::atomic<uint64_t> issued_{0};
+  std::vector<std::vector<uint8_t>> ranStorage_;  // the engine's thread's, kept by keepRanStorage
+  EngineProgress progress_;  // the task count submitted and the completion tag, readable without the lock
 };
 
 Engine::Engine(Backend& backend, std::function<void()> onCompletion, EngineRegistry* registry,

@@ -4,6 +4,7 @@
 // pointer, so an engine gone meanwhile (it completed its work before it went) simply counts as
 // done.
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -12,10 +13,15 @@
 
 namespace loom::core {
 
-// How far one engine's work got: the task count of its last submission and its completion tag.
+constexpr size_t kCacheLineBytes = 64;
+
+// How far one engine's work got: the task count of its last submission and its completion tag,
+// each on a cache line of its own: submitters write `submitted` while the engine's thread
+// polls it and writes `completionTag`, which waiters poll; sharing a line would bounce it between
+// their cores on every submission.
 struct EngineProgress {
-  std::atomic<uint64_t> submitted{0};
-  std::atomic<uint64_t> completionTag{0};
+  alignas(kCacheLineBytes) std::atomic<uint64_t> submitted{0};
+  alignas(kCacheLineBytes) std::atomic<uint64_t> completionTag{0};
 };
 
 class EngineRegistry {

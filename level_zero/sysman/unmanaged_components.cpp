@@ -17,44 +17,21 @@ ze_result_t listNoComponents(zes_device_handle_t hDevice, uint32_t* pCount, cons
 
 }  // namespace
 
-ze_result_t zesDeviceEnumDiagnosticTestSuites(zes_device_handle_t hDevice, uint32_t* pCount, zes_diag_handle_t*) {
-  return listNoComponents(hDevice, pCount, __func__);
-}
+// One enumeration of a kind with no components.
+#define LOOM_NO_COMPONENTS(function, Handle) \
+  ze_result_t function(zes_device_handle_t hDevice, uint32_t* pCount, Handle*) { return listNoComponents(hDevice, pCount, #function); }
 
-ze_result_t zesDeviceEnumFabricPorts(zes_device_handle_t hDevice, uint32_t* pCount, zes_fabric_port_handle_t*) {
-  return listNoComponents(hDevice, pCount, __func__);
-}
+LOOM_NO_COMPONENTS(zesDeviceEnumDiagnosticTestSuites, zes_diag_handle_t)
+LOOM_NO_COMPONENTS(zesDeviceEnumFabricPorts, zes_fabric_port_handle_t)
+LOOM_NO_COMPONENTS(zesDeviceEnumFans, zes_fan_handle_t)
+LOOM_NO_COMPONENTS(zesDeviceEnumFirmwares, zes_firmware_handle_t)
+LOOM_NO_COMPONENTS(zesDeviceEnumLeds, zes_led_handle_t)
+LOOM_NO_COMPONENTS(zesDeviceEnumPerformanceFactorDomains, zes_perf_handle_t)
+LOOM_NO_COMPONENTS(zesDeviceEnumPsus, zes_psu_handle_t)
+LOOM_NO_COMPONENTS(zesDeviceEnumRasErrorSets, zes_ras_handle_t)
+LOOM_NO_COMPONENTS(zesDeviceEnumSchedulers, zes_sched_handle_t)
+LOOM_NO_COMPONENTS(zesDeviceEnumStandbyDomains, zes_standby_handle_t)
 
-ze_result_t zesDeviceEnumFans(zes_device_handle_t hDevice, uint32_t* pCount, zes_fan_handle_t*) {
-  return listNoComponents(hDevice, pCount, __func__);
-}
-
-ze_result_t zesDeviceEnumFirmwares(zes_device_handle_t hDevice, uint32_t* pCount, zes_firmware_handle_t*) {
-  return listNoComponents(hDevice, pCount, __func__);
-}
-
-ze_result_t zesDeviceEnumLeds(zes_device_handle_t hDevice, uint32_t* pCount, zes_led_handle_t*) {
-  return listNoComponents(hDevice, pCount, __func__);
-}
-
-ze_result_t zesDeviceEnumPerformanceFactorDomains(zes_device_handle_t hDevice, uint32_t* pCount, zes_perf_handle_t*) {
-  return listNoComponents(hDevice, pCount, __func__);
-}
-
-ze_result_t zesDeviceEnumPsus(zes_device_handle_t hDevice, uint32_t* pCount, zes_psu_handle_t*) {
-  return listNoComponents(hDevice, pCount, __func__);
-}
-
-ze_result_t zesDeviceEnumRasErrorSets(zes_device_handle_t hDevice, uint32_t* pCount, zes_ras_handle_t*) {
-  return listNoComponents(hDevice, pCount, __func__);
-}
-
-ze_result_t zesDeviceEnumSchedulers(zes_device_handle_t hDevice, uint32_t* pCount, zes_sched_handle_t*) {
-  return listNoComponents(hDevice, pCount, __func__);
-}
-
-ze_result_t zesDeviceEnumStandbyDomains(zes_device_handle_t hDevice, uint32_t* pCount, zes_standby_handle_t*) {
-  return listNoComponents(hDevice, pCount, __func__);
-}
+#undef LOOM_NO_COMPONENTS
 
 }  // namespace loom::l0

@@ -119,7 +119,10 @@ size_t putBlocksInDominanceOrder(std::vector<uint32_t>& words) {
   std::vector<uint32_t> reordered;
   reordered.reserve(words.size());
   for (const Function& function : collector.functions) {
-    if (function.blocks.empty()) continue;
+    // A block without a terminator this reader knows is left as it is, and so is its function.
+    const bool complete = std::all_of(function.blocks.begin(), function.blocks.end(),
+                                      [](const Block& block) { return block.end > block.begin; });
+    if (function.blocks.empty() || !complete) continue;
     const std::vector<size_t> order = reversePostOrder(function);
     if (std::is_sorted(order.begin(), order.end())) continue;
     reordered.clear();

@@ -1,6 +1,6 @@
 #pragma once
-// SPIR-V lists a function's blocks after the blocks that dominate them (SPIR-V 1.6 section 2.16.1,
-// "Order of blocks"); some producers list a loop's exit before its body, as level-zero-tests'
+// SPIR-V lists a function's blocks after the blocks that dominate them (SPIR-V 1.6 section 2.4,
+// Logical Layout of a Module); some producers list a loop's exit before its body, as level-zero-tests'
 // sysman_matrix_multiplication.spv does. Apart from the entry block coming first, the order
 // means nothing, so Loom reads such functions with their blocks in reverse post-order of the
 // control flow graph, which puts every block after its dominators.

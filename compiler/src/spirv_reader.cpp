@@ -300,7 +300,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
     *warnings += "warning: " + describeStrengthenedCompareExchanges(checked->strengthenedCompareExchanges) + "\n";
   if (warnings && checked->reorderedFunctions > 0)
     *warnings += "warning: " + std::to_string(checked->reorderedFunctions) +
-                 " function(s) list blocks before their dominators (SPIR-V 1.6 section 2.16.1); read in dominance order\n";
+                 " function(s) list blocks before their dominators (SPIR-V 1.6 section 2.4); read in dominance order\n";
   if (warnings && checked->samplerTypes > 1)
     *warnings += "warning: the module declares OpTypeSampler " + std::to_string(checked->samplerTypes) +
                  " times (as llvm-spirv 15 does for a sampler literal beside a sampler argument); read as one type\n";

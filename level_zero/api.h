@@ -20,6 +20,7 @@
 #include "level_zero/sysman/power.h"
 #include "level_zero/sysman/sysman_device.h"
 #include "level_zero/sysman/temperature.h"
+#include "level_zero/sysman/unmanaged_components.h"
 #include "level_zero/tools/debug_properties.h"
 #include "level_zero/tools/kernel_profile.h"
 #include "level_zero/tools/metric_group.h"

@@ -190,6 +190,25 @@ std::optional<core::FrequencyState> HostTelemetry::frequencyState(uint32_t domai
   return state;
 }
 
+// cpufreq's scaling limits over all cores: the lowest minimum and the highest maximum, each a limit
+// only where it narrows the hardware range. Without cpufreq no software limits the clock.
+std::optional<core::FrequencyLimits> HostTelemetry::frequencyLimits(uint32_t domain) {
+  if (domain >= frequency_.size()) return std::nullopt;
+  const auto folders = cpufreqFolders();
+  core::FrequencyLimits limits;
+  if (folders.empty()) return limits;
+  std::optional<uint64_t> minKHz, maxKHz;
+  for (const std::string& folder : folders) {
+    if (auto low = readNumber<uint64_t>(folder + "scaling_min_freq")) minKHz = std::min(*low, minKHz.value_or(*low));
+    if (auto high = readNumber<uint64_t>(folder + "scaling_max_freq")) maxKHz = std::max(*high, maxKHz.value_or(*high));
+  }
+  if (!minKHz || !maxKHz) return std::nullopt;
+  const double minMHz = double(*minKHz) / 1000, maxMHz = double(*maxKHz) / 1000;
+  if (frequency_[domain].minMHz < 0 || minMHz > frequency_[domain].minMHz) limits.minMHz = minMHz;
+  if (frequency_[domain].maxMHz < 0 || maxMHz < frequency_[domain].maxMHz) limits.maxMHz = maxMHz;
+  return limits;
+}
+
 // Package zones (intel-rapl:N, also on AMD); their sub-zones (intel-rapl:N:M) are parts of them.
 void HostTelemetry::findRaplZones() {
   const std::string powercap = path("sys/class/powercap/");

@@ -19,6 +19,7 @@ class HostTelemetry final : public core::Telemetry {
   std::vector<core::FrequencyDomain> frequencyDomains() override;
   std::vector<double> availableClocksMHz(uint32_t domain) override;
   std::optional<core::FrequencyState> frequencyState(uint32_t domain) override;
+  std::optional<core::FrequencyLimits> frequencyLimits(uint32_t domain) override;
 
   std::vector<core::PowerDomain> powerDomains() override;
   std::optional<core::EnergyReading> energy(uint32_t domain) override;

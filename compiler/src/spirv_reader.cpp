@@ -17,6 +17,7 @@
 #include "spirv_producer_slips.h"
 #include "sampler_types.h"
 #include "spirv_words.h"
+#include "block_order.h"
 
 namespace loom::compiler {
 
@@ -142,6 +143,7 @@ struct Checked {
   std::vector<CapabilitySlip> slips;  // tolerated: the translator reads the module with them fixed
   size_t samplerTypes = 0;            // OpTypeSampler declarations; more than one are read as one
   size_t strengthenedCompareExchanges = 0;  // OpAtomicCompareExchangeWeak of SPIR-V 1.4 and later, read as strong
+  size_t reorderedFunctions = 0;  // functions whose blocks came before their dominators, read in dominance order
 };
 
 // Whether an error of the validator at an instruction of `opcode` may be a rule an extension it does
@@ -152,6 +154,15 @@ struct Checked {
 bool extensionMayAllow(const std::vector<uint32_t>& words, uint32_t opcode) {
   if (opcode >= kFirstExtensionOpcode) return declares(words, OpExtension);
   return opcode == OpTypePointer && declares(words, OpCapability, kCapabilityFunctionPointersINTEL);
+}
+
+// While the validator's first error is a block listed before its dominator, puts the blocks of
+// `words` in dominance order (block_order.h) and validates again. Returns the functions changed.
+size_t tolerateBlockOrder(std::vector<uint32_t>& words, Verdict& verdict) {
+  if (verdict.valid || !isBlockOrderError(verdict.message)) return 0;
+  const size_t reordered = putBlocksInDominanceOrder(words);
+  if (reordered > 0) verdict = runValidator(words, true);
+  return reordered;
 }
 
 // SPIRV-Tools' validator catches the semantic damage the translator would assert on, or exit the
@@ -168,11 +179,14 @@ llvm::Expected<Checked> validate(const std::vector<uint8_t>& spirv) {
   // a module that fails is validated again with names, for a readable message.
   if (runValidator(words, false).valid || validWithoutKernels(words)) return Checked{Validity::Valid, {}, samplerTypes, strengthened};
   Verdict verdict = runValidator(words, true);
+  // The validator checks capabilities before block order: a module may have both slips.
+  size_t reordered = tolerateBlockOrder(words, verdict);
   std::vector<CapabilitySlip> slips =
       tolerateCapabilitySlips(words, verdict, [](const std::vector<uint32_t>& module) { return runValidator(module, true); });
-  if (verdict.valid || validWithoutKernels(words)) return Checked{Validity::Valid, std::move(slips), samplerTypes, strengthened};
+  reordered += tolerateBlockOrder(words, verdict);
+  if (verdict.valid || validWithoutKernels(words)) return Checked{Validity::Valid, std::move(slips), samplerTypes, strengthened, reordered};
   const uint32_t opcode = opcodeOfInstruction(words, verdict.instruction);
-  if (extensionMayAllow(words, opcode)) return Checked{Validity::Unchecked, std::move(slips), samplerTypes, strengthened};
+  if (extensionMayAllow(words, opcode)) return Checked{Validity::Unchecked, std::move(slips), samplerTypes, strengthened, reordered};
   // Errors about the module as a whole (a missing OpMemoryModel, say) have no instruction.
   const std::string where = verdict.instruction == 0 ? ""
                             : "instruction " + std::to_string(verdict.instruction) + " (Op" + spvOpcodeString(opcode) + "): ";
@@ -263,9 +277,10 @@ void loadAtomicFloatsAsIntegers(llvm::Module& module) {
 
 // The module the translator reads: with the slips validate() tolerated fixed and the valid forms
 // the translator would misread rewritten.
-std::string translatorInput(const std::vector<uint8_t>& spirv, const std::vector<CapabilitySlip>& slips) {
+std::string translatorInput(const std::vector<uint8_t>& spirv, const Checked& checked) {
   std::vector<uint32_t> words = spirv::words(spirv.data(), spirv.size());
-  if (!slips.empty()) words = withSlipsTolerated(std::move(words), slips);
+  if (!checked.slips.empty()) words = withSlipsTolerated(std::move(words), checked.slips);
+  if (checked.reorderedFunctions > 0) putBlocksInDominanceOrder(words);
   strengthenWeakCompareExchanges(words);
   words = withOneSamplerType(withCompositeConstructsExpanded(words));
   return std::string(reinterpret_cast<const char*>(words.data()), words.size() * 4);
@@ -283,6 +298,9 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
     for (const CapabilitySlip& slip : checked->slips) *warnings += "warning: " + describe(slip) + "\n";
   if (warnings && checked->strengthenedCompareExchanges > 0)
     *warnings += "warning: " + describeStrengthenedCompareExchanges(checked->strengthenedCompareExchanges) + "\n";
+  if (warnings && checked->reorderedFunctions > 0)
+    *warnings += "warning: " + std::to_string(checked->reorderedFunctions) +
+                 " function(s) list blocks before their dominators (SPIR-V 1.6 section 2.4); read in dominance order\n";
   if (warnings && checked->samplerTypes > 1)
     *warnings += "warning: the module declares OpTypeSampler " + std::to_string(checked->samplerTypes) +
                  " times (as llvm-spirv 15 does for a sampler literal beside a sampler argument); read as one type\n";
@@ -295,7 +313,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
   // Argument type names the producer kept as OpString (Loom's OpenCL C frontend does).
   options.setPreserveOCLKernelArgTypeMetadataThroughString(true);
   for (const auto& [id, value] : specializationConstants) options.setSpecConst(id, value);
-  const std::string bytes = translatorInput(spirv, checked->slips);
+  const std::string bytes = translatorInput(spirv, *checked);
   std::string message;
   if (checked->validity == Validity::Unchecked && !readsInChildProcess(options, bytes, message))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),

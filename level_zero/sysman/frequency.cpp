@@ -40,6 +40,30 @@ ze_result_t zesFrequencyGetAvailableClocks(zes_freq_handle_t hFrequency, uint32_
   return fillArray(clocks, pCount, phFrequency, [](double& out, double clock) { out = clock; });
 }
 
+ze_result_t zesFrequencyGetRange(zes_freq_handle_t hFrequency, zes_freq_range_t* pLimits) {
+  ZES_REQUIRE_OBJECT(FrequencyDomain, hFrequency);
+  ZE_REQUIRE_POINTER(pLimits);
+  const auto limits = object->telemetry().frequencyLimits(object->index());
+  ZE_REQUIRE(limits.has_value(), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, "the system does not say which frequency limits are in effect");
+  pLimits->min = limits->minMHz;  // negative: no limit in effect, as the spec defines
+  pLimits->max = limits->maxMHz;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zesFrequencyOcGetCapabilities(zes_freq_handle_t hFrequency, zes_oc_capabilities_t* pOcCapabilities) {
+  ZES_REQUIRE_OBJECT(FrequencyDomain, hFrequency);
+  ZE_REQUIRE_POINTER(pOcCapabilities);
+  const zes_structure_type_t stype = pOcCapabilities->stype;
+  const void* pNext = pOcCapabilities->pNext;
+  *pOcCapabilities = {};  // every overclocking feature absent: Loom changes no clocks
+  pOcCapabilities->stype = stype;
+  pOcCapabilities->pNext = pNext;
+  pOcCapabilities->isOcSupported = false;
+  pOcCapabilities->maxFactoryDefaultFrequency = object->description().maxMHz;  // -1 where the system does not say
+  pOcCapabilities->maxFactoryDefaultVoltage = -1;  // no source reports voltages
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t zesFrequencyGetState(zes_freq_handle_t hFrequency, zes_freq_state_t* pState) {
   ZES_REQUIRE_OBJECT(FrequencyDomain, hFrequency);
   ZE_REQUIRE_POINTER(pState);

@@ -206,6 +206,16 @@ TEST_F(ModuleTest, SpecializationConstantsChangeTheKernelsResult) {
   EXPECT_EQ(runSingle(specialized, "spec_value"), 123);
 }
 
+// tests/kernels/block_order_slip.spvasm lists a loop's exit before the body that dominates it, as
+// level-zero-tests' sysman_matrix_multiplication.spv does: it builds and runs. (Its warning is
+// checked by the compiler's ProducerSlips tests: a build from the compiler cache has no log.)
+TEST_F(ModuleTest, BlocksListedBeforeTheirDominatorsBuildAndRun) {
+  ze_module_handle_t m = nullptr;
+  std::string log;
+  ASSERT_ZE(build(readKernelFile("block_order_slip.spv"), ZE_MODULE_FORMAT_IL_SPIRV, &m, &log)) << log;
+  EXPECT_EQ(runSingle(m, "sum_below_five"), 10);
+}
+
 TEST_F(ModuleTest, AProgramScopeGlobalIsSharedBetweenHostAndKernel) {
   ze_module_handle_t m = module("api_kernels.spv");
   void* global = nullptr;

@@ -109,6 +109,72 @@ TEST_F(SysmanTest, FrequencyDomainsReportRangesAndClocksTheyKnow) {
   }
 }
 
+// A limit is a positive clock or negative for none (zes_freq_range_t); the CPU device always knows.
+TEST_F(SysmanTest, FrequencyRangesAreLimitsInEffectOrNone) {
+  for (zes_freq_handle_t domain : enumerate<zes_freq_handle_t>(zesDeviceEnumFrequencyDomains)) {
+    zes_freq_range_t limits{};
+    const ze_result_t result = zesFrequencyGetRange(domain, &limits);
+    if (deviceType() != ZE_DEVICE_TYPE_CPU && result == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE) continue;
+    ASSERT_ZE(result);
+    EXPECT_NE(0, limits.min);
+    EXPECT_NE(0, limits.max);
+    if (limits.min > 0 && limits.max > 0) { EXPECT_LE(limits.min, limits.max); }
+    EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesFrequencyGetRange(domain, nullptr));
+  }
+  zes_freq_range_t limits{};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesFrequencyGetRange(nullptr, &limits));
+}
+
+TEST_F(SysmanTest, FrequencyDomainsOfferNoOverclocking) {
+  for (zes_freq_handle_t domain : enumerate<zes_freq_handle_t>(zesDeviceEnumFrequencyDomains)) {
+    zes_oc_capabilities_t capabilities{ZES_STRUCTURE_TYPE_OC_CAPABILITIES};
+    capabilities.isOcSupported = true;
+    capabilities.isTjMaxSupported = true;
+    ASSERT_ZE(zesFrequencyOcGetCapabilities(domain, &capabilities));
+    EXPECT_EQ(ZES_STRUCTURE_TYPE_OC_CAPABILITIES, capabilities.stype);
+    EXPECT_FALSE(capabilities.isOcSupported);
+    EXPECT_FALSE(capabilities.isTjMaxSupported);
+    EXPECT_FALSE(capabilities.isIccMaxSupported);
+    zes_freq_properties_t properties{ZES_STRUCTURE_TYPE_FREQ_PROPERTIES};
+    ASSERT_ZE(zesFrequencyGetProperties(domain, &properties));
+    EXPECT_EQ(properties.max, capabilities.maxFactoryDefaultFrequency);
+    zes_oc_mode_t mode{};
+    EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zesFrequencyOcGetMode(domain, &mode));
+    EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesFrequencyOcGetCapabilities(domain, nullptr));
+  }
+}
+
+// Each kind of component Loom manages none of, as its enumeration's function.
+template <typename Handle>
+using Enumeration = ze_result_t (*)(zes_device_handle_t, uint32_t*, Handle*);
+
+template <typename Handle>
+void expectNoComponents(ze_device_handle_t device, Enumeration<Handle> enumerate) {
+  uint32_t count = 5;
+  Handle handle = nullptr;
+  ASSERT_ZE(enumerate(device, &count, &handle));
+  EXPECT_EQ(0u, count);
+  EXPECT_EQ(nullptr, handle) << "no handle written";
+  count = 0;
+  ASSERT_ZE(enumerate(device, &count, nullptr));
+  EXPECT_EQ(0u, count);
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, enumerate(device, nullptr, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, enumerate(nullptr, &count, nullptr));
+}
+
+TEST_F(SysmanTest, KindsLoomManagesNoneOfEnumerateZeroComponents) {
+  expectNoComponents<zes_diag_handle_t>(device, zesDeviceEnumDiagnosticTestSuites);
+  expectNoComponents<zes_fabric_port_handle_t>(device, zesDeviceEnumFabricPorts);
+  expectNoComponents<zes_fan_handle_t>(device, zesDeviceEnumFans);
+  expectNoComponents<zes_firmware_handle_t>(device, zesDeviceEnumFirmwares);
+  expectNoComponents<zes_led_handle_t>(device, zesDeviceEnumLeds);
+  expectNoComponents<zes_perf_handle_t>(device, zesDeviceEnumPerformanceFactorDomains);
+  expectNoComponents<zes_psu_handle_t>(device, zesDeviceEnumPsus);
+  expectNoComponents<zes_ras_handle_t>(device, zesDeviceEnumRasErrorSets);
+  expectNoComponents<zes_sched_handle_t>(device, zesDeviceEnumSchedulers);
+  expectNoComponents<zes_standby_handle_t>(device, zesDeviceEnumStandbyDomains);
+}
+
 TEST_F(SysmanTest, PowerDomainsCountEnergyMonotonically) {
   for (zes_pwr_handle_t domain : enumerate<zes_pwr_handle_t>(zesDeviceEnumPowerDomains)) {
     zes_power_properties_t properties{ZES_STRUCTURE_TYPE_POWER_PROPERTIES};
@@ -234,6 +300,7 @@ TEST(SysmanDisabledTest, EverySysmanCallIsUninitialized) {
   count = 0;
   EXPECT_EQ(ZE_RESULT_ERROR_UNINITIALIZED, zesDeviceEnumMemoryModules(device, &count, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_UNINITIALIZED, zesDeviceEnumEngineGroups(device, &count, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_UNINITIALIZED, zesDeviceEnumFans(device, &count, nullptr));
   zes_engine_stats_t stats{};
   EXPECT_EQ(ZE_RESULT_ERROR_UNINITIALIZED, zesEngineGetActivity(nullptr, &stats));
 }

@@ -43,6 +43,19 @@ TEST(ProducerSlips, ASlipDoesNotHideOtherDamage) {
   EXPECT_EQ(built.log.find("requires one of these extensions"), std::string::npos) << built.log;
 }
 
+// tests/kernels/block_order_slip.spvasm lists a loop's exit before the body that dominates it.
+TEST(ProducerSlips, BlocksBeforeTheirDominatorsAreReadInDominanceOrder) {
+  uint32_t out = 0;
+  expectBuildsWarnsAndRuns("block_order_slip", "list blocks before their dominators", "sum_below_five", &out);
+  EXPECT_EQ(out, 10u);
+}
+
+TEST(ProducerSlips, BlockOrderDoesNotHideOtherDamage) {
+  const BuildResult built = compile(readSpirv("block_order_slip_and_damage"));
+  EXPECT_EQ(built.status, Status::BuildFailure);
+  EXPECT_NE(built.log.find("has not been defined"), std::string::npos) << built.log;
+}
+
 // kernels/weak_compare_exchange_slip.spvasm: OpAtomicCompareExchangeWeak in a SPIR-V 1.4 module reads
 // as the strong exchange, which never fails spuriously, so the outcome is certain.
 TEST(ProducerSlips, AWeakCompareExchangeOfSpirv14ReadsAsTheStrongOne) {

@@ -67,6 +67,11 @@ TEST_F(HostTelemetryTest, WithoutCpufreqTheClockComesFromCpuinfoAndTheRangeIsUnk
   EXPECT_EQ(-1, state->requestMHz);
   EXPECT_TRUE(host.availableClocksMHz(0).empty());
   EXPECT_FALSE(host.frequencyState(1));
+  const auto limits = host.frequencyLimits(0);
+  ASSERT_TRUE(limits) << "without cpufreq no software limits the clock";
+  EXPECT_EQ(-1, limits->minMHz);
+  EXPECT_EQ(-1, limits->maxMHz);
+  EXPECT_FALSE(host.frequencyLimits(1));
 }
 
 TEST_F(HostTelemetryTest, CpufreqGivesTheRangeTheClockAndTheAvailableClocks) {
@@ -85,6 +90,26 @@ TEST_F(HostTelemetryTest, CpufreqGivesTheRangeTheClockAndTheAvailableClocks) {
   EXPECT_EQ(4200, host.frequencyDomains()[0].maxMHz);
   EXPECT_EQ(1500, host.frequencyState(0)->actualMHz);  // cpufreq wins over cpuinfo
   EXPECT_EQ((std::vector<double>{800, 1600, 2200}), host.availableClocksMHz(0));
+  EXPECT_FALSE(host.frequencyLimits(0)) << "cpufreq without its scaling limits cannot say";
+}
+
+TEST_F(HostTelemetryTest, CpufreqScalingLimitsAreLimitsWhereTheyNarrowTheHardwareRange) {
+  for (const char* cpu : {"cpu0", "cpu1"}) {
+    const std::string folder = std::string("sys/devices/system/cpu/") + cpu + "/cpufreq/";
+    write(folder + "cpuinfo_min_freq", "800000\n");
+    write(folder + "cpuinfo_max_freq", "4200000\n");
+    write(folder + "scaling_min_freq", std::string(cpu) == "cpu0" ? "800000\n" : "1000000\n");
+    write(folder + "scaling_max_freq", std::string(cpu) == "cpu0" ? "3000000\n" : "3500000\n");
+  }
+  HostTelemetry host = telemetry();
+  auto limits = host.frequencyLimits(0);
+  ASSERT_TRUE(limits);
+  EXPECT_EQ(-1, limits->minMHz) << "cpu0 may go down to the hardware minimum";
+  EXPECT_EQ(3500, limits->maxMHz) << "no core may go past 3.5 GHz";
+  write("sys/devices/system/cpu/cpu1/cpufreq/scaling_max_freq", "4200000\n");
+  limits = host.frequencyLimits(0);
+  ASSERT_TRUE(limits);
+  EXPECT_EQ(-1, limits->maxMHz) << "cpu1 may reach the hardware maximum";
 }
 
 TEST_F(HostTelemetryTest, RaplPackagesArePowerDomainsWithMonotonicEnergy) {

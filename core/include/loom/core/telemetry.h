@@ -57,6 +57,11 @@ enum ThrottleReason : uint32_t {
   kThrottleHardwareRange = 1u << 6,
 };
 
+// Limits software set on a domain's clock, in MHz; -1 where none is in effect.
+struct FrequencyLimits {
+  double minMHz = -1, maxMHz = -1;
+};
+
 struct FrequencyState {
   double requestMHz = -1, tdpMHz = -1, efficientMHz = -1, actualMHz = -1;
   uint32_t throttleReasons = 0;
@@ -114,6 +119,8 @@ class Telemetry {
   virtual std::vector<FrequencyDomain> frequencyDomains() { return {}; }
   virtual std::vector<double> availableClocksMHz(uint32_t domain) { return {}; }
   virtual std::optional<FrequencyState> frequencyState(uint32_t domain) { return std::nullopt; }
+  // nullopt when the system cannot say which limits are in effect.
+  virtual std::optional<FrequencyLimits> frequencyLimits(uint32_t domain) { return std::nullopt; }
 
   virtual std::vector<PowerDomain> powerDomains() { return {}; }
   virtual std::optional<EnergyReading> energy(uint32_t domain) { return std::nullopt; }

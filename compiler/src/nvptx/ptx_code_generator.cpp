@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "address_spaces.h"
+#include "float_extensions.h"
 #include "libdevice.h"
 #include "pointer_spaces.h"
 #include "printf_lowering.h"
@@ -90,6 +91,7 @@ llvm::Expected<std::vector<uint8_t>> generatePtx(llvm::Module& module, const std
     return passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   });
   routeCastsThroughGeneric(module);
+  scalarizeLoadedFloatExtensions(module);
   if (dumpIr) module.print(llvm::errs(), nullptr);
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);

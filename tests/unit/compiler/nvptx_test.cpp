@@ -560,6 +560,39 @@ TEST(Nvptx, IlogbAndRoundedHalfStoresBuild) {
   ASSERT_EQ(built.status, Status::Success) << built.log;
 }
 
+// A kernel per vector width (1 is the scalar form) that loads halves, converts them to float and
+// double and back (every rounding mode of the stores), as OpenCL-CTS test_half's kernels do.
+std::string halfVectorKernels() {
+  std::string source = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  for (const std::string width : {"", "2", "3", "4", "8", "16"}) {
+    const std::string n = width.empty() ? "1" : width;
+    const std::string aligned = width.empty() ? "" : "a";  // vloada_half of a scalar is vload_half
+    source += "kernel void halves" + n + "(global half* in, global float" + width + "* f, global double" + width +
+              "* d, global half* out) {\n  size_t i = get_global_id(0);\n" +
+              "  float" + width + " x = vload_half" + width + "(i, in) + vload" + aligned + "_half" + width + "(i + 1, in);\n" +
+              "  f[i] = x;\n  d[i] = convert_double" + width + "(x) + convert_double" + width + "(f[i + 1]);\n" +
+              "  vstore_half" + width + "(convert_double" + width + "(vload_half" + width + "(i, in)), i, out);\n";
+    for (const char* rounding : {"", "_rte", "_rtz", "_rtp", "_rtn"}) {
+      source += "  vstore_half" + width + rounding + "(x, i + 2, out);\n";
+      source += "  vstore" + aligned + "_half" + width + rounding + "(d[i + 3], i + 4, out);\n";
+    }
+    source += "}\n";
+  }
+  return source;
+}
+
+// convert_double16(vload_half16(...)) widened a loaded float16 whole, which the backend emitted as
+// `ld.v2.f32` into f64 registers: ptxas rejected the program (OpenCL-CTS test_half roundTrip).
+TEST(Nvptx, HalfVectorLoadsAndStoresOfEveryWidthPassPtxas) {
+  const BuildResult built = compileSource(halfVectorKernels());
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  EXPECT_EQ(ptx.find(".extern .func"), std::string::npos) << ptx;
+  EXPECT_NE(entryBody(ptx, "halves16").find("cvt.f64.f32"), std::string::npos);
+  if (!std::filesystem::exists(kPtxas)) GTEST_SKIP() << kPtxas << " is not installed";
+  for (const char* arch : {"sm_80", "sm_90"}) expectPtxasAccepts(ptx, "half_vectors", arch);
+}
+
 TEST(Nvptx, ValuesVectorsAndFencesFromOpenClSource) {
   const BuildResult built = compileSource(R"(
     typedef struct { float x; long y; char z; } record_t;

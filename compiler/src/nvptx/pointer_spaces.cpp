@@ -3,6 +3,8 @@
 #include <vector>
 
 #include "builtin_library.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -79,7 +81,63 @@ void routeThroughGeneric(llvm::AddrSpaceCastInst* cast) {
   cast->eraseFromParent();
 }
 
+bool castsToOrFromGeneric(const llvm::Operator* cast) {
+  if (!cast || cast->getOpcode() != llvm::Instruction::AddrSpaceCast) return false;
+  const unsigned from = cast->getOperand(0)->getType()->getPointerAddressSpace();
+  const unsigned to = cast->getType()->getPointerAddressSpace();
+  return from != to && (from == Generic || to == Generic || (isNamedSpace(from) && isNamedSpace(to)));
+}
+
+// The casts of null inside the constant expressions `value` is or holds.
+void collectNullCasts(llvm::Value* value, llvm::SmallPtrSetImpl<llvm::ConstantExpr*>& casts) {
+  auto* expression = llvm::dyn_cast<llvm::ConstantExpr>(value);
+  if (!expression) return;
+  if (castsToOrFromGeneric(llvm::cast<llvm::Operator>(expression)) && expression->getOperand(0)->isNullValue())
+    casts.insert(expression);
+  for (llvm::Value* operand : expression->operands()) collectNullCasts(operand, casts);
+}
+
+// Constant casts of null become the null of their space; constant users fold (a comparison of
+// two nulls becomes true).
+void foldNullCasts(llvm::Function& function) {
+  llvm::SmallPtrSet<llvm::ConstantExpr*, 8> casts;
+  for (llvm::Instruction& instruction : llvm::instructions(function))
+    for (llvm::Value* operand : instruction.operands()) collectNullCasts(operand, casts);
+  for (llvm::ConstantExpr* cast : casts)
+    cast->replaceAllUsesWith(llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(cast->getType())));
+}
+
+// `cast` of a pointer that may be null: null stays null, anything else converts as before.
+void preserveNull(llvm::AddrSpaceCastInst* cast) {
+  llvm::Value* pointer = cast->getPointerOperand();
+  auto* null = llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(cast->getType()));
+  if (llvm::isa<llvm::ConstantPointerNull>(pointer)) {
+    cast->replaceAllUsesWith(null);
+    cast->eraseFromParent();
+    return;
+  }
+  llvm::IRBuilder<> builder(cast->getNextNode());
+  llvm::Value* isNull = builder.CreateIsNull(pointer);
+  llvm::Value* converted = builder.CreateSelect(isNull, null, llvm::PoisonValue::get(cast->getType()));
+  cast->replaceAllUsesWith(converted);
+  llvm::cast<llvm::SelectInst>(converted)->setOperand(2, cast);
+}
+
 }  // namespace
+
+void preserveNullInCasts(llvm::Module& module) {
+  for (llvm::Function& function : module) {
+    if (function.isDeclaration()) continue;
+    foldNullCasts(function);
+    const llvm::DataLayout& layout = module.getDataLayout();
+    std::vector<llvm::AddrSpaceCastInst*> casts;
+    for (llvm::Instruction& instruction : llvm::instructions(function))
+      if (auto* cast = llvm::dyn_cast<llvm::AddrSpaceCastInst>(&instruction);
+          cast && castsToOrFromGeneric(llvm::cast<llvm::Operator>(cast)) && !llvm::isKnownNonZero(cast->getPointerOperand(), layout))
+        casts.push_back(cast);
+    for (llvm::AddrSpaceCastInst* cast : casts) preserveNull(cast);
+  }
+}
 
 void routeCastsThroughGeneric(llvm::Module& module) {
   for (llvm::Function& function : module) {

@@ -90,6 +90,7 @@ llvm::Expected<std::vector<uint8_t>> generatePtx(llvm::Module& module, const std
   runModulePipeline(module, machine->get(), [](llvm::PassBuilder& passes) {
     return passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   });
+  preserveNullInCasts(module);
   routeCastsThroughGeneric(module);
   scalarizeLoadedFloatExtensions(module);
   if (dumpIr) module.print(llvm::errs(), nullptr);

@@ -49,11 +49,7 @@ const BuildResult& nvptxKernels(const std::string& name) {
   return entry->second;
 }
 
-BuildResult compileSource(const std::string& source) {
-  const SpirvResult spirv = compileOpenClSource({source, "", {}});
-  if (spirv.status != Status::Success) return {spirv.status, spirv.log, nullptr};
-  return compileForNvptx(spirv.spirv);
-}
+BuildResult compileSource(const std::string& source) { return compileSourceFor(Target::Nvptx, source); }
 
 // Byte sizes of the parameters of `.entry kernel(...)`: `.param .u64 x` is 8, `.param .align 8
 // .b8 x[24]` is 24.
@@ -536,6 +532,69 @@ TEST(Nvptx, GenericAddressSpaceFunctionsAreIsspacep) {
   EXPECT_NE(ptx.find("cvta.to.shared"), std::string::npos) << ptx;
   EXPECT_EQ(ptx.find("__loom_pointer_space"), std::string::npos) << ptx;
   if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptxOf(built), "generic_spaces", "sm_80");
+}
+
+// OpenCL C 3.0 6.4.4: a null pointer of a named space converted to generic is the generic null, and
+// back; PTX's cvta converts 0 to the base of the space's window. OpenCL-CTS
+// generic_address_space compare_pointers (subcases 3 and 5).
+TEST(Nvptx, CastsBetweenAddressSpacesKeepNullPointersNull) {
+  const BuildResult built = compileSourceFor(Target::Nvptx, R"(
+    kernel void compare_local(global uint* results) {
+      int* ptr = NULL;
+      local int* lptr = NULL;
+      results[get_global_id(0)] = (ptr == lptr);
+    }
+    kernel void compare_assigned(global uint* results) {
+      int* ptr = NULL;
+      local int* lptr = NULL;
+      global int* gptr = NULL;
+      ptr = lptr;
+      results[get_global_id(0)] = (gptr == ptr) && (lptr == ptr);
+    }
+    kernel void widen(local int* scratch, global ulong* out, int pick) {
+      local int* l = pick ? scratch : NULL;
+      int* g = l;
+      out[0] = (ulong)g;
+    }
+    kernel void narrow(global ulong* in, global ulong* out) {
+      int* g = (int*)in[0];
+      out[0] = (ulong)(local int*)g;
+      out[1] = (ulong)(global int*)g;
+    })", "-cl-std=CL3.0");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  for (const char* kernel : {"compare_local", "compare_assigned"}) {
+    const std::string body = entryBody(ptx, kernel);
+    EXPECT_EQ(body.find("cvta"), std::string::npos) << "the nulls compare as constants\n" << body;
+    EXPECT_TRUE(std::regex_search(body, std::regex(R"(mov\.u32\s+%r\d+, 1;)"))) << body;
+  }
+  // cvta's result is taken only where the pointer is not 0.
+  auto guarded = [](const std::string& conversion) {
+    return std::regex(conversion + R"(\.u64\s+(%rd\d+), %rd\d+;[^]*selp\.b64\s+%rd\d+, 0, \1, %p\d+;)");
+  };
+  EXPECT_TRUE(std::regex_search(entryBody(ptx, "widen"), guarded(R"(cvta\.shared)"))) << entryBody(ptx, "widen");
+  EXPECT_TRUE(std::regex_search(entryBody(ptx, "narrow"), guarded(R"(cvta\.to\.shared)"))) << entryBody(ptx, "narrow");
+  EXPECT_TRUE(std::regex_search(entryBody(ptx, "narrow"), guarded(R"(cvta\.to\.global)"))) << entryBody(ptx, "narrow");
+  if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "null_casts", "sm_90");
+}
+
+// sub_group_broadcast_first in both arms of a branch (OpenCL-CTS subgroups ballot test): each arm
+// asks for its own active lanes. One activemask hoisted above the branch saw the lanes of both
+// arms, so the arm of lanes 4 and up took lane 0's value.
+TEST(Nvptx, EachArmOfABranchHasItsOwnActiveLanes) {
+  const BuildResult built = compileSourceFor(Target::Nvptx, R"(
+    kernel void first(const global int* in, global int* out) {
+      int gid = get_global_id(0);
+      int x = in[gid];
+      if (get_sub_group_local_id() < 4)
+        out[gid] = sub_group_broadcast_first(x);
+      else
+        out[gid] = sub_group_broadcast_first(x);
+    })", "-cl-std=CL3.0");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string body = entryBody(ptxOf(built), "first");
+  EXPECT_EQ(occurrences(body, "activemask.b32"), 2u) << body;
+  EXPECT_EQ(occurrences(body, "shfl.sync.idx.b32"), 2u) << body;
 }
 
 TEST(Nvptx, MathComesFromLibdevice) {

@@ -732,9 +732,27 @@ TEST(Nvptx, PrintfOfVectorsPrintsEachComponent) {
   EXPECT_EQ(ptx.find("%v4hlf"), std::string::npos) << ptx;
   // The expanded format, as PTX spells a string constant: byte values.
   std::string expanded;
-  for (char c : std::string("%f,%f,%f,%f|%hhd,%hhd")) expanded += std::to_string(int(c)) + ", ";
+  for (char c : std::string("%f,%f,%f,%f|%d,%d")) expanded += std::to_string(int(c)) + ", ";
   EXPECT_NE(ptx.find(expanded), std::string::npos) << ptx;
   if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "hello", "sm_90");
+}
+
+// The driver's vprintf knows the lengths h, l and ll but not hh: printf("%#v2hhx", (uchar2)(0xFA,
+// 0xFB)) printed wrongly on the GPU (OpenCL-CTS test_printf vector_1). Each %hh conversion prints
+// its argument narrowed to 8 bits by a conversion without length; h stays.
+TEST(Nvptx, PrintfNarrowsCharConversionsItself) {
+  const BuildResult built = compileSource(R"(kernel void hello(global int* in) {
+    printf("%#v2hhx|%hhd|%hhu|%hx\n", (uchar2)(0xFA, 0xFB), in[0], in[1], (ushort)in[2]);
+  })");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  std::string expanded;
+  for (char c : std::string("%#x,%#x|%d|%u|%hx\n")) expanded += std::to_string(int(c)) + ", ";
+  EXPECT_NE(ptx.find(expanded), std::string::npos) << ptx;
+  const std::string body = entryBody(ptx, "hello");
+  EXPECT_NE(body.find("ld.global.s8"), std::string::npos) << "%hhd: the low byte, sign-extended\n" << body;
+  EXPECT_NE(body.find("ld.global.u8"), std::string::npos) << "%hhu: the low byte, zero-extended\n" << body;
+  if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "hello_hh", "sm_90");
 }
 
 // LOOM_LibdevicePath replaces the search; pointing it nowhere is a CUDA-less machine.

@@ -188,6 +188,7 @@ llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, Progr
   materializeWorkGroupScratch(module, nvptx::kMaxThreadsPerBlock);
   materializeFloatAtomicAdds(module);
   expandPrintfVectors(module);  // as for the CPU: the driver's vprintf has no vector conversions either
+  narrowCharConversions(module);
   if (llvm::Error error = nvptx::retargetToNvptx(module)) return error;
   prepareForInlining(module, inliningRoots(info));
   if (llvm::Error error = nvptx::buildKernelEntries(module, info.kernels)) return error;

@@ -1,5 +1,6 @@
 #include "printf_vectors.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -63,11 +64,17 @@ llvm::Value* promote(llvm::IRBuilder<>& builder, llvm::Value* component, const S
   return isSigned ? builder.CreateSExtOrTrunc(component, promoted) : builder.CreateZExtOrTrunc(component, promoted);
 }
 
-// The rewritten format and arguments of one call; false when it has no vector conversion.
-bool expand(llvm::CallInst& call, llvm::StringRef format, std::string& newFormat, std::vector<llvm::Value*>& arguments) {
+// Rewrites one conversion: appends its text and arguments to the new call's; false when it keeps
+// the conversion as written.
+using ConversionRewrite = std::function<bool(llvm::IRBuilder<>& builder, const Specification& spec, llvm::Value* argument,
+                                             std::string& newFormat, std::vector<llvm::Value*>& arguments)>;
+
+// The rewritten format and arguments of one call; false when `rewrite` changed no conversion.
+bool rewriteConversions(llvm::CallInst& call, llvm::StringRef format, const ConversionRewrite& rewrite, std::string& newFormat,
+                        std::vector<llvm::Value*>& arguments) {
   llvm::IRBuilder<> builder(&call);
   unsigned next = 1;  // operand 0 is the format
-  bool vectors = false;
+  bool changed = false;
   for (size_t at = 0; at < format.size();) {
     if (format[at] != '%' || (at + 1 < format.size() && format[at + 1] == '%')) {
       const size_t literal = format[at] == '%' ? 2 : 1;
@@ -83,22 +90,43 @@ bool expand(llvm::CallInst& call, llvm::StringRef format, std::string& newFormat
       continue;
     }
     llvm::Value* argument = call.getArgOperand(next++);
-    auto* vectorType = llvm::dyn_cast<llvm::FixedVectorType>(argument->getType());
-    if (!spec.vectorSize || !vectorType) {
-      newFormat += format.substr(start, at - start).str();
-      arguments.push_back(argument);
+    if (rewrite(builder, spec, argument, newFormat, arguments)) {
+      changed = true;
       continue;
     }
-    vectors = true;
-    const unsigned components = std::min<unsigned>(spec.vectorSize, vectorType->getNumElements());
-    for (unsigned i = 0; i < components; ++i) {
-      std::string length;
-      arguments.push_back(promote(builder, builder.CreateExtractElement(argument, i), spec, length));
-      newFormat += (i ? "," : "") + spec.head + length + spec.conversion;
-    }
+    newFormat += format.substr(start, at - start).str();
+    arguments.push_back(argument);
   }
   for (; next < call.arg_size(); ++next) arguments.push_back(call.getArgOperand(next));
-  return vectors;
+  return changed;
+}
+
+// A vector conversion as one conversion per component, separated by commas.
+bool expandVector(llvm::IRBuilder<>& builder, const Specification& spec, llvm::Value* argument, std::string& newFormat,
+                  std::vector<llvm::Value*>& arguments) {
+  auto* vectorType = llvm::dyn_cast<llvm::FixedVectorType>(argument->getType());
+  if (!spec.vectorSize || !vectorType) return false;
+  const unsigned components = std::min<unsigned>(spec.vectorSize, vectorType->getNumElements());
+  for (unsigned i = 0; i < components; ++i) {
+    std::string length;
+    arguments.push_back(promote(builder, builder.CreateExtractElement(argument, i), spec, length));
+    newFormat += (i ? "," : "") + spec.head + length + spec.conversion;
+  }
+  return true;
+}
+
+// An integer conversion with length hh as one without: the argument narrowed to 8 bits and
+// promoted again, signed for d and i, as C's printf converts it.
+bool narrowCharConversion(llvm::IRBuilder<>& builder, const Specification& spec, llvm::Value* argument, std::string& newFormat,
+                          std::vector<llvm::Value*>& arguments) {
+  if (spec.length != "hh" || spec.vectorSize || !llvm::StringRef("diouxX").contains(spec.conversion) ||
+      !argument->getType()->isIntegerTy())
+    return false;
+  llvm::Value* narrowed = builder.CreateTrunc(argument, builder.getInt8Ty());
+  const bool isSigned = spec.conversion == 'd' || spec.conversion == 'i';
+  arguments.push_back(isSigned ? builder.CreateSExt(narrowed, builder.getInt32Ty()) : builder.CreateZExt(narrowed, builder.getInt32Ty()));
+  newFormat += spec.head + spec.conversion;
+  return true;
 }
 
 // The format as a constant string in the original's address space.
@@ -111,9 +139,9 @@ llvm::Constant* formatConstant(llvm::Module& module, llvm::Type* pointerType, co
   return llvm::ConstantExpr::getPointerCast(global, pointerType);
 }
 
-}  // namespace
-
-void expandPrintfVectors(llvm::Module& module) {
+// Each printf call with a constant format whose conversions `rewrite` changes, replaced by one
+// with the rewritten format and arguments.
+void rewritePrintfCalls(llvm::Module& module, const ConversionRewrite& rewrite) {
   llvm::Function* printf = module.getFunction("printf");
   if (!printf) return;
   std::vector<llvm::CallInst*> calls;
@@ -124,14 +152,20 @@ void expandPrintfVectors(llvm::Module& module) {
     if (call->arg_size() == 0 || !llvm::getConstantStringInfo(call->getArgOperand(0), format)) continue;
     std::string newFormat;
     std::vector<llvm::Value*> arguments;
-    if (!expand(*call, format, newFormat, arguments)) continue;
+    if (!rewriteConversions(*call, format, rewrite, newFormat, arguments)) continue;
     arguments.insert(arguments.begin(), formatConstant(module, call->getArgOperand(0)->getType(), newFormat));
-    llvm::CallInst* expanded = llvm::CallInst::Create(printf->getFunctionType(), printf, arguments, "", call);
-    expanded->setCallingConv(call->getCallingConv());
-    call->replaceAllUsesWith(expanded);
+    llvm::CallInst* rewritten = llvm::CallInst::Create(printf->getFunctionType(), printf, arguments, "", call);
+    rewritten->setCallingConv(call->getCallingConv());
+    call->replaceAllUsesWith(rewritten);
     call->eraseFromParent();
   }
 }
+
+}  // namespace
+
+void expandPrintfVectors(llvm::Module& module) { rewritePrintfCalls(module, expandVector); }
+
+void narrowCharConversions(llvm::Module& module) { rewritePrintfCalls(module, narrowCharConversion); }
 
 void keepPrintfCalls(llvm::Module& module) {
   llvm::Function* printf = module.getFunction("printf");

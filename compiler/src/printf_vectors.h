@@ -9,6 +9,12 @@ namespace loom::compiler {
 // promoted as C's printf expects them.
 void expandPrintfVectors(llvm::Module& module);
 
+// Rewrites each %hh conversion of an integer (%hhx, %hhd...) of printf calls with a constant format
+// into the conversion without length, of the argument narrowed to 8 bits and promoted again: for
+// printf implementations that do not know hh (the CUDA driver's vprintf, whose lengths are h, l
+// and ll). Runs after expandPrintfVectors, which makes %v2hhx two %hhx.
+void narrowCharConversions(llvm::Module& module);
+
 // Marks every printf call nobuiltin: LLVM's library-call simplifier would turn printf("%s\n", s)
 // into puts(s), keeping s in its OpenCL address space against puts's generic pointer (invalid IR).
 void keepPrintfCalls(llvm::Module& module);

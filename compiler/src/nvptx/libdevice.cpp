@@ -48,6 +48,21 @@ std::string libdeviceName(llvm::StringRef base, llvm::Type* type) {
   return "__nv_" + base.str() + (type->getScalarType()->isDoubleTy() ? "" : "f");
 }
 
+// C99 math functions that LLVM's list of C library functions lacks; libdevice has all of them
+// (__nv_erff, __nv_erf...) within OpenCL C's error bounds.
+bool isMathBeyondTheLibraryList(llvm::StringRef name) {
+  static const llvm::StringSet<> functions = {"erf",   "erff",   "erfc",  "erfcf",  "tgamma", "tgammaf",
+                                              "lgamma", "lgammaf", "hypot", "hypotf", "fdim",   "fdimf"};
+  return functions.contains(name);
+}
+
+// A C library function that libdevice implements as __nv_ and the same name.
+bool isCLibraryFunction(const llvm::Function& callee, const llvm::TargetLibraryInfoImpl& cLibrary) {
+  llvm::LibFunc function;
+  if (callee.isVarArg()) return false;
+  return cLibrary.getLibFunc(callee.getName(), function) || isMathBeyondTheLibraryList(callee.getName());
+}
+
 std::optional<std::string> libdeviceFunction(llvm::Instruction& instruction, const llvm::TargetLibraryInfoImpl& cLibrary) {
   if (instruction.getOpcode() == llvm::Instruction::FRem && isFloatingPoint(instruction.getType()))
     return libdeviceName("fmod", instruction.getType());
@@ -59,8 +74,7 @@ std::optional<std::string> libdeviceFunction(llvm::Instruction& instruction, con
     const llvm::StringRef base = llvm::Intrinsic::getBaseName(callee->getIntrinsicID()).drop_front(std::strlen("llvm."));
     return libdeviceName(base, call->getType());
   }
-  llvm::LibFunc function;
-  if (callee->isVarArg() || !cLibrary.getLibFunc(callee->getName(), function)) return std::nullopt;
+  if (!isCLibraryFunction(*callee, cLibrary)) return std::nullopt;
   return "__nv_" + callee->getName().str();
 }
 

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "builtin_library.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -49,12 +50,13 @@ bool castsBetweenNamedSpaces(const llvm::Operator* cast) {
   return from != to && isNamedSpace(from) && isNamedSpace(to);
 }
 
-// The casts between named spaces inside the constant expressions `value` is or holds.
-void collectConstantCasts(llvm::Value* value, std::vector<llvm::ConstantExpr*>& casts) {
+// The casts that `wanted` accepts inside the constant expressions `value` is or holds.
+void collectConstantCasts(llvm::Value* value, llvm::function_ref<bool(llvm::ConstantExpr*)> wanted,
+                          std::vector<llvm::ConstantExpr*>& casts) {
   auto* expression = llvm::dyn_cast<llvm::ConstantExpr>(value);
   if (!expression) return;
-  if (castsBetweenNamedSpaces(llvm::cast<llvm::Operator>(expression))) casts.push_back(expression);
-  for (llvm::Value* operand : expression->operands()) collectConstantCasts(operand, casts);
+  if (wanted(expression)) casts.push_back(expression);
+  for (llvm::Value* operand : expression->operands()) collectConstantCasts(operand, wanted, casts);
 }
 
 // Instructions in place of the constant expressions that hold casts between named spaces, so that
@@ -63,7 +65,9 @@ void expandConstantCasts(llvm::Function& function) {
   std::vector<std::pair<llvm::Instruction*, llvm::ConstantExpr*>> found;
   for (llvm::Instruction& instruction : llvm::instructions(function)) {
     std::vector<llvm::ConstantExpr*> casts;
-    for (llvm::Value* operand : instruction.operands()) collectConstantCasts(operand, casts);
+    for (llvm::Value* operand : instruction.operands())
+      collectConstantCasts(
+          operand, [](llvm::ConstantExpr* cast) { return castsBetweenNamedSpaces(llvm::cast<llvm::Operator>(cast)); }, casts);
     for (llvm::ConstantExpr* cast : casts) found.emplace_back(&instruction, cast);
   }
   for (auto [instruction, cast] : found) llvm::convertConstantExprsToInstructions(instruction, cast);
@@ -79,7 +83,59 @@ void routeThroughGeneric(llvm::AddrSpaceCastInst* cast) {
   cast->eraseFromParent();
 }
 
+// A cast between generic and a named space, or between two named ones: a cvta (or two) on NVPTX.
+bool convertsSpaces(const llvm::Operator* cast) {
+  if (!cast || cast->getOpcode() != llvm::Instruction::AddrSpaceCast) return false;
+  const unsigned from = cast->getOperand(0)->getType()->getPointerAddressSpace();
+  const unsigned to = cast->getType()->getPointerAddressSpace();
+  auto genericOrNamed = [](unsigned space) { return space == Generic || isNamedSpace(space); };
+  return from != to && genericOrNamed(from) && genericOrNamed(to);
+}
+
+// Constant casts of null become the null of their space; constant users fold (a comparison of
+// two nulls becomes true).
+void foldNullCasts(llvm::Function& function) {
+  auto castsNull = [](llvm::ConstantExpr* cast) {
+    return convertsSpaces(llvm::cast<llvm::Operator>(cast)) && cast->getOperand(0)->isNullValue();
+  };
+  std::vector<llvm::ConstantExpr*> casts;
+  for (llvm::Instruction& instruction : llvm::instructions(function))
+    for (llvm::Value* operand : instruction.operands()) collectConstantCasts(operand, castsNull, casts);
+  for (llvm::ConstantExpr* cast : casts)  // a cast found twice has no uses left the second time
+    cast->replaceAllUsesWith(llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(cast->getType())));
+}
+
+// `cast` of a pointer that may be null: null stays null, anything else converts as before.
+void preserveNull(llvm::AddrSpaceCastInst* cast) {
+  llvm::Value* pointer = cast->getPointerOperand();
+  auto* null = llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(cast->getType()));
+  if (llvm::isa<llvm::ConstantPointerNull>(pointer)) {
+    cast->replaceAllUsesWith(null);
+    cast->eraseFromParent();
+    return;
+  }
+  llvm::IRBuilder<> builder(cast->getNextNode());
+  llvm::Value* isNull = builder.CreateIsNull(pointer);
+  llvm::Value* converted = builder.CreateSelect(isNull, null, llvm::PoisonValue::get(cast->getType()));
+  cast->replaceAllUsesWith(converted);
+  llvm::cast<llvm::SelectInst>(converted)->setOperand(2, cast);
+}
+
 }  // namespace
+
+void preserveNullInCasts(llvm::Module& module) {
+  for (llvm::Function& function : module) {
+    if (function.isDeclaration()) continue;
+    foldNullCasts(function);
+    const llvm::DataLayout& layout = module.getDataLayout();
+    std::vector<llvm::AddrSpaceCastInst*> casts;
+    for (llvm::Instruction& instruction : llvm::instructions(function))
+      if (auto* cast = llvm::dyn_cast<llvm::AddrSpaceCastInst>(&instruction);
+          cast && convertsSpaces(llvm::cast<llvm::Operator>(cast)) && !llvm::isKnownNonZero(cast->getPointerOperand(), layout))
+        casts.push_back(cast);
+    for (llvm::AddrSpaceCastInst* cast : casts) preserveNull(cast);
+  }
+}
 
 void routeCastsThroughGeneric(llvm::Module& module) {
   for (llvm::Function& function : module) {

@@ -11,6 +11,13 @@ namespace loom::compiler::nvptx {
 // one, constant (2) in the const window, where the program keeps nothing OpenCL C can point to.
 void lowerPointerSpaces(llvm::Module& module);
 
+// Makes each addrspacecast of `module`'s functions between generic and a named space (or two
+// named ones) keep null pointers null, as OpenCL C requires (a NULL of a named space converted to
+// generic compares equal to generic NULL), where PTX's cvta converts 0 to the window's base:
+// casts of constant null become null, casts of pointers that may be null a select on null, and
+// casts of pointers known not to be null stay as they are. Runs before routeCastsThroughGeneric.
+void preserveNullInCasts(llvm::Module& module);
+
 // Rewrites each addrspacecast of `module`'s functions between two named address spaces, which the
 // NVPTX backend cannot select, into a cast to generic and the conversion from generic to the target
 // space. Optimizations make such casts out of pairs through generic on paths the program never

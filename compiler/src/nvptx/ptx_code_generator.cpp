@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "address_spaces.h"
+#include "float_extensions.h"
 #include "libdevice.h"
 #include "pointer_spaces.h"
 #include "printf_lowering.h"
@@ -89,7 +90,9 @@ llvm::Expected<std::vector<uint8_t>> generatePtx(llvm::Module& module, const std
   runModulePipeline(module, machine->get(), [](llvm::PassBuilder& passes) {
     return passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   });
+  preserveNullInCasts(module);
   routeCastsThroughGeneric(module);
+  scalarizeLoadedFloatExtensions(module);
   if (dumpIr) module.print(llvm::errs(), nullptr);
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);

@@ -69,11 +69,14 @@ class WorkItemValues {
   llvm::Value* membersOf(llvm::Value* lanes) { return builder_.CreateLShr(lanes, firstLane()); }
 
   // The lanes of the sub-group that run this instruction together (activemask.b32, which LLVM 15
-  // has no intrinsic for).
+  // has no intrinsic for). Not merged with another: the same call on both sides of a branch
+  // (sub_group_broadcast_first in `if` and `else`) hoisted before the branch would see the lanes
+  // of both sides.
   llvm::Value* activeLanes() {
     auto* type = llvm::FunctionType::get(builder_.getInt32Ty(), false);
     llvm::CallInst* active = builder_.CreateCall(llvm::InlineAsm::get(type, "activemask.b32 $0;", "=r", true));
     active->addFnAttr(llvm::Attribute::Convergent);
+    active->addFnAttr(llvm::Attribute::NoMerge);
     return builder_.CreateAnd(active, subGroupMask());
   }
 

@@ -41,6 +41,16 @@ BuildResult compile(std::vector<uint8_t> spirv, const std::string& options) {
 
 BuildResult compileKernels(const std::string& name, const std::string& options) { return compile(readSpirv(name), options); }
 
+BuildResult compileSourceFor(Target target, const std::string& source, const std::string& options) {
+  const SpirvResult spirv = compileOpenClSource({source, options, {}});
+  if (spirv.status != Status::Success) return {spirv.status, spirv.log, nullptr};
+  CompileRequest request;
+  request.spirv = spirv.spirv;
+  request.options = options;
+  request.target = target;
+  return compileSpirv(request);
+}
+
 std::unique_ptr<CpuExecutable> load(const SpirvResult& spirv, const std::string& options) {
   EXPECT_EQ(spirv.status, Status::Success) << spirv.log;
   if (spirv.status != Status::Success) return nullptr;

@@ -19,6 +19,9 @@ std::vector<uint8_t> readSpirv(const std::string& name);
 
 BuildResult compile(std::vector<uint8_t> spirv, const std::string& options = "");
 BuildResult compileKernels(const std::string& name, const std::string& options = "");
+// OpenCL C built from source, with `options` (its -cl-std among them), for `target`; the
+// front end's log when that step fails.
+BuildResult compileSourceFor(Target target, const std::string& source, const std::string& options = "");
 
 // SPIR-V (from compileOpenClSource) compiled for the CPU with build `options` and loaded; null,
 // with a test failure showing the failing step's log, when any step fails.

@@ -49,11 +49,7 @@ const BuildResult& nvptxKernels(const std::string& name) {
   return entry->second;
 }
 
-BuildResult compileSource(const std::string& source) {
-  const SpirvResult spirv = compileOpenClSource({source, "", {}});
-  if (spirv.status != Status::Success) return {spirv.status, spirv.log, nullptr};
-  return compileForNvptx(spirv.spirv);
-}
+BuildResult compileSource(const std::string& source) { return compileSourceFor(Target::Nvptx, source); }
 
 // Byte sizes of the parameters of `.entry kernel(...)`: `.param .u64 x` is 8, `.param .align 8
 // .b8 x[24]` is 24.
@@ -538,6 +534,69 @@ TEST(Nvptx, GenericAddressSpaceFunctionsAreIsspacep) {
   if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptxOf(built), "generic_spaces", "sm_80");
 }
 
+// OpenCL C 3.0 6.4.4: a null pointer of a named space converted to generic is the generic null, and
+// back; PTX's cvta converts 0 to the base of the space's window. OpenCL-CTS
+// generic_address_space compare_pointers (subcases 3 and 5).
+TEST(Nvptx, CastsBetweenAddressSpacesKeepNullPointersNull) {
+  const BuildResult built = compileSourceFor(Target::Nvptx, R"(
+    kernel void compare_local(global uint* results) {
+      int* ptr = NULL;
+      local int* lptr = NULL;
+      results[get_global_id(0)] = (ptr == lptr);
+    }
+    kernel void compare_assigned(global uint* results) {
+      int* ptr = NULL;
+      local int* lptr = NULL;
+      global int* gptr = NULL;
+      ptr = lptr;
+      results[get_global_id(0)] = (gptr == ptr) && (lptr == ptr);
+    }
+    kernel void widen(local int* scratch, global ulong* out, int pick) {
+      local int* l = pick ? scratch : NULL;
+      int* g = l;
+      out[0] = (ulong)g;
+    }
+    kernel void narrow(global ulong* in, global ulong* out) {
+      int* g = (int*)in[0];
+      out[0] = (ulong)(local int*)g;
+      out[1] = (ulong)(global int*)g;
+    })", "-cl-std=CL3.0");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  for (const char* kernel : {"compare_local", "compare_assigned"}) {
+    const std::string body = entryBody(ptx, kernel);
+    EXPECT_EQ(body.find("cvta"), std::string::npos) << "the nulls compare as constants\n" << body;
+    EXPECT_TRUE(std::regex_search(body, std::regex(R"(mov\.u32\s+%r\d+, 1;)"))) << body;
+  }
+  // cvta's result is taken only where the pointer is not 0.
+  auto guarded = [](const std::string& conversion) {
+    return std::regex(conversion + R"(\.u64\s+(%rd\d+), %rd\d+;[^]*selp\.b64\s+%rd\d+, 0, \1, %p\d+;)");
+  };
+  EXPECT_TRUE(std::regex_search(entryBody(ptx, "widen"), guarded(R"(cvta\.shared)"))) << entryBody(ptx, "widen");
+  EXPECT_TRUE(std::regex_search(entryBody(ptx, "narrow"), guarded(R"(cvta\.to\.shared)"))) << entryBody(ptx, "narrow");
+  EXPECT_TRUE(std::regex_search(entryBody(ptx, "narrow"), guarded(R"(cvta\.to\.global)"))) << entryBody(ptx, "narrow");
+  if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "null_casts", "sm_90");
+}
+
+// sub_group_broadcast_first in both arms of a branch (OpenCL-CTS subgroups ballot test): each arm
+// asks for its own active lanes. One activemask hoisted above the branch saw the lanes of both
+// arms, so the arm of lanes 4 and up took lane 0's value.
+TEST(Nvptx, EachArmOfABranchHasItsOwnActiveLanes) {
+  const BuildResult built = compileSourceFor(Target::Nvptx, R"(
+    kernel void first(const global int* in, global int* out) {
+      int gid = get_global_id(0);
+      int x = in[gid];
+      if (get_sub_group_local_id() < 4)
+        out[gid] = sub_group_broadcast_first(x);
+      else
+        out[gid] = sub_group_broadcast_first(x);
+    })", "-cl-std=CL3.0");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string body = entryBody(ptxOf(built), "first");
+  EXPECT_EQ(occurrences(body, "activemask.b32"), 2u) << body;
+  EXPECT_EQ(occurrences(body, "shfl.sync.idx.b32"), 2u) << body;
+}
+
 TEST(Nvptx, MathComesFromLibdevice) {
   if (std::filesystem::path libdevice = "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"; !std::filesystem::exists(libdevice))
     GTEST_SKIP() << libdevice << " is not installed";
@@ -558,6 +617,39 @@ TEST(Nvptx, IlogbAndRoundedHalfStoresBuild) {
       vstore_half_rtp(in[i], i + 1, out);
     })");
   ASSERT_EQ(built.status, Status::Success) << built.log;
+}
+
+// A kernel per vector width (1 is the scalar form) that loads halves, converts them to float and
+// double and back (every rounding mode of the stores), as OpenCL-CTS test_half's kernels do.
+std::string halfVectorKernels() {
+  std::string source = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  for (const std::string width : {"", "2", "3", "4", "8", "16"}) {
+    const std::string n = width.empty() ? "1" : width;
+    const std::string aligned = width.empty() ? "" : "a";  // vloada_half of a scalar is vload_half
+    source += "kernel void halves" + n + "(global half* in, global float" + width + "* f, global double" + width +
+              "* d, global half* out) {\n  size_t i = get_global_id(0);\n" +
+              "  float" + width + " x = vload_half" + width + "(i, in) + vload" + aligned + "_half" + width + "(i + 1, in);\n" +
+              "  f[i] = x;\n  d[i] = convert_double" + width + "(x) + convert_double" + width + "(f[i + 1]);\n" +
+              "  vstore_half" + width + "(convert_double" + width + "(vload_half" + width + "(i, in)), i, out);\n";
+    for (const char* rounding : {"", "_rte", "_rtz", "_rtp", "_rtn"}) {
+      source += "  vstore_half" + width + rounding + "(x, i + 2, out);\n";
+      source += "  vstore" + aligned + "_half" + width + rounding + "(d[i + 3], i + 4, out);\n";
+    }
+    source += "}\n";
+  }
+  return source;
+}
+
+// convert_double16(vload_half16(...)) widened a loaded float16 whole, which the backend emitted as
+// `ld.v2.f32` into f64 registers: ptxas rejected the program (OpenCL-CTS test_half roundTrip).
+TEST(Nvptx, HalfVectorLoadsAndStoresOfEveryWidthPassPtxas) {
+  const BuildResult built = compileSource(halfVectorKernels());
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  EXPECT_EQ(ptx.find(".extern .func"), std::string::npos) << ptx;
+  EXPECT_NE(entryBody(ptx, "halves16").find("cvt.f64.f32"), std::string::npos);
+  if (!std::filesystem::exists(kPtxas)) GTEST_SKIP() << kPtxas << " is not installed";
+  for (const char* arch : {"sm_80", "sm_90"}) expectPtxasAccepts(ptx, "half_vectors", arch);
 }
 
 TEST(Nvptx, ValuesVectorsAndFencesFromOpenClSource) {
@@ -640,9 +732,27 @@ TEST(Nvptx, PrintfOfVectorsPrintsEachComponent) {
   EXPECT_EQ(ptx.find("%v4hlf"), std::string::npos) << ptx;
   // The expanded format, as PTX spells a string constant: byte values.
   std::string expanded;
-  for (char c : std::string("%f,%f,%f,%f|%hhd,%hhd")) expanded += std::to_string(int(c)) + ", ";
+  for (char c : std::string("%f,%f,%f,%f|%d,%d")) expanded += std::to_string(int(c)) + ", ";
   EXPECT_NE(ptx.find(expanded), std::string::npos) << ptx;
   if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "hello", "sm_90");
+}
+
+// The driver's vprintf knows the lengths h, l and ll but not hh: printf("%#v2hhx", (uchar2)(0xFA,
+// 0xFB)) printed wrongly on the GPU (OpenCL-CTS test_printf vector_1). Each %hh conversion prints
+// its argument narrowed to 8 bits by a conversion without length; h stays.
+TEST(Nvptx, PrintfNarrowsCharConversionsItself) {
+  const BuildResult built = compileSource(R"(kernel void hello(global int* in) {
+    printf("%#v2hhx|%hhd|%hhu|%hx\n", (uchar2)(0xFA, 0xFB), in[0], in[1], (ushort)in[2]);
+  })");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  std::string expanded;
+  for (char c : std::string("%#x,%#x|%d|%u|%hx\n")) expanded += std::to_string(int(c)) + ", ";
+  EXPECT_NE(ptx.find(expanded), std::string::npos) << ptx;
+  const std::string body = entryBody(ptx, "hello");
+  EXPECT_NE(body.find("ld.global.s8"), std::string::npos) << "%hhd: the low byte, sign-extended\n" << body;
+  EXPECT_NE(body.find("ld.global.u8"), std::string::npos) << "%hhu: the low byte, zero-extended\n" << body;
+  if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "hello_hh", "sm_90");
 }
 
 // LOOM_LibdevicePath replaces the search; pointing it nowhere is a CUDA-less machine.

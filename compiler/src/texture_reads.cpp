@@ -30,7 +30,10 @@ llvm::Value* textureRead2d(llvm::CallInst& call) {
   llvm::IRBuilder<> builder(&call);
   llvm::Function* intrinsic =
       llvm::Intrinsic::getDeclaration(call.getModule(), llvm::Intrinsic::nvvm_tex_unified_2d_v4f32_f32);
-  llvm::Value* channels = builder.CreateCall(intrinsic, {call.getArgOperand(0), call.getArgOperand(1), call.getArgOperand(2)});
+  llvm::CallInst* channels = builder.CreateCall(intrinsic, {call.getArgOperand(0), call.getArgOperand(1), call.getArgOperand(2)});
+  channels->setDoesNotAccessMemory();
+  channels->setDoesNotThrow();
+  channels->addFnAttr(llvm::Attribute::WillReturn);
   llvm::Value* texel = llvm::PoisonValue::get(call.getType());
   for (unsigned channel = 0; channel < 4; ++channel)
     texel = builder.CreateInsertElement(texel, builder.CreateExtractValue(channels, channel), channel);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <optional>
 #include <regex>
+#include <sstream>
 #include <unistd.h>
 
 #include "backends/cuda/cuda_dependent_launch.h"
@@ -49,8 +50,8 @@ const BuildResult& nvptxKernels(const std::string& name) {
   return entry->second;
 }
 
-BuildResult compileSource(const std::string& source) {
-  const SpirvResult spirv = compileOpenClSource({source, "", {}});
+BuildResult compileSource(const std::string& source, const std::string& options = "") {
+  const SpirvResult spirv = compileOpenClSource({source, options, {}});
   if (spirv.status != Status::Success) return {spirv.status, spirv.log, nullptr};
   return compileForNvptx(spirv.spirv);
 }
@@ -310,6 +311,74 @@ TEST(Nvptx, ReadsTheTextureUnitsDoNotServeSampleInSoftware) {
   const std::string body = entryBody(ptxOf(built), "reads");
   EXPECT_EQ(body.find("tex."), std::string::npos) << body;
   EXPECT_NE(body.find("ld.global"), std::string::npos) << body;
+}
+
+// The most texture fetches `body` issues one after another, with no branch, label or memory load
+// between them.
+size_t longestRunOfTextureFetches(const std::string& body) {
+  std::istringstream lines(body);
+  size_t longest = 0, run = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("tex.2d") != std::string::npos) longest = std::max(longest, ++run);
+    else if (line.find("bra") != std::string::npos || line.find("ld.") != std::string::npos || line.rfind("$L", 0) == 0)
+      run = 0;
+  }
+  return longest;
+}
+
+// benchmarks/image_kernels.cl's blur: a loop of reads through a linear-filter sampler.
+constexpr const char* kBlur = R"(
+    __constant sampler_t kLinearClampToEdge = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;
+    __constant float kBinomial[5] = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};
+    __kernel void blur5x5(__read_only image2d_t input, __write_only image2d_t output) {
+      const int x = get_global_id(0), y = get_global_id(1);
+      const float2 texelSize = (float2)(1.0f / get_image_width(input), 1.0f / get_image_height(input));
+      float4 sum = 0.0f;
+      for (int dy = -2; dy <= 2; ++dy)
+        for (int dx = -2; dx <= 2; ++dx) {
+          const float2 at = ((float2)(x + dx, y + dy) + 0.75f) * texelSize;
+          sum += kBinomial[dx + 2] * kBinomial[dy + 2] * read_imagef(input, kLinearClampToEdge, at);
+        }
+      write_imagef(output, (int2)(x, y), sum);
+    })";
+
+// Launches whose images are all RGBA with texture objects take a version of the kernel without
+// the descriptor's checks: the loop's reads unroll into texture fetches issued together, none
+// waiting on a load of the descriptor or a branch. The general version keeps sampling in software.
+TEST(Nvptx, ReadsOfTexturedRgbaImagesInALoopAreTextureFetchesIssuedTogether) {
+  const BuildResult built = compileSource(kBlur);
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  for (const std::string entry : {std::string("blur5x5"), std::string("blur5x5") + kWholeGroupsEntrySuffix}) {
+    const std::string body = entryBody(ptxOf(built), entry);
+    if (body.empty()) continue;
+    EXPECT_GE(longestRunOfTextureFetches(body), 5u) << body;
+    EXPECT_NE(body.find("ld.global.u8"), std::string::npos) << body;
+    // The descriptor's fields load once, through the read-only path, ahead of the versions.
+    EXPECT_NE(body.find("ld.global.nc.u64"), std::string::npos) << body;
+  }
+  if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptxOf(built), "blur", "sm_80");
+}
+
+// Reads without a sampler of read-only images go through the texture units too, and the
+// specialized version writes whole texels; read-write images, whose reads must see the kernel's
+// own writes, read in software.
+TEST(Nvptx, ReadsWithoutASamplerOfReadOnlyImagesAreTextureFetchesAndRgbaWritesWholeTexels) {
+  const BuildResult built = compileSource(R"(
+    kernel void copyTexels(read_only image2d_t input, write_only image2d_t output) {
+      const int2 at = (int2)(get_global_id(0), get_global_id(1));
+      write_imagef(output, at, read_imagef(input, at));
+    }
+    kernel void readWrite(read_write image2d_t image) {
+      const int2 at = (int2)(get_global_id(0), get_global_id(1));
+      write_imagef(image, at, read_imagef(image, at) * 0.5f);
+    })", "-cl-std=CL2.0");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string copy = entryBody(ptxOf(built), "copyTexels");
+  EXPECT_NE(copy.find("tex.2d.v4.f32.f32"), std::string::npos) << copy;
+  EXPECT_NE(copy.find("st.global.v4.u8"), std::string::npos) << copy;   // RGBA UNORM_INT8
+  EXPECT_NE(copy.find("st.global.v4.f32"), std::string::npos) << copy;  // RGBA FLOAT
+  const std::string readWrite = entryBody(ptxOf(built), "readWrite");
+  EXPECT_EQ(readWrite.find("tex."), std::string::npos) << readWrite;
 }
 
 TEST(Nvptx, BarriersBecomeBarSyncAndLocalMemoryIsDynamicShared) {

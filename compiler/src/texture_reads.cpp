@@ -25,7 +25,8 @@ void replaceCalls(llvm::Module& module, const char* name, Replacement replacemen
   if (function->use_empty()) function->eraseFromParent();
 }
 
-// tex.2d.v4.f32.f32: the intrinsic's four floats made the library's float4.
+// tex.2d.v4.f32.f32: the intrinsic's four floats made the library's float4. LLVM declares the
+// intrinsic as writing memory, which would keep every load of a loop of reads inside the loop.
 llvm::Value* textureRead2d(llvm::CallInst& call) {
   llvm::IRBuilder<> builder(&call);
   llvm::Function* intrinsic =

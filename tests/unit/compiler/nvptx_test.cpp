@@ -351,12 +351,37 @@ TEST(Nvptx, ReadsOfTexturedRgbaImagesInALoopAreTextureFetchesIssuedTogether) {
   for (const std::string entry : {std::string("blur5x5"), std::string("blur5x5") + kWholeGroupsEntrySuffix}) {
     const std::string body = entryBody(ptxOf(built), entry);
     if (body.empty()) continue;
-    EXPECT_GE(longestRunOfTextureFetches(body), 5u) << body;
+    EXPECT_EQ(longestRunOfTextureFetches(body), 25u) << body;  // both loops unrolled whole
     EXPECT_NE(body.find("ld.global.u8"), std::string::npos) << body;
     // The descriptor's fields load once, through the read-only path, ahead of the versions.
     EXPECT_NE(body.find("ld.global.nc.u64"), std::string::npos) << body;
   }
   if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptxOf(built), "blur", "sm_80");
+}
+
+// Loops of texture fetches unroll whole only within a bound, and never against the program's
+// own directive.
+TEST(Nvptx, LongLoopsOfTextureFetchesAndLoopsTheProgramKeepsStayLoops) {
+  const BuildResult built = compileSource(R"(
+    constant sampler_t linear = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;
+    kernel void taps(read_only image2d_t in, write_only image2d_t out) {
+      const int x = get_global_id(0);
+      float4 sum = 0.0f;
+      for (int i = 0; i < 200; ++i) sum += read_imagef(in, linear, (float2)(x + i * 0.5f, 0.5f));
+      write_imagef(out, (int2)(x, 0), sum);
+    }
+    kernel void kept(read_only image2d_t in, write_only image2d_t out) {
+      const int x = get_global_id(0);
+      float4 sum = 0.0f;
+      #pragma unroll 1
+      for (int i = 0; i < 5; ++i) sum += read_imagef(in, linear, (float2)(x + i * 0.5f, 0.5f));
+      write_imagef(out, (int2)(x, 0), sum);
+    })");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string taps = entryBody(ptxOf(built), "taps");
+  EXPECT_LT(occurrences(taps, "tex.2d"), 100u) << taps;
+  const std::string kept = entryBody(ptxOf(built), "kept");
+  EXPECT_EQ(longestRunOfTextureFetches(kept), 1u) << kept;
 }
 
 // Reads without a sampler of read-only images go through the texture units too, and the

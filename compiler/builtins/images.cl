@@ -338,7 +338,6 @@ bool __loom_texture_units(void);
 // Texture objects need their memory aligned, so an image that has them has its texels aligned.
 static bool imageHasTextures(Image d) { return __loom_texture_units() && d->textures[0] != 0; }
 
-
 // Texels along x, y and z, where z counts the slices of a 3D image or the layers of an array
 // (descriptors give 1 for the dimensions an image lacks).
 static int4 imageExtent(Image d) { return (int4)(d->width, d->height, d->depth * d->arraySize, 1); }

@@ -326,29 +326,22 @@ size_t longestRunOfTextureFetches(const std::string& body) {
   return longest;
 }
 
-// benchmarks/image_kernels.cl's blur: a loop of reads through a linear-filter sampler.
-constexpr const char* kBlur = R"(
-    __constant sampler_t kLinearClampToEdge = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;
-    __constant float kBinomial[5] = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};
-    __kernel void blur5x5(__read_only image2d_t input, __write_only image2d_t output) {
-      const int x = get_global_id(0), y = get_global_id(1);
-      const float2 texelSize = (float2)(1.0f / get_image_width(input), 1.0f / get_image_height(input));
-      float4 sum = 0.0f;
-      for (int dy = -2; dy <= 2; ++dy)
-        for (int dx = -2; dx <= 2; ++dx) {
-          const float2 at = ((float2)(x + dx, y + dy) + 0.75f) * texelSize;
-          sum += kBinomial[dx + 2] * kBinomial[dy + 2] * read_imagef(input, kLinearClampToEdge, at);
-        }
-      write_imagef(output, (int2)(x, y), sum);
-    })";
+// benchmarks/image_kernels.cl: blur5x5, a loop of reads through a linear-filter sampler, and
+// copyTexels, reads without a sampler and writes.
+std::string imageBenchmarkKernels() {
+  std::ifstream file(LOOM_IMAGE_BENCHMARK_KERNELS);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
 
 // Launches whose images are all RGBA with texture objects take a version of the kernel without
 // the descriptor's checks: the loop's reads unroll into texture fetches issued together, none
 // waiting on a load of the descriptor or a branch. The general version keeps sampling in software.
 TEST(Nvptx, ReadsOfTexturedRgbaImagesInALoopAreTextureFetchesIssuedTogether) {
-  const BuildResult built = compileSource(kBlur);
+  const BuildResult built = compileSource(imageBenchmarkKernels());
   ASSERT_EQ(built.status, Status::Success) << built.log;
-  for (const std::string entry : {std::string("blur5x5"), std::string("blur5x5") + kWholeGroupsEntrySuffix}) {
+  for (const std::string& entry : {std::string("blur5x5"), std::string("blur5x5") + kWholeGroupsEntrySuffix}) {
     const std::string body = entryBody(ptxOf(built), entry);
     if (body.empty()) continue;
     EXPECT_EQ(longestRunOfTextureFetches(body), 25u) << body;  // both loops unrolled whole
@@ -388,22 +381,20 @@ TEST(Nvptx, LongLoopsOfTextureFetchesAndLoopsTheProgramKeepsStayLoops) {
 // specialized version writes whole texels; read-write images, whose reads must see the kernel's
 // own writes, read in software.
 TEST(Nvptx, ReadsWithoutASamplerOfReadOnlyImagesAreTextureFetchesAndRgbaWritesWholeTexels) {
-  const BuildResult built = compileSource(R"(
-    kernel void copyTexels(read_only image2d_t input, write_only image2d_t output) {
-      const int2 at = (int2)(get_global_id(0), get_global_id(1));
-      write_imagef(output, at, read_imagef(input, at));
-    }
-    kernel void readWrite(read_write image2d_t image) {
-      const int2 at = (int2)(get_global_id(0), get_global_id(1));
-      write_imagef(image, at, read_imagef(image, at) * 0.5f);
-    })", "-cl-std=CL2.0");
+  const BuildResult built = compileSource(imageBenchmarkKernels());
   ASSERT_EQ(built.status, Status::Success) << built.log;
   const std::string copy = entryBody(ptxOf(built), "copyTexels");
   EXPECT_NE(copy.find("tex.2d.v4.f32.f32"), std::string::npos) << copy;
   EXPECT_NE(copy.find("st.global.v4.u8"), std::string::npos) << copy;   // RGBA UNORM_INT8
   EXPECT_NE(copy.find("st.global.v4.f32"), std::string::npos) << copy;  // RGBA FLOAT
-  const std::string readWrite = entryBody(ptxOf(built), "readWrite");
-  EXPECT_EQ(readWrite.find("tex."), std::string::npos) << readWrite;
+  const BuildResult readWrite = compileSource(R"(
+    kernel void readWrite(read_write image2d_t image) {
+      const int2 at = (int2)(get_global_id(0), get_global_id(1));
+      write_imagef(image, at, read_imagef(image, at) * 0.5f);
+    })", "-cl-std=CL2.0");
+  ASSERT_EQ(readWrite.status, Status::Success) << readWrite.log;
+  const std::string body = entryBody(ptxOf(readWrite), "readWrite");
+  EXPECT_EQ(body.find("tex."), std::string::npos) << body;
 }
 
 TEST(Nvptx, BarriersBecomeBarSyncAndLocalMemoryIsDynamicShared) {

@@ -65,6 +65,9 @@ std::optional<CudaResourceDesc> textureResourceOf(const core::ImageShape& shape,
   const std::optional<ArrayFormat> format = arrayFormatOf(shape.format.type);
   const unsigned channels = channelCountOf(shape.format.order);
   if (!format || channels == 0 || pitchAlignment == 0 || data % pitchAlignment != 0) return std::nullopt;
+  // Kernels store whole texels of images with texture objects (image_abi.h): texels aligned to their size.
+  const uint64_t texelSize = core::elementSize(shape.format);
+  if (data % texelSize != 0 || shape.rowPitch % texelSize != 0) return std::nullopt;
   CudaResourceDesc resource{};
   resource.resType = CU_RESOURCE_TYPE_PITCH2D;
   resource.res.pitch2D.devPtr = data;

@@ -331,6 +331,13 @@ static void imageStoreIntegers(__global uchar* p, uint type, uint count, int4 v,
 
 // ---- Texels -----------------------------------------------------------------------------------
 
+// Whether the target has texture units (compiler/src/texture_reads.h); false on the CPU.
+bool __loom_texture_units(void);
+
+// The runtime makes an image's texture objects all or none (image_abi.h): textures[0] says which.
+// Texture objects need their memory aligned, so an image that has them has its texels aligned.
+static bool imageHasTextures(Image d) { return __loom_texture_units() && d->textures[0] != 0; }
+
 // Texels along x, y and z, where z counts the slices of a 3D image or the layers of an array
 // (descriptors give 1 for the dimensions an image lacks).
 static int4 imageExtent(Image d) { return (int4)(d->width, d->height, d->depth * d->arraySize, 1); }
@@ -396,13 +403,18 @@ static void imageWriteFloatTexel(Image d, int4 i, float4 color) {
   const uint order = d->channelOrder;
   const uint type = d->channelType;
   __global uchar* p = imageTexel(d, i);
-  // The commonest formats directly, as the general path stores them.
+  // The commonest formats directly, as the general path stores them; whole texels at once where
+  // the texels are known to be aligned.
+  const bool aligned = imageHasTextures(d);
   if (order == CLK_RGBA && type == CLK_UNORM_INT8) {
-    vstore4(imageFloatToUnorm8(color), 0, p);
+    const uchar4 texel = imageFloatToUnorm8(color);
+    if (aligned) *(__global uint*)p = as_uint(texel);
+    else vstore4(texel, 0, p);
     return;
   }
   if (order == CLK_RGBA && type == CLK_FLOAT) {
-    vstore4(color, 0, (__global float*)p);
+    if (aligned) *(__global float4*)p = color;
+    else vstore4(color, 0, (__global float*)p);
     return;
   }
   if (imageIsSrgb(order))
@@ -530,7 +542,6 @@ static float4 imageSampleLinear(Image d, uint sampler, float4 s, int dims, int l
 // compiler gives both functions per target (compiler/src/texture_reads.h): on the CPU
 // __loom_texture_units() is false, and all of this folds away.
 
-bool __loom_texture_units(void);
 // Channels in memory order at (x, y) of a 2D texture object (1D images are 2D of one row).
 float4 __loom_texture_read_2d(ulong texture, float x, float y);
 
@@ -539,20 +550,32 @@ static uint imageSamplerState(uint sampler) {
   return (sampler & (CLK_NORMALIZED_COORDS_TRUE | IMAGE_ADDRESS_MASK)) + ((sampler & CLK_FILTER_LINEAR) ? 10 : 0);
 }
 
+// Every sampler state has a texture object but those OpenCL leaves undefined: repeat and mirrored
+// repeat with unnormalized coordinates.
+static bool imageSamplerHasTexture(uint sampler) {
+  const uint mode = sampler & IMAGE_ADDRESS_MASK;
+  return (sampler & CLK_NORMALIZED_COORDS_TRUE) || (mode != CLK_ADDRESS_REPEAT && mode != CLK_ADDRESS_MIRRORED_REPEAT);
+}
+
 // The runtime makes texture objects of 1D and 2D images only: 3D reads skip the lookup.
-static ulong imageTexture(Image d, uint sampler, int dims) {
-  return __loom_texture_units() && dims < 3 ? d->textures[imageSamplerState(sampler)] : 0;
+static bool imageSampledThroughTexture(Image d, uint sampler, int dims) {
+  return dims < 3 && imageHasTextures(d) && imageSamplerHasTexture(sampler);
 }
 
 // The row's centre for a 1D image, in either kind of coordinate.
-static float4 imageSampleTexture(Image d, ulong texture, float4 s, int dims) {
-  const float4 texel = __loom_texture_read_2d(texture, s.x, dims == 1 ? 0.5f : s.y);
+static float4 imageSampleTexture(Image d, uint sampler, float4 s, int dims) {
+  const float4 texel = __loom_texture_read_2d(d->textures[imageSamplerState(sampler)], s.x, dims == 1 ? 0.5f : s.y);
   return imageArrange(texel, d->channelOrder, 1.0f);
 }
 
+// A read without a sampler through the texture object of unnormalized coordinates, no addressing
+// and the nearest filter (state 0): the texel's centre gives the texel itself.
+static float4 imageReadTexelThroughTexture(Image d, int4 i, int dims) {
+  return imageSampleTexture(d, CLK_FILTER_NEAREST, (float4)((float)i.x + 0.5f, (float)i.y + 0.5f, 0.0f, 0.0f), dims);
+}
+
 static float4 imageSampleFloat(Image d, uint sampler, float4 s, int dims, int layer) {
-  const ulong texture = imageTexture(d, sampler, dims);
-  if (texture) return imageSampleTexture(d, texture, s, dims);
+  if (imageSampledThroughTexture(d, sampler, dims)) return imageSampleTexture(d, sampler, s, dims);
   if (sampler & CLK_FILTER_LINEAR) return imageSampleLinear(d, sampler, s, dims, layer);
   return imageReadFloatTexel(d, imagePlace(imageNearestIndex(s, imageFilteredExtent(d), sampler), dims, layer));
 }
@@ -600,11 +623,14 @@ static int4 imageAddressInteger(Image d, uint sampler, int4 i, int dims, int lay
 // Integer coordinates of a texel: (x, y, z) and the layer, placed as the descriptor's axes.
 #define IMAGE_TEXEL_AT(T, d, c) imagePlace(IMAGE_COORDS_##T(int, c), IMAGE_DIMS_##T, imageIntegerLayer(d, IMAGE_LAYER_##T(c)))
 
-// Reads without a sampler (and writes) take integer coordinates.
-#define IMAGE_INTEGER_ACCESS(ACCESS, T, C)                                                                                  \
+// Reads without a sampler (and writes) take integer coordinates. Those of read-only images
+// (TEXTURES 1) may go through the texture units, whose caches do not see the kernel's own writes.
+#define IMAGE_INTEGER_ACCESS(ACCESS, T, C, TEXTURES)                                                                        \
   float4 OVL read_imagef(ACCESS T image, C coord) {                                                                         \
     Image d = DESCRIPTOR(image);                                                                                            \
-    return imageReadFloatTexel(d, IMAGE_TEXEL_AT(T, d, coord));                                                             \
+    const int4 at = IMAGE_TEXEL_AT(T, d, coord);                                                                            \
+    if (TEXTURES && IMAGE_DIMS_##T < 3 && imageHasTextures(d)) return imageReadTexelThroughTexture(d, at, IMAGE_DIMS_##T);  \
+    return imageReadFloatTexel(d, at);                                                                                      \
   }                                                                                                                          \
   half4 OVL read_imageh(ACCESS T image, C coord) { return convert_half4(read_imagef(image, coord)); }                       \
   int4 OVL read_imagei(ACCESS T image, C coord) {                                                                           \
@@ -716,15 +742,15 @@ IMAGE_ALL_TYPES(write_only)
 IMAGE_ALL_TYPES(read_write)
 
 #define IMAGE_COLOR_TYPE(T, C, F)                                                                                           \
-  IMAGE_SAMPLED(T, C, F) IMAGE_INTEGER_ACCESS(read_only, T, C) IMAGE_INTEGER_ACCESS(read_write, T, C)                       \
+  IMAGE_SAMPLED(T, C, F) IMAGE_INTEGER_ACCESS(read_only, T, C, 1) IMAGE_INTEGER_ACCESS(read_write, T, C, 0)                 \
   IMAGE_WRITES(write_only, T, C) IMAGE_WRITES(read_write, T, C)
 IMAGE_COLOR_TYPE(image1d_t, int, float)
 IMAGE_COLOR_TYPE(image1d_array_t, int2, float2)
 IMAGE_COLOR_TYPE(image2d_t, int2, float2)
 IMAGE_COLOR_TYPE(image2d_array_t, int4, float4)
 IMAGE_COLOR_TYPE(image3d_t, int4, float4)
-IMAGE_INTEGER_ACCESS(read_only, image1d_buffer_t, int)
-IMAGE_INTEGER_ACCESS(read_write, image1d_buffer_t, int)
+IMAGE_INTEGER_ACCESS(read_only, image1d_buffer_t, int, 1)
+IMAGE_INTEGER_ACCESS(read_write, image1d_buffer_t, int, 0)
 IMAGE_WRITES(write_only, image1d_buffer_t, int)
 IMAGE_WRITES(read_write, image1d_buffer_t, int)
 IMAGE_DEPTH(image2d_depth_t, int2, float2)

@@ -23,6 +23,7 @@
 #include "module_passes.h"
 #include "loom/core/debug_keys.h"
 #include "nvptx/function_addresses.h"
+#include "nvptx/image_versions.h"
 #include "nvptx/kernel_entries.h"
 #include "nvptx/libdevice.h"
 #include "nvptx/memory_ordering.h"
@@ -192,6 +193,8 @@ llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, Progr
   if (llvm::Error error = nvptx::retargetToNvptx(module)) return error;
   prepareForInlining(module, inliningRoots(info));
   if (llvm::Error error = nvptx::buildKernelEntries(module, info.kernels)) return error;
+  nvptx::markImageDescriptorsInvariant(module, info.kernels);
+  nvptx::versionEntriesForTexturedRgbaImages(module, info.kernels);
   nvptx::addFunctionAddresses(module, info.exportedFunctions);
   if (llvm::Error error = verify(module, "building the kernel entries")) return error;
   keepOnly(module, visibleSymbols(info, Target::Nvptx));

@@ -25,12 +25,16 @@ void replaceCalls(llvm::Module& module, const char* name, Replacement replacemen
   if (function->use_empty()) function->eraseFromParent();
 }
 
-// tex.2d.v4.f32.f32: the intrinsic's four floats made the library's float4.
+// tex.2d.v4.f32.f32: the intrinsic's four floats made the library's float4. LLVM declares the
+// intrinsic as writing memory, which would keep every load of a loop of reads inside the loop.
 llvm::Value* textureRead2d(llvm::CallInst& call) {
   llvm::IRBuilder<> builder(&call);
   llvm::Function* intrinsic =
       llvm::Intrinsic::getDeclaration(call.getModule(), llvm::Intrinsic::nvvm_tex_unified_2d_v4f32_f32);
-  llvm::Value* channels = builder.CreateCall(intrinsic, {call.getArgOperand(0), call.getArgOperand(1), call.getArgOperand(2)});
+  llvm::CallInst* channels = builder.CreateCall(intrinsic, {call.getArgOperand(0), call.getArgOperand(1), call.getArgOperand(2)});
+  channels->setDoesNotAccessMemory();
+  channels->setDoesNotThrow();
+  channels->addFnAttr(llvm::Attribute::WillReturn);
   llvm::Value* texel = llvm::PoisonValue::get(call.getType());
   for (unsigned channel = 0; channel < 4; ++channel)
     texel = builder.CreateInsertElement(texel, builder.CreateExtractValue(channels, channel), channel);

@@ -7,7 +7,9 @@
 namespace loom::compiler {
 
 // On NVPTX: __loom_texture_units() is true and each read a tex.2d.v4.f32.f32 through the texture
-// object (the unified texture mode's llvm.nvvm.tex.unified intrinsic). On the CPU, which has no
+// object (the unified texture mode's llvm.nvvm.tex.unified intrinsic), which the optimizer may
+// move and merge as a call that reads no memory: textures are read-only images, which nothing
+// writes while the kernel runs. On the CPU, which has no
 // texture units: false, and the reads, never reached, zeros, so that the optimizer drops both.
 void materializeTextureReads(llvm::Module& module, Target target);
 

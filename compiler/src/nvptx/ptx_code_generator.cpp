@@ -7,6 +7,7 @@
 #include "libdevice.h"
 #include "pointer_spaces.h"
 #include "printf_lowering.h"
+#include "texture_loop_unrolling.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -88,6 +89,7 @@ llvm::Expected<std::vector<uint8_t>> generatePtx(llvm::Module& module, const std
   if (!machine) return machine.takeError();
   // The target's own passes join the pipeline here, NVVMReflect among them (libdevice needs it).
   runModulePipeline(module, machine->get(), [](llvm::PassBuilder& passes) {
+    addTextureLoopUnrolling(passes);
     return passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   });
   preserveNullInCasts(module);

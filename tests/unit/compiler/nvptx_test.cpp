@@ -16,6 +16,11 @@
 #include "loom/compiler/nvptx_launch_abi.h"
 #include "loom/compiler/opencl_c.h"
 
+namespace loom::test {
+extern const uint8_t imageBenchmarkKernelsSource[];  // benchmarks/image_kernels.cl
+extern const size_t imageBenchmarkKernelsSourceSize;
+}  // namespace loom::test
+
 namespace loom::compiler::test {
 namespace {
 
@@ -49,7 +54,9 @@ const BuildResult& nvptxKernels(const std::string& name) {
   return entry->second;
 }
 
-BuildResult compileSource(const std::string& source) { return compileSourceFor(Target::Nvptx, source); }
+BuildResult compileSource(const std::string& source, const std::string& options = "") {
+  return compileSourceFor(Target::Nvptx, source, options);
+}
 
 // Byte sizes of the parameters of `.entry kernel(...)`: `.param .u64 x` is 8, `.param .align 8
 // .b8 x[24]` is 24.
@@ -306,6 +313,87 @@ TEST(Nvptx, ReadsTheTextureUnitsDoNotServeSampleInSoftware) {
   const std::string body = entryBody(ptxOf(built), "reads");
   EXPECT_EQ(body.find("tex."), std::string::npos) << body;
   EXPECT_NE(body.find("ld.global"), std::string::npos) << body;
+}
+
+// The most texture fetches `body` issues one after another, with no branch, label or memory load
+// between them.
+size_t longestRunOfTextureFetches(const std::string& body) {
+  std::istringstream lines(body);
+  size_t longest = 0, run = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("tex.2d") != std::string::npos) longest = std::max(longest, ++run);
+    else if (line.find("bra") != std::string::npos || line.find("ld.") != std::string::npos || line.rfind("$L", 0) == 0)
+      run = 0;
+  }
+  return longest;
+}
+
+// benchmarks/image_kernels.cl: blur5x5, a loop of reads through a linear-filter sampler, and
+// copyTexels, reads without a sampler and writes.
+std::string imageBenchmarkKernels() {
+  return std::string(reinterpret_cast<const char*>(loom::test::imageBenchmarkKernelsSource), loom::test::imageBenchmarkKernelsSourceSize);
+}
+
+// Launches whose images are all RGBA with texture objects take a version of the kernel without
+// the descriptor's checks: the loop's reads unroll into texture fetches issued together, none
+// waiting on a load of the descriptor or a branch. The general version keeps sampling in software.
+TEST(Nvptx, ReadsOfTexturedRgbaImagesInALoopAreTextureFetchesIssuedTogether) {
+  const BuildResult built = compileSource(imageBenchmarkKernels());
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  for (const std::string& entry : {std::string("blur5x5"), std::string("blur5x5") + kWholeGroupsEntrySuffix}) {
+    const std::string body = entryBody(ptxOf(built), entry);
+    if (body.empty()) continue;
+    EXPECT_EQ(longestRunOfTextureFetches(body), 25u) << body;  // both loops unrolled whole
+    EXPECT_NE(body.find("ld.global.u8"), std::string::npos) << body;
+    // The descriptor's fields load once, through the read-only path, ahead of the versions.
+    EXPECT_NE(body.find("ld.global.nc.u64"), std::string::npos) << body;
+  }
+  if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptxOf(built), "blur", "sm_80");
+}
+
+// Loops of texture fetches unroll whole only within a bound, and never against the program's
+// own directive.
+TEST(Nvptx, LongLoopsOfTextureFetchesAndLoopsTheProgramKeepsStayLoops) {
+  const BuildResult built = compileSource(R"(
+    constant sampler_t linear = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;
+    kernel void taps(read_only image2d_t in, write_only image2d_t out) {
+      const int x = get_global_id(0);
+      float4 sum = 0.0f;
+      for (int i = 0; i < 200; ++i) sum += read_imagef(in, linear, (float2)(x + i * 0.5f, 0.5f));
+      write_imagef(out, (int2)(x, 0), sum);
+    }
+    kernel void kept(read_only image2d_t in, write_only image2d_t out) {
+      const int x = get_global_id(0);
+      float4 sum = 0.0f;
+      #pragma unroll 1
+      for (int i = 0; i < 5; ++i) sum += read_imagef(in, linear, (float2)(x + i * 0.5f, 0.5f));
+      write_imagef(out, (int2)(x, 0), sum);
+    })");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string taps = entryBody(ptxOf(built), "taps");
+  EXPECT_LT(occurrences(taps, "tex.2d"), 100u) << taps;
+  const std::string kept = entryBody(ptxOf(built), "kept");
+  EXPECT_EQ(longestRunOfTextureFetches(kept), 1u) << kept;
+}
+
+// Reads without a sampler of read-only images go through the texture units too, and the
+// specialized version writes whole texels; read-write images, whose reads must see the kernel's
+// own writes, read in software.
+TEST(Nvptx, ReadsWithoutASamplerOfReadOnlyImagesAreTextureFetchesAndRgbaWritesWholeTexels) {
+  const BuildResult built = compileSource(imageBenchmarkKernels());
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string copy = entryBody(ptxOf(built), "copyTexels");
+  EXPECT_NE(copy.find("tex.2d.v4.f32.f32"), std::string::npos) << copy;
+  EXPECT_NE(copy.find("st.global.v4.u8"), std::string::npos) << copy;   // RGBA UNORM_INT8
+  EXPECT_NE(copy.find("st.global.v4.f32"), std::string::npos) << copy;  // RGBA FLOAT
+  const BuildResult readWrite = compileSource(R"(
+    kernel void readWrite(read_write image2d_t image) {
+      const int2 at = (int2)(get_global_id(0), get_global_id(1));
+      write_imagef(image, at, read_imagef(image, at) * 0.5f);
+    })", "-cl-std=CL2.0");
+  ASSERT_EQ(readWrite.status, Status::Success) << readWrite.log;
+  const std::string body = entryBody(ptxOf(readWrite), "readWrite");
+  EXPECT_EQ(body.find("tex."), std::string::npos) << body;
 }
 
 TEST(Nvptx, BarriersBecomeBarSyncAndLocalMemoryIsDynamicShared) {

@@ -200,6 +200,21 @@ TEST_F(CudaImageTextureObjects, ASampledImageHasATextureForEachDefinedSamplerSta
   EXPECT_TRUE(fake.misuse.empty());
 }
 
+// The builtin library reads textures[0] to tell whether an image has texture objects, and then
+// takes every state but these four as having one (image_abi.h).
+TEST_F(CudaImageTextureObjects, TheFirstStateTellsAndOnlyUnnormalizedRepeatingStatesLackATexture) {
+  createImageTextures(*fake.driver(), image2d(ChannelOrder::RGBA, ChannelType::Float), kData, kAlignment, textures.data());
+  EXPECT_NE(textures[0], 0u);
+  for (uint32_t state = 0; state < compiler::kSamplerStates; ++state) {
+    const uint32_t bits = compiler::samplerBitsOf(state);
+    const uint32_t address = bits & compiler::kSamplerAddressMask;
+    const bool undefined = !(bits & kSamplerNormalizedCoordsTrue) &&
+                           (address == kSamplerAddressRepeat || address == kSamplerAddressMirroredRepeat);
+    EXPECT_EQ(textures[state] == 0, undefined) << bits;
+  }
+  destroyImageTextures(*fake.driver(), textures.data());
+}
+
 TEST_F(CudaImageTextureObjects, AnImageOfASoftwareFormatHasNone) {
   createImageTextures(*fake.driver(), image2d(ChannelOrder::sRGBA, ChannelType::UnormInt8), kData, kAlignment, textures.data());
   EXPECT_EQ(fake.count("cuTexObjectCreate"), 0u);

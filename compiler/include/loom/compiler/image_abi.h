@@ -16,6 +16,10 @@
 // object per sampler state (samplerState below) through which the hardware samples as OpenCL's
 // sampler with those bits does (within the specification's precision), or 0 where the kernel
 // samples in software (the CPU; formats, image types and sampler states the hardware does not serve).
+// An image has texture objects for every sampler state or for none, except the states OpenCL
+// leaves undefined (repeat and mirrored repeat with unnormalized coordinates), which have none:
+// kernels read textures[0] to tell. Texture objects need aligned memory, so an image that has them
+// has every texel aligned to its size.
 //
 // A sampler argument (ArgumentKind::Sampler) takes 8 bytes: a SamplerBits value, the bit layout
 // of OpenCL C's sampler_t literals (CLK_NORMALIZED_COORDS_*, CLK_ADDRESS_*, CLK_FILTER_*), so a

@@ -15,7 +15,6 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/UnrollLoop.h"
-#include "cpu_code_generator.h"
 #include "module_passes.h"
 #include "work_group_function_builder.h"
 
@@ -30,8 +29,6 @@ constexpr const char* kStepKind = "loom.work_item.step";
 // Dependent floating-point operations in one work-item's turn from which its latency, not the
 // throughput of the arithmetic units, bounds the loop (FMA latency 4, two units).
 constexpr unsigned kLatencyBoundChain = 8;
-// Vector registers of x86-64 with AVX (AVX-512's 32 are left for LLVM to use as it likes).
-constexpr unsigned kVectorRegisters = 16;
 
 llvm::MDNode* property(llvm::LLVMContext& context, const char* name) {
   return llvm::MDNode::get(context, llvm::MDString::get(context, name));
@@ -71,20 +68,29 @@ unsigned longestArithmeticChain(const llvm::BasicBlock& block) {
   return longest;
 }
 
-unsigned registersFor(const llvm::Type* type) {
+// The target's vector registers: how many, and the bits of each that the code uses.
+struct VectorRegisters {
+  explicit VectorRegisters(const llvm::TargetTransformInfo& target)
+      : count(target.getNumberOfRegisters(target.getRegisterClassForType(true))),
+        bits(std::max<uint64_t>(1, target.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector).getFixedSize())) {}
+  unsigned count;
+  uint64_t bits;
+};
+
+unsigned registersFor(const llvm::Type* type, const VectorRegisters& registers) {
   auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
-  return vector ? llvm::divideCeil(vector->getPrimitiveSizeInBits().getFixedSize(), kPreferredVectorBits) : 0;
+  return vector ? llvm::divideCeil(vector->getPrimitiveSizeInBits().getFixedSize(), registers.bits) : 0;
 }
 
 // The most vector registers the block's own values fill at once: one work-item's share of the
 // registers when its turn is the loop's one block.
-unsigned vectorRegistersLive(const llvm::BasicBlock& block) {
+unsigned vectorRegistersLive(const llvm::BasicBlock& block, const VectorRegisters& vectorRegisters) {
   llvm::DenseMap<const llvm::Instruction*, unsigned> position;
   unsigned next = 0;
   for (const llvm::Instruction& instruction : block) position[&instruction] = next++;
   std::vector<int> change(block.size() + 1, 0);
   for (const llvm::Instruction& instruction : block) {
-    const unsigned registers = registersFor(instruction.getType());
+    const unsigned registers = registersFor(instruction.getType(), vectorRegisters);
     if (!registers) continue;
     unsigned last = position[&instruction];
     for (const llvm::User* user : instruction.users()) {
@@ -102,14 +108,14 @@ unsigned vectorRegistersLive(const llvm::BasicBlock& block) {
 
 // Work-items side by side until their values fill the registers, up to kMostInterleavedWorkItems;
 // below two, each runs alone.
-unsigned workItemsSideBySide(const llvm::BasicBlock& body) {
-  return std::min(kMostInterleavedWorkItems, kVectorRegisters / std::max(1u, vectorRegistersLive(body)));
+unsigned workItemsSideBySide(const llvm::BasicBlock& body, const VectorRegisters& registers) {
+  return std::min(kMostInterleavedWorkItems, registers.count / std::max(1u, vectorRegistersLive(body, registers)));
 }
 
-bool isCandidate(const llvm::Loop& loop) {
+bool isCandidate(const llvm::Loop& loop, const VectorRegisters& registers) {
   return loop.isInnermost() && loop.getNumBlocks() == 1 && llvm::findOptionMDForLoop(&loop, kInterleaveProperty) &&
          loop.isAnnotatedParallel() && longestArithmeticChain(*loop.getHeader()) >= kLatencyBoundChain &&
-         workItemsSideBySide(*loop.getHeader()) >= 2;
+         workItemsSideBySide(*loop.getHeader(), registers) >= 2;
 }
 
 void tagSteps(llvm::BasicBlock& body) {
@@ -235,18 +241,19 @@ struct InterleaveWorkItems : llvm::PassInfoMixin<InterleaveWorkItems> {
   llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses) {
     if (function.isDeclaration() || !isWorkGroupFunction(function)) return llvm::PreservedAnalyses::all();
     llvm::LoopInfo& loops = analyses.getResult<llvm::LoopAnalysis>(function);
+    auto& target = analyses.getResult<llvm::TargetIRAnalysis>(function);
+    const VectorRegisters registers(target);
     std::vector<llvm::Loop*> candidates;
     for (llvm::Loop* loop : loops.getLoopsInPreorder())
-      if (isCandidate(*loop)) candidates.push_back(loop);
+      if (isCandidate(*loop, registers)) candidates.push_back(loop);
     if (candidates.empty()) return llvm::PreservedAnalyses::all();
     auto& evolution = analyses.getResult<llvm::ScalarEvolutionAnalysis>(function);
     auto& dominators = analyses.getResult<llvm::DominatorTreeAnalysis>(function);
     auto& assumptions = analyses.getResult<llvm::AssumptionAnalysis>(function);
-    auto& target = analyses.getResult<llvm::TargetIRAnalysis>(function);
     for (llvm::Loop* loop : candidates) {
       llvm::simplifyLoop(loop, &dominators, &loops, &evolution, &assumptions, nullptr, /*PreserveLCSSA=*/false);
       tagSteps(*loop->getHeader());
-      const llvm::UnrollLoopOptions unroll{workItemsSideBySide(*loop->getHeader()), /*Force=*/true, /*Runtime=*/true,
+      const llvm::UnrollLoopOptions unroll{workItemsSideBySide(*loop->getHeader(), registers), /*Force=*/true, /*Runtime=*/true,
                                            /*AllowExpensiveTripCount=*/true, /*UnrollRemainder=*/false, /*ForgetAllSCEV=*/false};
       const llvm::LoopUnrollResult result =
           llvm::UnrollLoop(loop, unroll, &loops, &evolution, &dominators, &assumptions, &target, nullptr, /*PreserveLCSSA=*/false);

@@ -24,8 +24,8 @@ void markForWorkItemInterleaving(const std::vector<RegionLoop>& loops);
 void interleaveWorkItems(llvm::Module& module, llvm::TargetMachine& machine);
 
 // The most work-items an interleaved loop runs side by side: with four, clpeak's float16 chains
-// (two values of two registers each per work-item) fill AVX's sixteen registers and keep both
-// FMA units busy.
+// (two values of two 256-bit registers each per work-item) fill AVX2's sixteen registers and keep
+// both FMA units busy.
 constexpr unsigned kMostInterleavedWorkItems = 4;
 
 }  // namespace loom::compiler::cpu

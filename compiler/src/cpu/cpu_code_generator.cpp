@@ -3,6 +3,7 @@
 #include "half_arithmetic.h"
 #include "module_passes.h"
 #include "streaming_stores.h"
+#include "work_item_interleaving.h"
 
 #include <mutex>
 
@@ -107,6 +108,7 @@ llvm::Expected<std::vector<uint8_t>> generateObject(llvm::Module& module, const 
   applyFastMath(module, options);
   preferVectorsOf256Bits(module);
   optimize(module, **machine, options.optimize);
+  if (options.optimize) interleaveWorkItems(module, **machine);
   addStreamingVariants(module);
   computeHalfInFloat(module);
   if (dumpIr) module.print(llvm::errs(), nullptr);

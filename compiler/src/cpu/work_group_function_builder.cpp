@@ -23,6 +23,7 @@
 #include "pointer_spaces.h"
 #include "uniform_loop_barriers.h"
 #include "work_item_builtins.h"
+#include "work_item_interleaving.h"
 #include "work_item_loops.h"
 
 namespace loom::compiler::cpu {
@@ -423,6 +424,7 @@ llvm::Error buildWorkGroupFunctions(llvm::Module& module, std::vector<KernelDesc
     lowerWorkItemQueries(*body.function, queries);
     lowerSubGroupOperations(*body.function);
     markRegionLoopsParallel(regions.loops);
+    if (keepsVectorsInRegions(*body.function)) markForWorkItemInterleaving(regions.loops);
     lowerLocalAtomics(*body.function);
     // Loaded again: the simplification of kernels with barriers drops the first load where unused.
     llvm::IRBuilder<> builder(body.entry->getTerminator());

@@ -178,6 +178,23 @@ struct alignas(64) Float16 {  // as OpenCL buffers of float16 are aligned
 
 // Two float16 values per work-item through a long uniform loop (implicit barriers), which the CPU
 // target keeps as whole vectors rather than sixteen components each.
+// x = y - x; y = x - y, `rounds` times, from mad_chain16's start: exact in floats.
+void expectMadChains(const std::vector<Float16>& out, uint32_t group, int rounds) {
+  for (uint32_t i = 0; i < out.size(); ++i) {
+    const float lid = float(i % group);
+    for (int lane = 0; lane < 16; ++lane) {
+      float x = float(lane) + lid, y = lid * 2.0f - 3.0f;
+      for (int k = 0; k < rounds; ++k) {
+        x = y - x;
+        y = x - y;
+      }
+      ASSERT_EQ(out[i].lanes[lane], x * 3.0f + y) << "work-item " << i << ", lane " << lane;
+    }
+  }
+}
+
+// Two float16 values per work-item through a long uniform loop (implicit barriers), which the CPU
+// target keeps as whole vectors rather than sixteen components each.
 TEST(BarrierRegions, KeepsFloat16ValuesThroughAUniformLoop) {
   const Kernel chain = kernel("mad_chain16");
   ASSERT_NE(chain.function, nullptr);
@@ -186,16 +203,21 @@ TEST(BarrierRegions, KeepsFloat16ValuesThroughAUniformLoop) {
   constexpr int kCount = 1001;
   std::vector<Float16> out(kItems);
   Arguments(*chain.descriptor).set(0, out.data()).set(1, kCount).run(chain.function, range1d(kItems, kGroup));
-  for (uint32_t i = 0; i < kItems; ++i) {
-    const float lid = float(i % kGroup);
-    for (int lane = 0; lane < 16; ++lane) {
-      float x = float(lane) + lid, y = lid * 2.0f - 3.0f;
-      for (int k = 0; k < kCount; ++k) {
-        x = y - x;
-        y = x - y;
-      }
-      ASSERT_EQ(out[i].lanes[lane], x * 3.0f + y) << "work-item " << i << ", lane " << lane;
-    }
+  expectMadChains(out, kGroup, kCount);
+}
+
+// Long chains run for two work-items side by side, and the last one alone in groups of odd sizes.
+TEST(BarrierRegions, RunsLongFloat16ChainsOfAnyGroupSize) {
+  const Kernel chain = kernel("mad_chain16_long");
+  ASSERT_NE(chain.function, nullptr);
+  EXPECT_GT(chain.descriptor->barrierFrameSize, 0u);
+  constexpr int kCount = 125;
+  for (uint32_t group : {1u, 2u, 7u, 63u, 64u}) {
+    SCOPED_TRACE(group);
+    const uint32_t items = group * 3 + group / 2;  // the last group is partial where the group is more than one
+    std::vector<Float16> out(items);
+    Arguments(*chain.descriptor).set(0, out.data()).set(1, kCount).run(chain.function, range1d(items, group));
+    expectMadChains(out, group, kCount * 8);
   }
 }
 

@@ -188,6 +188,21 @@ kernel void mad_chain16(global float16* out, int count) {
   out[get_global_id(0)] = x * 3.0f + y;
 }
 
+// As mad_chain16 with eight rounds of the two mads per iteration: a chain of sixteen dependent
+// mads per work-item and iteration, which the CPU target runs for two work-items side by side.
+#define MINUS_Y_X(x, y, minusOne) x = mad(x, minusOne, y); y = mad(y, minusOne, x);
+kernel void mad_chain16_long(global float16* out, int count) {
+  const float lid = (float)get_local_id(0);
+  float16 x = (float16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) + lid;
+  float16 y = (float16)(lid * 2.0f - 3.0f);
+  const float16 minusOne = (float16)(-1.0f);
+  for (int i = 0; i < count; ++i) {
+    MINUS_Y_X(x, y, minusOne) MINUS_Y_X(x, y, minusOne) MINUS_Y_X(x, y, minusOne) MINUS_Y_X(x, y, minusOne)
+    MINUS_Y_X(x, y, minusOne) MINUS_Y_X(x, y, minusOne) MINUS_Y_X(x, y, minusOne) MINUS_Y_X(x, y, minusOne)
+  }
+  out[get_global_id(0)] = x * 3.0f + y;
+}
+
 // float16 values live across a barrier: out[i] = fma(in[mirror of i], 2 * in[i] + 1, in[i]).
 kernel void mirror_fma16(global const float16* in, global float16* out, local float16* scratch) {
   const size_t l = get_local_id(0), n = get_local_size(0);

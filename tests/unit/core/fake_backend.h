@@ -102,6 +102,7 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
       return mark;
     }
     uint64_t timeOfMark(uint32_t mark) override {
+      if (device_.onTimeOfMark) device_.onTimeOfMark(mark);
       std::lock_guard lock(device_.workMutex);
       return device_.markTimes.at(mark);
     }
@@ -177,6 +178,8 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
   // it for a fault while the device runs the work.
   int32_t failure = 0;
   std::vector<uint64_t> markTimes;  // of the marks not forgotten yet
+  // Called as the executor asks for a mark's time, before the event it times is updated.
+  std::function<void(uint32_t mark)> onTimeOfMark;
   uint64_t deviceClock = 0;
   size_t copiesIssued = 0;
 };

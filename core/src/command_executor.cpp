@@ -221,10 +221,11 @@ void CommandExecutor::signal(Event* event) {
 }
 
 // The start of the work that follows: on a device that runs it later, the time the device gets
-// there.
+// there. Behind work in flight, a start the queue cannot mark waits for that work all the same,
+// and takes the time of its retirement.
 void CommandExecutor::markStart(Event* event) {
   const uint32_t mark = queue_->markTime();
-  if (mark == BackendQueue::kNoMark) return event->markStart(backend_.timestamp());
+  if (mark == BackendQueue::kNoMark && !inFlight_) return event->markStart(backend_.timestamp());
   inFlight_ = true;
   deferredStarts_.push_back({event, mark, deferredSignals_.size()});
 }

@@ -296,6 +296,24 @@ TEST_F(AsynchronousQueue, ACommandIsSeenStartedOnlyAfterTheOneBeforeItIsSeenComp
   EXPECT_LT(first.timestamps().globalEnd, second.timestamps().globalStart);
 }
 
+// Where the queue cannot mark a start, the command behind work in flight is not started at issue
+// either: it starts when that work is retired.
+TEST_F(AsynchronousQueue, AStartTheQueueCannotMarkWaitsForTheWorkBeforeIt) {
+  EventStorage firstStorage, secondStorage;
+  Event first(&firstStorage), second(&secondStorage);
+  appendCopyThenSignal({&first});
+  stream.appendMarkEventStart(&second);
+  appendCopyThenSignal({&second});
+  backend.marks = false;
+  executor.execute(stream.bytes());
+  EXPECT_EQ(second.timestamps().globalStart, 0u) << "started while the work before it was in flight";
+  backend.finishWork();
+  EXPECT_TRUE(executor.retire(false));
+  EXPECT_TRUE(first.isSignaled());
+  EXPECT_NE(second.timestamps().globalStart, 0u);
+  EXPECT_TRUE(second.isSignaled());
+}
+
 // Results the executor makes on the host (timestamps) may be due in device memory, which only the
 // device's queue can write: they go there by a copy.
 TEST_F(AsynchronousQueue, HostResultsReachTheDestinationByACopy) {

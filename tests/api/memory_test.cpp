@@ -25,6 +25,13 @@ class MemoryTest : public ZeTest {
     }
   }
   static constexpr ze_memory_type_t kKinds[] = {ZE_MEMORY_TYPE_HOST, ZE_MEMORY_TYPE_DEVICE, ZE_MEMORY_TYPE_SHARED};
+  // A second context of the driver, which the test destroys.
+  ze_context_handle_t createOtherContext() {
+    ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+    ze_context_handle_t other = nullptr;
+    EXPECT_ZE(zeContextCreate(driver, &contextDesc, &other));
+    return other;
+  }
   // Copies through the synchronous list, which reach device memory on any device.
   void writeText(void* to, const std::string& text) {
     ASSERT_ZE(zeCommandListAppendMemoryCopy(list, to, text.data(), text.size(), nullptr, 0, nullptr));
@@ -243,9 +250,8 @@ TEST_F(MemoryTest, AnIpcHandleOpensInTheExportingProcessAtItsInteriorPointer) {
 
 // Each open of a process's own handle is closed once, in the context that opened it.
 TEST_F(MemoryTest, EachOpenOfAnOwnIpcHandleIsClosedOnceInItsContext) {
-  ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};
-  ze_context_handle_t other = nullptr;
-  ASSERT_ZE(zeContextCreate(driver, &contextDesc, &other));
+  ze_context_handle_t other = createOtherContext();
+  ASSERT_NE(other, nullptr);
   char* memory = deviceMemory<char>(4096);
   ze_ipc_mem_handle_t handle{};
   ASSERT_ZE(zeMemGetIpcHandle(context, memory, &handle));
@@ -264,9 +270,8 @@ TEST_F(MemoryTest, EachOpenOfAnOwnIpcHandleIsClosedOnceInItsContext) {
 // As zeMemFree, and as level-zero-tests expect (they export through a context of their own):
 // any context of the driver exports the driver's allocations.
 TEST_F(MemoryTest, AnotherContextOfTheDriverExportsAnAllocation) {
-  ze_context_desc_t contextDesc{ZE_STRUCTURE_TYPE_CONTEXT_DESC};
-  ze_context_handle_t other = nullptr;
-  ASSERT_ZE(zeContextCreate(driver, &contextDesc, &other));
+  ze_context_handle_t other = createOtherContext();
+  ASSERT_NE(other, nullptr);
   char* memory = deviceMemory<char>(4096);
   ze_ipc_mem_handle_t handle{};
   ASSERT_ZE(zeMemGetIpcHandle(other, memory, &handle));

@@ -63,6 +63,9 @@ MemoryManager::~MemoryManager() {
 }
 
 void MemoryManager::release(const Allocation& allocation) {
+  if (!allocation.openedHere.empty())
+    debugMessage("an allocation is freed while %zu opens of its IPC handle in this process are not closed: they end with it",
+                 allocation.openedHere.size());
   // Before the memory goes, so that no new allocation at the same address loses its record.
   if (allocation.type == MemoryType::Device && !allocation.imported) ColoredAllocations::instance().remove(allocation.address);
   if (allocation.ipcRecord.address) freeSharedMemory(allocation.ipcRecord);

@@ -74,17 +74,24 @@ bool CommandExecutor::retire(bool wait) {
   return true;
 }
 
+// In stream order: the signals before each start complete before it, so that waiters woken by a
+// signal never see the commands after it started while it still runs.
 void CommandExecutor::completeDeferred(size_t starts, size_t signals, int32_t deviceFailure) {
   const uint64_t now = backend_.timestamp();
-  int32_t waitedFailure = 0;
-  const size_t firstFailed = firstSignalAfterAFailedWait(waitedFailure);
   for (; completedStarts_ < starts; ++completedStarts_) {
     const DeferredTime& start = deferredStarts_[completedStarts_];
+    completeSignals(std::min(start.signalsBefore, signals), now, deviceFailure);
     if (timedPerTile(start))
       start.event->markTileStarts(tileTimesOf(start));
     else
       start.event->markStart(timeOf(start, now));
   }
+  completeSignals(signals, now, deviceFailure);
+}
+
+void CommandExecutor::completeSignals(size_t signals, uint64_t now, int32_t deviceFailure) {
+  int32_t waitedFailure = 0;
+  const size_t firstFailed = firstSignalAfterAFailedWait(waitedFailure);
   for (; completedSignals_ < signals; ++completedSignals_) {
     const DeferredTime& signal = deferredSignals_[completedSignals_];
     if (deviceFailure)
@@ -214,12 +221,13 @@ void CommandExecutor::signal(Event* event) {
 }
 
 // The start of the work that follows: on a device that runs it later, the time the device gets
-// there.
+// there. Behind work in flight, a start the queue cannot mark waits for that work all the same,
+// and takes the time of its retirement.
 void CommandExecutor::markStart(Event* event) {
   const uint32_t mark = queue_->markTime();
-  if (mark == BackendQueue::kNoMark) return event->markStart(backend_.timestamp());
+  if (mark == BackendQueue::kNoMark && !inFlight_) return event->markStart(backend_.timestamp());
   inFlight_ = true;
-  deferredStarts_.push_back({event, mark});
+  deferredStarts_.push_back({event, mark, deferredSignals_.size()});
 }
 
 bool CommandExecutor::startMarked(const Event* event) const {

@@ -45,6 +45,17 @@ MemoryFileContents allocationContents(MemoryType type, size_t size) {
   return {MemoryFilePurpose::Allocation, uint32_t(type), size};
 }
 
+// The entry of `allocations` (by base address) that contains `pointer`, or its end.
+template <typename Allocations>
+auto containing(Allocations& allocations, const void* pointer) {
+  const uintptr_t key = reinterpret_cast<uintptr_t>(pointer);
+  auto it = allocations.upper_bound(key);
+  if (it == allocations.begin()) return allocations.end();
+  --it;
+  const size_t extent = it->second.size == 0 ? 1 : it->second.size;
+  return key - it->first < extent ? it : allocations.end();
+}
+
 }  // namespace
 
 MemoryManager::~MemoryManager() {
@@ -52,6 +63,9 @@ MemoryManager::~MemoryManager() {
 }
 
 void MemoryManager::release(const Allocation& allocation) {
+  if (!allocation.openedHere.empty())
+    debugMessage("an allocation is freed while %zu opens of its IPC handle in this process are not closed: they end with it",
+                 allocation.openedHere.size());
   // Before the memory goes, so that no new allocation at the same address loses its record.
   if (allocation.type == MemoryType::Device && !allocation.imported) ColoredAllocations::instance().remove(allocation.address);
   if (allocation.ipcRecord.address) freeSharedMemory(allocation.ipcRecord);
@@ -163,12 +177,25 @@ std::optional<Allocation> MemoryManager::importIpc(const IpcMemoryHandle& handle
                  block, nullptr, {}});
 }
 
+std::optional<Allocation> MemoryManager::openOwnExport(const IpcMemoryHandle& handle, const void* owner) {
+  if (handle.file.pid != getpid()) return std::nullopt;
+  std::unique_lock lock(mutex_);
+  for (auto& [address, entry] : byAddress_) {
+    const bool named = entry.ipcRecord.address && entry.ipcRecord.identity == handle.file.identity;
+    if (!named || entry.size != handle.size) continue;
+    entry.openedHere.push_back(owner);
+    return entry;
+  }
+  return std::nullopt;
+}
+
 std::optional<Allocation> MemoryManager::importDriverHandle(const IpcMemoryHandle& handle, Device* device,
                                                             const void* owner, std::string& why) {
   if (!device) {
     why = "memory of a device's allocator opens on a device";
     return std::nullopt;
   }
+  if (std::optional<Allocation> own = openOwnExport(handle, owner)) return own;
   std::optional<IpcDriverRecord> record = readDriverRecord(handle.file, why);
   if (!record) return std::nullopt;
   if (record->size != handle.size) {
@@ -177,8 +204,7 @@ std::optional<Allocation> MemoryManager::importDriverHandle(const IpcMemoryHandl
   }
   void* address = device->backend().importMemory(record->handle);
   if (!address) {
-    why = "the device's driver cannot open the allocation (a GPU's memory opens only in other processes than the "
-          "exporting one)";
+    why = "the device's driver cannot open the allocation";
     return std::nullopt;
   }
   return insert({address, static_cast<size_t>(handle.size), 0, handle.type, device, owner, 0, true, {}, &device->backend(), {}});
@@ -197,16 +223,32 @@ bool MemoryManager::free(const void* address, uint64_t id) {
   return true;
 }
 
+bool MemoryManager::closeIpc(const void* pointer, const void* owner) {
+  Allocation closed;
+  {
+    std::unique_lock lock(mutex_);
+    auto it = containing(byAddress_, pointer);
+    if (it == byAddress_.end()) return false;
+    Allocation& entry = it->second;
+    if (!entry.imported) {
+      auto open = std::find(entry.openedHere.begin(), entry.openedHere.end(), owner);
+      if (open == entry.openedHere.end()) return false;
+      entry.openedHere.erase(open);
+      return true;
+    }
+    if (entry.owner != owner) return false;
+    closed = entry;
+    byAddress_.erase(it);
+  }
+  release(closed);
+  return true;
+}
+
 std::optional<Allocation> MemoryManager::find(const void* pointer) const {
-  const uintptr_t key = reinterpret_cast<uintptr_t>(pointer);
   std::shared_lock lock(mutex_);
-  auto it = byAddress_.upper_bound(key);
-  if (it == byAddress_.begin()) return std::nullopt;
-  --it;
-  const Allocation& allocation = it->second;
-  const size_t extent = allocation.size == 0 ? 1 : allocation.size;
-  if (key - it->first >= extent) return std::nullopt;
-  return allocation;
+  auto it = containing(byAddress_, pointer);
+  if (it == byAddress_.end()) return std::nullopt;
+  return it->second;
 }
 
 const char* describe(RangeCheck check) {
@@ -259,6 +301,7 @@ void MemoryManager::freeAllOf(const void* owner) {
     std::unique_lock lock(mutex_);
     for (auto it = byAddress_.begin(); it != byAddress_.end();) {
       if (it->second.owner != owner) {
+        std::erase(it->second.openedHere, owner);
         ++it;
         continue;
       }

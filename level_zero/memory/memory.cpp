@@ -210,11 +210,8 @@ ze_result_t zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_device_handle_t 
 ze_result_t zeMemCloseIpcHandle(ze_context_handle_t hContext, const void* ptr) {
   ZE_REQUIRE_HANDLE(hContext);
   ZE_REQUIRE_POINTER(ptr);
-  auto& memory = core::Runtime::get().memory();
-  auto allocation = memory.find(ptr);
-  ZE_REQUIRE(allocation && allocation->imported && allocation->owner == Context::fromHandle(hContext),
-             ZE_RESULT_ERROR_INVALID_ARGUMENT, "ptr was not opened from an IPC handle in this context");
-  memory.free(allocation->address);
+  ZE_REQUIRE(core::Runtime::get().memory().closeIpc(ptr, Context::fromHandle(hContext)), ZE_RESULT_ERROR_INVALID_ARGUMENT,
+             "ptr was not opened from an IPC handle in this context, or is closed already");
   return ZE_RESULT_SUCCESS;
 }
 

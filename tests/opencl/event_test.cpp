@@ -86,6 +86,38 @@ TEST_F(EventTest, UserEventGatesKernelsAcrossTwoQueues) {
   ASSERT_CL_OK(clSetUserEventStatus(other, CL_COMPLETE));
 }
 
+// In an in-order queue a command runs only after the one before it completed (OpenCL-CTS
+// test_events waitlists): a command held by its wait list is not running, and whenever a later
+// command shows as running or complete, every earlier one shows as complete. The statuses are read
+// from the last command to the first, so each snapshot must keep that order.
+TEST_F(EventTest, InAnInOrderQueueACommandRunsOnlyAfterTheOneBeforeItCompleted) {
+  cl_event gate = userEvent();
+  cl_kernel spin = kernel(program, "spin");
+  setArgs(spin, data, 200000);
+  cl_event first = launchOne(queue, spin, {gate});
+  cl_event second = launchOne(queue, spin, {first});
+  cl_event third = launchOne(queue, spin, {first, second});
+  const cl_event events[] = {first, second, third};
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  for (cl_event e : events) {
+    const cl_int status = eventStatus(e);
+    EXPECT_TRUE(status == CL_QUEUED || status == CL_SUBMITTED) << "a command waiting for its user event reports " << status;
+  }
+  ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+  bool allComplete = false;
+  while (!allComplete) {
+    cl_int statuses[3];
+    for (int i = 2; i >= 0; --i) statuses[i] = eventStatus(events[i]);
+    for (int later = 1; later < 3; ++later) {
+      if (statuses[later] > CL_RUNNING) continue;
+      for (int earlier = 0; earlier < later; ++earlier)
+        ASSERT_EQ(statuses[earlier], CL_COMPLETE)
+            << "command " << later << " reports " << statuses[later] << " while command " << earlier << " has not completed";
+    }
+    allComplete = statuses[0] == CL_COMPLETE && statuses[1] == CL_COMPLETE && statuses[2] == CL_COMPLETE;
+  }
+}
+
 struct StatusCall {
   int registeredFor;  // the status the callback was registered for (its tag)
   cl_int status;      // the status it was called with

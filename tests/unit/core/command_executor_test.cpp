@@ -270,6 +270,50 @@ TEST_F(AsynchronousQueue, EventTimesComeFromTheDevice) {
   EXPECT_TRUE(backend.markTimes.empty()) << "marks are forgotten once retired";
 }
 
+// In an in-order queue a command runs only once the one before it is done: a waiter woken by the
+// first command's signal must not find the second started while the first still shows as running
+// (OpenCL-CTS test_events waitlists). Before the device reaches a start mark, nothing is started.
+TEST_F(AsynchronousQueue, ACommandIsSeenStartedOnlyAfterTheOneBeforeItIsSeenComplete) {
+  EventStorage firstStorage, secondStorage;
+  Event first(&firstStorage), second(&secondStorage);
+  stream.appendMarkEventStart(&first);
+  appendCopyThenSignal({&first});
+  stream.appendMarkEventStart(&second);
+  appendCopyThenSignal({&second});
+  constexpr uint32_t kSecondStart = 2;  // marks: first's start and end, then second's
+  bool firstCompleteAtSecondsStart = false;
+  backend.onTimeOfMark = [&](uint32_t mark) {
+    if (mark == kSecondStart) firstCompleteAtSecondsStart = first.isSignaled();
+  };
+  executor.execute(stream.bytes());
+  EXPECT_FALSE(executor.retire(false));
+  EXPECT_EQ(first.timestamps().globalStart, 0u) << "started before the device reached its start";
+  EXPECT_EQ(second.timestamps().globalStart, 0u) << "started before the device reached its start";
+  backend.finishWork();
+  EXPECT_TRUE(executor.retire(false));
+  EXPECT_TRUE(firstCompleteAtSecondsStart) << "the second command was seen started before the first completed";
+  EXPECT_TRUE(second.isSignaled());
+  EXPECT_LT(first.timestamps().globalEnd, second.timestamps().globalStart);
+}
+
+// Where the queue cannot mark a start, the command behind work in flight is not started at issue
+// either: it starts when that work is retired.
+TEST_F(AsynchronousQueue, AStartTheQueueCannotMarkWaitsForTheWorkBeforeIt) {
+  EventStorage firstStorage, secondStorage;
+  Event first(&firstStorage), second(&secondStorage);
+  appendCopyThenSignal({&first});
+  stream.appendMarkEventStart(&second);
+  appendCopyThenSignal({&second});
+  backend.marks = false;
+  executor.execute(stream.bytes());
+  EXPECT_EQ(second.timestamps().globalStart, 0u) << "started while the work before it was in flight";
+  backend.finishWork();
+  EXPECT_TRUE(executor.retire(false));
+  EXPECT_TRUE(first.isSignaled());
+  EXPECT_NE(second.timestamps().globalStart, 0u);
+  EXPECT_TRUE(second.isSignaled());
+}
+
 // Results the executor makes on the host (timestamps) may be due in device memory, which only the
 // device's queue can write: they go there by a copy.
 TEST_F(AsynchronousQueue, HostResultsReachTheDestinationByACopy) {

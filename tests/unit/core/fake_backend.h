@@ -95,6 +95,7 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
     int32_t takeFailure() override { return std::exchange(device_.failure, 0); }
     // A mark takes the device clock when the device reaches it; the clock ticks 1000 per mark.
     uint32_t markTime() override {
+      if (!device_.marks) return kNoMark;
       std::lock_guard lock(device_.workMutex);
       const auto mark = static_cast<uint32_t>(device_.markTimes.size());
       device_.markTimes.push_back(0);
@@ -102,6 +103,7 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
       return mark;
     }
     uint64_t timeOfMark(uint32_t mark) override {
+      if (device_.onTimeOfMark) device_.onTimeOfMark(mark);
       std::lock_guard lock(device_.workMutex);
       return device_.markTimes.at(mark);
     }
@@ -177,6 +179,9 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
   // it for a fault while the device runs the work.
   int32_t failure = 0;
   std::vector<uint64_t> markTimes;  // of the marks not forgotten yet
+  // Called as the executor asks for a mark's time, before the event it times is updated.
+  std::function<void(uint32_t mark)> onTimeOfMark;
+  bool marks = true;  // false: markTime() marks nothing, as a driver out of events
   uint64_t deviceClock = 0;
   size_t copiesIssued = 0;
 };

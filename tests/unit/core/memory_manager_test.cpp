@@ -240,6 +240,7 @@ class DriverSharedMemory : public ::testing::Test {
   Device device{std::make_unique<SharingBackend>(), nullptr};
   SharingBackend& backend = static_cast<SharingBackend&>(device.backend());
   MemoryManager memory;
+  MemoryManager importer;  // another process's, which holds none of `memory`'s allocations
 };
 
 // Memory of a device's allocator travels as the driver's handle, in a file that the Level Zero
@@ -257,13 +258,13 @@ TEST_F(DriverSharedMemory, TravelsAsTheDriversHandle) {
   EXPECT_EQ(backend.exports, 1);
 
   std::string why;
-  EXPECT_FALSE(memory.importIpc(*handle, nullptr, &kOwner, why)) << "driver memory opens on a device";
-  auto imported = memory.importIpc(*handle, &device, &kOtherOwner, why);
+  EXPECT_FALSE(importer.importIpc(*handle, nullptr, &kOwner, why)) << "driver memory opens on a device";
+  auto imported = importer.importIpc(*handle, &device, &kOtherOwner, why);
   ASSERT_TRUE(imported) << why;
   EXPECT_TRUE(imported->imported);
   EXPECT_EQ(imported->allocator, &backend);
   EXPECT_EQ(backend.importedFrom, (std::vector<void*>{exported->address}));
-  EXPECT_TRUE(memory.free(imported->address));
+  EXPECT_TRUE(importer.closeIpc(static_cast<char*>(imported->address) + handle->offset, &kOtherOwner));
   EXPECT_EQ(backend.closed, (std::vector<void*>{imported->address}));
   EXPECT_TRUE(backend.released.empty()) << "an imported mapping is closed, not freed";
 
@@ -286,26 +287,64 @@ TEST_F(DriverSharedMemory, ADriverHandleOpensOnlyItsLiveAllocationsRecord) {
   ASSERT_TRUE(live);
   IpcMemoryHandle handle = *memory.exportIpc(*live, live->address);
   std::string why;
-  EXPECT_FALSE(memory.importIpc(stale, &device, &kOtherOwner, why)) << "the freed allocation's record is gone";
+  EXPECT_FALSE(importer.importIpc(stale, &device, &kOtherOwner, why)) << "the freed allocation's record is gone";
   EXPECT_FALSE(why.empty());
 
   IpcMemoryHandle resized = handle;
   resized.size = 1ull << 40;
   resized.offset = 0;
-  EXPECT_FALSE(memory.importIpc(resized, &device, &kOtherOwner, why)) << "the record says 4096 bytes";
+  EXPECT_FALSE(importer.importIpc(resized, &device, &kOtherOwner, why)) << "the record says 4096 bytes";
 
   auto host = memory.allocate(MemoryType::Host, 4096, 0, nullptr, &kOwner);
   ASSERT_TRUE(host);
   IpcMemoryHandle notARecord = *memory.exportIpc(*host, host->address);
   notARecord.kind = IpcMemoryKind::DriverHandle;
-  EXPECT_FALSE(memory.importIpc(notARecord, &device, &kOtherOwner, why)) << "a memory file without a driver handle";
+  EXPECT_FALSE(importer.importIpc(notARecord, &device, &kOtherOwner, why)) << "a memory file without a driver handle";
   EXPECT_TRUE(backend.importedFrom.empty()) << "the driver saw none of them";
 
-  auto imported = memory.importIpc(handle, &device, &kOtherOwner, why);
+  auto imported = importer.importIpc(handle, &device, &kOtherOwner, why);
   ASSERT_TRUE(imported) << why;
   EXPECT_EQ(backend.importedFrom, (std::vector<void*>{live->address}));
-  memory.freeAllOf(&kOtherOwner);
+  importer.freeAllOf(&kOtherOwner);
   memory.freeAllOf(&kOwner);
+}
+
+// The driver of a GPU opens handles only in other processes (cuIpcOpenMemHandle): in the exporting
+// process a handle opens as the allocation itself, once per open, and closing it frees nothing.
+TEST_F(DriverSharedMemory, AHandleOpenedByItsExporterIsTheAllocationItself) {
+  auto exported = memory.allocate(MemoryType::Device, 4096, 0, &device, &kOwner);
+  ASSERT_TRUE(exported);
+  char* interior = static_cast<char*>(exported->address) + 64;
+  const IpcMemoryHandle handle = *memory.exportIpc(*exported, interior);
+  std::string why;
+  auto first = memory.importIpc(handle, &device, &kOtherOwner, why);
+  ASSERT_TRUE(first) << why;
+  auto second = memory.importIpc(handle, &device, &kOtherOwner, why);
+  ASSERT_TRUE(second) << why;
+  EXPECT_EQ(first->address, exported->address);
+  EXPECT_EQ(first->id, exported->id);
+  EXPECT_TRUE(backend.importedFrom.empty()) << "the driver is not asked to open its own process's handle";
+
+  EXPECT_FALSE(memory.closeIpc(interior, &kOwner)) << "the exporter's context opened nothing";
+  EXPECT_TRUE(memory.closeIpc(interior, &kOtherOwner));
+  EXPECT_TRUE(memory.closeIpc(interior, &kOtherOwner)) << "two opens, two closes";
+  EXPECT_FALSE(memory.closeIpc(interior, &kOtherOwner)) << "closed already";
+  EXPECT_TRUE(backend.closed.empty());
+  EXPECT_TRUE(backend.released.empty()) << "closing freed the exporter's memory";
+  EXPECT_EQ(memory.find(interior)->id, exported->id);
+
+  // A context that goes takes its opens along, not the allocation.
+  ASSERT_TRUE(memory.importIpc(handle, &device, &kOtherOwner, why));
+  memory.freeAllOf(&kOtherOwner);
+  EXPECT_TRUE(memory.find(interior));
+  EXPECT_FALSE(memory.closeIpc(interior, &kOtherOwner));
+
+  IpcMemoryHandle resized = handle;
+  resized.size = 8192;
+  EXPECT_FALSE(memory.importIpc(resized, &device, &kOtherOwner, why)) << "the record says 4096 bytes";
+  ASSERT_TRUE(memory.free(exported->address));
+  EXPECT_FALSE(memory.importIpc(handle, &device, &kOtherOwner, why)) << "the freed allocation's record is gone";
+  EXPECT_TRUE(backend.importedFrom.empty());
 }
 
 // With a host allocator, host memory is core's shareable memory pinned by it: IPC works as on the

@@ -336,5 +336,38 @@ TEST_F(CudaQueueOnFakeDriver, ASignalBeforeAWaitInTheStreamCompletesWhileTheStre
   EXPECT_EQ(destination, source);
 }
 
+// A command shows as started (an OpenCL CL_RUNNING) only once the stream has passed the mark
+// recorded before it: here the second command's mark lies behind a wait in the stream, so the
+// first completes and the second stays unstarted (CL_SUBMITTED) until the host opens the gate.
+TEST_F(CudaQueueOnFakeDriver, ACommandWhoseStartMarkTheStreamHasNotReachedIsNotStarted) {
+  core::Engine engine(*backend_, {});
+  std::vector<int> source(256, 7), middle(256, 0), destination(256, 0);
+  const size_t bytes = source.size() * sizeof(int);
+  core::EventStorage firstStorage, gateStorage, secondStorage;
+  core::Event first(&firstStorage, true, core::DeviceType::Gpu), gate(&gateStorage, true, core::DeviceType::Gpu),
+      second(&secondStorage, true, core::DeviceType::Gpu);
+  core::Event* waited[] = {&gate};
+  core::CommandStream stream;
+  stream.appendMarkEventStart(&first);
+  stream.appendCopy({middle.data(), source.data(), bytes});
+  stream.appendSignalEvent(&first);
+  stream.appendWaitEvents(waited, 1);
+  stream.appendMarkEventStart(&second);
+  stream.appendCopy({destination.data(), middle.data(), bytes});
+  stream.appendSignalEvent(&second);
+  const uint64_t task = engine.submit(std::make_shared<const std::vector<uint8_t>>(stream.bytes()));
+
+  const bool firstSeen = first.hostSynchronize(kHangBoundNs);
+  const uint64_t secondStartWhileGated = second.timestamps().globalStart;
+  gate.hostSignal();  // in any case, so that a failure ends instead of hanging
+  ASSERT_TRUE(engine.waitForTaskCount(task, kHangBoundNs));
+  ASSERT_TRUE(firstSeen);
+  EXPECT_NE(first.timestamps().globalStart, 0u);
+  EXPECT_EQ(secondStartWhileGated, 0u) << "started before the stream reached its start mark";
+  EXPECT_TRUE(second.isSignaled());
+  EXPECT_LE(first.timestamps().globalEnd, second.timestamps().globalStart);
+  EXPECT_EQ(destination, source);
+}
+
 }  // namespace
 }  // namespace loom::backends::cuda

@@ -407,6 +407,49 @@ void behaveAsVirtualMemory(Driver& driver) {
   };
 }
 
+// What the fake's CUipcMemHandle holds.
+struct FakeIpcHandle {
+  pid_t exporter;
+  CUdeviceptr address;
+};
+static_assert(sizeof(FakeIpcHandle) <= sizeof(CUipcMemHandle));
+
+void behaveAsDeviceMemory(Driver& driver) {
+  driver.cuMemAlloc = [](CUdeviceptr* address, size_t size) -> CUresult {
+    if (CUresult result = record("cuMemAlloc")) return result;
+    void* memory = std::calloc(1, size == 0 ? 1 : size);
+    if (!memory) return CUDA_ERROR_OUT_OF_MEMORY;
+    *address = reinterpret_cast<CUdeviceptr>(memory);
+    live->deviceMemory.insert(*address);
+    return CUDA_SUCCESS;
+  };
+  driver.cuMemFree = [](CUdeviceptr address) -> CUresult {
+    if (CUresult result = record("cuMemFree")) return result;
+    if (!live->deviceMemory.erase(address)) return CUDA_ERROR_INVALID_VALUE;
+    std::free(pointer(address));
+    return CUDA_SUCCESS;
+  };
+  driver.cuIpcGetMemHandle = [](CUipcMemHandle* handle, CUdeviceptr address) -> CUresult {
+    if (CUresult result = record("cuIpcGetMemHandle")) return result;
+    if (!live->deviceMemory.count(address)) return CUDA_ERROR_INVALID_VALUE;
+    const FakeIpcHandle named{getpid(), address};
+    *handle = {};
+    std::memcpy(handle->reserved, &named, sizeof(named));
+    return CUDA_SUCCESS;
+  };
+  driver.cuIpcOpenMemHandle = [](CUdeviceptr*, CUipcMemHandle handle, unsigned) -> CUresult {
+    if (CUresult result = record("cuIpcOpenMemHandle")) return result;
+    FakeIpcHandle named;
+    std::memcpy(&named, handle.reserved, sizeof(named));
+    expect(named.exporter != getpid(), "cuIpcOpenMemHandle of a handle that this process exported");
+    return CUDA_ERROR_INVALID_VALUE;  // no other process shares memory with the fake
+  };
+  driver.cuIpcCloseMemHandle = [](CUdeviceptr) -> CUresult {
+    record("cuIpcCloseMemHandle");
+    return CUDA_ERROR_INVALID_VALUE;  // the fake opens none
+  };
+}
+
 }  // namespace
 
 FakeCudaDriver::FakeCudaDriver() : driver_(Driver::withoutLibrary()) {
@@ -420,6 +463,7 @@ FakeCudaDriver::FakeCudaDriver() : driver_(Driver::withoutLibrary()) {
   behave(*driver_);
   behaveAsVirtualMemory(*driver_);
   behaveAsTextureObjects(*driver_);
+  behaveAsDeviceMemory(*driver_);
 }
 
 FakeCudaDriver::~FakeCudaDriver() {

@@ -8,12 +8,14 @@
 // GPU); launches and waits for events are recorded, not run. Virtual memory calls keep the books
 // of what is reserved, created and mapped (virtualMemory), so that a test sees leaks, and export
 // and import physical memory as descriptors of memfds. Texture objects are kept with what they
-// were created from (textureObjects) until destroyed.
+// were created from (textureObjects) until destroyed. Device memory is host memory, with IPC
+// handles (deviceMemory).
 // One fake at a time: the entry points are plain functions that reach the live one. Calls may come
 // from several threads, one at a time: the context stack is shared.
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -90,6 +92,10 @@ class FakeCudaDriver {
   std::map<CUtexObject, FakeTextureObject> textureObjects;
   // cuTexObjectCreate fails with CUDA_ERROR_OUT_OF_MEMORY once this many objects live.
   size_t textureObjectLimit = SIZE_MAX;
+  // Device memory (cuMemAlloc) not yet freed: host memory, which a test may read. Its IPC handles
+  // (cuIpcGetMemHandle) name the allocation and the exporting process; as the real driver,
+  // cuIpcOpenMemHandle refuses a handle that this very process exported.
+  std::set<CUdeviceptr> deviceMemory;
 
  private:
   std::shared_ptr<Driver> driver_;

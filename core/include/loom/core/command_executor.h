@@ -58,6 +58,9 @@ class CommandExecutor {
   struct DeferredTime {
     Event* event;
     uint32_t mark;
+    // Of a start: how many signals were deferred before it, which complete first (an in-order
+    // queue's command is never seen running before the one before it is seen complete).
+    size_t signalsBefore = 0;
   };
   // The time of a deferred mark; `now` for kNoMark.
   uint64_t timeOf(const DeferredTime& deferred, uint64_t now) const;
@@ -71,6 +74,8 @@ class CommandExecutor {
   // of work that failed fail with `deviceFailure`, or with the error of an event waited for in
   // the queue before them.
   void completeDeferred(size_t starts, size_t signals, int32_t deviceFailure);
+  // Completes the deferred signals before index `signals` not completed yet (completeDeferred).
+  void completeSignals(size_t signals, uint64_t now, int32_t deviceFailure);
   void waitEvents(const DecodedCommand& command);
   // Makes the queue wait for `event`; false when it cannot (the caller waits on the host).
   bool waitInQueue(Event* event);

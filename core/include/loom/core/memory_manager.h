@@ -8,6 +8,7 @@
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <vector>
 
 #include "loom/core/ipc_handle.h"
 #include "loom/core/memory_type.h"
@@ -31,6 +32,10 @@ struct Allocation {
   Backend* allocator = nullptr;  // the backend whose allocator provided (or imported) the memory
   // The file that holds the driver's IPC handle, once exportIpc made one (memory of `allocator`).
   SharedMemoryBlock ipcRecord;
+  // The owners (API contexts) that opened that handle in this very process, once per open: such an
+  // open maps nothing new (a GPU's driver opens handles only in other processes), it is the
+  // allocation itself, which the opens do not free (closeIpc).
+  std::vector<const void*> openedHere;
 };
 
 // Whether a copy or a fill may touch [pointer, pointer + size).
@@ -58,7 +63,13 @@ class MemoryManager {
   // device's allocator opens on `device`. nullopt, with the reason in `why`, when the handle
   // names no live allocation of a Loom process (ipc_handle.h says how that is checked), or
   // nothing `device` can open.
+  // A handle of driver memory that this process exported itself opens as the allocation itself,
+  // for `owner`, until closeIpc.
   std::optional<Allocation> importIpc(const IpcMemoryHandle& handle, Device* device, const void* owner, std::string& why);
+  // Closes what importIpc opened for `owner` at `pointer` (inside the opened memory): unmaps an
+  // import, or ends one open of this process's own allocation. False when `owner` has nothing
+  // open there.
+  bool closeIpc(const void* pointer, const void* owner);
   // nullopt when the memory cannot be shared (its driver cannot export it).
   std::optional<IpcMemoryHandle> exportIpc(const Allocation& allocation, const void* pointer);
   // `address` must be an allocation's base (and, when `id` is given, that allocation's id);
@@ -92,6 +103,9 @@ class MemoryManager {
   void* allocateHost(size_t size, size_t alignment, Allocation& allocation);
   std::optional<Allocation> importDriverHandle(const IpcMemoryHandle& handle, Device* device, const void* owner,
                                                std::string& why);
+  // The live allocation of this process whose driver's handle `handle` names, opened once more
+  // for `owner`; nullopt when the handle comes from another process or names none.
+  std::optional<Allocation> openOwnExport(const IpcMemoryHandle& handle, const void* owner);
   // The file holding the driver's IPC handle of `allocation`, made on first use.
   std::optional<SharedMemoryBlock> ipcRecord(const Allocation& allocation);
   Allocation insert(Allocation allocation);  // gives it an id and indexes it

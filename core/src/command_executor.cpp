@@ -77,31 +77,30 @@ bool CommandExecutor::retire(bool wait) {
 // In stream order: the signals before each start complete before it, so that waiters woken by a
 // signal never see the commands after it started while it still runs.
 void CommandExecutor::completeDeferred(size_t starts, size_t signals, int32_t deviceFailure) {
-  const uint64_t now = backend_.timestamp();
+  SignalOutcome outcome{backend_.timestamp(), deviceFailure};
+  outcome.firstFailed = firstSignalAfterAFailedWait(outcome.waitedFailure);
   for (; completedStarts_ < starts; ++completedStarts_) {
     const DeferredTime& start = deferredStarts_[completedStarts_];
-    completeSignals(std::min(start.signalsBefore, signals), now, deviceFailure);
+    completeSignals(std::min(start.signalsBefore, signals), outcome);
     if (timedPerTile(start))
       start.event->markTileStarts(tileTimesOf(start));
     else
-      start.event->markStart(timeOf(start, now));
+      start.event->markStart(timeOf(start, outcome.now));
   }
-  completeSignals(signals, now, deviceFailure);
+  completeSignals(signals, outcome);
 }
 
-void CommandExecutor::completeSignals(size_t signals, uint64_t now, int32_t deviceFailure) {
-  int32_t waitedFailure = 0;
-  const size_t firstFailed = firstSignalAfterAFailedWait(waitedFailure);
+void CommandExecutor::completeSignals(size_t signals, const SignalOutcome& outcome) {
   for (; completedSignals_ < signals; ++completedSignals_) {
     const DeferredTime& signal = deferredSignals_[completedSignals_];
-    if (deviceFailure)
-      signal.event->fail(deviceFailure);
-    else if (completedSignals_ >= firstFailed)
-      signal.event->fail(waitedFailure);
+    if (outcome.deviceFailure)
+      signal.event->fail(outcome.deviceFailure);
+    else if (completedSignals_ >= outcome.firstFailed)
+      signal.event->fail(outcome.waitedFailure);
     else if (timedPerTile(signal))
       signal.event->signalTileEnds(tileTimesOf(signal));
     else
-      signal.event->signal(timeOf(signal, now));
+      signal.event->signal(timeOf(signal, outcome.now));
   }
 }
 

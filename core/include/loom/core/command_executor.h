@@ -74,8 +74,16 @@ class CommandExecutor {
   // of work that failed fail with `deviceFailure`, or with the error of an event waited for in
   // the queue before them.
   void completeDeferred(size_t starts, size_t signals, int32_t deviceFailure);
+  // How the deferred signals of one completeDeferred end: the time, a device failure, and the
+  // first signal after a wait for an event that failed (with that event's error).
+  struct SignalOutcome {
+    uint64_t now;
+    int32_t deviceFailure;
+    size_t firstFailed = 0;
+    int32_t waitedFailure = 0;
+  };
   // Completes the deferred signals before index `signals` not completed yet (completeDeferred).
-  void completeSignals(size_t signals, uint64_t now, int32_t deviceFailure);
+  void completeSignals(size_t signals, const SignalOutcome& outcome);
   void waitEvents(const DecodedCommand& command);
   // Makes the queue wait for `event`; false when it cannot (the caller waits on the host).
   bool waitInQueue(Event* event);

@@ -7,6 +7,7 @@
 #include "level_zero/device/device.h"
 #include "level_zero/event/event_pool.h"
 #include "level_zero/kernel/kernel.h"
+#include "level_zero/module/module.h"
 #include "level_zero/validation.h"
 #include "loom/core/runtime.h"
 
@@ -322,8 +323,26 @@ struct GroupCountSource {
   bool cooperative = false;  // all groups run at once (zeCommandListAppendLaunchCooperativeKernel)
 };
 
+// Whether a kernel built for `built` runs on `target`: on its own device; a CPU kernel also on any
+// other CPU device that is no root of tiles (its code runs on every core). A GPU's functions belong
+// to its context and a root's kernels hold one kernel per tile, so nothing else runs elsewhere.
+// The specification leaves this to the application (the kernel must be "accessible by the device
+// on which the command list was created"); launching foreign code would crash.
+bool runsOn(const core::Device& built, const core::Device& target) {
+  if (&built == &target) return true;
+  const auto plainCpu = [](const core::Device& device) {
+    return device.info().type == core::DeviceType::Cpu && device.subDevices().empty();
+  };
+  return plainCpu(built) && plainCpu(target);
+}
+
 ze_result_t checkLaunch(const char* function, CommandList& list, Kernel& kernel, const GroupCountSource& source) {
   if (!list.canLaunchKernels()) return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "the list's queue group cannot run kernels");
+  const core::Device& built = kernel.module().device().core();
+  if (!runsOn(built, list.device().core()))
+    return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function,
+                       "the kernel's module was created for another device than the list's (a root device and its tiles, "
+                       "or a GPU and another device, do not share kernels)");
   // Indirect counts are in memory that later work may write: they are read when the launch runs.
   static_assert(sizeof(ze_group_count_t) == 3 * sizeof(uint32_t));
   const uint32_t* counts = source.indirect ? nullptr : reinterpret_cast<const uint32_t*>(source.counts);

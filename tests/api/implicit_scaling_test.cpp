@@ -326,6 +326,33 @@ TEST_F(ImplicitScalingTest, AnotherProcessWritesAcrossAChunkBoundaryThroughAnIpc
 }
 
 // Runs as its own CTest entry with LOOM_EnableImplicitScaling=0: the root runs everything on tile 0.
+// A kernel runs only on the device its module was built for within a hierarchy: the root's kernel
+// holds one kernel per tile, a tile's kernel is one device's code. Appending either to the other's
+// list is refused (it used to run the foreign kernel as the list's own, and crash).
+TEST_F(ImplicitScalingTest, AKernelOfAnotherDeviceOfTheHierarchyIsRefused) {
+  ze_device_handle_t tileHandles[2];
+  uint32_t count = 2;
+  ASSERT_ZE(zeDeviceGetSubDevices(device, &count, tileHandles));
+  ze_kernel_handle_t ofRoot = scalingKernel("count_work_items");
+  const ze_device_handle_t root = device;
+  device = tileHandles[0];
+  ze_kernel_handle_t ofTile = kernel(module("implicit_scaling_kernels.spv"), "count_work_items");
+  ze_command_list_handle_t tileList = immediateList(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+  device = root;
+  uint32_t* counter = shared<uint32_t>(1);
+  *counter = 0;
+  for (ze_kernel_handle_t k : {ofRoot, ofTile}) {
+    setArguments(k, counter);
+    ASSERT_ZE(zeKernelSetGroupSize(k, 64, 1, 1));
+  }
+  const ze_group_count_t groups{4, 1, 1};
+  EXPECT_EQ(zeCommandListAppendLaunchKernel(list, ofTile, &groups, nullptr, 0, nullptr), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(zeCommandListAppendLaunchKernel(tileList, ofRoot, &groups, nullptr, 0, nullptr), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_ZE(zeCommandListAppendLaunchKernel(list, ofRoot, &groups, nullptr, 0, nullptr));
+  EXPECT_ZE(zeCommandListAppendLaunchKernel(tileList, ofTile, &groups, nullptr, 0, nullptr));
+  EXPECT_EQ(*counter, 2u * 4u * 64u) << "each kernel ran on its own device";
+}
+
 TEST_F(ImplicitScalingTest, WithImplicitScalingOffTheRootRunsOnTileZero) {
   const char* enabled = std::getenv("LOOM_EnableImplicitScaling");
   if (!enabled || std::string(enabled) != "0") GTEST_SKIP() << "run with LOOM_EnableImplicitScaling=0";

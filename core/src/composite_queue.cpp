@@ -126,6 +126,12 @@ void CompositeQueue::copy(void* destination, const void* source, size_t size) {
   }
 }
 
+void CompositeQueue::copyRegion(const CopyRegionCommand& copy) {
+  joinBefore(0);
+  tiles_[0]->copyRegion(copy);
+  issued(0);
+}
+
 void CompositeQueue::fill(void* destination, const void* pattern, size_t patternSize, size_t size) {
   const std::vector<MemoryColoring::Piece> pieces = coloring_.pieces(reinterpret_cast<uintptr_t>(destination), size);
   if (!splitting_.copiesAndFills || pieces.size() == 1) {

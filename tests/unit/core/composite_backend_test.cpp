@@ -323,6 +323,21 @@ TEST_F(CompositeOverFakeTiles, SplitsCopiesAndFillsByTheOwnersOfTheirBytes) {
   EXPECT_EQ(tiles[1]->writes[1].destination, filled.data() + 1 + 2 * kGranule);
 }
 
+// A rectangular copy is one command of tile 0, which reaches all of the root's memory: split by
+// rows and each row by owners, a CopyBufferRect of a million rows took a million commands.
+TEST_F(CompositeOverFakeTiles, RegionCopiesRunWholeOnTileZero) {
+  const size_t rowBytes = 4 * kGranule, pitch = rowBytes + 16, rows = 3;
+  std::vector<uint8_t> source(pitch * rows), destination(pitch * rows, 0);
+  std::iota(source.begin(), source.end(), 0);
+  const Region3d region{0, 0, 0, pitch, pitch * rows};
+  queue->copyRegion({destination.data(), source.data(), region, region, rowBytes, rows, 1});
+  for (size_t row = 0; row < rows; ++row)
+    for (size_t x = 0; x < pitch; ++x)
+      ASSERT_EQ(destination[row * pitch + x], x < rowBytes ? source[row * pitch + x] : 0) << row << ", " << x;
+  EXPECT_EQ(tiles[0]->writes.size(), rows) << "one write per row, each whole, by tile 0's own queue";
+  EXPECT_TRUE(tiles[1]->writes.empty());
+}
+
 TEST_F(CompositeOverFakeTiles, SmallCopiesStayOnTileZero) {
   std::vector<uint8_t> source(100, 7), destination(100);
   queue->copy(destination.data(), source.data(), source.size());

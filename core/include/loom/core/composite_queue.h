@@ -31,6 +31,9 @@ class CompositeQueue final : public BackendQueue {
   void launch(const KernelLaunch& launch, const uint8_t* arguments) override;
   void copy(void* destination, const void* source, size_t size) override;
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
+  // A whole rectangular copy on tile 0, which reaches all of the root's memory: split into rows
+  // (the default), each row would be a command of its own.
+  void copyRegion(const CopyRegionCommand& copy) override;
   bool completed() override;
   void synchronize() override;
   // A mark is passed once every tile passed it: its time is the latest of the tiles'. Each tile's

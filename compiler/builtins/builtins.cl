@@ -103,3 +103,4 @@
 #include "sub_group_block_io.cl"
 #include "work_group_collectives.cl"
 #include "images.cl"
+#include "global_barrier.cl"

@@ -23,7 +23,7 @@ llvm::Error linkBuiltinLibrary(llvm::Module& module) {
 
 bool isBuiltinName(llvm::StringRef name) {
   return name.startswith("_Z") || name.startswith("__spirv") || name == "printf" || name == "__to_global" || name == "__to_local" ||
-         name == "__to_private";
+         name == "__to_private" || name == "global_barrier";
 }
 
 }  // namespace loom::compiler

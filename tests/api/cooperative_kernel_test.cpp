@@ -1,7 +1,9 @@
 // Cooperative launches: zeKernelSuggestMaxCooperativeGroupCount and
 // zeCommandListAppendLaunchCooperativeKernel, whose groups all run at once and so may wait for
 // each other.
+#include <algorithm>
 #include <cstdlib>
+#include <vector>
 
 #include "ze_test_helpers.h"
 
@@ -54,6 +56,36 @@ TEST_F(CooperativeKernelTest, TheGroupsOfACooperativeLaunchRunAtOnce) {
 TEST_F(CooperativeKernelTest, TheGroupsRunAtOnceWhateverThePoolsThreads) {
   const int exitCode = runGridBarrier("1");
   EXPECT_EQ(exitCode, 0) << (exitCode < 0 ? "the grid barrier hung with one pool thread" : "");
+}
+
+// Rows of Pascal's triangle over groups of 8 (up to row 60, as many as the launch has work-items),
+// so that every row crosses groups at each step. Runs in a process of its own: a barrier that some
+// group never reaches would hang.
+TEST_F(CooperativeKernelTest, DISABLED_GlobalBarrierOrdersEveryGroupsWrites) {
+  constexpr uint32_t kSmallGroup = 8;
+  ze_kernel_handle_t pascal = kernel(module("cooperative_kernels.spv"), "pascal_rows");
+  ASSERT_ZE(zeKernelSetGroupSize(pascal, kSmallGroup, 1, 1));
+  uint32_t groups = 0;
+  ASSERT_ZE(zeKernelSuggestMaxCooperativeGroupCount(pascal, &groups));
+  groups = std::min(groups, 8u);
+  ASSERT_GT(groups, 1u) << "a barrier of one group proves nothing";
+  const size_t items = size_t(groups) * kSmallGroup;
+  const uint32_t rows = std::min<uint32_t>(60, uint32_t(items) - 1);  // C(60, 30) fits 64 bits
+  uint64_t* row = shared<uint64_t>(items);
+  std::fill(row, row + items, 0);
+  setArguments(pascal, row, int(rows));
+  const ze_group_count_t count{groups, 1, 1};
+  ASSERT_ZE(zeCommandListAppendLaunchCooperativeKernel(list, pascal, &count, nullptr, 0, nullptr));
+  std::vector<uint64_t> expected(items, 0);
+  expected[0] = 1;
+  for (uint32_t i = 1; i <= rows; ++i)
+    for (uint32_t x = i; x > 0; --x) expected[x] = x == i ? 1 : expected[x] + expected[x - 1];
+  for (size_t x = 0; x < items; ++x) ASSERT_EQ(row[x], expected[x]) << "C(" << rows << ", " << x << ")";
+}
+
+TEST_F(CooperativeKernelTest, IntelsGlobalBarrierWaitsForEveryGroup) {
+  const int exitCode = runTestInNewProcess("CooperativeKernelTest.DISABLED_GlobalBarrierOrdersEveryGroupsWrites", {});
+  EXPECT_EQ(exitCode, 0) << (exitCode < 0 ? "the global barrier hung" : "");
 }
 
 TEST_F(CooperativeKernelTest, MoreGroupsThanRunAtOnceAreRefused) {

@@ -44,6 +44,19 @@ template <class K> float timeIt(K launch) {
   for (int r = 0; r < 30; ++r) { cudaEventRecord(a); launch(); cudaEventRecord(b); cudaEventSynchronize(b); float ms; cudaEventElapsedTime(&ms, a, b); t.push_back(ms); }
   std::sort(t.begin(), t.end()); return t[t.size() / 2];
 }
+// The six timings: blur and copy, each from pitched memory to global, from an array to global,
+// and from an array to a surface.
+template <class Global, class Surface>
+void measure(float r[6], cudaTextureObject_t pitchLinear, cudaTextureObject_t arrayLinear, cudaTextureObject_t pitchPoint,
+             cudaTextureObject_t arrayPoint, Global global, Surface surface, int n) {
+  dim3 g(n / 16, n / 16), b(16, 16);
+  r[0] = timeIt([&] { blur<<<g, b>>>(pitchLinear, global, n, n); });
+  r[1] = timeIt([&] { blur<<<g, b>>>(arrayLinear, global, n, n); });
+  r[2] = timeIt([&] { blur<<<g, b>>>(arrayLinear, surface, n, n); });
+  r[3] = timeIt([&] { copyk<<<g, b>>>(pitchPoint, global); });
+  r[4] = timeIt([&] { copyk<<<g, b>>>(arrayPoint, global); });
+  r[5] = timeIt([&] { copyk<<<g, b>>>(arrayPoint, surface); });
+}
 int run(bool isFloat, int n) {
   size_t texel = isFloat ? 16 : 4;
   cudaChannelFormatDesc fmt = isFloat ? cudaCreateChannelDesc<float4>() : cudaCreateChannelDesc<uchar4>();
@@ -64,19 +77,11 @@ int run(bool isFloat, int n) {
   CK(cudaCreateTextureObject(&tpl, &rp, &lin, nullptr)); CK(cudaCreateTextureObject(&tal, &ra, &lin, nullptr));
   CK(cudaCreateTextureObject(&tpp, &rp, &pt, nullptr)); CK(cudaCreateTextureObject(&tap, &ra, &pt, nullptr));
   CK(cudaCreateSurfaceObject(&sout, &rs));
-  dim3 g(n / 16, n / 16), b(16, 16);
   float r[6];
-  if (isFloat) {
-    GlobalF4 gs{(char*)pout, pitchOut}; SurfF4 ss{sout};
-    r[0] = timeIt([&] { blur<<<g, b>>>(tpl, gs, n, n); }); r[1] = timeIt([&] { blur<<<g, b>>>(tal, gs, n, n); });
-    r[2] = timeIt([&] { blur<<<g, b>>>(tal, ss, n, n); });
-    r[3] = timeIt([&] { copyk<<<g, b>>>(tpp, gs); }); r[4] = timeIt([&] { copyk<<<g, b>>>(tap, gs); }); r[5] = timeIt([&] { copyk<<<g, b>>>(tap, ss); });
-  } else {
-    GlobalU8 gs{(char*)pout, pitchOut}; SurfU8 ss{sout};
-    r[0] = timeIt([&] { blur<<<g, b>>>(tpl, gs, n, n); }); r[1] = timeIt([&] { blur<<<g, b>>>(tal, gs, n, n); });
-    r[2] = timeIt([&] { blur<<<g, b>>>(tal, ss, n, n); });
-    r[3] = timeIt([&] { copyk<<<g, b>>>(tpp, gs); }); r[4] = timeIt([&] { copyk<<<g, b>>>(tap, gs); }); r[5] = timeIt([&] { copyk<<<g, b>>>(tap, ss); });
-  }
+  if (isFloat)
+    measure(r, tpl, tal, tpp, tap, GlobalF4{(char*)pout, pitchOut}, SurfF4{sout}, n);
+  else
+    measure(r, tpl, tal, tpp, tap, GlobalU8{(char*)pout, pitchOut}, SurfU8{sout}, n);
   CK(cudaDeviceSynchronize());
   printf("%s %dx%d (ms, medians of 30): blur pitch->global %.3f, array->global %.3f, array->surface %.3f | copy pitch->global %.3f, array->global %.3f, array->surface %.3f\n",
          isFloat ? "RGBA float" : "RGBA8", n, n, r[0], r[1], r[2], r[3], r[4], r[5]);

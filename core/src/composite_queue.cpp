@@ -38,6 +38,9 @@ CompositeQueue::CompositeQueue(std::vector<std::unique_ptr<BackendQueue>> tiles,
       ranSinceMark_(tiles_.size(), false) {
   const int64_t minimum = debugKeys().ImplicitScalingMinGroups;
   minimumGroupsToSplit_ = minimum > 0 ? uint64_t(minimum) : tiles_.size();
+  // Synchronous tiles start their parts themselves (BackendQueue::startLaunch).
+  if (asynchronous_ && splitting_.launches && debugKeys().ImplicitScalingIssuers)
+    for (size_t tile = 1; tile < tiles_.size(); ++tile) issuers_.push_back(std::make_unique<TileIssuer>(*tiles_[tile]));
 }
 
 bool CompositeQueue::splits(const KernelLaunch& launch) const {
@@ -81,19 +84,14 @@ void CompositeQueue::runSplit(const KernelLaunch& launch, const uint8_t* argumen
   const auto* kernel = static_cast<const CompositeKernel*>(launch.kernel);
   for (size_t tile = 0; tile < parts.size(); ++tile) parts[tile].kernel = kernel->onTile(tile);
   joinBefore(kAllTiles);
-  if (!asynchronous_) return runPartsTogether(parts, arguments);
-  for (size_t tile = 0; tile < parts.size(); ++tile) {
-    if (parts[tile].groupsToRun() == 0) continue;
-    tiles_[tile]->launch(parts[tile], arguments);
-    issued(tile);
-  }
+  runPartsTogether(parts, arguments);
 }
 
 void CompositeQueue::runPartsTogether(const std::vector<KernelLaunch>& parts, const uint8_t* arguments) {
   std::vector<size_t> started;
   for (size_t tile = 1; tile < parts.size(); ++tile) {
     if (parts[tile].groupsToRun() == 0) continue;
-    if (tiles_[tile]->startLaunch(parts[tile], arguments)) {
+    if (startPart(tile, parts[tile], arguments)) {
       started.push_back(tile);
       continue;
     }
@@ -105,9 +103,20 @@ void CompositeQueue::runPartsTogether(const std::vector<KernelLaunch>& parts, co
     issued(0);
   }
   for (size_t tile : started) {
-    tiles_[tile]->finishLaunches();
+    finishPart(tile);
     issued(tile);
   }
+  for (auto& issuer : issuers_) issuer->wake();
+}
+
+bool CompositeQueue::startPart(size_t tile, const KernelLaunch& part, const uint8_t* arguments) {
+  if (!issuers_.empty()) return issuers_[tile - 1]->start(part, arguments);
+  return tiles_[tile]->startLaunch(part, arguments);
+}
+
+void CompositeQueue::finishPart(size_t tile) {
+  if (!issuers_.empty()) return issuers_[tile - 1]->finish();
+  tiles_[tile]->finishLaunches();
 }
 
 void CompositeQueue::copy(void* destination, const void* source, size_t size) {

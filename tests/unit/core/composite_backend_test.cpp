@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstring>
@@ -599,6 +600,42 @@ TEST_F(CompositeOverFourAsynchronousTiles, JoinsNoTileWhoseQueueIsIdle) {
   EXPECT_EQ(joins, 4u) << "every tile was idle: no join";
   finishEveryTilesWork();
   EXPECT_EQ(destination, first);
+}
+
+// The GPUs of a root issue their parts of a split launch together: the tiles after the first from
+// threads of their own while those are awake, else from the root's thread. Each part is issued
+// once, with its tile's kernel, either way.
+TEST_F(CompositeOverFourAsynchronousTiles, IssuesEachPartOnceFromTheTilesOwnThreadsWhileTheyAreAwake) {
+  for (auto& tile : tiles) tile.runsParts = true;
+  root = createCompositeBackend({&tiles[0], &tiles[1], &tiles[2], &tiles[3]});
+  queue = root->createQueue();
+  BackendKernel tileKernels[4];
+  CompositeKernel kernel{{&tileKernels[0], &tileKernels[1], &tileKernels[2], &tileKernels[3]}, 4};
+  compiler::KernelDescriptor descriptor;
+  descriptor.name = "k";
+  KernelLaunch launch;
+  launch.setRange({1, {64, 1, 1}, {1, 1, 1}, {}, {}, false});
+  launch.kernel = &kernel;
+  launch.descriptor = &descriptor;
+  const uint8_t noArguments[1] = {};
+  constexpr size_t kLaunches = 200;
+  for (size_t i = 0; i < kLaunches; ++i) {
+    queue->launch(launch, noArguments);
+    finishEveryTilesWork();
+  }
+  for (size_t tile = 0; tile < 4; ++tile) {
+    ASSERT_EQ(tiles[tile].launches.size(), kLaunches) << tile;
+    for (const KernelLaunch& part : tiles[tile].launches) {
+      EXPECT_EQ(part.kernel, &tileKernels[tile]);
+      EXPECT_EQ(part.groupsToRun(), 16u);
+    }
+    const auto& threads = tiles[tile].launchThreads;
+    const size_t fromRootsThread = std::count(threads.begin(), threads.end(), std::this_thread::get_id());
+    if (tile == 0)
+      EXPECT_EQ(fromRootsThread, kLaunches) << "tile 0's part comes from the root's thread";
+    else
+      EXPECT_LT(fromRootsThread, kLaunches) << "tile " << tile << "'s thread issued none of its parts";
+  }
 }
 
 // CPU tiles sharing one pool, running a kernel written by hand in the CPU's work-group ABI that

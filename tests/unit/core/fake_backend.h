@@ -5,6 +5,7 @@
 #include <cstring>
 #include <functional>
 #include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -42,6 +43,7 @@ class FakeBackendBase : public Backend {
     std::lock_guard lock(mutex);
     launches.push_back(launch);
     launchArguments.emplace_back(arguments, arguments + launch.argumentSize);
+    launchThreads.push_back(std::this_thread::get_id());
   }
   void copy(void* destination, const void* source, size_t size) override { std::memmove(destination, source, size); }
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override {
@@ -53,6 +55,7 @@ class FakeBackendBase : public Backend {
   std::mutex mutex;
   std::vector<KernelLaunch> launches;
   std::vector<std::vector<uint8_t>> launchArguments;
+  std::vector<std::thread::id> launchThreads;  // which thread issued each launch
   mutable uint64_t clock = 100;
 
  private:
@@ -151,6 +154,7 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
   };
 
   std::unique_ptr<BackendQueue> createQueue() override { return std::make_unique<Queue>(*this); }
+  bool runsLaunchParts() const override { return runsParts; }
 
   // Runs the commands issued so far, in order, as the device would: up to a wait whose value has
   // not been written yet.
@@ -170,6 +174,7 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
   // Each returns false, and runs again later, while it cannot complete (a wait).
   std::vector<std::function<bool()>> pending;
   bool valueOperations = true;
+  bool runsParts = false;  // its queues run parts of split launches (Backend::runsLaunchParts)
   bool queueJoins = true;  // its queues join others in the queue (BackendQueue::joinAfter)
   size_t joinsIssued = 0;
   std::atomic<uint64_t> completedCommands{0};

@@ -80,6 +80,14 @@ struct FakeEvent {
 };
 
 FakeCudaDriver* live = nullptr;
+std::thread::id testThread;  // whose context stack is FakeCudaDriver::contextStack
+
+// As the real driver's, the current context is each thread's own: the test thread's stack is the
+// fake's, which tests read; other threads (engines, a root's issuers) keep theirs.
+std::vector<CUcontext>& threadContextStack() {
+  thread_local std::vector<CUcontext> otherThreads;
+  return std::this_thread::get_id() == testThread ? live->contextStack : otherThreads;
+}
 CUresult record(FakeCudaCall call);
 void expect(bool rule, const std::string& broken);
 std::mutex callsMutex;  // the engine's thread calls the driver too
@@ -105,7 +113,7 @@ Handle newHandle() {
   return reinterpret_cast<Handle>(nextHandle += 0x10);
 }
 
-CUcontext current() { return live->contextStack.empty() ? nullptr : live->contextStack.back(); }
+CUcontext current() { return threadContextStack().empty() ? nullptr : threadContextStack().back(); }
 
 // Records the call; its result: the failure the test asked for, else CUDA_SUCCESS.
 CUresult record(FakeCudaCall call) {
@@ -162,22 +170,22 @@ void behave(Driver& driver) {
     return record("cuDevicePrimaryCtxRelease");
   };
   driver.cuCtxPushCurrent = [](CUcontext context) -> CUresult {
-    live->contextStack.push_back(context);
+    threadContextStack().push_back(context);
     return record("cuCtxPushCurrent");
   };
   driver.cuCtxPopCurrent = [](CUcontext* context) -> CUresult {
-    expect(!live->contextStack.empty(), "cuCtxPopCurrent without a context pushed");
-    if (!live->contextStack.empty()) {
-      if (context) *context = live->contextStack.back();
-      live->contextStack.pop_back();
+    expect(!threadContextStack().empty(), "cuCtxPopCurrent without a context pushed");
+    if (!threadContextStack().empty()) {
+      if (context) *context = threadContextStack().back();
+      threadContextStack().pop_back();
     }
     return record("cuCtxPopCurrent");
   };
   driver.cuCtxSetCurrent = [](CUcontext context) -> CUresult {
-    if (live->contextStack.empty())
-      live->contextStack.push_back(context);
+    if (threadContextStack().empty())
+      threadContextStack().push_back(context);
     else
-      live->contextStack.back() = context;
+      threadContextStack().back() = context;
     return record("cuCtxSetCurrent");
   };
   driver.cuStreamCreate = [](CUstream* stream, unsigned flags) -> CUresult {
@@ -454,6 +462,7 @@ void behaveAsDeviceMemory(Driver& driver) {
 
 FakeCudaDriver::FakeCudaDriver() : driver_(Driver::withoutLibrary()) {
   live = this;
+  testThread = std::this_thread::get_id();
 #define LOOM_CUDA_FUNCTION(member, symbol, fallback, ...) \
   driver_->member = [](__VA_ARGS__) -> CUresult { return unexpected(symbol); };
 #define LOOM_CUDA_OPTIONAL_FUNCTION(member, symbol, ...)

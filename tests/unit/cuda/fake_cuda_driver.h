@@ -83,7 +83,7 @@ class FakeCudaDriver {
   // Launches read their implicit parameters from kernelParams[implicitParameterIndex] (the
   // kernel's argument count).
   size_t implicitParameterIndex = 0;
-  std::vector<CUcontext> contextStack;  // the test thread's; the top is current
+  std::vector<CUcontext> contextStack;  // the test thread's (other threads keep their own); the top is current
   std::map<CUstream, CUcontext> streams;
   std::map<CUevent, CUcontext> events;
   std::map<CUevent, unsigned> eventFlags;

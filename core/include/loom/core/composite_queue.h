@@ -11,6 +11,7 @@
 #include "loom/core/backend.h"
 #include "loom/core/futex.h"
 #include "loom/core/memory_coloring.h"
+#include "loom/core/tile_issuer.h"
 
 namespace loom::core {
 
@@ -57,9 +58,12 @@ class CompositeQueue final : public BackendQueue {
   bool splits(const KernelLaunch& launch) const;
   void runOnTile(size_t tile, const KernelLaunch& launch, const uint8_t* arguments);
   void runSplit(const KernelLaunch& launch, const uint8_t* arguments);
-  // Runs every part at once on synchronous tiles: the tiles after the first start theirs, the
-  // calling thread runs tile 0's, then finishes the others'.
+  // Runs every part at once: the tiles after the first start theirs (synchronous tiles by
+  // BackendQueue::startLaunch, asynchronous ones through their issuers), the calling thread runs
+  // tile 0's, then finishes the others'. A tile that cannot start gets its part from the caller.
   void runPartsTogether(const std::vector<KernelLaunch>& parts, const uint8_t* arguments);
+  bool startPart(size_t tile, const KernelLaunch& part, const uint8_t* arguments);
+  void finishPart(size_t tile);
   // Before a command on `tile` alone (or, with kAllTiles, on several): the work other tiles still
   // have in flight completes, so that the command sees it: nothing for tiles whose queues are
   // idle; the tile's queue waits for theirs where it can (BackendQueue::joinAfter, a stream wait
@@ -74,6 +78,8 @@ class CompositeQueue final : public BackendQueue {
   void orderedAfterAll(size_t other);
 
   std::vector<std::unique_ptr<BackendQueue>> tiles_;
+  // By tile, from tile 1 (asynchronous tiles; LOOM_ImplicitScalingIssuers).
+  std::vector<std::unique_ptr<TileIssuer>> issuers_;
   bool asynchronous_;
   Splitting splitting_;
   uint64_t minimumGroupsToSplit_;

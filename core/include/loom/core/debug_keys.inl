@@ -4,6 +4,7 @@ LOOM_DEBUG_KEY(bool, PrintDebugMessages, false, "Print why an API call failed, a
 LOOM_DEBUG_KEY(bool, PrintCommandStream, false, "Print every submitted command stream in words to stderr")
 LOOM_DEBUG_KEY(int64_t, CpuSubDevices, 0, "Split the CPU device into this many sub-devices (tiles); 0 keeps it whole")
 LOOM_DEBUG_KEY(bool, EnableImplicitScaling, true, "A root device over tiles splits each launch, copy and fill among them; 0 runs all of its work on tile 0")
+LOOM_DEBUG_KEY(bool, ImplicitScalingIssuers, true, "The GPUs of a root issue their parts of a split launch from a thread each, together; 0 issues them one after another from the root's thread")
 LOOM_DEBUG_KEY(int64_t, ImplicitScalingMinGroups, 0, "Launches of fewer work-groups than this run on tile 0 alone; 0: fewer than the root has tiles")
 LOOM_DEBUG_KEY(int64_t, MultiStoragePolicy, 0, "How a root device's device allocations are colored across its tiles (its copies and fills follow): 0 evenly in granularity units, 1 granularity chunks interleaved")
 LOOM_DEBUG_KEY(int64_t, MultiStorageGranularity, 65536, "Bytes of one chunk of colored memory (at least 64 KiB, and a whole number of a GPU's allocation granularity); allocations smaller than tiles x this go whole to tile 0")

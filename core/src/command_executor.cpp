@@ -1,7 +1,9 @@
 #include "loom/core/command_executor.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
+#include <cstdio>
 #include <utility>
 #include <vector>
 
@@ -196,6 +198,18 @@ bool CommandExecutor::waitInQueue(Event* event) {
   queueWaits_.push_back({event, deferredSignals_.size()});
   issued();
   return true;
+}
+
+std::string CommandExecutor::describeQueueWaits() const {
+  std::string text;
+  for (const QueueWait& wait : queueWaits_) {
+    char line[96];
+    std::snprintf(line, sizeof line, "%sevent %p: device word %u, %s", text.empty() ? "" : "; ", static_cast<void*>(wait.event),
+                  std::atomic_ref<uint32_t>(*wait.event->deviceWord()).load(std::memory_order_acquire),
+                  wait.event->isSignaled() ? "signaled" : "not signaled");
+    text += line;
+  }
+  return text;
 }
 
 bool CommandExecutor::signaledEarlierHere(const Event* event) const {

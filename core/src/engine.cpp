@@ -23,6 +23,9 @@ constexpr uint64_t kPollEvery = 16;  // streams issued between polls of a busy d
 // doubling up to the longest.
 constexpr auto kFirstPause = std::chrono::microseconds(50);
 constexpr auto kLongestPause = std::chrono::milliseconds(1);
+// A queue waiting this long for events on the device may wait forever (an event nobody signals,
+// or a driver that serializes what the application assumed to run together): said once.
+constexpr uint64_t kLongDeviceWaitNs = 10'000'000'000;
 // The storage of handed-over streams that have run, kept for the next ones: how many, how large.
 constexpr size_t kSpareStorageCount = 16;
 constexpr size_t kSpareStorageBytes = 4096;
@@ -375,7 +378,14 @@ bool Engine::State::retireWhileIdle() {
     return true;
   }
   auto pause = std::chrono::duration_cast<std::chrono::microseconds>(kFirstPause);
+  const uint64_t since = monotonicNanoseconds();
+  bool said = false;
   while (!executor_.retire(false)) {
+    if (!said && monotonicNanoseconds() - since > kLongDeviceWaitNs && debugKeys().PrintDebugMessages) {
+      debugMessage("%s engine: its queue has waited %llu s for events on the device: %s", backend_.info().name.c_str(),
+                   (unsigned long long)(kLongDeviceWaitNs / 1'000'000'000), executor_.describeQueueWaits().c_str());
+      said = true;
+    }
     std::unique_lock lock(mutex_);
     if (workArrived_.wait_for(lock, pause, [&] { return stopping_ || !pending_.empty(); })) return false;
     pause = std::min<std::chrono::microseconds>(pause * 2, kLongestPause);

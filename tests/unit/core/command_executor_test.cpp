@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <numeric>
 #include <thread>
 
@@ -397,6 +398,22 @@ TEST_F(AsynchronousQueue, AWaitForAHostSignalGoesIntoTheQueue) {
   EXPECT_TRUE(executor.retire(false));
   EXPECT_TRUE(done.isSignaled());
   EXPECT_FALSE(executor.waitsInQueue());
+}
+
+// What a queue stuck on the device waits for, as the engine says it after a long wait.
+TEST_F(AsynchronousQueue, DescribesTheEventsItWaitsForOnTheDevice) {
+  EventStorage gateStorage;
+  Event gate(&gateStorage, true);
+  Event* waited[] = {&gate};
+  stream.appendWaitEvents(waited, 1);
+  executor.execute(stream.bytes());
+  char expected[64];
+  std::snprintf(expected, sizeof expected, "event %p: device word 0, not signaled", static_cast<void*>(&gate));
+  EXPECT_EQ(executor.describeQueueWaits(), expected);
+  gate.hostSignal();
+  backend.finishWork();
+  EXPECT_TRUE(executor.retire(false));
+  EXPECT_EQ(executor.describeQueueWaits(), "");
 }
 
 // Events whose storage no device can address (OpenCL's), and queues without value operations,

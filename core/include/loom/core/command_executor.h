@@ -3,6 +3,7 @@
 #include <atomic>
 #include <memory>
 #include <utility>
+#include <string>
 #include <vector>
 
 #include "loom/core/backend.h"
@@ -32,6 +33,9 @@ class CommandExecutor {
   // True when the issued work waits in the queue for events that something else signals: its
   // completion may take any time (Engine polls rather than blocks then).
   bool waitsInQueue() const { return !queueWaits_.empty(); }
+  // "event 0x...: device word 0, not signaled; ..." for each event the queue waits for on the
+  // device: what a queue that does not complete is stuck on.
+  std::string describeQueueWaits() const;
   bool asynchronous() const { return queue_->asynchronous(); }
   // Completes what is outstanding once the device has finished it: at once when `wait` is false
   // and the device is not done yet, returns false, having completed the signals before any wait

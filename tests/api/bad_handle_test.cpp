@@ -34,7 +34,7 @@ class BadHandleTest : public BadCallTest {
  protected:
   void SetUp() override {
     ZeTest::SetUp();
-    if (HasFatalFailure()) return;
+    if (HasFatalFailure() || IsSkipped()) return;
     SKIP_UNLESS_CPU_DEVICE("the cases run in forked children (CUDA is not usable after fork)");
     createObjects();
     // What the children check the driver with; no case touches these.

@@ -9,6 +9,7 @@ class BadInputTest : public BadCallTest {
  protected:
   void SetUp() override {
     ZeTest::SetUp();
+    if (HasFatalFailure() || IsSkipped()) return;
     createObjects();
   }
 

@@ -9,6 +9,7 @@ class FenceTest : public ZeTest {
  protected:
   void SetUp() override {
     ZeTest::SetUp();
+    if (HasFatalFailure() || IsSkipped()) return;
     queue = commandQueue();
   }
   // A closed list that waits for `gate` (when given) and then copies 21 into *target.

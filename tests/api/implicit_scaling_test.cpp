@@ -29,6 +29,7 @@ class ImplicitScalingTest : public ZeTest {
     const char* messages = std::getenv("LOOM_PrintDebugMessages");
     if (!messages || std::string(messages) != "1") GTEST_SKIP() << "run with LOOM_PrintDebugMessages=1: the tests read them";
     ZeTest::SetUp();
+    if (HasFatalFailure() || IsSkipped()) return;
     SKIP_UNLESS_CPU_DEVICE("tiles by LOOM_CpuSubDevices");
     ASSERT_ZE(zeDeviceGetSubDevices(device, &tiles, nullptr));
     ASSERT_GE(tiles, 2u) << "the root device should be over its tiles";

@@ -12,6 +12,7 @@ class PeerTest : public ZeTest {
  protected:
   void SetUp() override {
     ZeTest::SetUp();
+    if (HasFatalFailure() || IsSkipped()) return;
     uint32_t count = 0;
     ASSERT_ZE(zeDeviceGet(driver, &count, nullptr));
     all.resize(count);

@@ -13,6 +13,7 @@ class VirtualMemoryTest : public ZeTest {
  protected:
   void SetUp() override {
     ZeTest::SetUp();
+    if (HasFatalFailure() || IsSkipped()) return;
     ASSERT_ZE(zeVirtualMemQueryPageSize(context, device, 1, &pageSize));
     size = 4 * pageSize;
     ASSERT_ZE(zeVirtualMemReserve(context, nullptr, size, &reserved));

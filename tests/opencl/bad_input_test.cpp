@@ -16,7 +16,7 @@ class BadInputTest : public ClTest {
  protected:
   void SetUp() override {
     ClTest::SetUp();
-    if (HasFatalFailure()) return;
+    if (HasFatalFailure() || IsSkipped()) return;
     program = build("kernel void k(global int* o, int v) { o[get_global_id(0)] = v; }");
     ASSERT_NE(program, nullptr);
     k = kernel(program, "k");

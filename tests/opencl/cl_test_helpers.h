@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "embedded_files.h"
+#include "forced_backend.h"
 
 namespace loom::test {
 
@@ -266,7 +267,9 @@ class ClTest : public ::testing::Test {
     ASSERT_NE(platform, nullptr) << "the ICD loader lists no platform named Loom (OCL_ICD_VENDORS=<build>/icd?)";
     // The platform's default device: the CPU, or the first GPU where Loom lists GPUs (the same
     // suite then runs on the GPU).
-    ASSERT_CL_OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_DEFAULT, 1, &device, nullptr));
+    const cl_int found = clGetDeviceIDs(platform, CL_DEVICE_TYPE_DEFAULT, 1, &device, nullptr);
+    if (found == CL_DEVICE_NOT_FOUND && forcedOntoAbsentCuda()) GTEST_SKIP() << "LOOM_ForceBackend=cuda without libcuda.so.1";
+    ASSERT_CL_OK(found);
     cl_int error = CL_SUCCESS;
     context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &error);
     ASSERT_CL_OK(error);

@@ -24,7 +24,7 @@ class CpuKernelFaultTest : public ClTest {
  protected:
   void SetUp() override {
     ClTest::SetUp();
-    if (HasFatalFailure()) return;
+    if (HasFatalFailure() || IsSkipped()) return;
     if (deviceInfo<cl_device_type>(CL_DEVICE_TYPE) != CL_DEVICE_TYPE_CPU) GTEST_SKIP() << "the CPU device's own behaviour";
   }
 

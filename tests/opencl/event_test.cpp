@@ -20,7 +20,7 @@ class EventTest : public ClTest {
  protected:
   void SetUp() override {
     ClTest::SetUp();
-    if (HasFatalFailure()) return;
+    if (HasFatalFailure() || IsSkipped()) return;
     program = build(kEventKernels);
     ASSERT_NE(program, nullptr);
     data = buffer(CL_MEM_READ_WRITE, 4 * sizeof(int));

@@ -24,6 +24,7 @@ class ClImplicitScalingTest : public ClTest {
     if (!messages || std::string(messages) != "1") GTEST_SKIP() << "run with LOOM_PrintDebugMessages=1: the tests read them";
     tiles = static_cast<uint32_t>(std::atoi(tilesWanted));
     ClTest::SetUp();
+    if (HasFatalFailure() || IsSkipped()) return;
     if (deviceInfo<cl_device_type>(CL_DEVICE_TYPE) != CL_DEVICE_TYPE_CPU) GTEST_SKIP() << "tiles by LOOM_CpuSubDevices are the CPU's";
   }
 

@@ -50,6 +50,7 @@ class SubDeviceTest : public ClTest {
   void SetUp() override {
     if (tiles() < 2 || flat() || std::getenv("ZE_AFFINITY_MASK")) GTEST_SKIP() << "run with LOOM_CpuSubDevices, not FLAT";
     ClTest::SetUp();
+    if (HasFatalFailure() || IsSkipped()) return;
   }
 
   std::vector<cl_device_id> partition(cl_device_affinity_domain domain) {

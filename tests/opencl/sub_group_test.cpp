@@ -31,7 +31,7 @@ class SubGroupInfoTest : public ClTest {
  protected:
   void SetUp() override {
     ClTest::SetUp();
-    if (HasFatalFailure()) return;
+    if (HasFatalFailure() || IsSkipped()) return;
     k = buildKernel(kSubGroupKernel, "sub_groups");
     ASSERT_NE(k, nullptr);
   }

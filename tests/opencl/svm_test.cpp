@@ -22,7 +22,7 @@ class SvmTest : public ClTest {
  protected:
   void SetUp() override {
     ClTest::SetUp();
-    if (HasFatalFailure()) return;
+    if (HasFatalFailure() || IsSkipped()) return;
     capabilities = deviceInfo<cl_device_svm_capabilities>(CL_DEVICE_SVM_CAPABILITIES);
     if (!(capabilities & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) GTEST_SKIP() << "the device reports no SVM";
     program = build(kSvmKernels);

@@ -1,0 +1,110 @@
+// Stream wait probe: does a copy issued on one GPU's stream wait for another GPU's stream that is
+// blocked in a stream memory wait? level-zero-tests' test_p2p concurrent tests hang now and then on
+// Loom's four-GPU root: the list of device A copies from pageable host memory into device B's
+// memory, then signals an event that B's list waits for on the device (cuStreamWaitValue32); if
+// B's wait is issued first and A's copy waits for B's stream, neither moves. This probe issues
+// that order in plain CUDA for each kind of copy and says which complete; a blocked one is
+// released after a second by the host writing the word. It tests the driver, not Loom.
+// Build and run on a machine with two GPUs or more (not part of the CMake build):
+//   nvcc -O3 -arch=sm_90 -o stream_wait_probe benchmarks/gpu/stream_wait_probe.cu -lcuda && ./stream_wait_probe
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+#define CK(x)                                                                  \
+  do {                                                                         \
+    if (auto e = (x)) {                                                        \
+      std::printf("%s: error %d\n", #x, int(e));                               \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+__global__ void addOne(int* word) { atomicAdd(word, 1); }
+
+namespace {
+constexpr size_t kBytes = 4096;
+
+struct Copy {
+  const char* name;
+  bool pageableSource;
+  bool intoOtherGpu;  // A's copy lands in B's memory (else in A's own)
+};
+
+CUdeviceptr address(const volatile void* p) { return reinterpret_cast<CUdeviceptr>(p); }
+
+// B's stream waits for `gate` first; then A's stream copies and writes the gate. Says whether A's
+// copy and B's wait completed without the host's help.
+void tryCopyBehindAWait(const Copy& copy, bool peerAccess, volatile unsigned* gate, std::vector<char>& pageable,
+                             void* pinned, void* memoryA, void* memoryB, cudaStream_t streamA, cudaStream_t streamB) {
+  *gate = 0;
+  CK(cudaSetDevice(1));
+  CK(cuStreamWaitValue32(reinterpret_cast<CUstream>(streamB), address(gate), 1, CU_STREAM_WAIT_VALUE_GEQ));
+  addOne<<<1, 1, 0, streamB>>>(static_cast<int*>(memoryB));
+  CK(cudaSetDevice(0));
+  std::thread release([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    *gate = 1;
+  });
+  const auto start = std::chrono::steady_clock::now();
+  void* destination = copy.intoOtherGpu ? memoryB : memoryA;
+  const void* source = copy.pageableSource ? static_cast<const void*>(pageable.data()) : pinned;
+  CK(cudaMemcpyAsync(destination, source, kBytes, cudaMemcpyDefault, streamA));
+  CK(cuStreamWriteValue32(reinterpret_cast<CUstream>(streamA), address(gate), 1, 0));
+  CK(cudaStreamSynchronize(streamA));
+  CK(cudaSetDevice(1));
+  CK(cudaStreamSynchronize(streamB));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  release.join();
+  std::printf("%-58s peer access %-3s %s (%.3f s)\n", copy.name, peerAccess ? "on" : "off",
+              seconds < 0.5 ? "completes" : "BLOCKED until the host wrote the word", seconds);
+}
+}  // namespace
+
+int main() {
+  int gpus = 0;
+  CK(cudaGetDeviceCount(&gpus));
+  if (gpus < 2) {
+    std::printf("stream_wait_probe needs two GPUs (found %d)\n", gpus);
+    return 0;
+  }
+  void* words = nullptr;
+  CK(cudaHostAlloc(&words, 64, cudaHostAllocMapped | cudaHostAllocPortable));
+  auto* gate = static_cast<volatile unsigned*>(words);
+  void* pinned = nullptr;
+  CK(cudaHostAlloc(&pinned, kBytes, cudaHostAllocPortable));
+  std::vector<char> pageable(kBytes, 1);
+  void *memoryA = nullptr, *memoryB = nullptr;
+  cudaStream_t streamA{}, streamB{};
+  CK(cudaSetDevice(0));
+  CK(cudaMalloc(&memoryA, kBytes));
+  CK(cudaStreamCreateWithFlags(&streamA, cudaStreamNonBlocking));
+  CK(cudaSetDevice(1));
+  CK(cudaMalloc(&memoryB, kBytes));
+  CK(cudaStreamCreateWithFlags(&streamB, cudaStreamNonBlocking));
+
+  const Copy copies[] = {
+      {"pageable host -> other GPU's memory (test_p2p's first copy)", true, true},
+      {"pinned host -> other GPU's memory", false, true},
+      {"pageable host -> own memory", true, false},
+      {"pinned host -> own memory", false, false},
+  };
+  const char* connections = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+  std::printf("stream_wait_probe: GPU 1 waits in its stream, then GPU 0 copies and writes the word (CUDA_DEVICE_MAX_CONNECTIONS %s)\n",
+              connections ? connections : "unset");
+  for (bool peerAccess : {false, true}) {
+    if (peerAccess) {
+      CK(cudaSetDevice(0));
+      CK(cudaDeviceEnablePeerAccess(1, 0));
+      CK(cudaSetDevice(1));
+      CK(cudaDeviceEnablePeerAccess(0, 0));
+    }
+    for (const Copy& copy : copies)
+      tryCopyBehindAWait(copy, peerAccess, gate, pageable, pinned, memoryA, memoryB, streamA, streamB);
+  }
+  return 0;
+}

@@ -1,15 +1,21 @@
-// Stream wait probe: does a copy issued on one GPU's stream wait for another GPU's stream that is
-// blocked in a stream memory wait? level-zero-tests' test_p2p concurrent tests hang now and then on
-// Loom's four-GPU root: the list of device A copies from pageable host memory into device B's
-// memory, then signals an event that B's list waits for on the device (cuStreamWaitValue32); if
-// B's wait is issued first and A's copy waits for B's stream, neither moves. This probe issues
-// that order in plain CUDA for each kind of copy and says which complete; a blocked one is
-// released after a second by the host writing the word. It tests the driver, not Loom.
+// Stream wait probe: can the CUDA driver block a copy, or a whole thread's calls, behind a stream
+// that waits in a stream memory wait (cuStreamWaitValue32)? On Loom's four-GPU root,
+// level-zero-tests' test_p2p concurrent tests hang with every command issued and the streams'
+// event waits never satisfied, and test_cmdlist's chained immediate lists wait forever; both copy
+// from or to pageable host memory while another queue's stream waits for an event. The probe
+// issues those orders in plain CUDA and says which complete; a blocked one is released after a
+// second or two by the host writing the word. It tests the driver, not Loom.
+//  1. GPU 1's stream waits first; then GPU 0 copies (pageable or pinned, into either GPU's memory)
+//     and writes the word.
+//  2. One thread issues on a stream of GPU 0 a wait and then a copy into pageable memory, which
+//     returns only once done; a second thread then issues, on another stream of GPU 0, the
+//     launch and the write that open the wait (two of Loom's engines).
 // Build and run on a machine with two GPUs or more (not part of the CMake build):
 //   nvcc -O3 -arch=sm_90 -o stream_wait_probe benchmarks/gpu/stream_wait_probe.cu -lcuda && ./stream_wait_probe
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -63,6 +69,36 @@ void tryCopyBehindAWait(const Copy& copy, bool peerAccess, volatile unsigned* ga
   std::printf("%-58s peer access %-3s %s (%.3f s)\n", copy.name, peerAccess ? "on" : "off",
               seconds < 0.5 ? "completes" : "BLOCKED until the host wrote the word", seconds);
 }
+// Experiment 2: returns once both threads are done; says how long the second thread's calls took.
+void tryIssueBesideABlockedCopy(bool pageableDestination, volatile unsigned* gate, std::vector<char>& pageable, void* pinned,
+                                void* memory, cudaStream_t waiting, cudaStream_t opening) {
+  *gate = 0;
+  std::atomic<bool> waitIssued{false};
+  std::thread blocked([&] {
+    CK(cudaSetDevice(0));
+    CK(cuStreamWaitValue32(reinterpret_cast<CUstream>(waiting), address(gate), 1, CU_STREAM_WAIT_VALUE_GEQ));
+    waitIssued = true;
+    void* destination = pageableDestination ? static_cast<void*>(pageable.data()) : pinned;
+    CK(cudaMemcpyAsync(destination, memory, kBytes, cudaMemcpyDefault, waiting));
+    CK(cudaStreamSynchronize(waiting));
+  });
+  while (!waitIssued) {
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the first thread is in its copy
+  std::thread release([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    *gate = 1;
+  });
+  const auto start = std::chrono::steady_clock::now();
+  CK(cudaSetDevice(0));
+  addOne<<<1, 1, 0, opening>>>(static_cast<int*>(memory));
+  CK(cuStreamWriteValue32(reinterpret_cast<CUstream>(opening), address(gate), 1, 0));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  blocked.join();
+  release.join();
+  std::printf("%-58s %s (%.3f s)\n", pageableDestination ? "another stream's launch and write beside a pageable copy" : "the same beside a pinned copy",
+              seconds < 1.0 ? "issued at once" : "BLOCKED until the host wrote the word", seconds);
+}
 }  // namespace
 
 int main() {
@@ -79,10 +115,11 @@ int main() {
   CK(cudaHostAlloc(&pinned, kBytes, cudaHostAllocPortable));
   std::vector<char> pageable(kBytes, 1);
   void *memoryA = nullptr, *memoryB = nullptr;
-  cudaStream_t streamA{}, streamB{};
+  cudaStream_t streamA{}, streamB{}, streamA2{};
   CK(cudaSetDevice(0));
   CK(cudaMalloc(&memoryA, kBytes));
   CK(cudaStreamCreateWithFlags(&streamA, cudaStreamNonBlocking));
+  CK(cudaStreamCreateWithFlags(&streamA2, cudaStreamNonBlocking));
   CK(cudaSetDevice(1));
   CK(cudaMalloc(&memoryB, kBytes));
   CK(cudaStreamCreateWithFlags(&streamB, cudaStreamNonBlocking));
@@ -106,5 +143,8 @@ int main() {
     for (const Copy& copy : copies)
       tryCopyBehindAWait(copy, peerAccess, gate, pageable, pinned, memoryA, memoryB, streamA, streamB);
   }
+  std::printf("stream_wait_probe: one thread's copy waits in a stream of GPU 0; another thread opens the wait from a second stream\n");
+  for (bool pageableDestination : {true, false})
+    tryIssueBesideABlockedCopy(pageableDestination, gate, pageable, pinned, memoryA, streamA, streamA2);
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <numeric>
 #include <set>
@@ -635,6 +636,33 @@ TEST_F(CompositeOverFourAsynchronousTiles, IssuesEachPartOnceFromTheTilesOwnThre
       EXPECT_EQ(fromRootsThread, kLaunches) << "tile 0's part comes from the root's thread";
     else
       EXPECT_LT(fromRootsThread, kLaunches) << "tile " << tile << "'s thread issued none of its parts";
+  }
+}
+
+// Issuers that went to sleep between launches (an application that launches now and then): each
+// part is still issued once, by the root's thread or by an issuer it woke.
+TEST_F(CompositeOverFourAsynchronousTiles, IssuesEachPartOnceWhenTheIssuersSleptBetweenLaunches) {
+  for (auto& tile : tiles) tile.runsParts = true;
+  root = createCompositeBackend({&tiles[0], &tiles[1], &tiles[2], &tiles[3]});
+  queue = root->createQueue();
+  BackendKernel tileKernels[4];
+  CompositeKernel kernel{{&tileKernels[0], &tileKernels[1], &tileKernels[2], &tileKernels[3]}, 4};
+  compiler::KernelDescriptor descriptor;
+  descriptor.name = "k";
+  KernelLaunch launch;
+  launch.setRange({1, {64, 1, 1}, {1, 1, 1}, {}, {}, false});
+  launch.kernel = &kernel;
+  launch.descriptor = &descriptor;
+  const uint8_t noArguments[1] = {};
+  constexpr size_t kLaunches = 5;
+  for (size_t i = 0; i < kLaunches; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(3));  // past an issuer's 1 ms of spinning
+    queue->launch(launch, noArguments);
+    finishEveryTilesWork();
+  }
+  for (size_t tile = 0; tile < 4; ++tile) {
+    ASSERT_EQ(tiles[tile].launches.size(), kLaunches) << tile;
+    for (const KernelLaunch& part : tiles[tile].launches) EXPECT_EQ(part.kernel, &tileKernels[tile]);
   }
 }
 

@@ -603,21 +603,31 @@ TEST_F(CompositeOverFourAsynchronousTiles, JoinsNoTileWhoseQueueIsIdle) {
   EXPECT_EQ(destination, first);
 }
 
+// A launch of 64 groups of a kernel with a body per tile, on the fixture's root remade over tiles
+// that run parts of launches.
+struct SplitLaunchOverFourTiles {
+  SplitLaunchOverFourTiles(testing::FakeAsynchronousBackend (&tiles)[4], std::unique_ptr<Backend>& root,
+                           std::unique_ptr<BackendQueue>& queue) {
+    for (auto& tile : tiles) tile.runsParts = true;
+    root = createCompositeBackend({&tiles[0], &tiles[1], &tiles[2], &tiles[3]});
+    queue = root->createQueue();
+    descriptor.name = "k";
+    launch.setRange({1, {64, 1, 1}, {1, 1, 1}, {}, {}, false});
+    launch.kernel = &kernel;
+    launch.descriptor = &descriptor;
+  }
+  BackendKernel tileKernels[4];
+  CompositeKernel kernel{{&tileKernels[0], &tileKernels[1], &tileKernels[2], &tileKernels[3]}, 4};
+  compiler::KernelDescriptor descriptor;
+  KernelLaunch launch;
+};
+
 // The GPUs of a root issue their parts of a split launch together: the tiles after the first from
 // threads of their own while those are awake, else from the root's thread. Each part is issued
 // once, with its tile's kernel, either way.
 TEST_F(CompositeOverFourAsynchronousTiles, IssuesEachPartOnceFromTheTilesOwnThreadsWhileTheyAreAwake) {
-  for (auto& tile : tiles) tile.runsParts = true;
-  root = createCompositeBackend({&tiles[0], &tiles[1], &tiles[2], &tiles[3]});
-  queue = root->createQueue();
-  BackendKernel tileKernels[4];
-  CompositeKernel kernel{{&tileKernels[0], &tileKernels[1], &tileKernels[2], &tileKernels[3]}, 4};
-  compiler::KernelDescriptor descriptor;
-  descriptor.name = "k";
-  KernelLaunch launch;
-  launch.setRange({1, {64, 1, 1}, {1, 1, 1}, {}, {}, false});
-  launch.kernel = &kernel;
-  launch.descriptor = &descriptor;
+  SplitLaunchOverFourTiles split(tiles, root, queue);
+  const KernelLaunch& launch = split.launch;
   const uint8_t noArguments[1] = {};
   constexpr size_t kLaunches = 200;
   for (size_t i = 0; i < kLaunches; ++i) {
@@ -627,7 +637,7 @@ TEST_F(CompositeOverFourAsynchronousTiles, IssuesEachPartOnceFromTheTilesOwnThre
   for (size_t tile = 0; tile < 4; ++tile) {
     ASSERT_EQ(tiles[tile].launches.size(), kLaunches) << tile;
     for (const KernelLaunch& part : tiles[tile].launches) {
-      EXPECT_EQ(part.kernel, &tileKernels[tile]);
+      EXPECT_EQ(part.kernel, &split.tileKernels[tile]);
       EXPECT_EQ(part.groupsToRun(), 16u);
     }
     const auto& threads = tiles[tile].launchThreads;
@@ -642,17 +652,8 @@ TEST_F(CompositeOverFourAsynchronousTiles, IssuesEachPartOnceFromTheTilesOwnThre
 // Issuers that went to sleep between launches (an application that launches now and then): each
 // part is still issued once, by the root's thread or by an issuer it woke.
 TEST_F(CompositeOverFourAsynchronousTiles, IssuesEachPartOnceWhenTheIssuersSleptBetweenLaunches) {
-  for (auto& tile : tiles) tile.runsParts = true;
-  root = createCompositeBackend({&tiles[0], &tiles[1], &tiles[2], &tiles[3]});
-  queue = root->createQueue();
-  BackendKernel tileKernels[4];
-  CompositeKernel kernel{{&tileKernels[0], &tileKernels[1], &tileKernels[2], &tileKernels[3]}, 4};
-  compiler::KernelDescriptor descriptor;
-  descriptor.name = "k";
-  KernelLaunch launch;
-  launch.setRange({1, {64, 1, 1}, {1, 1, 1}, {}, {}, false});
-  launch.kernel = &kernel;
-  launch.descriptor = &descriptor;
+  SplitLaunchOverFourTiles split(tiles, root, queue);
+  const KernelLaunch& launch = split.launch;
   const uint8_t noArguments[1] = {};
   constexpr size_t kLaunches = 5;
   for (size_t i = 0; i < kLaunches; ++i) {
@@ -662,7 +663,7 @@ TEST_F(CompositeOverFourAsynchronousTiles, IssuesEachPartOnceWhenTheIssuersSlept
   }
   for (size_t tile = 0; tile < 4; ++tile) {
     ASSERT_EQ(tiles[tile].launches.size(), kLaunches) << tile;
-    for (const KernelLaunch& part : tiles[tile].launches) EXPECT_EQ(part.kernel, &tileKernels[tile]);
+    for (const KernelLaunch& part : tiles[tile].launches) EXPECT_EQ(part.kernel, &split.tileKernels[tile]);
   }
 }
 

@@ -378,10 +378,10 @@ bool Engine::State::retireWhileIdle() {
     return true;
   }
   auto pause = std::chrono::duration_cast<std::chrono::microseconds>(kFirstPause);
-  const uint64_t since = monotonicNanoseconds();
+  const uint64_t since = debugKeys().PrintDebugMessages ? monotonicNanoseconds() : 0;
   bool said = false;
   while (!executor_.retire(false)) {
-    if (!said && monotonicNanoseconds() - since > kLongDeviceWaitNs && debugKeys().PrintDebugMessages) {
+    if (!said && debugKeys().PrintDebugMessages && monotonicNanoseconds() - since > kLongDeviceWaitNs) {
       debugMessage("%s engine: its queue has waited %llu s for events on the device: %s", backend_.info().name.c_str(),
                    (unsigned long long)(kLongDeviceWaitNs / 1'000'000'000), executor_.describeQueueWaits().c_str());
       said = true;

@@ -191,8 +191,12 @@ void CommandExecutor::waitEvents(const DecodedCommand& command) {
   if (failure_ == 0) failure_ = failure;
 }
 
+// Only for an event whose device write some queue has issued already: a GPU's driver waits for
+// every stream of the GPU in some calls (CUDA's module loads), and a stream waiting for a signal
+// that only later host action gives would hang a thread that makes such a call first
+// (benchmarks/gpu/stream_wait_probe.cu). Such waits block this queue's thread instead.
 bool CommandExecutor::waitInQueue(Event* event) {
-  if (!deviceEventWaits_ || !event->deviceVisible()) return false;
+  if (!deviceEventWaits_ || !event->deviceVisible() || !event->deviceSignalIssued()) return false;
   markProgress();
   if (!queue_->waitValue(event->deviceWord(), 1)) return false;
   queueWaits_.push_back({event, deferredSignals_.size()});
@@ -227,7 +231,8 @@ void CommandExecutor::signal(Event* event) {
     // The end is timed on the device only for events whose start was: marks cost driver calls.
     deferredSignals_.push_back({event, startMarked(event) ? queue_->markTime() : BackendQueue::kNoMark});
     // Queues that wait for the event go on as soon as the device gets here, not at retirement.
-    if (deviceEventWaits_ && event->deviceVisible()) queue_->writeValue(event->deviceWord(), 1);
+    if (deviceEventWaits_ && event->deviceVisible() && queue_->writeValue(event->deviceWord(), 1))
+      event->noteDeviceSignalIssued();
     return;
   }
   event->signal(backend_.timestamp());

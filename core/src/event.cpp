@@ -59,6 +59,7 @@ void Event::reset() {
   if (tiles_) tiles_->count = 0;
   std::atomic_ref<int32_t>(storage_->error).store(0, std::memory_order_relaxed);
   deviceState().store(0, std::memory_order_relaxed);
+  deviceSignalIssued_.store(false, std::memory_order_relaxed);
   state().store(0, std::memory_order_release);
 }
 

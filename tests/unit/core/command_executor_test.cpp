@@ -364,11 +364,13 @@ TEST_F(AsynchronousQueue, AWaitOnAnEarlierSignalOfTheSameQueueCompletes) {
   EXPECT_EQ(destination, source);
 }
 
-// A wait for an event the device can address goes into the queue: execute() returns before the
-// host signals, the device holds the copy until the signal, and the engine's thread never blocks.
-TEST_F(AsynchronousQueue, AWaitForAHostSignalGoesIntoTheQueue) {
+// A wait for an event the device can address, whose device write another queue has issued, goes
+// into the queue: execute() returns before the signal, the device holds the copy until it, and the
+// engine's thread never blocks.
+TEST_F(AsynchronousQueue, AWaitForASignalAnotherQueueIssuedGoesIntoTheQueue) {
   EventStorage gateStorage, doneStorage;
   Event gate(&gateStorage, true), done(&doneStorage, true);
+  gate.noteDeviceSignalIssued();  // as another queue's signal behind its own work does
   Event* waited[] = {&gate};
   stream.appendWaitEvents(waited, 1);
   appendCopyThenSignal({&done});
@@ -400,10 +402,56 @@ TEST_F(AsynchronousQueue, AWaitForAHostSignalGoesIntoTheQueue) {
   EXPECT_FALSE(executor.waitsInQueue());
 }
 
+// A signal behind device work is written by the device, and says so to the queues that wait for
+// the event, until the event is reset.
+TEST_F(AsynchronousQueue, ASignalWrittenByTheDeviceIsNotedAsIssued) {
+  EventStorage storage;
+  Event event(&storage, true);
+  appendCopyThenSignal({&event});
+  executor.execute(stream.bytes());
+  EXPECT_EQ(backend.writesIssued, (std::vector<const uint32_t*>{event.deviceWord()}));
+  EXPECT_TRUE(event.deviceSignalIssued());
+  backend.finishWork();
+  EXPECT_TRUE(executor.retire(false));
+  event.reset();
+  EXPECT_FALSE(event.deviceSignalIssued());
+}
+
+// Nothing has issued the device's write of the event yet (the host, or a queue not yet run, will
+// signal it): the queue must not wait for it on the device, where CUDA's module loads would wait
+// for that stream. The work before the wait completes, and its signals with it; the thread that
+// runs the stream then waits for the host's signal.
+TEST_F(AsynchronousQueue, AWaitForASignalNothingIssuedYetIsHeldOnTheHost) {
+  EventStorage copiedStorage, gateStorage, doneStorage;
+  Event copied(&copiedStorage, true), gate(&gateStorage, true), done(&doneStorage, true);
+  Event* waited[] = {&gate};
+  appendCopyThenSignal({&copied});
+  stream.appendWaitEvents(waited, 1);
+  stream.appendCopy({&destination, &destination, sizeof(int)});
+  stream.appendSignalEvent(&done);
+  std::atomic<bool> stop{false};
+  std::thread device([&] {
+    while (!stop) backend.finishWork();
+  });
+  std::thread host([&] {
+    while (!copied.isSignaled()) std::this_thread::yield();
+    gate.hostSignal();
+  });
+  executor.execute(stream.bytes());
+  host.join();
+  EXPECT_TRUE(backend.waitsIssued.empty()) << "the wait went into the device's queue";
+  EXPECT_TRUE(executor.retire(true));
+  stop = true;
+  device.join();
+  EXPECT_TRUE(done.isSignaled());
+  EXPECT_EQ(destination, source);
+}
+
 // What a queue stuck on the device waits for, as the engine says it after a long wait.
 TEST_F(AsynchronousQueue, DescribesTheEventsItWaitsForOnTheDevice) {
   EventStorage gateStorage;
   Event gate(&gateStorage, true);
+  gate.noteDeviceSignalIssued();
   Event* waited[] = {&gate};
   stream.appendWaitEvents(waited, 1);
   executor.execute(stream.bytes());
@@ -453,6 +501,7 @@ TEST_F(AsynchronousQueue, SignalsBeforeAWaitInTheQueueCompleteWhileItWaits) {
   int middle = 0;
   EventStorage copiedStorage, gateStorage, doneStorage;
   Event copied(&copiedStorage, true), gate(&gateStorage, true), done(&doneStorage, true);
+  gate.noteDeviceSignalIssued();
   Event* waited[] = {&gate};
   stream.appendMarkEventStart(&copied);
   stream.appendCopy({&middle, &source, sizeof(int)});
@@ -486,6 +535,7 @@ TEST_F(AsynchronousQueue, SignalsBeforeAWaitInTheQueueCompleteWhileItWaits) {
 TEST_F(AsynchronousQueue, AFailedEventWaitedForInTheQueueFailsTheSignalsAfterIt) {
   EventStorage gateStorage, beforeStorage, afterStorage;
   Event gate(&gateStorage, true), before(&beforeStorage, true), after(&afterStorage, true);
+  gate.noteDeviceSignalIssued();
   Event* waited[] = {&gate};
   appendCopyThenSignal({&before});
   stream.appendWaitEvents(waited, 1);

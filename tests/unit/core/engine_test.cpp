@@ -187,14 +187,15 @@ TEST(Engine, RunHereOrSubmitRunsOnTheCallerWhenIdleAndKeepsTaskCountsInOrder) {
   EXPECT_EQ(engine.completionTag(), laterTask);
 }
 
-// Work that waits in the device's queue for a host signal keeps neither the engine's thread nor
-// later submissions waiting: they are issued to the device meanwhile, and all completes once the
-// host signals.
-TEST(Engine, WorkWaitingInTheQueueForAHostSignalDoesNotHoldUpLaterSubmissions) {
+// Work that waits in the device's queue for another queue's signal keeps neither the engine's
+// thread nor later submissions waiting: they are issued to the device meanwhile, and all completes
+// once the signal comes.
+TEST(Engine, WorkWaitingInTheQueueForAnotherQueuesSignalDoesNotHoldUpLaterSubmissions) {
   testing::FakeAsynchronousBackend backend;
   Engine engine(backend, nullptr);
   EventStorage gateStorage;
   Event gate(&gateStorage, true);
+  gate.noteDeviceSignalIssued();  // as another queue's signal behind its own work does
   Event* waited[] = {&gate};
   int source = 3, first = 0, second = 0;
   CommandStream waiting;

@@ -687,6 +687,7 @@ TEST_F(CudaGpu, ASignalBeforeAWaitInTheStreamCompletesWhileTheStreamWaits) {
   ASSERT_TRUE(source && middle);
   const uint8_t nines[4] = {9, 9, 9, 9};
   gpu->fill(source, nines, 4, 4096);
+  gate.noteDeviceSignalIssued();  // as another queue's signal does: the stream waits for it
   core::Event* waited[] = {&gate};
   core::CommandStream stream;
   stream.appendCopy({middle, source, 4096});

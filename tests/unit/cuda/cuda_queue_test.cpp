@@ -318,6 +318,7 @@ TEST_F(CudaQueueOnFakeDriver, ASignalBeforeAWaitInTheStreamCompletesWhileTheStre
   core::EventStorage copiedStorage, gateStorage, doneStorage;
   core::Event copied(&copiedStorage, true, core::DeviceType::Gpu), gate(&gateStorage, true, core::DeviceType::Gpu),
       done(&doneStorage, true, core::DeviceType::Gpu);
+  gate.noteDeviceSignalIssued();  // as another queue's signal does: the stream waits for it
   core::Event* waited[] = {&gate};
   core::CommandStream stream;
   stream.appendCopy({middle.data(), source.data(), bytes});
@@ -349,6 +350,7 @@ TEST_F(CudaQueueOnFakeDriver, ACommandWhoseStartMarkTheStreamHasNotReachedIsNotS
   core::EventStorage firstStorage, gateStorage, secondStorage;
   core::Event first(&firstStorage, true, core::DeviceType::Gpu), gate(&gateStorage, true, core::DeviceType::Gpu),
       second(&secondStorage, true, core::DeviceType::Gpu);
+  gate.noteDeviceSignalIssued();  // as another queue's signal does: the stream waits for it
   core::Event* waited[] = {&gate};
   core::CommandStream stream;
   stream.appendMarkEventStart(&first);

@@ -17,9 +17,9 @@ struct DecodedCommand;
 // Issues commands to a BackendQueue. On an asynchronous queue (a GPU) device work may still be in
 // flight when execute() returns: event signals that follow it wait until retire() finds the work
 // complete, and every other host-side command (resets, host functions, timestamps) first waits
-// for it. A wait for events the device can address goes into the queue itself (waitValue), and
-// their signals are also written by the device (writeValue); other waits block the calling
-// thread. On a synchronous queue (the CPU) everything completes inside execute().
+// for it. Signals of events the device can address are also written by the device (writeValue);
+// a wait for such an event whose write a queue has issued goes into the queue itself (waitValue);
+// other waits block the calling thread. On a synchronous queue (the CPU) everything completes inside execute().
 class CommandExecutor {
  public:
   explicit CommandExecutor(Backend& backend);

@@ -78,6 +78,11 @@ class Event {
   DeviceType work() const { return work_; }
   // The word device queues wait on and write (EventStorage::deviceState).
   uint32_t* deviceWord() const { return &storage_->deviceState; }
+  // A queue has issued the device's write of deviceWord() since the last reset: the signal comes
+  // without any further host action, so other queues may wait for it on the device
+  // (CommandExecutor::waitInQueue).
+  void noteDeviceSignalIssued() { deviceSignalIssued_.store(true, std::memory_order_release); }
+  bool deviceSignalIssued() const { return deviceSignalIssued_.load(std::memory_order_acquire); }
 
  private:
   std::atomic_ref<uint32_t> state() const { return std::atomic_ref<uint32_t>(storage_->state); }
@@ -86,6 +91,7 @@ class Event {
   bool deviceVisible_;
   DeviceType work_;
   TileTimestamps* tiles_;
+  std::atomic<bool> deviceSignalIssued_{false};
 };
 
 }  // namespace loom::core

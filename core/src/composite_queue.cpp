@@ -33,6 +33,7 @@ CompositeQueue::CompositeQueue(std::vector<std::unique_ptr<BackendQueue>> tiles,
       splitting_{splitting.launches && tiles_.size() > 1, splitting.copiesAndFills && tiles_.size() > 1},
       coloring_(MemoryColoring::fromDebugKeys(static_cast<unsigned>(tiles_.size()))),
       unordered_(tiles_.size(), std::vector<bool>(tiles_.size(), false)),
+      idle_(tiles_.size(), true),
       clock_(std::move(clock)),
       returnedAt_(tiles_.size(), 0),
       ranSinceMark_(tiles_.size(), false) {
@@ -171,11 +172,12 @@ void CompositeQueue::joinBefore(size_t tile) {
     if (!unordered_[tile][other]) continue;
     // A tile whose queue is idle has completed all it issued: every tile is after it, at the cost
     // of a query rather than a join the device has to pass.
-    if (tiles_[other]->completed()) {
+    if (tileIdle(other)) {
       orderedAfterAll(other);
       continue;
     }
     if (tiles_[tile]->joinAfter(*tiles_[other])) {
+      idle_[tile] = false;
       orderedAfter(tile, other);
       continue;
     }
@@ -195,7 +197,13 @@ void CompositeQueue::orderedAfterAll(size_t other) {
   for (std::vector<bool>& row : unordered_) row[other] = false;
 }
 
+bool CompositeQueue::tileIdle(size_t tile) {
+  if (!idle_[tile]) idle_[tile] = tiles_[tile]->completed();
+  return idle_[tile];
+}
+
 void CompositeQueue::issued(size_t tile) {
+  idle_[tile] = false;
   if (!asynchronous_) {
     returnedAt_[tile] = clock_();
     ranSinceMark_[tile] = true;
@@ -204,19 +212,22 @@ void CompositeQueue::issued(size_t tile) {
   for (size_t other = 0; other < tiles_.size(); ++other) unordered_[other][tile] = other != tile;
 }
 
+// Polled while the device works: the first tile still busy ends the poll, and the tiles that
+// finished are not asked again.
 bool CompositeQueue::completed() {
-  bool all = true;
-  for (auto& tile : tiles_) all = tile->completed() && all;
+  for (size_t tile = 0; tile < tiles_.size(); ++tile)
+    if (!tileIdle(tile)) return false;
   // Every tile idle: each is after all the others' work, with no join (synchronous tiles never
   // need one).
-  if (all && asynchronous_)
+  if (asynchronous_)
     for (std::vector<bool>& row : unordered_) std::fill(row.begin(), row.end(), false);
-  return all;
+  return true;
 }
 
 void CompositeQueue::synchronize() {
   for (auto& tile : tiles_) tile->synchronize();
   for (std::vector<bool>& row : unordered_) std::fill(row.begin(), row.end(), false);
+  std::fill(idle_.begin(), idle_.end(), true);
 }
 
 uint32_t CompositeQueue::markTime() {

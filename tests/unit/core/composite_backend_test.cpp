@@ -603,6 +603,36 @@ TEST_F(CompositeOverFourAsynchronousTiles, JoinsNoTileWhoseQueueIsIdle) {
   EXPECT_EQ(destination, first);
 }
 
+// While the root's work runs, a poll asks the tiles in turn up to the first one still busy; a
+// tile that said it completed is not asked again until something is issued to it (each ask is a
+// driver call on a GPU).
+TEST_F(CompositeOverFourAsynchronousTiles, AsksATileThatCompletedNoMoreUntilItIsIssuedWork) {
+  std::vector<uint8_t> source(4 * kGranule, 1), destination(4 * kGranule, 0);
+  queue->copy(destination.data(), source.data(), source.size());
+  auto queries = [&] {
+    std::vector<size_t> counts;
+    for (auto& tile : tiles) counts.push_back(std::exchange(tile.completionQueries, 0));
+    return counts;
+  };
+  EXPECT_FALSE(queue->completed());
+  EXPECT_EQ(queries(), (std::vector<size_t>{1, 0, 0, 0})) << "tile 0 is busy: no other tile asked";
+  for (int tile = 0; tile < 3; ++tile) tiles[tile].finishWork();
+  EXPECT_FALSE(queue->completed());
+  EXPECT_FALSE(queue->completed());
+  EXPECT_EQ(queries(), (std::vector<size_t>{1, 1, 1, 2})) << "the tiles that completed were asked once";
+  tiles[3].finishWork();
+  EXPECT_TRUE(queue->completed());
+  EXPECT_TRUE(queue->completed());
+  EXPECT_EQ(queries(), (std::vector<size_t>{0, 0, 0, 1}));
+  EXPECT_EQ(destination, source);
+
+  queue->copy(destination.data(), source.data(), source.size());
+  EXPECT_EQ(queries(), (std::vector<size_t>{0, 0, 0, 0})) << "idle tiles need neither a join nor an ask";
+  EXPECT_FALSE(queue->completed()) << "issued work makes every tile busy again";
+  finishEveryTilesWork();
+  EXPECT_TRUE(queue->completed());
+}
+
 // A launch of 64 groups of a kernel with a body per tile, on the fixture's root remade over tiles
 // that run parts of launches.
 struct SplitLaunchOverFourTiles {

@@ -89,6 +89,7 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
     }
     bool completed() override {
       std::lock_guard lock(device_.workMutex);
+      ++device_.completionQueries;
       return device_.pending.empty();
     }
     void synchronize() override {
@@ -171,6 +172,7 @@ class FakeAsynchronousBackend final : public FakeBackendBase {
 
   std::mutex workMutex;
   std::condition_variable workDone;
+  size_t completionQueries = 0;  // calls of a queue's completed()
   // Each returns false, and runs again later, while it cannot complete (a wait).
   std::vector<std::function<bool()>> pending;
   bool valueOperations = true;

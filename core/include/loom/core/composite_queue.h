@@ -76,6 +76,9 @@ class CompositeQueue final : public BackendQueue {
   // `tile`'s queue joined `other`'s; every tile's is after what `other` issued so far.
   void orderedAfter(size_t tile, size_t other);
   void orderedAfterAll(size_t other);
+  // Whether `tile` has completed all it was issued: asked of its queue (a driver call on a GPU)
+  // only until it says so, until something is issued to it again.
+  bool tileIdle(size_t tile);
 
   std::vector<std::unique_ptr<BackendQueue>> tiles_;
   // By tile, from tile 1 (asynchronous tiles; LOOM_ImplicitScalingIssuers).
@@ -86,6 +89,7 @@ class CompositeQueue final : public BackendQueue {
   MemoryColoring coloring_;
   // [tile][other]: `other` issued commands that `tile`'s queue is not ordered after yet.
   std::vector<std::vector<bool>> unordered_;
+  std::vector<bool> idle_;  // by tile: its queue said it completed, and nothing was issued to it since
   std::function<uint64_t()> clock_;
   std::vector<std::vector<uint32_t>> marks_;  // by mark: each tile's (asynchronous tiles)
   std::vector<std::vector<uint64_t>> markTimes_;  // by mark: each tile's time (synchronous tiles)

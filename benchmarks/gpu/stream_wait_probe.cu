@@ -5,11 +5,14 @@
 // from or to pageable host memory while another queue's stream waits for an event. The probe
 // issues those orders in plain CUDA and says which complete; a blocked one is released after a
 // second or two by the host writing the word. It tests the driver, not Loom.
+//  0. A stream of GPU 0 waits; the same thread loads a module, takes its function and launches it
+//     on another stream (on two H200s, 2026-11-27: the load waited for the stream, lazy or eager
+//     loading alike, which is why Loom waits in a stream only for signals already issued).
 //  1. GPU 1's stream waits first; then GPU 0 copies (pageable or pinned, into either GPU's memory)
-//     and writes the word.
+//     and writes the word (every order completed at once on two H200s).
 //  2. One thread issues on a stream of GPU 0 a wait and then a copy into pageable memory, which
 //     returns only once done; a second thread then issues, on another stream of GPU 0, the
-//     launch and the write that open the wait (two of Loom's engines).
+//     launch and the write that open the wait (two of Loom's engines; issued at once on two H200s).
 // Build and run on a machine with two GPUs or more (not part of the CMake build):
 //   nvcc -O3 -arch=sm_90 -o stream_wait_probe benchmarks/gpu/stream_wait_probe.cu -lcuda && ./stream_wait_probe
 #include <cuda.h>

@@ -19,7 +19,8 @@ struct DecodedCommand;
 // complete, and every other host-side command (resets, host functions, timestamps) first waits
 // for it. Signals of events the device can address are also written by the device (writeValue);
 // a wait for such an event whose write a queue has issued goes into the queue itself (waitValue);
-// other waits block the calling thread. On a synchronous queue (the CPU) everything completes inside execute().
+// other waits block the calling thread. On a synchronous queue (the CPU) everything completes
+// inside execute().
 class CommandExecutor {
  public:
   explicit CommandExecutor(Backend& backend);

@@ -274,9 +274,10 @@ void inlineEverything(llvm::Module& module) {
 // better widened across work-items: the vectorizer leaves loops with vector types alone, and
 // vectors narrower than a register (float2) leave most of it empty. Scalarized, each vector load
 // and store across work-items becomes an interleaved one, whose shuffles cost more the wider the
-// vector: kernels of register-wide vectors (float4) are scalarized only where their arithmetic
-// outweighs their memory accesses (an AXPY of float4 runs a third slower scalarized). Kernels
-// whose vectors fill a 256-bit register (float8, float16) run slower scalarized and keep them.
+// vector: kernels of register-wide vectors (float4, float8) are scalarized only where their
+// arithmetic outweighs their memory accesses (an AXPY of float4 runs a third slower scalarized).
+// Kept whole, a work-item's chain of dependent operations waits on each one's latency: ze_peak's
+// float8 and int8 chains ran at a third of float4's and int4's. Wider vectors (float16) keep them.
 constexpr unsigned kArithmeticPerAccessToScalarize = 4;
 
 // The vector a memory access or an arithmetic operation of the kernel works on; null for other
@@ -303,7 +304,7 @@ unsigned widestComputedVector(const llvm::Function& function) {
 
 bool betterScalarized(const llvm::Function& function) {
   const unsigned widest = widestComputedVector(function);
-  if (widest == 0 || widest >= kPreferredVectorBits) return false;
+  if (widest == 0 || widest > kPreferredVectorBits) return false;
   unsigned arithmetic = 0, accesses = 0;
   for (const llvm::Instruction& instruction : llvm::instructions(function)) {
     if (!computedVector(instruction)) continue;

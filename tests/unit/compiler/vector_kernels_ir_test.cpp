@@ -70,6 +70,45 @@ entry:
 }
 )";
 
+// ze_peak's integer chain on an int8: x = y * x + y, y = x * y + x, each step waiting on the one
+// before; nine operations for a load and a store.
+const char* const kChain8 = LOOM_SPIR_MODULE R"(
+define spir_kernel void @chain8(<8 x i32> addrspace(1)* %in, <8 x i32> addrspace(1)* %out) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %ins = getelementptr inbounds <8 x i32>, <8 x i32> addrspace(1)* %in, i64 %gid
+  %outs = getelementptr inbounds <8 x i32>, <8 x i32> addrspace(1)* %out, i64 %gid
+  %x0 = load <8 x i32>, <8 x i32> addrspace(1)* %ins, align 32
+  %y0 = add <8 x i32> %x0, <i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1>
+  %m1 = mul <8 x i32> %y0, %x0
+  %x1 = add <8 x i32> %m1, %y0
+  %m2 = mul <8 x i32> %x1, %y0
+  %y1 = add <8 x i32> %m2, %x1
+  %m3 = mul <8 x i32> %y1, %x1
+  %x2 = add <8 x i32> %m3, %y1
+  %m4 = mul <8 x i32> %x2, %y1
+  %y2 = add <8 x i32> %m4, %x2
+  store <8 x i32> %y2, <8 x i32> addrspace(1)* %outs, align 32
+  ret void
+}
+)";
+
+// y[gid] += 0.5 * x[gid] in float8s: two operations for three accesses.
+const char* const kAxpy8 = LOOM_SPIR_MODULE R"(
+define spir_kernel void @axpy8(<8 x float> addrspace(1)* %x, <8 x float> addrspace(1)* %y) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %xs = getelementptr inbounds <8 x float>, <8 x float> addrspace(1)* %x, i64 %gid
+  %ys = getelementptr inbounds <8 x float>, <8 x float> addrspace(1)* %y, i64 %gid
+  %xv = load <8 x float>, <8 x float> addrspace(1)* %xs, align 32
+  %yv = load <8 x float>, <8 x float> addrspace(1)* %ys, align 32
+  %scaled = fmul <8 x float> %xv, <float 0.5, float 0.5, float 0.5, float 0.5, float 0.5, float 0.5, float 0.5, float 0.5>
+  %sum = fadd <8 x float> %scaled, %yv
+  store <8 x float> %sum, <8 x float> addrspace(1)* %ys, align 32
+  ret void
+}
+)";
+
 // y[gid] += 0.5 * x[gid] in float4s, one component at a time (as CLBlast's AXPY writes it).
 const char* const kComponentWiseAxpy4 = LOOM_SPIR_MODULE R"(
 define spir_kernel void @axpy4(<4 x float> addrspace(1)* %x, <4 x float> addrspace(1)* %y) {
@@ -164,6 +203,18 @@ TEST(VectorKernelsIr, AnArithmeticKernelOfFloat4IsScalarizedToBeWidenedAcrossWor
   Built built(kPolynomial4, twoPointers("polynomial4"));
   ASSERT_NE(built.function, nullptr);
   EXPECT_EQ(vectorLoads(*built.function), 0u) << "eight float4 operations per access gain from eight work-items at once";
+}
+
+TEST(VectorKernelsIr, AnArithmeticKernelOfInt8IsScalarizedToBeWidenedAcrossWorkItems) {
+  Built built(kChain8, twoPointers("chain8"));
+  ASSERT_NE(built.function, nullptr);
+  EXPECT_EQ(vectorLoads(*built.function), 0u) << "kept whole, one work-item's chain waits on every multiply";
+}
+
+TEST(VectorKernelsIr, AMemoryBoundKernelOfFloat8KeepsItsVectors) {
+  Built built(kAxpy8, twoPointers("axpy8"));
+  ASSERT_NE(built.function, nullptr);
+  EXPECT_EQ(vectorLoads(*built.function), 2u);
 }
 
 // The SLP vectorizer (left out of LLVM's default pipelines) joins the four components' operations.

@@ -68,6 +68,10 @@ struct Copy {
   bool intoOtherGpu;  // A's copy lands in B's memory (else in A's own)
 };
 
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 CUdeviceptr address(const volatile void* p) { return reinterpret_cast<CUdeviceptr>(p); }
 
 // B's stream waits for `gate` first; then A's stream copies and writes the gate. Says whether A's
@@ -95,7 +99,7 @@ void tryCopyBehindAWait(const Copy& copy, bool peerAccess, volatile unsigned* ga
   at("1: GPU 1 synchronizes");
   CK(cudaSetDevice(1));
   CK(cudaStreamSynchronize(streamB));
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = secondsSince(start);
   release.join();
   std::printf("%-58s peer access %-3s %s (%.3f s)\n", copy.name, peerAccess ? "on" : "off",
               seconds < 0.5 ? "completes" : "BLOCKED until the host wrote the word", seconds);
@@ -116,10 +120,6 @@ const char* const kProbePtx = R"(
   ret;
 }
 )";
-
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // Experiment 0: a stream of GPU 0 waits for the word; meanwhile the same thread loads a module, takes its
 // function and launches it on another stream. The host writes the word after 2 s: a step that took that
@@ -183,7 +183,7 @@ void tryIssueBesideABlockedCopy(bool pageableDestination, volatile unsigned* gat
   CK(cudaSetDevice(0));
   addOne<<<1, 1, 0, opening>>>(static_cast<int*>(memory));
   CK(cuStreamWriteValue32(reinterpret_cast<CUstream>(opening), address(gate), 1, 0));
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = secondsSince(start);
   at("2: the first thread's copy finishes");
   blocked.join();
   release.join();

@@ -14,18 +14,19 @@
 namespace loom::compiler::test {
 namespace {
 
-// y[gid] += 0.5 * x[gid] in float4s: two loads and a store for two operations.
-const char* const kAxpy4 = LOOM_SPIR_MODULE R"(
-define spir_kernel void @axpy4(<4 x float> addrspace(1)* %x, <4 x float> addrspace(1)* %y) {
+// y[gid] += 0.5 * x[gid] in vectors of floats (axpy() gives the width): two loads and a store for two
+// operations.
+const char* const kAxpy = LOOM_SPIR_MODULE R"(
+define spir_kernel void @axpy(VECTOR addrspace(1)* %x, VECTOR addrspace(1)* %y) {
 entry:
   %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
-  %xs = getelementptr inbounds <4 x float>, <4 x float> addrspace(1)* %x, i64 %gid
-  %ys = getelementptr inbounds <4 x float>, <4 x float> addrspace(1)* %y, i64 %gid
-  %xv = load <4 x float>, <4 x float> addrspace(1)* %xs, align 16
-  %yv = load <4 x float>, <4 x float> addrspace(1)* %ys, align 16
-  %scaled = fmul <4 x float> %xv, <float 0.5, float 0.5, float 0.5, float 0.5>
-  %sum = fadd <4 x float> %scaled, %yv
-  store <4 x float> %sum, <4 x float> addrspace(1)* %ys, align 16
+  %xs = getelementptr inbounds VECTOR, VECTOR addrspace(1)* %x, i64 %gid
+  %ys = getelementptr inbounds VECTOR, VECTOR addrspace(1)* %y, i64 %gid
+  %xv = load VECTOR, VECTOR addrspace(1)* %xs, align ALIGN
+  %yv = load VECTOR, VECTOR addrspace(1)* %ys, align ALIGN
+  %scaled = fmul VECTOR %xv, HALVES
+  %sum = fadd VECTOR %scaled, %yv
+  store VECTOR %sum, VECTOR addrspace(1)* %ys, align ALIGN
   ret void
 }
 )";
@@ -93,22 +94,6 @@ entry:
 }
 )";
 
-// y[gid] += 0.5 * x[gid] in float8s: two operations for three accesses.
-const char* const kAxpy8 = LOOM_SPIR_MODULE R"(
-define spir_kernel void @axpy8(<8 x float> addrspace(1)* %x, <8 x float> addrspace(1)* %y) {
-entry:
-  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
-  %xs = getelementptr inbounds <8 x float>, <8 x float> addrspace(1)* %x, i64 %gid
-  %ys = getelementptr inbounds <8 x float>, <8 x float> addrspace(1)* %y, i64 %gid
-  %xv = load <8 x float>, <8 x float> addrspace(1)* %xs, align 32
-  %yv = load <8 x float>, <8 x float> addrspace(1)* %ys, align 32
-  %scaled = fmul <8 x float> %xv, <float 0.5, float 0.5, float 0.5, float 0.5, float 0.5, float 0.5, float 0.5, float 0.5>
-  %sum = fadd <8 x float> %scaled, %yv
-  store <8 x float> %sum, <8 x float> addrspace(1)* %ys, align 32
-  ret void
-}
-)";
-
 // y[gid] += 0.5 * x[gid] in float4s, one component at a time (as CLBlast's AXPY writes it).
 const char* const kComponentWiseAxpy4 = LOOM_SPIR_MODULE R"(
 define spir_kernel void @axpy4(<4 x float> addrspace(1)* %x, <4 x float> addrspace(1)* %y) {
@@ -170,10 +155,23 @@ done:
 }
 )";
 
+void replaceAll(std::string& text, const std::string& placeholder, const std::string& value) {
+  for (size_t at; (at = text.find(placeholder)) != std::string::npos;) text.replace(at, placeholder.size(), value);
+}
+
 std::string vectorSum(const char* vector, bool perWorkItem) {
   std::string assembly = kVectorSum;
-  for (size_t at; (at = assembly.find("VECTOR")) != std::string::npos;) assembly.replace(at, 6, vector);
-  assembly.replace(assembly.find("BASE"), 4, perWorkItem ? "%base = add i64 %gid, 0" : "%base = add i64 0, 0");
+  replaceAll(assembly, "VECTOR", vector);
+  replaceAll(assembly, "BASE", perWorkItem ? "%base = add i64 %gid, 0" : "%base = add i64 0, 0");
+  return assembly;
+}
+
+std::string axpy(unsigned width) {
+  std::string assembly = kAxpy, halves;
+  for (unsigned i = 0; i < width; ++i) halves += i ? ", float 0.5" : "<float 0.5";
+  replaceAll(assembly, "VECTOR", "<" + std::to_string(width) + " x float>");
+  replaceAll(assembly, "HALVES", halves + ">");
+  replaceAll(assembly, "ALIGN", std::to_string(4 * width));
   return assembly;
 }
 
@@ -188,7 +186,7 @@ size_t vectorLoads(const llvm::Function& function) {
 }
 
 TEST(VectorKernelsIr, AMemoryBoundKernelOfFloat4KeepsItsVectors) {
-  Built built(kAxpy4, twoPointers("axpy4"));
+  Built built(axpy(4), twoPointers("axpy"));
   ASSERT_NE(built.function, nullptr);
   EXPECT_EQ(vectorLoads(*built.function), 2u) << "interleaving float4 accesses across work-items costs more than it gains";
 }
@@ -212,7 +210,7 @@ TEST(VectorKernelsIr, AnArithmeticKernelOfInt8IsScalarizedToBeWidenedAcrossWorkI
 }
 
 TEST(VectorKernelsIr, AMemoryBoundKernelOfFloat8KeepsItsVectors) {
-  Built built(kAxpy8, twoPointers("axpy8"));
+  Built built(axpy(8), twoPointers("axpy"));
   ASSERT_NE(built.function, nullptr);
   EXPECT_EQ(vectorLoads(*built.function), 2u);
 }

@@ -647,29 +647,42 @@ struct SplitLaunchOverFourTiles {
     launch.descriptor = &descriptor;
   }
   BackendKernel tileKernels[4];
+  // Launches `count` times, each after `pause`, with `finish` (the tiles' work) after each.
+  template <typename Finish>
+  void launchEach(BackendQueue& queue, size_t count, std::chrono::milliseconds pause, Finish finish) const {
+    const uint8_t noArguments[1] = {};
+    for (size_t i = 0; i < count; ++i) {
+      std::this_thread::sleep_for(pause);
+      queue.launch(launch, noArguments);
+      finish();
+    }
+  }
+
   CompositeKernel kernel{{&tileKernels[0], &tileKernels[1], &tileKernels[2], &tileKernels[3]}, 4};
   compiler::KernelDescriptor descriptor;
   KernelLaunch launch;
 };
+
+// Each tile issued `launches` parts, each with the tile's own kernel.
+void expectEachTilesParts(const testing::FakeAsynchronousBackend (&tiles)[4], const SplitLaunchOverFourTiles& split,
+                          size_t launches) {
+  for (size_t tile = 0; tile < 4; ++tile) {
+    ASSERT_EQ(tiles[tile].launches.size(), launches) << tile;
+    for (const KernelLaunch& part : tiles[tile].launches) EXPECT_EQ(part.kernel, &split.tileKernels[tile]);
+  }
+}
 
 // The GPUs of a root issue their parts of a split launch together: the tiles after the first from
 // threads of their own while those are awake, else from the root's thread. Each part is issued
 // once, with its tile's kernel, either way.
 TEST_F(CompositeOverFourAsynchronousTiles, IssuesEachPartOnceFromTheTilesOwnThreadsWhileTheyAreAwake) {
   SplitLaunchOverFourTiles split(tiles, root, queue);
-  const KernelLaunch& launch = split.launch;
-  const uint8_t noArguments[1] = {};
   constexpr size_t kLaunches = 200;
-  for (size_t i = 0; i < kLaunches; ++i) {
-    queue->launch(launch, noArguments);
-    finishEveryTilesWork();
-  }
+  split.launchEach(*queue, kLaunches, std::chrono::milliseconds(0), [&] { finishEveryTilesWork(); });
+  expectEachTilesParts(tiles, split, kLaunches);
+  if (HasFatalFailure()) return;
   for (size_t tile = 0; tile < 4; ++tile) {
-    ASSERT_EQ(tiles[tile].launches.size(), kLaunches) << tile;
-    for (const KernelLaunch& part : tiles[tile].launches) {
-      EXPECT_EQ(part.kernel, &split.tileKernels[tile]);
-      EXPECT_EQ(part.groupsToRun(), 16u);
-    }
+    for (const KernelLaunch& part : tiles[tile].launches) EXPECT_EQ(part.groupsToRun(), 16u);
     const auto& threads = tiles[tile].launchThreads;
     const size_t fromRootsThread = std::count(threads.begin(), threads.end(), std::this_thread::get_id());
     if (tile == 0)
@@ -683,18 +696,10 @@ TEST_F(CompositeOverFourAsynchronousTiles, IssuesEachPartOnceFromTheTilesOwnThre
 // part is still issued once, by the root's thread or by an issuer it woke.
 TEST_F(CompositeOverFourAsynchronousTiles, IssuesEachPartOnceWhenTheIssuersSleptBetweenLaunches) {
   SplitLaunchOverFourTiles split(tiles, root, queue);
-  const KernelLaunch& launch = split.launch;
-  const uint8_t noArguments[1] = {};
   constexpr size_t kLaunches = 5;
-  for (size_t i = 0; i < kLaunches; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(3));  // past an issuer's 1 ms of spinning
-    queue->launch(launch, noArguments);
-    finishEveryTilesWork();
-  }
-  for (size_t tile = 0; tile < 4; ++tile) {
-    ASSERT_EQ(tiles[tile].launches.size(), kLaunches) << tile;
-    for (const KernelLaunch& part : tiles[tile].launches) EXPECT_EQ(part.kernel, &split.tileKernels[tile]);
-  }
+  // Pauses past an issuer's 1 ms of spinning.
+  split.launchEach(*queue, kLaunches, std::chrono::milliseconds(3), [&] { finishEveryTilesWork(); });
+  expectEachTilesParts(tiles, split, kLaunches);
 }
 
 // CPU tiles sharing one pool, running a kernel written by hand in the CPU's work-group ABI that

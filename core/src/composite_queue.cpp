@@ -241,8 +241,13 @@ uint32_t CompositeQueue::markTime() {
     markTimes_.push_back(std::move(times));
     return static_cast<uint32_t>(markTimes_.size() - 1);
   }
+  // A mark is work of each tile's stream: the tile is busy until it passed it. It orders nothing,
+  // so no tile needs to join another for it.
   std::vector<uint32_t> tileMarks;
-  for (auto& tile : tiles_) tileMarks.push_back(tile->markTime());
+  for (size_t tile = 0; tile < tiles_.size(); ++tile) {
+    tileMarks.push_back(tiles_[tile]->markTime());
+    idle_[tile] = false;
+  }
   if (std::find(tileMarks.begin(), tileMarks.end(), kNoMark) != tileMarks.end()) return kNoMark;
   marks_.push_back(std::move(tileMarks));
   return static_cast<uint32_t>(marks_.size() - 1);

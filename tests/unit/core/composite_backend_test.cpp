@@ -633,6 +633,23 @@ TEST_F(CompositeOverFourAsynchronousTiles, AsksATileThatCompletedNoMoreUntilItIs
   EXPECT_TRUE(queue->completed());
 }
 
+// A time mark is work on every tile's stream: a root whose tiles were idle is busy until each tile
+// passed its mark, and only then are the mark's times there to read (on CUDA, asking an event's
+// time before the stream reached it fails).
+TEST_F(CompositeOverFourAsynchronousTiles, AMarkMakesIdleTilesBusyUntilTheyPassIt) {
+  std::vector<uint8_t> source(4 * kGranule, 1), destination(4 * kGranule, 0);
+  queue->copy(destination.data(), source.data(), source.size());
+  finishEveryTilesWork();
+  ASSERT_TRUE(queue->completed());
+  const uint32_t mark = queue->markTime();
+  EXPECT_FALSE(queue->completed()) << "no tile has passed the mark yet";
+  EXPECT_FALSE(queue->markReached(mark));
+  finishEveryTilesWork();
+  EXPECT_TRUE(queue->completed());
+  EXPECT_TRUE(queue->markReached(mark));
+  EXPECT_NE(queue->timeOfMark(mark), 0u);
+}
+
 // A launch of 64 groups of a kernel with a body per tile, on the fixture's root remade over tiles
 // that run parts of launches.
 struct SplitLaunchOverFourTiles {

@@ -3,6 +3,7 @@
 // offsets, and clSetKernelExecInfo for pointers reached only through other pointers.
 #include "cl_test_helpers.h"
 
+#include <algorithm>
 #include <numeric>
 
 namespace loom::test {
@@ -11,6 +12,7 @@ namespace {
 const char* const kSvmKernels = R"(
 kernel void square(global int* d) { size_t i = get_global_id(0); d[i] = d[i] * d[i]; }
 kernel void count_up(global volatile int* counter) { atomic_inc(counter); }
+kernel void take_ticket(global volatile int* counter, global int* tickets) { tickets[get_global_id(0)] = atomic_inc(counter); }
 typedef struct { global int* target; int value; } Indirect;
 kernel void through_pointer(global Indirect* table) {
   size_t i = get_global_id(0);
@@ -114,6 +116,28 @@ TEST_F(SvmTest, FineGrainBufferIsSharedWithoutMapping) {
   ASSERT_CL_OK(clSetKernelArgSVMPointer(count, 0, counter));
   ASSERT_NO_FATAL_FAILURE(run1d(count, 4096));
   EXPECT_EQ(*counter, 4101);
+}
+
+// Every work-item takes a ticket from one fine-grained counter: each ticket is handed out once.
+// On a GPU root device the parts of the launch run on several GPUs at once, whose atomics must be
+// atomic across GPUs (system scope), not only within one.
+TEST_F(SvmTest, FineGrainAtomicsHandOutEveryTicketOnce) {
+  if (!(capabilities & CL_DEVICE_SVM_ATOMICS)) GTEST_SKIP() << "no SVM atomics";
+  const size_t n = size_t(1) << 18;
+  auto* counter = static_cast<int*>(svmAlloc(CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, sizeof(int)));
+  auto* tickets = static_cast<int*>(svmAlloc(CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, n * sizeof(int)));
+  ASSERT_TRUE(counter && tickets);
+  *counter = 0;
+  cl_kernel take = kernel(program, "take_ticket");
+  ASSERT_CL_OK(clSetKernelArgSVMPointer(take, 0, counter));
+  ASSERT_CL_OK(clSetKernelArgSVMPointer(take, 1, tickets));
+  ASSERT_NO_FATAL_FAILURE(run1d(take, n));
+  EXPECT_EQ(*counter, int(n));
+  std::vector<int> sorted(tickets, tickets + n);
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<int> expected(n);
+  std::iota(expected.begin(), expected.end(), 0);
+  EXPECT_TRUE(sorted == expected) << "tickets handed out twice or never";
 }
 
 struct FreeRecord {

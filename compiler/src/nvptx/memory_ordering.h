@@ -1,12 +1,21 @@
 #pragma once
-// Memory fences as PTX membar: the NVPTX backend of LLVM 15 cannot select LLVM's fence.
+// Memory fences and atomics in PTX's terms.
 #include "llvm/IR/Module.h"
 
 namespace loom::compiler::nvptx {
 
+// Memory fences as PTX membar: the NVPTX backend of LLVM 15 cannot select LLVM's fence.
 // Every fence (the builtin library's mem_fence, read_mem_fence, write_mem_fence) becomes
 // membar.gl, which orders for every scope OpenCL C can name short of the host; single-thread
 // fences (compiler barriers) go away.
 void lowerFences(llvm::Module& module);
+
+// Atomics on global and generic memory at system scope (atom.sys). LLVM 15's backend writes
+// atom without a scope, which PTX takes as .gpu: atomic only among the threads of one GPU. The
+// memory Loom gives a kernel may be shared with the host and other GPUs (fine-grained SVM, shared
+// allocations) or spread over several GPUs that run parts of one launch (a composite root device),
+// and the SPIR-V translator's OpenCL 1.2 lowering has dropped each atomic's scope by now, so every
+// such atomic takes the widest. Atomics on shared (local) memory keep the backend's form.
+void widenAtomicsToSystemScope(llvm::Module& module);
 
 }  // namespace loom::compiler::nvptx

@@ -5,6 +5,7 @@
 #include "address_spaces.h"
 #include "float_extensions.h"
 #include "libdevice.h"
+#include "memory_ordering.h"
 #include "pointer_spaces.h"
 #include "printf_lowering.h"
 #include "texture_loop_unrolling.h"
@@ -95,6 +96,7 @@ llvm::Expected<std::vector<uint8_t>> generatePtx(llvm::Module& module, const std
   preserveNullInCasts(module);
   routeCastsThroughGeneric(module);
   scalarizeLoadedFloatExtensions(module);
+  widenAtomicsToSystemScope(module);
   if (dumpIr) module.print(llvm::errs(), nullptr);
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);

@@ -577,19 +577,25 @@ TEST(Nvptx, RequiredSubGroupSizeIsTheWarps) {
   EXPECT_NE(other.log.find("sub-groups have 32 work-items"), std::string::npos) << other.log;
 }
 
-TEST(Nvptx, AtomicsAreAtomInstructions) {
+// Global and generic atomics are system-scoped: the memory may be shared with the host or other
+// GPUs (fine-grained SVM, a composite root's launch over several GPUs), where PTX's default .gpu
+// scope is atomic only within one GPU. Those whose old value nothing reads are reductions (red).
+// Local atomics keep the block's shared-memory form.
+TEST(Nvptx, AtomicsAreAtomInstructionsOfSystemScopeOutsideLocalMemory) {
   const std::string ptx = ptxOf(nvptxKernels("atomics"));
-  EXPECT_NE(ptx.find("atom.global.add.u64"), std::string::npos) << ptx;
-  EXPECT_NE(ptx.find("atom.shared.add.u32"), std::string::npos) << ptx;
-  EXPECT_NE(ptx.find("atom.global.cas.b32"), std::string::npos) << ptx;
+  for (const char* instruction : {"red.global.sys.add.u32", "red.global.sys.add.u64", "atom.global.sys.cas.b32",
+                                  "atom.shared.add.u32"})
+    EXPECT_NE(ptx.find(instruction), std::string::npos) << instruction << "\n" << ptx;
+  for (const char* unscoped : {"atom.global.add", "atom.global.cas", "red.global.add"})
+    EXPECT_EQ(ptx.find(unscoped), std::string::npos) << unscoped << "\n" << ptx;
 }
 
 // Float and double add are the native instructions (sm_60 and later have both); min and max
 // compare and swap the bits.
 TEST(Nvptx, FloatAtomicAddIsNativeAndMinMaxCompareAndSwap) {
   const std::string ptx = ptxOf(nvptxKernels("float_atomics"));
-  for (const char* instruction : {"atom.global.add.f32", "atom.shared.add.f32", "atom.add.f32", "atom.global.add.f64",
-                                  "atom.shared.add.f64", "atom.add.f64", "atom.global.cas.b32", "atom.shared.cas.b64"})
+  for (const char* instruction : {"atom.global.sys.add.f32", "atom.shared.add.f32", "atom.sys.add.f32", "atom.global.sys.add.f64",
+                                  "atom.shared.add.f64", "atom.sys.add.f64", "atom.global.sys.cas.b32", "atom.shared.cas.b64"})
     EXPECT_NE(ptx.find(instruction), std::string::npos) << instruction << "\n" << ptx;
   EXPECT_NE(entryBody(ptx, "spirv_float_extremes").find("max.f32"), std::string::npos);
 }

@@ -15,13 +15,7 @@
 #include <thread>
 #include <vector>
 
-#define CK(x)                                                                  \
-  do {                                                                         \
-    if (auto e = (x)) {                                                        \
-      std::printf("%s: error %d\n", #x, int(e));                               \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "probe_check.h"
 
 __global__ void empty(int* unused) {
   if (unused && threadIdx.x == 4096) *unused = 0;

@@ -25,13 +25,7 @@
 #include <thread>
 #include <vector>
 
-#define CK(x)                                                                  \
-  do {                                                                         \
-    if (auto e = (x)) {                                                        \
-      std::printf("%s: error %d\n", #x, int(e));                               \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "probe_check.h"
 
 __global__ void addOne(int* word) { atomicAdd(word, 1); }
 

@@ -24,12 +24,11 @@ struct PtxValue {
 };
 std::optional<PtxValue> ptxValue(llvm::Type* type, Kind kind) {
   const unsigned bits = type->getPrimitiveSizeInBits();
-  if (bits != 32 && bits != 64) return std::nullopt;
-  const char* constraint = bits == 32 ? "r" : "l";
-  if (type->isFloatingPointTy()) constraint = bits == 32 ? "f" : "d";
-  else if (!type->isIntegerTy()) return std::nullopt;
-  if (kind == Kind::Float && !type->isFloatingPointTy()) return std::nullopt;
-  if (kind != Kind::Float && kind != Kind::Bits && type->isFloatingPointTy()) return std::nullopt;
+  const bool floating = type->isFloatingPointTy();
+  if ((bits != 32 && bits != 64) || (!floating && !type->isIntegerTy())) return std::nullopt;
+  // Floats take float operations and bit moves; integers anything but float operations.
+  if (floating ? kind != Kind::Float && kind != Kind::Bits : kind == Kind::Float) return std::nullopt;
+  const char* constraint = floating ? (bits == 32 ? "f" : "d") : (bits == 32 ? "r" : "l");
   const char* prefix = kind == Kind::Unsigned ? "u" : kind == Kind::Signed ? "s" : kind == Kind::Bits ? "b" : "f";
   return PtxValue{std::string(".") + prefix + std::to_string(bits), constraint};
 }
@@ -96,6 +95,7 @@ bool widen(llvm::AtomicRMWInst& atomic) {
   llvm::IRBuilder<> builder(&atomic);
   llvm::Value* operand = atomic.getValOperand();
   if (atomic.getOperation() == llvm::AtomicRMWInst::Sub) operand = builder.CreateNeg(operand);
+  // PTX's red has no exchange.
   const bool returnsOld = !atomic.use_empty() || atomic.getOperation() == llvm::AtomicRMWInst::Xchg;
   llvm::Value* old = systemAtomic(builder, returnsOld, *space, operation->name, *value, atomic.getPointerOperand(), {operand});
   if (returnsOld) atomic.replaceAllUsesWith(old);

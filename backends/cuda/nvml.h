@@ -21,6 +21,8 @@ constexpr int NVML_CLOCK_MEM = 2;
 // nvmlTemperatureSensors_t and nvmlTemperatureThresholds_t
 constexpr int NVML_TEMPERATURE_GPU = 0;
 constexpr int NVML_TEMPERATURE_THRESHOLD_SHUTDOWN = 0;
+// nvmlEnableState_t
+constexpr int NVML_FEATURE_ENABLED = 1;
 // nvmlSamplingType_t
 constexpr int NVML_GPU_UTILIZATION_SAMPLES = 1;
 // nvmlValueType_t

@@ -275,6 +275,14 @@ std::optional<core::EngineActivity> NvmlTelemetry::engineActivity(uint32_t group
   return core::EngineActivity{utilization_.activeUs, utilization_.lastTimestampUs};
 }
 
+// NVML's mode now and after the next reset (nvidia-smi -e sets the latter). A GPU whose memory has
+// no error correction answers NOT_SUPPORTED.
+std::optional<core::EccState> NvmlTelemetry::eccState() {
+  int current = 0, pending = 0;
+  if (!hasNvml() || !call(nvml_->nvmlDeviceGetEccMode, &current, &pending)) return std::nullopt;
+  return core::EccState{current == NVML_FEATURE_ENABLED, pending == NVML_FEATURE_ENABLED};
+}
+
 std::unique_ptr<core::Telemetry> createNvmlTelemetry(core::PciAddress address) {
   std::string error;
   std::shared_ptr<const Nvml> nvml = Nvml::shared(error);

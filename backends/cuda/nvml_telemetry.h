@@ -61,6 +61,7 @@ class NvmlTelemetry final : public core::Telemetry {
   std::optional<core::MemoryState> memoryState(uint32_t module) override;
   std::vector<core::ActivityKind> engineGroups() override { return engines_; }
   std::optional<core::EngineActivity> engineActivity(uint32_t group) override;
+  std::optional<core::EccState> eccState() override;
 
  private:
   bool hasNvml() const { return nvml_ && device_; }

@@ -106,4 +106,44 @@ ze_result_t zesDeviceGetState(zes_device_handle_t hDevice, zes_device_state_t* p
   return ZE_RESULT_SUCCESS;
 }
 
+ze_result_t zesDeviceEccAvailable(zes_device_handle_t hDevice, ze_bool_t* pAvailable) {
+  ZES_REQUIRE_DEVICE(hDevice);
+  ZE_REQUIRE_POINTER(pAvailable);
+  *pAvailable = sysmanOf(hDevice).telemetry().eccState().has_value();
+  return ZE_RESULT_SUCCESS;
+}
+
+// Loom reads the mode and never changes it: on NVIDIA GPUs that is nvidia-smi's (as root, taking
+// effect at the next reset), and the host's memory controller is the firmware's.
+ze_result_t zesDeviceEccConfigurable(zes_device_handle_t hDevice, ze_bool_t* pConfigurable) {
+  ZES_REQUIRE_DEVICE(hDevice);
+  ZE_REQUIRE_POINTER(pConfigurable);
+  *pConfigurable = false;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zesDeviceGetEccState(zes_device_handle_t hDevice, zes_device_ecc_properties_t* pState) {
+  ZES_REQUIRE_DEVICE(hDevice);
+  ZE_REQUIRE_POINTER(pState);
+  const std::optional<core::EccState> ecc = sysmanOf(hDevice).telemetry().eccState();
+  ZE_REQUIRE(ecc.has_value(), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, "the device reports no error correction of its memory");
+  auto state = [](bool enabled) { return enabled ? ZES_DEVICE_ECC_STATE_ENABLED : ZES_DEVICE_ECC_STATE_DISABLED; };
+  pState->currentState = state(ecc->enabled);
+  pState->pendingState = state(ecc->enabledAfterReset);
+  pState->pendingAction = ecc->enabled == ecc->enabledAfterReset ? ZES_DEVICE_ACTION_NONE : ZES_DEVICE_ACTION_WARM_CARD_RESET;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zesDeviceSetEccState(zes_device_handle_t hDevice, const zes_device_ecc_desc_t* newState, zes_device_ecc_properties_t* pState) {
+  ZES_REQUIRE_DEVICE(hDevice);
+  ZE_REQUIRE_POINTER(newState);
+  ZE_REQUIRE_POINTER(pState);
+  ZE_REQUIRE(newState->state == ZES_DEVICE_ECC_STATE_ENABLED || newState->state == ZES_DEVICE_ECC_STATE_DISABLED,
+             ZE_RESULT_ERROR_INVALID_ENUMERATION, "newState->state is neither enabled nor disabled");
+  ZE_REQUIRE(sysmanOf(hDevice).telemetry().eccState().has_value(), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+             "the device reports no error correction of its memory");
+  return reportError(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, __func__,
+                     "Loom does not change ECC modes (zesDeviceEccConfigurable says false; nvidia-smi -e does, as root)");
+}
+
 }  // namespace loom::l0

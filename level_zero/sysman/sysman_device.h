@@ -76,6 +76,10 @@ ze_result_t readingFailed(const char* function);
 
 ze_result_t zesDeviceGetProperties(zes_device_handle_t hDevice, zes_device_properties_t* pProperties);
 ze_result_t zesDeviceGetState(zes_device_handle_t hDevice, zes_device_state_t* pState);
+ze_result_t zesDeviceEccAvailable(zes_device_handle_t hDevice, ze_bool_t* pAvailable);
+ze_result_t zesDeviceEccConfigurable(zes_device_handle_t hDevice, ze_bool_t* pConfigurable);
+ze_result_t zesDeviceGetEccState(zes_device_handle_t hDevice, zes_device_ecc_properties_t* pState);
+ze_result_t zesDeviceSetEccState(zes_device_handle_t hDevice, const zes_device_ecc_desc_t* newState, zes_device_ecc_properties_t* pState);
 
 }  // namespace loom::l0
 

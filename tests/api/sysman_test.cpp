@@ -223,6 +223,30 @@ TEST_F(SysmanTest, EngineGroupsCountActiveTimeMonotonically) {
   }
 }
 
+// ECC is read, never changed: a device whose memory reports error correction (NVIDIA GPUs,
+// through NVML) gives its mode now and after the next reset; the CPU device's host memory reports
+// none. Changing the mode is nvidia-smi's (as root, with a reset).
+TEST_F(SysmanTest, EccStateIsReadAndNeverChanged) {
+  ze_bool_t available = false, configurable = true;
+  ASSERT_ZE(zesDeviceEccAvailable(device, &available));
+  ASSERT_ZE(zesDeviceEccConfigurable(device, &configurable));
+  EXPECT_FALSE(configurable);
+  zes_device_ecc_properties_t state{ZES_STRUCTURE_TYPE_DEVICE_ECC_PROPERTIES};
+  zes_device_ecc_desc_t wanted{ZES_STRUCTURE_TYPE_DEVICE_ECC_DESC, nullptr, ZES_DEVICE_ECC_STATE_ENABLED};
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zesDeviceSetEccState(device, &wanted, &state));
+  wanted.state = ZES_DEVICE_ECC_STATE_UNAVAILABLE;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION, zesDeviceSetEccState(device, &wanted, &state));
+  if (!available) {
+    EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zesDeviceGetEccState(device, &state));
+    return;
+  }
+  ASSERT_ZE(zesDeviceGetEccState(device, &state));
+  for (zes_device_ecc_state_t mode : {state.currentState, state.pendingState})
+    EXPECT_TRUE(mode == ZES_DEVICE_ECC_STATE_ENABLED || mode == ZES_DEVICE_ECC_STATE_DISABLED) << mode;
+  EXPECT_EQ(state.currentState == state.pendingState ? ZES_DEVICE_ACTION_NONE : ZES_DEVICE_ACTION_WARM_CARD_RESET,
+            state.pendingAction);
+}
+
 TEST_F(SysmanTest, NullHandlesAndPointersGetTheSpecsCodes) {
   zes_device_properties_t properties{ZES_STRUCTURE_TYPE_DEVICE_PROPERTIES};
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesDeviceGetProperties(nullptr, &properties));
@@ -234,6 +258,12 @@ TEST_F(SysmanTest, NullHandlesAndPointersGetTheSpecsCodes) {
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDeviceEnumMemoryModules(device, nullptr, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDeviceEnumEngineGroups(device, nullptr, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDevicePciGetBars(device, nullptr, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDeviceEccAvailable(device, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDeviceEccConfigurable(device, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDeviceGetEccState(device, nullptr));
+  zes_device_ecc_properties_t ecc{ZES_STRUCTURE_TYPE_DEVICE_ECC_PROPERTIES};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDeviceSetEccState(device, nullptr, &ecc));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesDeviceGetEccState(nullptr, &ecc));
   uint32_t count = 0;
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesDeviceEnumMemoryModules(nullptr, &count, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesDeviceEnumEngineGroups(nullptr, &count, nullptr));

@@ -2,6 +2,7 @@
 // fake sysfs file, and the telemetry that remains where NVML is missing.
 #include "backends/cuda/nvml_telemetry.h"
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -114,6 +115,30 @@ TEST(NvmlTelemetry, WithoutNvmlOnlyThePciAddressAndBarsAreKnown) {
   EXPECT_FALSE(telemetry.frequencyState(0));
   EXPECT_FALSE(telemetry.energy(0));
   EXPECT_FALSE(telemetry.engineActivity(0));
+}
+
+// ECC modes now and after the next reset, read from NVML (a fake library here); a GPU whose
+// memory has no error correction (NVML: NOT_SUPPORTED) reports none.
+TEST(NvmlTelemetry, EccModesComeFromNvml) {
+  std::string error;
+  std::shared_ptr<const Nvml> nvml = Nvml::load(LOOM_FAKE_NVML, error);
+  ASSERT_TRUE(nvml) << error;
+  auto setEccMode = reinterpret_cast<void (*)(int, int)>(dlsym(dlopen(LOOM_FAKE_NVML, RTLD_NOW | RTLD_NOLOAD), "fakeNvmlSetEccMode"));
+  ASSERT_NE(setEccMode, nullptr);
+  nvmlDevice_t device = nullptr;
+  ASSERT_EQ(NVML_SUCCESS, nvml->nvmlDeviceGetHandleByPciBusId_v2("00000000:3b:00.0", &device));
+  NvmlTelemetry telemetry(nvml, device, {0, 0x3b, 0, 0}, "/nonexistent");
+  EXPECT_FALSE(telemetry.eccState());
+  setEccMode(NVML_FEATURE_ENABLED, 0);
+  std::optional<core::EccState> ecc = telemetry.eccState();
+  ASSERT_TRUE(ecc);
+  EXPECT_TRUE(ecc->enabled);
+  EXPECT_FALSE(ecc->enabledAfterReset);
+  setEccMode(0, NVML_FEATURE_ENABLED);
+  ecc = telemetry.eccState();
+  ASSERT_TRUE(ecc);
+  EXPECT_FALSE(ecc->enabled);
+  EXPECT_TRUE(ecc->enabledAfterReset);
 }
 
 }  // namespace

@@ -105,6 +105,12 @@ struct EngineActivity {
   uint64_t timestampUs = 0;  // when activeUs was sampled
 };
 
+// Error correction of the device's memory: on now, and on once the device is next reset.
+struct EccState {
+  bool enabled = false;
+  bool enabledAfterReset = false;
+};
+
 class Telemetry {
  public:
   virtual ~Telemetry() = default;
@@ -133,6 +139,9 @@ class Telemetry {
 
   virtual std::vector<ActivityKind> engineGroups() { return {}; }
   virtual std::optional<EngineActivity> engineActivity(uint32_t group) { return std::nullopt; }
+
+  // nullopt for memory without error correction, or when the system cannot say.
+  virtual std::optional<EccState> eccState() { return std::nullopt; }
 };
 
 }  // namespace loom::core

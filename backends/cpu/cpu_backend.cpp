@@ -184,7 +184,7 @@ CpuBackend::LaunchPlan CpuBackend::planOf(const core::KernelLaunch& launch, cons
                     launchContext(launch),
                     longestGroupRun(launch),
                     (launch.localMemorySize + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment,
-                    size_t(launch.descriptor->barrierFrameSize) * groupItems};
+                    size_t(launch.descriptor->barrierFrameSize) * compiler::barrierFrameElements(groupItems)};
 }
 
 bool CpuBackend::GroupsTask::operator()(uint64_t first, uint64_t last, unsigned thread) const {

@@ -197,11 +197,14 @@ std::vector<Slot> collectSlots(const WorkGroupBody& wg, const llvm::SmallPtrSet<
   return slots;
 }
 
-// Lays the slots out from the frames; returns the bytes per work-item.
+// Lays the slots out from the frames, each an array of barrierFrameElements(work-items); returns
+// the bytes per element.
 uint64_t placeSlots(llvm::IRBuilder<>& builder, Machine& machine) {
   uint64_t offset = 0, alignment = kMinimumFrameAlignment;
+  // barrierFrameElements(workItems): arrays of a large group not whole pages apart.
+  llvm::Value* elements = builder.CreateNUWAdd(machine.workItems, builder.getInt64(kBarrierFramePaddingItems));
   for (Slot& slot : machine.slots) {
-    llvm::Value* start = builder.CreateMul(builder.getInt64(offset), machine.workItems);
+    llvm::Value* start = builder.CreateMul(builder.getInt64(offset), elements);
     llvm::Value* address = builder.CreateInBoundsGEP(builder.getInt8Ty(), machine.frames, start);
     slot.base = builder.CreateBitCast(address, slot.type->getPointerTo());
     offset += slot.size;

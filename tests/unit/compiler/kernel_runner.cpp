@@ -107,7 +107,7 @@ void Arguments::run(WorkGroupFunction function, const Range& range) {
   // One area, as the runtime lays it out: local memory, then the barrier frames.
   const size_t localBytes = alignUp(layOutLocalArguments(kernel_, localSizes_, buffer_.data()), kScratchAlignment);
   const size_t groupItems = size_t(range.localSize[0]) * range.localSize[1] * range.localSize[2];
-  Scratch scratch = allocateScratch(localBytes + size_t(kernel_.barrierFrameSize) * groupItems);
+  Scratch scratch = allocateScratch(localBytes + size_t(kernel_.barrierFrameSize) * barrierFrameElements(groupItems));
   WorkGroupContext context{};
   for (int d = 0; d < 3; ++d) {
     context.enqueuedLocalSize[d] = range.localSize[d];

@@ -206,6 +206,14 @@ TEST(BarrierRegionsIr, AValueLiveAcrossABarrierGoesThroughTheGroupsFrame) {
   EXPECT_TRUE(loadedFromFrame) << "the region after it reads the value back";
 }
 
+// The frames' arrays, read side by side by a vectorized region loop, never start a whole number of
+// 4 KiB pages apart in a group of a power-of-two size from 32 on: there they would share L1 sets.
+TEST(BarrierRegionsIr, FrameArraysOfPowerOfTwoGroupsStartApartFromPageMultiples) {
+  for (uint64_t workItems = 32; workItems <= kMaxWorkGroupSize; workItems *= 2)
+    for (uint64_t elementBytes = 4; elementBytes <= 128; elementBytes *= 2)
+      EXPECT_NE(0u, elementBytes * barrierFrameElements(workItems) % 4096) << workItems << " work-items, " << elementBytes << " bytes";
+}
+
 TEST(BarrierRegionsIr, ABarrierInsideALoopSplitsEachIterationIntoRegions) {
   KernelDescriptor kernel = pointerKernel("rounds", {kGlobalPointer});
   KernelArgument rounds;

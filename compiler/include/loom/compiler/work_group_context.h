@@ -11,10 +11,10 @@ constexpr uint32_t kMaxWorkGroupSize = 4096;
 
 // The elements of each array of a group's barrier frames: one per work-item and 16 more, so that
 // in a group of a power-of-two size from 32 on no two arrays of elements up to 128 bytes start a
-// multiple of 4 KiB apart, and arrays of floats still start on cache lines. A vectorized region loop reads one
-// element of every array at a time; arrays a whole number of pages apart (a group of 4096 float
-// values makes them 16 KiB apart) fall into the same sets of the L1 cache, which has fewer ways
-// than a float8 kernel has arrays: ze_peak's float8 ran at a third of its float4 so.
+// multiple of 4 KiB apart, and arrays of floats still start on cache lines. A vectorized region
+// loop reads one element of every array at a time; arrays a whole number of pages apart (a group
+// of 4096 float values makes them 16 KiB apart) fall into the same sets of the L1 cache, which has
+// fewer ways than a float8 kernel has arrays: ze_peak's float8 ran at a third of its float4 so.
 constexpr uint64_t kBarrierFramePaddingItems = 16;
 constexpr uint64_t barrierFrameElements(uint64_t workItems) { return workItems + kBarrierFramePaddingItems; }
 

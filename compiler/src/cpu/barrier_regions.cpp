@@ -63,7 +63,7 @@ struct Region {
 
 struct Machine {
   llvm::Value* sizes[3];
-  llvm::Value* workItems;  // i64
+  llvm::Value* frameElements;  // i64: each frame array's, barrierFrameElements(the group's work-items)
   llvm::Value* frames;
   llvm::AllocaInst* next;  // the largest barrier id the region's work-items asked for
   llvm::BasicBlock* exit;
@@ -201,10 +201,8 @@ std::vector<Slot> collectSlots(const WorkGroupBody& wg, const llvm::SmallPtrSet<
 // the bytes per element.
 uint64_t placeSlots(llvm::IRBuilder<>& builder, Machine& machine) {
   uint64_t offset = 0, alignment = kMinimumFrameAlignment;
-  // barrierFrameElements(workItems): arrays of a large group not whole pages apart.
-  llvm::Value* elements = builder.CreateNUWAdd(machine.workItems, builder.getInt64(kBarrierFramePaddingItems));
   for (Slot& slot : machine.slots) {
-    llvm::Value* start = builder.CreateMul(builder.getInt64(offset), elements);
+    llvm::Value* start = builder.CreateMul(builder.getInt64(offset), machine.frameElements);
     llvm::Value* address = builder.CreateInBoundsGEP(builder.getInt8Ty(), machine.frames, start);
     slot.base = builder.CreateBitCast(address, slot.type->getPointerTo());
     offset += slot.size;
@@ -567,7 +565,8 @@ BarrierRegions buildBarrierRegions(const WorkGroupBody& wg) {
   for (unsigned d = 0; d < 3; ++d)
     machine.sizes[d] = loadContextField(builder, wg.context, LOOM_CONTEXT_FIELD(localSize) + 4 * d, builder.getInt32Ty());
   auto wide = [&](llvm::Value* v) { return builder.CreateZExt(v, builder.getInt64Ty()); };
-  machine.workItems = builder.CreateNUWMul(builder.CreateNUWMul(wide(machine.sizes[0]), wide(machine.sizes[1])), wide(machine.sizes[2]));
+  llvm::Value* workItems = builder.CreateNUWMul(builder.CreateNUWMul(wide(machine.sizes[0]), wide(machine.sizes[1])), wide(machine.sizes[2]));
+  machine.frameElements = builder.CreateNUWAdd(workItems, builder.getInt64(kBarrierFramePaddingItems));
   machine.frames = loadContextField(builder, wg.context, LOOM_CONTEXT_FIELD(barrierFrame), builder.getInt8PtrTy());
   const uint64_t frameSize = placeSlots(builder, machine);
   builder.SetInsertPoint(&*wg.entry->getFirstInsertionPt());

@@ -18,7 +18,7 @@ loom-bundle/:
                gpu_benchmark, image_benchmark, scaling_benchmark and every test binary in DIR/bin (loom_*_tests), stripped; the tests
                and benchmarks carry their kernels inside (loom_embedded_files in CMake), so they
                run from any folder
-  lib/         libze_loom.so.1, libloom_opencl.so.1 (stripped), and what they need that Ubuntu
+  lib/         libze_loom.so.1, libloom_opencl.so.1 (stripped), the tests' fake NVML library, and what they need that Ubuntu
                24.04 lacks: LLVM 15, clang-cpp 15, the SPIR-V translator, the Level Zero loader and
                its layers, the ocl-icd OpenCL loader (all from this Debian machine)
   lib/compat/SONAME/
@@ -97,6 +97,8 @@ copy_library() {  # copy_library FILE_IN_BUILD_LIB: the real file stripped, its 
 }
 copy_library libze_loom.so.1
 copy_library libloom_opencl.so.1
+# The fake NVML library that loom_cuda_tests loads from lib/ beside its bin/.
+if [ -f "$build/lib/libloom_fake_nvml.so" ]; then copy_library libloom_fake_nvml.so; fi
 
 programs=(ze_sample cl_sample loom-info loom-cc ze_benchmark cl_kernel_suite gpu_benchmark image_benchmark scaling_benchmark)
 if [ $tests = 1 ]; then

@@ -210,8 +210,12 @@ static_assert(sizeof(CUlaunchConfig) == 56);
 namespace loom::backends::cuda {
 
 using CUtexObject = unsigned long long;
+using CUsurfObject = unsigned long long;
+struct CUarray_st;
+using CUarray = CUarray_st*;
 
 // CUresourcetype
+constexpr int CU_RESOURCE_TYPE_ARRAY = 0;
 constexpr int CU_RESOURCE_TYPE_PITCH2D = 3;
 
 // CUarray_format
@@ -238,11 +242,14 @@ constexpr unsigned CU_TRSF_NORMALIZED_COORDINATES = 0x02;
 constexpr DeviceAttribute kTexturePitchAlignment = DeviceAttribute(51);
 
 // CUDA_RESOURCE_DESC: a resource type and a 128-byte union at offset 8, of which Loom uses the
-// pitched 2D linear memory.
+// pitched 2D linear memory and arrays.
 struct CudaResourceDesc {
   int resType;
   char pad[4];
   union {
+    struct {
+      CUarray hArray;
+    } array;
     struct {
       CUdeviceptr devPtr;
       ArrayFormat format;
@@ -272,5 +279,19 @@ struct CudaTextureDesc {
   int reserved[12];
 };
 static_assert(sizeof(CudaTextureDesc) == 104);
+
+// CUDA_ARRAY3D_DESCRIPTOR: Depth 0 makes a 2D array.
+struct CudaArray3dDescriptor {
+  size_t Width;
+  size_t Height;
+  size_t Depth;
+  ArrayFormat Format;
+  unsigned int NumChannels;
+  unsigned int Flags;
+};
+static_assert(sizeof(CudaArray3dDescriptor) == 40);
+
+// CUDA_ARRAY3D_DESCRIPTOR flags: the array may be written through a surface object.
+constexpr unsigned CUDA_ARRAY3D_SURFACE_LDST = 0x02;
 
 }  // namespace loom::backends::cuda

@@ -5,11 +5,13 @@
 #include <utility>
 
 #include "backends/cuda/cuda_device_info.h"
+#include "backends/cuda/cuda_image_registry.h"
 #include "backends/cuda/cuda_image_textures.h"
 #include "backends/cuda/cuda_program.h"
 #include "backends/cuda/nvml_telemetry.h"
 #include "loom/core/debug_keys.h"
 #include "loom/core/futex.h"
+#include "loom/core/image.h"
 #include "loom/core/log.h"
 
 namespace loom::backends::cuda {
@@ -171,14 +173,58 @@ void CudaBackend::unregisterHostMemory(void* address) {
   succeeded(driver().cuMemHostUnregister(address), "cuMemHostUnregister");
 }
 
-void CudaBackend::createImageTextures(const core::ImageShape& shape, const void* data, uint64_t* textures) {
+void CudaBackend::createImageTextures(const core::Image& image, uint64_t* textures) {
   auto scope = context_->makeCurrent();
-  cuda::createImageTextures(driver(), shape, address(data), capabilities_.texturePitchAlignment, textures);
+  const CUdeviceptr texels = address(image.data());
+  std::unique_ptr<TextureMirror> mirror = createTextureMirror(image);
+  if (mirror)
+    cuda::createImageTextures(driver(), mirror->resource(), textures);
+  else
+    cuda::createImageTextures(driver(), image.shape(), texels, capabilities_.texturePitchAlignment, textures);
+  if (textures[0] == 0) mirror.reset();  // no texture reads it
+  ImageRegistry::instance().add(image.descriptorAddress(), texels, image.sizeInBytes(), mirror.get());
+  if (!mirror) return;
+  std::lock_guard lock(mirrorsMutex_);
+  mirrors_[image.descriptorAddress()] = std::move(mirror);
 }
 
-void CudaBackend::destroyImageTextures(const uint64_t* textures) {
+std::unique_ptr<TextureMirror> CudaBackend::createTextureMirror(const core::Image& image) {
+  if (!image.kernelsRead() || !image.ownsStorage() || !TextureMirror::serves(image.shape()) ||
+      !core::debugKeys().EnableTextureMirrors)
+    return nullptr;
+  CUfunction refresh = mirrorRefreshKernel();
+  if (!refresh) return nullptr;
+  std::unique_ptr<TextureMirror> mirror =
+      TextureMirror::create(driver(), image.shape(), address(image.data()), refresh, capabilities_.streamValueOperations);
+  if (!mirror) return nullptr;
+  // Stale from the start: the texels are the pitched memory's until the first refresh.
+  const uint32_t stale = 1;
+  fill(reinterpret_cast<void*>(mirror->staleWord()), &stale, sizeof(stale), sizeof(stale));
+  return mirror;
+}
+
+CUfunction CudaBackend::mirrorRefreshKernel() {
+  std::lock_guard lock(mirrorsMutex_);
+  if (std::exchange(mirrorModuleTried_, true)) return mirrorRefresh_;
+  if (!succeeded(driver().cuModuleLoadDataEx(&mirrorModule_, kTextureMirrorRefreshPtx, 0, nullptr, nullptr), "cuModuleLoadDataEx"))
+    return nullptr;
+  if (!succeeded(driver().cuModuleGetFunction(&mirrorRefresh_, mirrorModule_, kTextureMirrorRefreshEntry), "cuModuleGetFunction"))
+    mirrorRefresh_ = nullptr;
+  return mirrorRefresh_;
+}
+
+void CudaBackend::destroyImageTextures(const core::Image& image, const uint64_t* textures) {
+  ImageRegistry::instance().remove(image.descriptorAddress());
   auto scope = context_->makeCurrent();
   cuda::destroyImageTextures(driver(), textures);
+  std::lock_guard lock(mirrorsMutex_);
+  mirrors_.erase(image.descriptorAddress());
+}
+
+CudaBackend::~CudaBackend() {
+  if (!mirrorModule_) return;
+  auto scope = context_->makeCurrent();
+  driver().cuModuleUnload(mirrorModule_);
 }
 
 bool CudaBackend::exportMemory(void* pointer, core::MemoryType type, core::DriverIpcHandle& handle) {

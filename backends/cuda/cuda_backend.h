@@ -14,6 +14,7 @@
 #include "backends/cuda/cuda_colored_memory.h"
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_queue.h"
+#include "backends/cuda/cuda_texture_mirror.h"
 #include "loom/core/backend.h"
 #include "loom/core/memory_manager.h"
 
@@ -23,6 +24,7 @@ class CudaBackend final : public core::Backend {
  public:
   // Retains the GPU's primary context and creates the backend's stream; nullptr and `error` on failure.
   static std::unique_ptr<CudaBackend> create(std::shared_ptr<const Driver> driver, CUdevice device, std::string& error);
+  ~CudaBackend() override;
 
   const core::DeviceInfo& info() const override { return info_; }
   compiler::Target compilerTarget() const override { return compiler::Target::Nvptx; }
@@ -46,9 +48,12 @@ class CudaBackend final : public core::Backend {
   bool registerHostMemory(void* address, size_t size) override;
   void unregisterHostMemory(void* address) override;
   // Texture objects for the 2D and 1D images of the formats the texture units sample as OpenCL
-  // does (cuda_image_textures.h).
-  void createImageTextures(const core::ImageShape& shape, const void* data, uint64_t* textures) override;
-  void destroyImageTextures(const uint64_t* textures) override;
+  // does (cuda_image_textures.h), over a texture mirror where the image gains from one
+  // (cuda_texture_mirror.h) and that kernels may read. Kernels store whole texels into images
+  // that have texture objects (image_abi.h), so images they only write keep theirs. Every image
+  // is entered in the ImageRegistry until destroyed.
+  void createImageTextures(const core::Image& image, uint64_t* textures) override;
+  void destroyImageTextures(const core::Image& image, const uint64_t* textures) override;
   // CUDA IPC (cuIpcGetMemHandle) shares device memory; managed and pinned memory have no handle.
   bool exportMemory(void* address, core::MemoryType type, core::DriverIpcHandle& handle) override;
   // Opens on this GPU, with peer access enabled as needed when another GPU exported it.
@@ -111,6 +116,16 @@ class CudaBackend final : public core::Backend {
   void* keepColoredMemory(std::unique_ptr<CudaColoredMemory> memory);  // its address; nullptr for none
   std::mutex coloredMutex_;
   std::map<void*, std::unique_ptr<CudaColoredMemory>> colored_;  // by address
+  // The mirror of `image`, its stale word set; nullptr where it has none.
+  std::unique_ptr<TextureMirror> createTextureMirror(const core::Image& image);
+  // The refresh kernel of texture mirrors, loaded with the first mirror; nullptr, said, when the
+  // driver refuses its PTX.
+  CUfunction mirrorRefreshKernel();
+  std::mutex mirrorsMutex_;
+  CUmodule mirrorModule_ = nullptr;
+  CUfunction mirrorRefresh_ = nullptr;
+  bool mirrorModuleTried_ = false;
+  std::map<uint64_t, std::unique_ptr<TextureMirror>> mirrors_;  // by the image's descriptor address
 };
 
 // Why a driver of `version` (as cuDriverGetVersion gives it) cannot run Loom's GPU kernels; empty

@@ -95,3 +95,8 @@ LOOM_CUDA_OPTIONAL_FUNCTION(cuLaunchKernelEx, "cuLaunchKernelEx", const CUlaunch
 LOOM_CUDA_FUNCTION(cuTexObjectCreate, "cuTexObjectCreate", nullptr, CUtexObject*, const CudaResourceDesc*,
                    const CudaTextureDesc*, const void*)
 LOOM_CUDA_FUNCTION(cuTexObjectDestroy, "cuTexObjectDestroy", nullptr, CUtexObject)
+// Block-linear copies of images for the texture units (cuda_texture_mirror.h).
+LOOM_CUDA_FUNCTION(cuArray3DCreate, "cuArray3DCreate_v2", "cuArray3DCreate", CUarray*, const CudaArray3dDescriptor*)
+LOOM_CUDA_FUNCTION(cuArrayDestroy, "cuArrayDestroy", nullptr, CUarray)
+LOOM_CUDA_FUNCTION(cuSurfObjectCreate, "cuSurfObjectCreate", nullptr, CUsurfObject*, const CudaResourceDesc*)
+LOOM_CUDA_FUNCTION(cuSurfObjectDestroy, "cuSurfObjectDestroy", nullptr, CUsurfObject)

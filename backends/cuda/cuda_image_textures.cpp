@@ -104,12 +104,15 @@ std::optional<CudaTextureDesc> textureDescriptionOf(uint32_t samplerBits) {
 void createImageTextures(const Driver& driver, const core::ImageShape& shape, CUdeviceptr data, uint32_t pitchAlignment,
                          uint64_t* textures) {
   const std::optional<CudaResourceDesc> resource = textureResourceOf(shape, data, pitchAlignment);
-  if (!resource) return;
+  if (resource) createImageTextures(driver, *resource, textures);
+}
+
+void createImageTextures(const Driver& driver, const CudaResourceDesc& resource, uint64_t* textures) {
   for (uint32_t state = 0; state < compiler::kSamplerStates; ++state) {
     const std::optional<CudaTextureDesc> texture = textureDescriptionOf(compiler::samplerBitsOf(state));
     if (!texture) continue;
     CUtexObject object = 0;
-    const CUresult result = driver.cuTexObjectCreate(&object, &*resource, &*texture, nullptr);
+    const CUresult result = driver.cuTexObjectCreate(&object, &resource, &*texture, nullptr);
     if (result != CUDA_SUCCESS) {
       core::debugMessage("%s; reads of this image sample in software", driver.describe("cuTexObjectCreate", result).c_str());
       destroyImageTextures(driver, textures);

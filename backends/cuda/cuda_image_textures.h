@@ -28,6 +28,9 @@ std::optional<CudaTextureDesc> textureDescriptionOf(uint32_t samplerBits);
 // there is none, said under PrintDebugMessages when the driver refuses one), and destroys them.
 void createImageTextures(const Driver& driver, const core::ImageShape& shape, CUdeviceptr data, uint32_t pitchAlignment,
                          uint64_t* textures);
+// The same over `resource` (a texture mirror's array, cuda_texture_mirror.h), whose format the
+// caller has checked as textureResourceOf does.
+void createImageTextures(const Driver& driver, const CudaResourceDesc& resource, uint64_t* textures);
 void destroyImageTextures(const Driver& driver, const uint64_t* textures);
 
 }  // namespace loom::backends::cuda

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "backends/cuda/cuda_fill.h"
+#include "backends/cuda/cuda_image_registry.h"
 #include "backends/cuda/cuda_kernel_parameters.h"
 #include "backends/cuda/cuda_program.h"
 #include "loom/core/event.h"
@@ -161,6 +162,33 @@ void CudaQueue::launch(const core::KernelLaunch& launch, const uint8_t* argument
   if (launch.groupsToRun() == 0) return;
   std::optional<PrimaryContext::Scope> scope;
   enter(scope);
+  refreshMirrorsSampledBy(launch, arguments);
+  issueLaunch(launch, arguments);
+  markMirrorsWrittenBy(launch, arguments);
+}
+
+void CudaQueue::refreshMirrorsSampledBy(const core::KernelLaunch& launch, const uint8_t* arguments) {
+  ImageRegistry::instance().forEachMirrorSampledBy(launch, arguments, [&](const TextureMirror* mirror) {
+    const TextureMirror::Issued issued = mirror->refresh(stream_);
+    succeeded(issued.result, issued.call);
+  });
+}
+
+void CudaQueue::markMirrorsWrittenBy(const core::KernelLaunch& launch, const uint8_t* arguments) {
+  ImageRegistry::instance().forEachMirrorWrittenBy(launch, arguments, [&](const TextureMirror* mirror) {
+    const TextureMirror::Issued issued = mirror->markStale(stream_);
+    succeeded(issued.result, issued.call);
+  });
+}
+
+void CudaQueue::markMirrorsOverlapping(const void* begin, uint64_t size) {
+  ImageRegistry::instance().forEachMirrorOverlapping(address(begin), size, [&](const TextureMirror* mirror) {
+    const TextureMirror::Issued issued = mirror->markStale(stream_);
+    succeeded(issued.result, issued.call);
+  });
+}
+
+void CudaQueue::issueLaunch(const core::KernelLaunch& launch, const uint8_t* arguments) {
   if (!raiseDynamicSharedLimit(launch)) return;
   // The driver copies the parameters at the call, so the arguments need not outlive it.
   KernelParameters parameters(launch, arguments);
@@ -199,7 +227,8 @@ void CudaQueue::copy(void* destination, const void* source, size_t size) {
   enter(scope);
   // Unified addressing: the driver tells host from device memory by the pointers. Copies from and
   // to pageable host memory complete on the host before the call returns, as the driver stages them.
-  succeeded(driver().cuMemcpyAsync(address(destination), address(source), size, stream_), "cuMemcpyAsync");
+  if (succeeded(driver().cuMemcpyAsync(address(destination), address(source), size, stream_), "cuMemcpyAsync"))
+    markMirrorsOverlapping(destination, size);
 }
 
 void CudaQueue::copyRegion(const core::CopyRegionCommand& copy) {
@@ -208,10 +237,19 @@ void CudaQueue::copyRegion(const core::CopyRegionCommand& copy) {
   const core::Region3d& from = copy.sourceRegion;
   // The driver wants rows that do not overlap; regions that the frontends let through otherwise
   // (a pitch below the width) go row by row.
-  if (copy.width == 0 || copy.height == 0 || to.rowPitch < copy.width || from.rowPitch < copy.width)
+  if (copy.width == 0 || copy.height == 0 || copy.depth == 0 || to.rowPitch < copy.width || from.rowPitch < copy.width)
     return core::BackendQueue::copyRegion(copy);
   std::optional<PrimaryContext::Scope> scope;
   enter(scope);
+  issueCopyRegion(copy);
+  const uint64_t first = to.originZ * to.slicePitch + to.originY * to.rowPitch + to.originX;
+  const uint64_t extent = (copy.depth - 1) * to.slicePitch + (copy.height - 1) * to.rowPitch + copy.width;
+  markMirrorsOverlapping(static_cast<char*>(copy.destination) + first, extent);
+}
+
+void CudaQueue::issueCopyRegion(const core::CopyRegionCommand& copy) {
+  const core::Region3d& to = copy.destinationRegion;
+  const core::Region3d& from = copy.sourceRegion;
   for (uint64_t z = 0; z < copy.depth; ++z) {
     CudaMemcpy2d slice{};
     slice.srcMemoryType = slice.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
@@ -245,6 +283,7 @@ void CudaQueue::fill(void* destination, const void* pattern, size_t patternSize,
   // cuMemset refuses host memory (pinned or not): such fills go by copies, which take any memory.
   if (plan.method == FillPlan::Method::Doubling || memset(plan, address(destination)) == CUDA_ERROR_INVALID_VALUE)
     fillByDoubling(destination, bytes, patternSize, size);
+  markMirrorsOverlapping(destination, size);
 }
 
 CUresult CudaQueue::memset(const FillPlan& plan, CUdeviceptr start) {

@@ -1,7 +1,9 @@
 #pragma once
 // One CUDA stream of a GPU's primary context: the hardware queue of one Loom engine. Launches,
 // copies and fills are issued asynchronously, in order; the engine retires them once the stream
-// reports them complete.
+// reports them complete. Around them the stream keeps images' texture mirrors current
+// (cuda_texture_mirror.h): refreshed before a kernel that may sample them, marked stale after
+// whatever may write their texels.
 #include <memory>
 #include <optional>
 #include <vector>
@@ -66,6 +68,13 @@ class CudaQueue final : public core::BackendQueue {
   // PrintDebugMessages.
   bool succeeded(CUresult result, const char* call);
   bool raiseDynamicSharedLimit(const core::KernelLaunch& launch);
+  void issueLaunch(const core::KernelLaunch& launch, const uint8_t* arguments);
+  void issueCopyRegion(const core::CopyRegionCommand& copy);
+  // ImageRegistry's mirrors: refreshed before a launch that may sample them, marked stale after
+  // a launch, copy or fill that may write their texels.
+  void refreshMirrorsSampledBy(const core::KernelLaunch& launch, const uint8_t* arguments);
+  void markMirrorsWrittenBy(const core::KernelLaunch& launch, const uint8_t* arguments);
+  void markMirrorsOverlapping(const void* begin, uint64_t size);
   // Launches a kernel whose entries wait for the grids before them with programmatic stream
   // serialization: its blocks may start while the kernel before it retires (cuda_dependent_launch.h).
   void launchEarly(CUfunction entry, const core::KernelLaunch& launch, void** parameters);

@@ -57,11 +57,11 @@ uint64_t storageBytes(const ImageShape& shape) {
   return 0;
 }
 
-Image::Image(Device& device, const ImageShape& shape)
-    : device_(device), shape_(withTightPitches(shape)), elementSize_(core::elementSize(shape.format)) {}
+Image::Image(Device& device, const ImageShape& shape, bool kernelsRead)
+    : device_(device), shape_(withTightPitches(shape)), elementSize_(core::elementSize(shape.format)), kernelsRead_(kernelsRead) {}
 
-std::unique_ptr<Image> Image::create(Device& device, const ImageShape& shape, void* storage, const void* owner) {
-  std::unique_ptr<Image> image(new Image(device, shape));
+std::unique_ptr<Image> Image::create(Device& device, const ImageShape& shape, void* storage, const void* owner, bool kernelsRead) {
+  std::unique_ptr<Image> image(new Image(device, shape, kernelsRead));
   if (storage)
     image->data_ = static_cast<char*>(storage);
   else if (!image->allocateStorage(owner))
@@ -72,7 +72,7 @@ std::unique_ptr<Image> Image::create(Device& device, const ImageShape& shape, vo
 
 Image::~Image() {
   MemoryManager& memory = Runtime::get().memory();
-  device_.backend().destroyImageTextures(textures_.data());
+  device_.backend().destroyImageTextures(*this, textures_.data());
   if (descriptorId_) memory.free(descriptor_, descriptorId_);
   if (storageId_) memory.free(data_, storageId_);
 }
@@ -103,7 +103,7 @@ bool Image::writeDescriptor(const void* owner) {
   descriptor.channelType = static_cast<uint32_t>(shape_.format.type);
   descriptor.imageType = static_cast<uint32_t>(shape_.type);
   descriptor.elementSize = elementSize_;
-  device_.backend().createImageTextures(shape_, data_, textures_.data());
+  device_.backend().createImageTextures(*this, textures_.data());
   std::copy(textures_.begin(), textures_.end(), descriptor.textures);
   // Through the device's copy: a GPU's memory is not the host's.
   device_.backend().copy(descriptor_, &descriptor, sizeof(descriptor));

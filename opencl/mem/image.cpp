@@ -248,7 +248,7 @@ cl_int createImage(cl_context context, ImageRequest request, cl_mem* image) {
   core::ImageShape stored = given;
   if (!storage) stored.rowPitch = stored.slicePitch = 0;  // its own storage: tight
   stored = core::withTightPitches(stored);
-  std::unique_ptr<core::Image> coreImage = core::Image::create(device, stored, storage, owner);
+  std::unique_ptr<core::Image> coreImage = core::Image::create(device, stored, storage, owner, !(flags & CL_MEM_WRITE_ONLY));
   CL_CHECK(coreImage, CL_MEM_OBJECT_ALLOCATION_FAILURE, "out of memory");
   const core::LinearLayout hostLayout{given.rowPitch, given.slicePitch};
   if (request.hostPtr && !atHostPointer) copyInitialContents(*coreImage, request.hostPtr, hostLayout);

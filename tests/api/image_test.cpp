@@ -237,6 +237,40 @@ TEST_F(ImageTest, CopiesRunInRegularListsAndSignalEvents) {
   EXPECT_EQ(back.bytes, source.bytes);
 }
 
+// A list recorded once samples, each time it runs, what its own copy wrote just before: on a GPU
+// the sampled RGBA float image is a block-linear copy brought up to date as the list runs, not
+// when it was recorded (backends/cuda/cuda_texture_mirror.h).
+TEST_F(ImageTest, ARecordedListSamplesWhatItsCopyWroteEachTimeItRuns) {
+  ze_module_handle_t m = module("image_kernels.spv");
+  ASSERT_NE(m, nullptr);
+  ze_image_handle_t source = image(imageDesc(ZE_IMAGE_TYPE_2D, 2, 2, 1, 0, ZE_IMAGE_FORMAT_LAYOUT_32_32_32_32, ZE_IMAGE_FORMAT_TYPE_FLOAT));
+  ze_sampler_desc_t desc{ZE_STRUCTURE_TYPE_SAMPLER_DESC, nullptr, ZE_SAMPLER_ADDRESS_MODE_CLAMP, ZE_SAMPLER_FILTER_MODE_NEAREST, true};
+  ze_sampler_handle_t sampler = nullptr;
+  ASSERT_ZE(zeSamplerCreate(context, device, &desc, &sampler));
+  samplers.push_back(sampler);
+  float* out = shared<float>(4);
+  ze_kernel_handle_t sampleAt = kernel(m, "sample_at");
+  const float coordinate[2] = {0.25f, 0.75f};  // normalized: texel (0, 1)
+  setArguments(sampleAt, source, sampler);
+  ASSERT_ZE(zeKernelSetArgumentValue(sampleAt, 2, sizeof(coordinate), coordinate));
+  ASSERT_ZE(zeKernelSetArgumentValue(sampleAt, 3, sizeof(out), &out));
+
+  std::vector<float> texels(16);
+  ze_command_list_handle_t recorded = regularList();
+  ASSERT_ZE(zeCommandListAppendImageCopyFromMemory(recorded, source, texels.data(), nullptr, nullptr, 0, nullptr));
+  ASSERT_ZE(zeCommandListAppendBarrier(recorded, nullptr, 0, nullptr));
+  const ze_group_count_t one{1, 1, 1};
+  ASSERT_ZE(zeKernelSetGroupSize(sampleAt, 1, 1, 1));
+  ASSERT_ZE(zeCommandListAppendLaunchKernel(recorded, sampleAt, &one, nullptr, 0, nullptr));
+  ASSERT_ZE(zeCommandListClose(recorded));
+  for (float run = 1; run <= 3; ++run) {
+    for (size_t i = 0; i < texels.size(); ++i) texels[i] = run * 100 + float(i);
+    execute(recorded);
+    EXPECT_EQ(std::vector<float>(out, out + 4), (std::vector<float>{run * 100 + 8, run * 100 + 9, run * 100 + 10, run * 100 + 11}))
+        << "run " << run;
+  }
+}
+
 TEST_F(ImageTest, SamplersCheckTheirDescription) {
   ze_sampler_desc_t desc{ZE_STRUCTURE_TYPE_SAMPLER_DESC, nullptr, ZE_SAMPLER_ADDRESS_MODE_CLAMP, ZE_SAMPLER_FILTER_MODE_LINEAR, true};
   ze_sampler_handle_t sampler = nullptr;

@@ -229,6 +229,78 @@ TEST_F(ImageKernelTest, ReadWriteImagesUpdateInPlace) {
   EXPECT_EQ(readImage<cl_uint>(counts, width, height, 1), texels);
 }
 
+// What a kernel samples is the image as every command before it left it, whatever wrote it: on a
+// GPU, RGBA float images are sampled from a block-linear copy that each of these writes must
+// bring up to date (backends/cuda/cuda_texture_mirror.h).
+TEST_F(ImageKernelTest, SamplingSeesEveryKindOfWriteBeforeIt) {
+  constexpr size_t width = 40, height = 24, count = width * height * 4;
+  const auto values = [&](float base) {
+    std::vector<float> texels(count);
+    for (size_t i = 0; i < count; ++i) texels[i] = base + float(i);
+    return texels;
+  };
+  constexpr cl_image_format kRgbaFloat{CL_RGBA, CL_FLOAT};
+  std::vector<float> expected = values(0);
+  cl_mem image = image2d(CL_MEM_READ_WRITE, kRgbaFloat, width, height, expected.data());
+  cl_mem sampled = buffer(CL_MEM_WRITE_ONLY, count * sizeof(float));
+  cl_kernel sample = buildKernel(R"(
+    constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+    kernel void sample(read_only image2d_t image, global float4* out) {
+      int x = get_global_id(0), y = get_global_id(1);
+      out[y * get_image_width(image) + x] = read_imagef(image, nearest, (float2)(x + 0.5f, y + 0.5f));
+    })", "sample");
+  cl_kernel produce = buildKernel(R"(
+    kernel void produce(write_only image2d_t image, float base) {
+      int x = get_global_id(0), y = get_global_id(1);
+      float first = base + (y * get_image_width(image) + x) * 4;
+      write_imagef(image, (int2)(x, y), (float4)(first, first + 1, first + 2, first + 3));
+    })", "produce");
+  ASSERT_NE(sample, nullptr);
+  ASSERT_NE(produce, nullptr);
+  setArgs(sample, image, sampled);
+  const auto expectSampled = [&](const char* after) {
+    run2d(sample, width, height);
+    EXPECT_EQ(readBack<float>(sampled, count), expected) << "after " << after;
+  };
+  expectSampled("creation from host memory");
+
+  const size_t origin[3] = {0, 0, 0}, region[3] = {width, height, 1};
+  expected = values(1000);
+  ASSERT_CL_OK(clEnqueueWriteImage(queue, image, CL_FALSE, origin, region, 0, 0, expected.data(), 0, nullptr, nullptr));
+  expectSampled("clEnqueueWriteImage");
+
+  const float base = 2000;
+  setArgs(produce, image, base);
+  run2d(produce, width, height);
+  expected = values(base);
+  expectSampled("a kernel's write_imagef");
+
+  const float color[4] = {5, 6, 7, 8};
+  ASSERT_CL_OK(clEnqueueFillImage(queue, image, color, origin, region, 0, nullptr, nullptr));
+  for (size_t i = 0; i < count; ++i) expected[i] = color[i % 4];
+  expectSampled("clEnqueueFillImage");
+
+  expected = values(3000);
+  cl_mem other = image2d(CL_MEM_READ_ONLY, kRgbaFloat, width, height, expected.data());
+  ASSERT_CL_OK(clEnqueueCopyImage(queue, other, image, origin, origin, region, 0, nullptr, nullptr));
+  expectSampled("clEnqueueCopyImage");
+
+  expected = values(4000);
+  cl_mem staged = bufferWith(expected);
+  ASSERT_CL_OK(clEnqueueCopyBufferToImage(queue, staged, image, 0, origin, region, 0, nullptr, nullptr));
+  expectSampled("clEnqueueCopyBufferToImage");
+
+  size_t rowPitch = 0;
+  cl_int error = CL_SUCCESS;
+  auto* mapped = static_cast<char*>(clEnqueueMapImage(queue, image, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, origin, region,
+                                                      &rowPitch, nullptr, 0, nullptr, nullptr, &error));
+  ASSERT_CL_OK(error);
+  expected = values(5000);
+  for (size_t y = 0; y < height; ++y) std::memcpy(mapped + y * rowPitch, &expected[y * width * 4], width * 4 * sizeof(float));
+  ASSERT_CL_OK(clEnqueueUnmapMemObject(queue, image, mapped, 0, nullptr, nullptr));
+  expectSampled("a write through clEnqueueMapImage");
+}
+
 TEST_F(ImageKernelTest, SetKernelArgChecksImagesAndSamplers) {
   cl_kernel k = buildKernel(R"(
     kernel void k(read_only image2d_t in, write_only image2d_t out, read_write image2d_t both, sampler_t s, global int* data) {

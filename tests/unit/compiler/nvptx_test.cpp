@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "backends/cuda/cuda_dependent_launch.h"
+#include "backends/cuda/cuda_texture_mirror.h"
 #include "kernel_runner.h"
 #include "loom/compiler/nvptx_launch_abi.h"
 #include "loom/compiler/opencl_c.h"
@@ -218,6 +219,12 @@ TEST_P(NvptxKernels, PtxasAcceptsThemForAmpereAndHopper) {
   const BuildResult& built = nvptxKernels(GetParam());
   ASSERT_EQ(built.status, Status::Success) << built.log;
   for (const char* arch : {"sm_80", "sm_90"}) expectPtxasAccepts(ptxOf(built), GetParam(), arch);
+}
+
+// The CUDA backend's own kernel that copies images into their texture mirrors (hand-written PTX).
+TEST(Nvptx, TheTextureMirrorRefreshKernelAssembles) {
+  if (!std::filesystem::exists(kPtxas)) GTEST_SKIP() << kPtxas << " is not installed";
+  for (const char* arch : {"sm_75", "sm_90"}) expectPtxasAccepts(backends::cuda::kTextureMirrorRefreshPtx, "texture_mirror_refresh", arch);
 }
 
 // What a Hopper GPU's driver compiles: the PTX raised for dependent launches, with a

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -150,7 +151,9 @@ CUresult launch(const char* name, CUfunction function, const unsigned grid[3], c
   call.stream = stream;
   std::memcpy(call.grid, grid, sizeof(call.grid));
   std::memcpy(call.block, block, sizeof(call.block));
-  std::memcpy(&call.implicit, parameters[live->implicitParameterIndex], sizeof(call.implicit));
+  // Functions of modules loaded through the fake (the backend's own kernels) take no implicit parameters.
+  if (!live->moduleFunctions.count(function))
+    std::memcpy(&call.implicit, parameters[live->implicitParameterIndex], sizeof(call.implicit));
   expect(live->streams.count(stream) && live->streams[stream] == current(),
          std::string(name) + " on a stream of a context that is not current");
   return record(std::move(call));
@@ -338,6 +341,56 @@ void behaveAsTextureObjects(Driver& driver) {
   };
 }
 
+// CUDA arrays, surfaces over them, and modules of PTX whose functions are handles by name.
+void behaveAsArraysAndModules(Driver& driver) {
+  driver.cuArray3DCreate = [](CUarray* array, const CudaArray3dDescriptor* described) -> CUresult {
+    if (CUresult result = record("cuArray3DCreate")) return result;
+    *array = newHandle<CUarray>();
+    live->arrays[*array] = *described;
+    return CUDA_SUCCESS;
+  };
+  driver.cuArrayDestroy = [](CUarray array) -> CUresult {
+    expect(live->arrays.erase(array) == 1, "cuArrayDestroy of an unknown array");
+    return record("cuArrayDestroy");
+  };
+  driver.cuSurfObjectCreate = [](CUsurfObject* surface, const CudaResourceDesc* resource) -> CUresult {
+    if (CUresult result = record("cuSurfObjectCreate")) return result;
+    expect(resource->resType == CU_RESOURCE_TYPE_ARRAY && live->arrays.count(resource->res.array.hArray),
+           "cuSurfObjectCreate over something else than a live array");
+    static CUsurfObject next = 0;
+    *surface = ++next;
+    live->surfaces[*surface] = resource->res.array.hArray;
+    return CUDA_SUCCESS;
+  };
+  driver.cuSurfObjectDestroy = [](CUsurfObject surface) -> CUresult {
+    expect(live->surfaces.erase(surface) == 1, "cuSurfObjectDestroy of an unknown surface");
+    return record("cuSurfObjectDestroy");
+  };
+  driver.cuModuleLoadDataEx = [](CUmodule* module, const void* image, unsigned, JitOption*, void**) -> CUresult {
+    if (CUresult result = record("cuModuleLoadDataEx")) return result;
+    *module = newHandle<CUmodule>();
+    live->modules[*module] = static_cast<const char*>(image);
+    return CUDA_SUCCESS;
+  };
+  driver.cuModuleGetFunction = [](CUfunction* function, CUmodule module, const char* name) -> CUresult {
+    if (CUresult result = record("cuModuleGetFunction")) return result;
+    if (!live->modules.count(module) || live->modules[module].find(name) == std::string::npos) return CUDA_ERROR_INVALID_VALUE;
+    *function = newHandle<CUfunction>();
+    live->moduleFunctions[*function] = name;
+    return CUDA_SUCCESS;
+  };
+  driver.cuModuleUnload = [](CUmodule module) -> CUresult {
+    expect(live->modules.erase(module) == 1, "cuModuleUnload of an unknown module");
+    return record("cuModuleUnload");
+  };
+  driver.cuMemsetD32Async = [](CUdeviceptr destination, unsigned value, size_t count, CUstream stream) {
+    return enqueue("cuMemsetD32Async", stream, [=] {
+      auto* words = static_cast<uint32_t*>(pointer(destination));
+      std::fill(words, words + count, value);
+    });
+  };
+}
+
 void behaveAsVirtualMemory(Driver& driver) {
   driver.cuMemAddressReserve = [](CUdeviceptr* address, size_t size, size_t alignment, CUdeviceptr,
                                   unsigned long long) -> CUresult {
@@ -472,6 +525,7 @@ FakeCudaDriver::FakeCudaDriver() : driver_(Driver::withoutLibrary()) {
   behave(*driver_);
   behaveAsVirtualMemory(*driver_);
   behaveAsTextureObjects(*driver_);
+  behaveAsArraysAndModules(*driver_);
   behaveAsDeviceMemory(*driver_);
 }
 

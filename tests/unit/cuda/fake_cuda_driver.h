@@ -8,7 +8,7 @@
 // GPU); launches and waits for events are recorded, not run. Virtual memory calls keep the books
 // of what is reserved, created and mapped (virtualMemory), so that a test sees leaks, and export
 // and import physical memory as descriptors of memfds. Texture objects are kept with what they
-// were created from (textureObjects) until destroyed. Device memory is host memory, with IPC
+// were created from (textureObjects) until destroyed, arrays, surfaces and modules likewise. Device memory is host memory, with IPC
 // handles (deviceMemory).
 // One fake at a time: the entry points are plain functions that reach the live one. Calls may come
 // from several threads, one at a time: the context stack is shared.
@@ -92,6 +92,13 @@ class FakeCudaDriver {
   std::map<CUtexObject, FakeTextureObject> textureObjects;
   // cuTexObjectCreate fails with CUDA_ERROR_OUT_OF_MEMORY once this many objects live.
   size_t textureObjectLimit = SIZE_MAX;
+  // CUDA arrays and the surfaces over them, not yet destroyed.
+  std::map<CUarray, CudaArray3dDescriptor> arrays;
+  std::map<CUsurfObject, CUarray> surfaces;
+  // Modules (their PTX) not yet unloaded, and the functions got from them, by name. Launches of
+  // these functions carry no implicit parameters.
+  std::map<CUmodule, std::string> modules;
+  std::map<CUfunction, std::string> moduleFunctions;
   // Device memory (cuMemAlloc) not yet freed: host memory, which a test may read. Its IPC handles
   // (cuIpcGetMemHandle) name the allocation and the exporting process; as the real driver,
   // cuIpcOpenMemHandle refuses a handle that this very process exported.

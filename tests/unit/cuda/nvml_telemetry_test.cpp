@@ -117,13 +117,19 @@ TEST(NvmlTelemetry, WithoutNvmlOnlyThePciAddressAndBarsAreKnown) {
   EXPECT_FALSE(telemetry.engineActivity(0));
 }
 
+// The fake NVML library: in lib/ beside the test program's bin/.
+std::string fakeNvmlPath() {
+  return (std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "lib" / LOOM_FAKE_NVML).string();
+}
+
 // ECC modes now and after the next reset, read from NVML (a fake library here); a GPU whose
 // memory has no error correction (NVML: NOT_SUPPORTED) reports none.
 TEST(NvmlTelemetry, EccModesComeFromNvml) {
   std::string error;
-  std::shared_ptr<const Nvml> nvml = Nvml::load(LOOM_FAKE_NVML, error);
+  const std::string library = fakeNvmlPath();
+  std::shared_ptr<const Nvml> nvml = Nvml::load(library, error);
   ASSERT_TRUE(nvml) << error;
-  auto setEccMode = reinterpret_cast<void (*)(int, int)>(dlsym(dlopen(LOOM_FAKE_NVML, RTLD_NOW | RTLD_NOLOAD), "fakeNvmlSetEccMode"));
+  auto setEccMode = reinterpret_cast<void (*)(int, int)>(dlsym(dlopen(library.c_str(), RTLD_NOW | RTLD_NOLOAD), "fakeNvmlSetEccMode"));
   ASSERT_NE(setEccMode, nullptr);
   nvmlDevice_t device = nullptr;
   ASSERT_EQ(NVML_SUCCESS, nvml->nvmlDeviceGetHandleByPciBusId_v2("00000000:3b:00.0", &device));

@@ -19,6 +19,7 @@
 
 namespace loom::core {
 
+class Image;
 struct ImageShape;
 
 // A kernel loaded on a device; owned by its BackendProgram.
@@ -193,13 +194,13 @@ class Backend {
   virtual bool registerHostMemory(void* address, size_t size) { return false; }
   virtual void unregisterHostMemory(void* address) {}
 
-  // Texture objects through which kernels sample an image of `shape` (pitches resolved) whose
-  // texels start at `data`: textures[samplerState(bits)] (compiler/image_abi.h) for each sampler
-  // state the device's texture units serve for that format and image type, left 0 for the rest,
-  // which kernels sample in software. The default serves none. destroyImageTextures destroys
-  // what createImageTextures made (zeros are skipped), before the image's memory goes.
-  virtual void createImageTextures(const ImageShape& shape, const void* data, uint64_t* textures) {}
-  virtual void destroyImageTextures(const uint64_t* textures) {}
+  // Texture objects through which kernels sample `image` (its descriptor allocated, not yet
+  // written): textures[samplerState(bits)] (compiler/image_abi.h) for each sampler state the
+  // device's texture units serve for its format and type, left 0 for the rest, which kernels
+  // sample in software. The default serves none. destroyImageTextures destroys what
+  // createImageTextures made (zeros are skipped), before the image's memory goes.
+  virtual void createImageTextures(const Image& image, uint64_t* textures) {}
+  virtual void destroyImageTextures(const Image& image, const uint64_t* textures) {}
 
   // IPC of memory from this backend's allocator. exportMemory writes the driver's handle of the
   // allocation at `address` (its base); false when the driver cannot share memory of `type`.

@@ -17,5 +17,6 @@ LOOM_DEBUG_KEY(bool, DumpKernelIr, false, "Print the final LLVM IR of every modu
 LOOM_DEBUG_KEY(bool, EnablePerfJitDump, false, "Record the CPU kernels' machine code for perf: a jitdump under $JITDUMPDIR, else ~/.debug/jit (perf record -k 1, then perf inject --jit)")
 LOOM_DEBUG_KEY(bool, EnableDeviceEventWaits, true, "GPU queues wait for events in the device's own queue; 0 makes the engine's thread wait on the host")
 LOOM_DEBUG_KEY(bool, EnableDependentLaunches, true, "GPUs of compute capability 9.0 and later start a kernel's blocks while the kernel before it retires; 0 starts them after")
+LOOM_DEBUG_KEY(bool, EnableTextureMirrors, true, "GPU images of 16-byte float texels are sampled from a block-linear copy kept current beside their pitched memory; 0 samples the pitched memory")
 LOOM_DEBUG_KEY(std::string, LibdevicePath, "", "CUDA's libdevice for GPU kernels' math; empty: found under $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, /usr/lib/cuda (read by the compiler)")
 LOOM_DEBUG_KEY(std::string, TraceFile, "", "Write a Chrome trace-event timeline (API calls, command streams, kernels, copies, waits) to this file at exit; docs/tracing.md")

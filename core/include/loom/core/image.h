@@ -45,8 +45,11 @@ class Image {
   // An image of `shape` on `device` over `storage` (at least storageBytes(shape) bytes of memory
   // the device addresses, which the caller keeps alive longer than the image), or, when
   // `storage` is null, over memory of its own from the memory manager, tagged with `owner` (the
-  // API context). nullptr when out of memory.
-  static std::unique_ptr<Image> create(Device& device, const ImageShape& shape, void* storage, const void* owner);
+  // API context). `kernelsRead` false: kernels only write it (OpenCL's CL_MEM_WRITE_ONLY, under
+  // which a kernel's read is undefined), so nothing it holds need be kept for sampling (a GPU's
+  // texture mirror, backends/cuda/cuda_texture_mirror.h). nullptr when out of memory.
+  static std::unique_ptr<Image> create(Device& device, const ImageShape& shape, void* storage, const void* owner,
+                                       bool kernelsRead = true);
   ~Image();
   Image(const Image&) = delete;
   Image& operator=(const Image&) = delete;
@@ -55,6 +58,10 @@ class Image {
   ImageFormat format() const { return shape_.format; }
   uint32_t elementSize() const { return elementSize_; }
   char* data() const { return data_; }
+  // Whether the texels are the image's own memory, which nothing but the image addresses (not a
+  // buffer's, a host pointer's or another image's, which other objects may write too).
+  bool ownsStorage() const { return storageId_ != 0; }
+  bool kernelsRead() const { return kernelsRead_; }
   uint64_t sizeInBytes() const { return storageBytes(shape_); }
   Device& device() const { return device_; }
   // What an image kernel argument holds: the device address of the image's descriptor.
@@ -76,13 +83,14 @@ class Image {
   uint64_t offsetOf(const std::array<uint64_t, 3>& origin) const;
 
  private:
-  Image(Device& device, const ImageShape& shape);
+  Image(Device& device, const ImageShape& shape, bool kernelsRead);
   bool allocateStorage(const void* owner);
   bool writeDescriptor(const void* owner);
 
   Device& device_;
   ImageShape shape_;
   uint32_t elementSize_;
+  bool kernelsRead_;
   char* data_ = nullptr;
   uint64_t storageId_ = 0;  // memory-manager allocation owned by the image, 0 when given storage
   void* descriptor_ = nullptr;

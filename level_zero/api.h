@@ -14,6 +14,7 @@
 #include "level_zero/module/module.h"
 #include "level_zero/sampler/sampler.h"
 #include "level_zero/sysman/engine.h"
+#include "level_zero/sysman/firmware.h"
 #include "level_zero/sysman/frequency.h"
 #include "level_zero/sysman/memory_module.h"
 #include "level_zero/sysman/pci.h"

@@ -13,6 +13,7 @@ using nvmlReturn_t = int;
 constexpr nvmlReturn_t NVML_SUCCESS = 0;
 constexpr nvmlReturn_t NVML_ERROR_NOT_SUPPORTED = 3;
 constexpr nvmlReturn_t NVML_ERROR_NOT_FOUND = 6;
+constexpr nvmlReturn_t NVML_ERROR_INSUFFICIENT_SIZE = 7;
 using nvmlDevice_t = struct nvmlDevice_st*;
 
 // nvmlClockType_t
@@ -30,6 +31,9 @@ constexpr int NVML_VALUE_TYPE_DOUBLE = 0;
 constexpr int NVML_VALUE_TYPE_UNSIGNED_INT = 1;
 constexpr int NVML_VALUE_TYPE_UNSIGNED_LONG = 2;
 constexpr int NVML_VALUE_TYPE_UNSIGNED_LONG_LONG = 3;
+// A value NVML does not know, such as a process's memory in some virtualized setups.
+constexpr unsigned long long NVML_VALUE_NOT_AVAILABLE = ~0ull;
+constexpr unsigned int NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE = 32;
 // nvmlClocksThrottleReasons bits
 constexpr unsigned long long kNvmlThrottleApplicationsClocksSetting = 0x2;
 constexpr unsigned long long kNvmlThrottleSwPowerCap = 0x4;
@@ -48,6 +52,15 @@ union nvmlValue_t {
   unsigned long long ullVal;
   signed long long sllVal;
 };
+
+// The entries of nvmlDeviceGetComputeRunningProcesses_v2. Not _v3: its entries grew to 32 bytes
+// in R535 drivers and shrank back to these 24 in later ones, while _v2's never changed.
+struct nvmlProcessInfo_v2_t {
+  unsigned int pid;
+  unsigned long long usedGpuMemory;  // bytes, or NVML_VALUE_NOT_AVAILABLE
+  unsigned int gpuInstanceId, computeInstanceId;
+};
+static_assert(sizeof(nvmlProcessInfo_v2_t) == 24, "NVML's layout");
 
 struct nvmlSample_t {
   unsigned long long timeStamp;  // CPU time in microseconds

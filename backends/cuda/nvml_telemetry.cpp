@@ -17,6 +17,9 @@ constexpr uint32_t kHbmStackBits = 1024;
 constexpr int kPciRomIndex = 6;
 // struct resource flags of Linux's sysfs "resource" file.
 constexpr uint64_t kIoResourceIo = 0x100, kIoResourceMem = 0x200, kIoResourcePrefetch = 0x2000;
+// Processes may start between NVML's count and its listing: a few more tries, with room to spare.
+constexpr int kProcessListingTries = 4;
+constexpr unsigned int kSpareProcessEntries = 8;
 
 uint64_t monotonicMicroseconds() {
   timespec now{};
@@ -94,6 +97,10 @@ std::optional<double> samplePercent(int valueType, const nvmlValue_t& value) {
   }
 }
 
+core::ProcessUsage processUsage(const nvmlProcessInfo_v2_t& info) {
+  return {info.pid, info.usedGpuMemory == NVML_VALUE_NOT_AVAILABLE ? 0 : uint64_t(info.usedGpuMemory)};
+}
+
 NvmlTelemetry::NvmlTelemetry(std::shared_ptr<const Nvml> nvml, nvmlDevice_t device, core::PciAddress address,
                              std::string sysfsDevices)
     : nvml_(std::move(nvml)), device_(device), address_(address), sysfsDevices_(std::move(sysfsDevices)) {
@@ -147,6 +154,7 @@ void NvmlTelemetry::findDomains() {
                                     : NVML_ERROR_NOT_SUPPORTED;
   // Kernels running, as NVML's GPU utilization counts them; no sample yet is not a failure.
   if (sampling == NVML_SUCCESS || sampling == NVML_ERROR_NOT_FOUND) engines_.push_back(core::ActivityKind::Compute);
+  if (vbiosVersion()) firmwares_.push_back({"VBIOS"});
 }
 
 core::ProductStrings NvmlTelemetry::productStrings() {
@@ -243,6 +251,15 @@ std::optional<core::EnergyReading> NvmlTelemetry::energy(uint32_t domain) {
   return core::EnergyReading{millijoules * 1000, monotonicMicroseconds()};
 }
 
+// The limit the driver enforces once every limiter (nvidia-smi -pl, the board, out-of-band settings)
+// is taken into account.
+std::optional<int32_t> NvmlTelemetry::sustainedPowerLimitMilliwatts(uint32_t domain) {
+  if (domain >= power_.size()) return std::nullopt;
+  const auto limit = unsignedValue(nvml_->nvmlDeviceGetEnforcedPowerLimit);
+  if (!limit) return std::nullopt;
+  return int32_t(*limit);
+}
+
 std::optional<double> NvmlTelemetry::temperatureCelsius(uint32_t sensor) {
   unsigned int celsius = 0;
   if (sensor >= sensors_.size() || !call(nvml_->nvmlDeviceGetTemperature, NVML_TEMPERATURE_GPU, &celsius)) return std::nullopt;
@@ -281,6 +298,34 @@ std::optional<core::EccState> NvmlTelemetry::eccState() {
   int current = 0, pending = 0;
   if (!hasNvml() || !call(nvml_->nvmlDeviceGetEccMode, &current, &pending)) return std::nullopt;
   return core::EccState{current == NVML_FEATURE_ENABLED, pending == NVML_FEATURE_ENABLED};
+}
+
+// NVML answers too small an array with INSUFFICIENT_SIZE and the count it needs.
+std::optional<std::vector<core::ProcessUsage>> NvmlTelemetry::processes() {
+  if (!hasNvml() || !nvml_->nvmlDeviceGetComputeRunningProcesses_v2) return std::nullopt;
+  std::vector<nvmlProcessInfo_v2_t> infos;
+  unsigned int count = 0;
+  nvmlReturn_t result = NVML_ERROR_INSUFFICIENT_SIZE;
+  for (int tries = 0; result == NVML_ERROR_INSUFFICIENT_SIZE && tries < kProcessListingTries; ++tries) {
+    infos.resize(count == 0 ? 0 : count + kSpareProcessEntries);
+    count = unsigned(infos.size());
+    result = nvml_->nvmlDeviceGetComputeRunningProcesses_v2(device_, &count, infos.data());
+  }
+  if (result != NVML_SUCCESS) return std::nullopt;
+  std::vector<core::ProcessUsage> processes;
+  for (unsigned int i = 0; i < std::min<size_t>(count, infos.size()); ++i) processes.push_back(processUsage(infos[i]));
+  return processes;
+}
+
+std::optional<std::string> NvmlTelemetry::vbiosVersion() const {
+  char version[NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE] = {};
+  if (!call(nvml_->nvmlDeviceGetVbiosVersion, version, unsigned(sizeof(version))) || !version[0]) return std::nullopt;
+  return std::string(version);
+}
+
+std::optional<std::string> NvmlTelemetry::firmwareVersion(uint32_t firmware) {
+  if (firmware >= firmwares_.size()) return std::nullopt;
+  return vbiosVersion();
 }
 
 std::unique_ptr<core::Telemetry> createNvmlTelemetry(core::PciAddress address) {

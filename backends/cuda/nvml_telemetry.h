@@ -55,6 +55,7 @@ class NvmlTelemetry final : public core::Telemetry {
   std::optional<core::FrequencyState> frequencyState(uint32_t domain) override;
   std::vector<core::PowerDomain> powerDomains() override { return power_; }
   std::optional<core::EnergyReading> energy(uint32_t domain) override;
+  std::optional<int32_t> sustainedPowerLimitMilliwatts(uint32_t domain) override;
   std::vector<core::TemperatureSensor> temperatureSensors() override { return sensors_; }
   std::optional<double> temperatureCelsius(uint32_t sensor) override;
   std::vector<core::MemoryModule> memoryModules() override { return memory_; }
@@ -62,6 +63,9 @@ class NvmlTelemetry final : public core::Telemetry {
   std::vector<core::ActivityKind> engineGroups() override { return engines_; }
   std::optional<core::EngineActivity> engineActivity(uint32_t group) override;
   std::optional<core::EccState> eccState() override;
+  std::optional<std::vector<core::ProcessUsage>> processes() override;
+  std::vector<core::Firmware> firmwares() override { return firmwares_; }
+  std::optional<std::string> firmwareVersion(uint32_t firmware) override;
 
  private:
   bool hasNvml() const { return nvml_ && device_; }
@@ -72,6 +76,7 @@ class NvmlTelemetry final : public core::Telemetry {
   }
   std::optional<uint32_t> unsignedValue(nvmlReturn_t (*function)(nvmlDevice_t, unsigned int*)) const;
   std::vector<unsigned int> supportedClocks(uint32_t domain) const;
+  std::optional<std::string> vbiosVersion() const;
   void findDomains();
 
   std::shared_ptr<const Nvml> nvml_;
@@ -83,9 +88,13 @@ class NvmlTelemetry final : public core::Telemetry {
   std::vector<core::TemperatureSensor> sensors_;
   std::vector<core::MemoryModule> memory_;
   std::vector<core::ActivityKind> engines_;
+  std::vector<core::Firmware> firmwares_;
   std::mutex utilizationMutex_;
   UtilizationCounter utilization_;
 };
+
+// NVML's process entry as Level Zero's: memory NVML does not know is reported as 0.
+core::ProcessUsage processUsage(const nvmlProcessInfo_v2_t& info);
 
 // The telemetry of the GPU at `address`: NVML's device of that PCI address, or without NVML (the
 // debug message says why) the PCI description alone.

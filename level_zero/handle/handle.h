@@ -44,6 +44,7 @@ enum class HandleKind : uint64_t {
   Temperature = 0x6c6f6f6d74656d70,     // "loomtemp"
   MemoryModule = 0x6c6f6f6d6d656d6f,    // "loommemo"
   EngineGroup = 0x6c6f6f6d656e6769,     // "loomengi"
+  Firmware = 0x6c6f6f6d6669726d,        // "loomfirm"
   Tracer = 0x6c6f6f6d74726372,          // "loomtrcr"
   Image = 0x6c6f6f6d696d6167,           // "loomimag"
   Sampler = 0x6c6f6f6d736d706c,         // "loomsmpl"
@@ -106,6 +107,7 @@ LOOM_HANDLE_TYPE(_zes_pwr_handle_t, Power);
 LOOM_HANDLE_TYPE(_zes_temp_handle_t, Temperature);
 LOOM_HANDLE_TYPE(_zes_mem_handle_t, MemoryModule);
 LOOM_HANDLE_TYPE(_zes_engine_handle_t, EngineGroup);
+LOOM_HANDLE_TYPE(_zes_firmware_handle_t, Firmware);
 LOOM_HANDLE_TYPE(_zet_tracer_exp_handle_t, Tracer);
 LOOM_HANDLE_TYPE(_ze_image_handle_t, Image);
 LOOM_HANDLE_TYPE(_ze_sampler_handle_t, Sampler);

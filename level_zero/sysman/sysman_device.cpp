@@ -1,7 +1,6 @@
 #include "level_zero/sysman/sysman_device.h"
 
 #include <cstdio>
-#include <cstring>
 
 #include "level_zero/device/device.h"
 #include "level_zero/driver/driver.h"
@@ -9,14 +8,6 @@
 namespace loom::l0 {
 
 namespace {
-
-// Fills `out` (one of zes_device_properties_t's strings) with `text`, or "unknown" as the spec
-// asks when the system does not say.
-template <size_t Size>
-void copyProperty(char (&out)[Size], const std::string& text) {
-  std::memset(out, 0, Size);
-  std::strncpy(out, text.empty() ? "unknown" : text.c_str(), Size - 1);
-}
 
 // Vendor names as the PCI ID registry spells them.
 std::string vendorName(uint32_t vendorId) {
@@ -54,6 +45,7 @@ SysmanDevice::SysmanDevice(core::Telemetry& telemetry)
       temperatureSensors(makeObjects<TemperatureSensor>(telemetry, telemetry.temperatureSensors())),
       memoryModules(makeObjects<MemoryModule>(telemetry, telemetry.memoryModules())),
       engineGroups(makeObjects<EngineGroup>(telemetry, telemetry.engineGroups())),
+      firmwares(makeObjects<Firmware>(telemetry, telemetry.firmwares())),
       telemetry_(telemetry) {}
 
 ze_result_t checkSysmanEnabled(const char* function) {
@@ -144,6 +136,25 @@ ze_result_t zesDeviceSetEccState(zes_device_handle_t hDevice, const zes_device_e
              "the device reports no error correction of its memory");
   return reportError(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, __func__,
                      "Loom does not change ECC modes (zesDeviceEccConfigurable says false; nvidia-smi -e does, as root)");
+}
+
+// The telemetry lists the processes running kernels (NVML's compute processes), with the device
+// memory they allocated; what they map of shared memory is not known. Processes come and go between
+// the idiom's two calls: an array too small gets what fits and ZE_RESULT_ERROR_INVALID_SIZE.
+ze_result_t zesDeviceProcessesGetState(zes_device_handle_t hDevice, uint32_t* pCount, zes_process_state_t* pProcesses) {
+  ZES_REQUIRE_DEVICE(hDevice);
+  ZE_REQUIRE_POINTER(pCount);
+  const std::optional<std::vector<core::ProcessUsage>> processes = sysmanOf(hDevice).telemetry().processes();
+  ZE_REQUIRE(processes.has_value(), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, "the device does not say which processes use it");
+  const bool tooSmall = pProcesses && *pCount != 0 && *pCount < processes->size();
+  fillArray(*processes, pCount, pProcesses, [](zes_process_state_t& state, const core::ProcessUsage& process) {
+    state.processId = process.processId;
+    state.memSize = process.memoryBytes;
+    state.sharedSize = 0;
+    state.engines = ZES_ENGINE_TYPE_FLAG_COMPUTE;
+  });
+  ZE_REQUIRE(!tooSmall, ZE_RESULT_ERROR_INVALID_SIZE, "pProcesses holds fewer entries than there are processes");
+  return ZE_RESULT_SUCCESS;
 }
 
 }  // namespace loom::l0

@@ -3,12 +3,14 @@
 // ZES_ENABLE_SYSMAN=1 when zeInit runs, and device handles serve as sysman device handles. Without
 // it, and before zeInit, every zes* call fails with ZE_RESULT_ERROR_UNINITIALIZED.
 //
-// Each device's domains (frequency, power, temperature, memory, engines) are enumerated once, on
-// first use, as API objects with a handle tag of their kind (level_zero/handle/handle.h). A
-// sub-device's handle reports its root device's domains.
+// Each device's domains (frequency, power, temperature, memory, engines) and firmwares are
+// enumerated once, on first use, as API objects with a handle tag of their kind
+// (level_zero/handle/handle.h, firmware's below). A sub-device's handle reports its root device's.
 #include <level_zero/zes_api.h>
 
+#include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "level_zero/handle/handle.h"
@@ -43,6 +45,7 @@ using PowerDomain = SysmanObject<_zes_pwr_handle_t, core::PowerDomain>;
 using TemperatureSensor = SysmanObject<_zes_temp_handle_t, core::TemperatureSensor>;
 using MemoryModule = SysmanObject<_zes_mem_handle_t, core::MemoryModule>;
 using EngineGroup = SysmanObject<_zes_engine_handle_t, core::ActivityKind>;
+using Firmware = SysmanObject<_zes_firmware_handle_t, core::Firmware>;
 
 // A device's sysman view: its telemetry and the objects of its domains.
 class SysmanDevice {
@@ -55,6 +58,7 @@ class SysmanDevice {
   std::vector<std::unique_ptr<TemperatureSensor>> temperatureSensors;
   std::vector<std::unique_ptr<MemoryModule>> memoryModules;
   std::vector<std::unique_ptr<EngineGroup>> engineGroups;
+  std::vector<std::unique_ptr<Firmware>> firmwares;
 
  private:
   core::Telemetry& telemetry_;
@@ -71,6 +75,14 @@ ze_result_t listHandles(const std::vector<std::unique_ptr<Object>>& objects, uin
   return fillArray(objects, pCount, out, [](Handle& handle, const std::unique_ptr<Object>& object) { handle = object.get(); });
 }
 
+// Fills `out` (one of the zes_*_properties_t strings) with `text`, or "unknown" as the spec asks
+// when the system does not say.
+template <size_t Size>
+void copyProperty(char (&out)[Size], const std::string& text) {
+  std::memset(out, 0, Size);
+  std::strncpy(out, text.empty() ? "unknown" : text.c_str(), Size - 1);
+}
+
 // A reading the system did not give this time (a file vanished, NVML failed).
 ze_result_t readingFailed(const char* function);
 
@@ -80,6 +92,7 @@ ze_result_t zesDeviceEccAvailable(zes_device_handle_t hDevice, ze_bool_t* pAvail
 ze_result_t zesDeviceEccConfigurable(zes_device_handle_t hDevice, ze_bool_t* pConfigurable);
 ze_result_t zesDeviceGetEccState(zes_device_handle_t hDevice, zes_device_ecc_properties_t* pState);
 ze_result_t zesDeviceSetEccState(zes_device_handle_t hDevice, const zes_device_ecc_desc_t* newState, zes_device_ecc_properties_t* pState);
+ze_result_t zesDeviceProcessesGetState(zes_device_handle_t hDevice, uint32_t* pCount, zes_process_state_t* pProcesses);
 
 }  // namespace loom::l0
 

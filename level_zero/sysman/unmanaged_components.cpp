@@ -24,7 +24,6 @@ ze_result_t listNoComponents(zes_device_handle_t hDevice, uint32_t* pCount, cons
 LOOM_NO_COMPONENTS(zesDeviceEnumDiagnosticTestSuites, zes_diag_handle_t)
 LOOM_NO_COMPONENTS(zesDeviceEnumFabricPorts, zes_fabric_port_handle_t)
 LOOM_NO_COMPONENTS(zesDeviceEnumFans, zes_fan_handle_t)
-LOOM_NO_COMPONENTS(zesDeviceEnumFirmwares, zes_firmware_handle_t)
 LOOM_NO_COMPONENTS(zesDeviceEnumLeds, zes_led_handle_t)
 LOOM_NO_COMPONENTS(zesDeviceEnumPerformanceFactorDomains, zes_perf_handle_t)
 LOOM_NO_COMPONENTS(zesDeviceEnumPsus, zes_psu_handle_t)

@@ -167,7 +167,6 @@ TEST_F(SysmanTest, KindsLoomManagesNoneOfEnumerateZeroComponents) {
   expectNoComponents<zes_diag_handle_t>(device, zesDeviceEnumDiagnosticTestSuites);
   expectNoComponents<zes_fabric_port_handle_t>(device, zesDeviceEnumFabricPorts);
   expectNoComponents<zes_fan_handle_t>(device, zesDeviceEnumFans);
-  expectNoComponents<zes_firmware_handle_t>(device, zesDeviceEnumFirmwares);
   expectNoComponents<zes_led_handle_t>(device, zesDeviceEnumLeds);
   expectNoComponents<zes_perf_handle_t>(device, zesDeviceEnumPerformanceFactorDomains);
   expectNoComponents<zes_psu_handle_t>(device, zesDeviceEnumPsus);
@@ -183,6 +182,75 @@ TEST_F(SysmanTest, PowerDomainsCountEnergyMonotonically) {
     EXPECT_FALSE(properties.canControl);
     expectCountsUp(&zes_power_energy_counter_t::energy,
                    [&](zes_power_energy_counter_t* counter) { return zesPowerGetEnergyCounter(domain, counter); });
+  }
+}
+
+// The sustained limit is the one in effect (NVML's enforced limit on NVIDIA GPUs), locked: Loom
+// sets no limit. No other limit is known. The CPU device reports none.
+TEST_F(SysmanTest, PowerLimitsAreReadAndNeverSet) {
+  for (zes_pwr_handle_t domain : enumerate<zes_pwr_handle_t>(zesDeviceEnumPowerDomains)) {
+    zes_power_sustained_limit_t sustained{};
+    zes_power_burst_limit_t burst{true, 0};
+    zes_power_peak_limit_t peak{};
+    const ze_result_t result = zesPowerGetLimits(domain, &sustained, &burst, &peak);
+    uint32_t count = 0;
+    if (deviceType() == ZE_DEVICE_TYPE_CPU || result == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE) {
+      EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, result);
+      EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zesPowerGetLimitsExt(domain, &count, nullptr));
+      continue;
+    }
+    ASSERT_ZE(result);
+    EXPECT_TRUE(sustained.enabled);
+    EXPECT_GT(sustained.power, 0);
+    EXPECT_FALSE(burst.enabled);
+    EXPECT_EQ(-1, peak.powerAC);
+    ASSERT_ZE(zesPowerGetLimits(domain, nullptr, nullptr, nullptr));
+    ASSERT_ZE(zesPowerGetLimitsExt(domain, &count, nullptr));
+    ASSERT_EQ(1u, count);
+    zes_power_limit_ext_desc_t limits[2] = {{ZES_STRUCTURE_TYPE_POWER_LIMIT_EXT_DESC}, {ZES_STRUCTURE_TYPE_POWER_LIMIT_EXT_DESC}};
+    count = 2;
+    ASSERT_ZE(zesPowerGetLimitsExt(domain, &count, limits));
+    EXPECT_EQ(1u, count);
+    EXPECT_EQ(ZES_POWER_LEVEL_SUSTAINED, limits[0].level);
+    EXPECT_EQ(ZES_LIMIT_UNIT_POWER, limits[0].limitUnit);
+    EXPECT_TRUE(limits[0].enabled && limits[0].enabledStateLocked && limits[0].limitValueLocked && limits[0].intervalValueLocked);
+    EXPECT_EQ(sustained.power, limits[0].limit);
+    EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zesPowerSetLimits(domain, &sustained, nullptr, nullptr));
+  }
+}
+
+// The processes running kernels on the device, by the two-call idiom; the CPU device lists none.
+TEST_F(SysmanTest, ProcessesAreListedWhereTheDeviceSays) {
+  uint32_t count = 0;
+  const ze_result_t result = zesDeviceProcessesGetState(device, &count, nullptr);
+  if (deviceType() == ZE_DEVICE_TYPE_CPU) {
+    EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, result);
+    return;
+  }
+  ASSERT_ZE(result);
+  std::vector<zes_process_state_t> processes(count + 8, {ZES_STRUCTURE_TYPE_PROCESS_STATE});
+  uint32_t room = uint32_t(processes.size());
+  ASSERT_ZE(zesDeviceProcessesGetState(device, &room, processes.data()));
+  EXPECT_LT(room, processes.size()) << "the count comes back trimmed to what exists";
+  for (uint32_t i = 0; i < room; ++i) {
+    EXPECT_NE(0u, processes[i].processId);
+    EXPECT_EQ(ZES_ENGINE_TYPE_FLAG_COMPUTE, processes[i].engines);
+  }
+}
+
+// Firmwares are read (an NVIDIA GPU's VBIOS) and never flashed; the CPU device reports none.
+TEST_F(SysmanTest, FirmwaresAreReadAndNeverFlashed) {
+  const auto firmwares = enumerate<zes_firmware_handle_t>(zesDeviceEnumFirmwares);
+  if (deviceType() == ZE_DEVICE_TYPE_CPU) { EXPECT_TRUE(firmwares.empty()); }
+  for (zes_firmware_handle_t firmware : firmwares) {
+    zes_firmware_properties_t properties{ZES_STRUCTURE_TYPE_FIRMWARE_PROPERTIES};
+    ASSERT_ZE(zesFirmwareGetProperties(firmware, &properties));
+    EXPECT_FALSE(properties.canControl);
+    EXPECT_GT(std::strlen(properties.name), 0u);
+    EXPECT_GT(std::strlen(properties.version), 0u) << "a version or \"unknown\"";
+    char image[16] = {};
+    EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zesFirmwareFlash(firmware, image, sizeof(image)));
+    EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesFirmwareGetProperties(firmware, nullptr));
   }
 }
 
@@ -264,7 +332,11 @@ TEST_F(SysmanTest, NullHandlesAndPointersGetTheSpecsCodes) {
   zes_device_ecc_properties_t ecc{ZES_STRUCTURE_TYPE_DEVICE_ECC_PROPERTIES};
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDeviceSetEccState(device, nullptr, &ecc));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesDeviceGetEccState(nullptr, &ecc));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDeviceProcessesGetState(device, nullptr, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesDeviceEnumFirmwares(device, nullptr, nullptr));
   uint32_t count = 0;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesDeviceProcessesGetState(nullptr, &count, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesDeviceEnumFirmwares(nullptr, &count, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesDeviceEnumMemoryModules(nullptr, &count, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesDeviceEnumEngineGroups(nullptr, &count, nullptr));
 
@@ -276,8 +348,13 @@ TEST_F(SysmanTest, NullHandlesAndPointersGetTheSpecsCodes) {
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesFrequencyGetState(nullptr, &frequencyState));
   zes_power_energy_counter_t energy{};
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesPowerGetEnergyCounter(nullptr, &energy));
+  zes_power_sustained_limit_t sustained{};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesPowerGetLimits(nullptr, &sustained, nullptr, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesPowerGetLimitsExt(nullptr, &count, nullptr));
   double celsius = 0;
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesTemperatureGetState(nullptr, &celsius));
+  zes_firmware_properties_t firmware{ZES_STRUCTURE_TYPE_FIRMWARE_PROPERTIES};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zesFirmwareGetProperties(nullptr, &firmware));
 
   for (zes_mem_handle_t module : enumerate<zes_mem_handle_t>(zesDeviceEnumMemoryModules)) {
     EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesMemoryGetProperties(module, nullptr));
@@ -287,6 +364,8 @@ TEST_F(SysmanTest, NullHandlesAndPointersGetTheSpecsCodes) {
     EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesEngineGetProperties(group, nullptr));
     EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesEngineGetActivity(group, nullptr));
   }
+  for (zes_pwr_handle_t domain : enumerate<zes_pwr_handle_t>(zesDeviceEnumPowerDomains))
+    EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zesPowerGetLimitsExt(domain, nullptr, nullptr));
 }
 
 TEST_F(SysmanTest, HandlesOfAnotherKindAreRejected) {

@@ -1,30 +1,88 @@
-// A stand-in for libnvidia-ml.so.1 with the entry points Nvml::load needs and the ECC query: one
-// GPU whose ECC modes the test sets with fakeNvmlSetEccMode; until then its memory has no error
-// correction (NVML_ERROR_NOT_SUPPORTED).
+// A stand-in for libnvidia-ml.so.1 with the entry points Nvml::load needs and a few queries of one
+// GPU, each answering NVML_ERROR_NOT_SUPPORTED until the test sets its value: ECC modes
+// (fakeNvmlSetEccMode), the enforced power limit, the compute processes and the VBIOS version. Its
+// energy counter always works, so that the GPU has a power domain.
+#include <algorithm>
+#include <cstring>
+
 extern "C" {
 
 namespace {
-int currentEcc = -1, pendingEcc = -1;
-}
+constexpr int kSuccess = 0, kNotSupported = 3, kInsufficientSize = 7;
+constexpr unsigned kMaxProcesses = 8;
 
-__attribute__((visibility("default"))) int nvmlInit_v2() { return 0; }
+struct ProcessInfo {  // nvmlProcessInfo_v2_t
+  unsigned pid;
+  unsigned long long usedGpuMemory;
+  unsigned gpuInstanceId, computeInstanceId;
+};
+
+int currentEcc = -1, pendingEcc = -1;
+int enforcedPowerLimit = -1;
+int processCount = -1;
+ProcessInfo processes[kMaxProcesses];
+char vbiosVersion[32];
+}  // namespace
+
+__attribute__((visibility("default"))) int nvmlInit_v2() { return kSuccess; }
 
 __attribute__((visibility("default"))) int nvmlDeviceGetHandleByPciBusId_v2(const char*, void** device) {
   static int theGpu;
   *device = &theGpu;
-  return 0;
+  return kSuccess;
 }
 
 __attribute__((visibility("default"))) int nvmlDeviceGetEccMode(void*, int* current, int* pending) {
-  if (currentEcc < 0) return 3;  // NVML_ERROR_NOT_SUPPORTED
+  if (currentEcc < 0) return kNotSupported;
   *current = currentEcc;
   *pending = pendingEcc;
-  return 0;
+  return kSuccess;
 }
 
 __attribute__((visibility("default"))) void fakeNvmlSetEccMode(int current, int pending) {
   currentEcc = current;
   pendingEcc = pending;
+}
+
+__attribute__((visibility("default"))) int nvmlDeviceGetTotalEnergyConsumption(void*, unsigned long long* millijoules) {
+  *millijoules = 1000;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int nvmlDeviceGetEnforcedPowerLimit(void*, unsigned* milliwatts) {
+  if (enforcedPowerLimit < 0) return kNotSupported;
+  *milliwatts = unsigned(enforcedPowerLimit);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) void fakeNvmlSetEnforcedPowerLimit(int milliwatts) { enforcedPowerLimit = milliwatts; }
+
+// Like NVML: the count it needs and INSUFFICIENT_SIZE for too small an array.
+__attribute__((visibility("default"))) int nvmlDeviceGetComputeRunningProcesses_v2(void*, unsigned* count, ProcessInfo* infos) {
+  if (processCount < 0) return kNotSupported;
+  const bool fits = *count >= unsigned(processCount);
+  *count = unsigned(processCount);
+  if (!fits) return kInsufficientSize;
+  std::copy(processes, processes + processCount, infos);
+  return kSuccess;
+}
+
+// `count` processes with these pids and device memory; a negative count: NOT_SUPPORTED.
+__attribute__((visibility("default"))) void fakeNvmlSetProcesses(int count, const unsigned* pids, const unsigned long long* usedGpuMemory) {
+  processCount = std::min(count, int(kMaxProcesses));
+  for (int i = 0; i < processCount; ++i) processes[i] = {pids[i], usedGpuMemory[i], 0, 0};
+}
+
+__attribute__((visibility("default"))) int nvmlDeviceGetVbiosVersion(void*, char* version, unsigned length) {
+  if (!vbiosVersion[0]) return kNotSupported;
+  if (length <= std::strlen(vbiosVersion)) return kInsufficientSize;
+  std::strcpy(version, vbiosVersion);
+  return kSuccess;
+}
+
+// An empty version: NOT_SUPPORTED.
+__attribute__((visibility("default"))) void fakeNvmlSetVbiosVersion(const char* version) {
+  std::strncpy(vbiosVersion, version, sizeof(vbiosVersion) - 1);
 }
 
 }  // extern "C"

@@ -115,6 +115,9 @@ TEST(NvmlTelemetry, WithoutNvmlOnlyThePciAddressAndBarsAreKnown) {
   EXPECT_FALSE(telemetry.frequencyState(0));
   EXPECT_FALSE(telemetry.energy(0));
   EXPECT_FALSE(telemetry.engineActivity(0));
+  EXPECT_FALSE(telemetry.sustainedPowerLimitMilliwatts(0));
+  EXPECT_FALSE(telemetry.processes());
+  EXPECT_TRUE(telemetry.firmwares().empty());
 }
 
 // The fake NVML library: in lib/ beside the test program's bin/.
@@ -122,18 +125,39 @@ std::string fakeNvmlPath() {
   return (std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "lib" / LOOM_FAKE_NVML).string();
 }
 
+// The fake NVML library, loaded, and its GPU.
+struct FakeNvml {
+  std::shared_ptr<const Nvml> nvml;
+  nvmlDevice_t device = nullptr;
+
+  // One of the library's setters (fakeNvmlSet...); null when it lacks it.
+  template <typename Function>
+  Function* setter(const char* name) const {
+    return reinterpret_cast<Function*>(dlsym(dlopen(fakeNvmlPath().c_str(), RTLD_NOW | RTLD_NOLOAD), name));
+  }
+};
+
+FakeNvml loadFakeNvml() {
+  FakeNvml fake;
+  std::string error;
+  fake.nvml = Nvml::load(fakeNvmlPath(), error);
+  EXPECT_TRUE(fake.nvml) << error;
+  if (fake.nvml) {
+    EXPECT_EQ(NVML_SUCCESS, fake.nvml->nvmlDeviceGetHandleByPciBusId_v2("00000000:3b:00.0", &fake.device));
+  }
+  return fake;
+}
+
+constexpr core::PciAddress kFakeGpu{0, 0x3b, 0, 0};
+
 // ECC modes now and after the next reset, read from NVML (a fake library here); a GPU whose
 // memory has no error correction (NVML: NOT_SUPPORTED) reports none.
 TEST(NvmlTelemetry, EccModesComeFromNvml) {
-  std::string error;
-  const std::string library = fakeNvmlPath();
-  std::shared_ptr<const Nvml> nvml = Nvml::load(library, error);
-  ASSERT_TRUE(nvml) << error;
-  auto setEccMode = reinterpret_cast<void (*)(int, int)>(dlsym(dlopen(library.c_str(), RTLD_NOW | RTLD_NOLOAD), "fakeNvmlSetEccMode"));
+  const FakeNvml fake = loadFakeNvml();
+  ASSERT_TRUE(fake.device);
+  auto setEccMode = fake.setter<void(int, int)>("fakeNvmlSetEccMode");
   ASSERT_NE(setEccMode, nullptr);
-  nvmlDevice_t device = nullptr;
-  ASSERT_EQ(NVML_SUCCESS, nvml->nvmlDeviceGetHandleByPciBusId_v2("00000000:3b:00.0", &device));
-  NvmlTelemetry telemetry(nvml, device, {0, 0x3b, 0, 0}, "/nonexistent");
+  NvmlTelemetry telemetry(fake.nvml, fake.device, kFakeGpu, "/nonexistent");
   EXPECT_FALSE(telemetry.eccState());
   setEccMode(NVML_FEATURE_ENABLED, 0);
   std::optional<core::EccState> ecc = telemetry.eccState();
@@ -145,6 +169,69 @@ TEST(NvmlTelemetry, EccModesComeFromNvml) {
   ASSERT_TRUE(ecc);
   EXPECT_FALSE(ecc->enabled);
   EXPECT_TRUE(ecc->enabledAfterReset);
+}
+
+// The power domain's sustained limit is the one NVML enforces, read when asked.
+TEST(NvmlTelemetry, SustainedPowerLimitIsTheOneNvmlEnforces) {
+  const FakeNvml fake = loadFakeNvml();
+  ASSERT_TRUE(fake.device);
+  auto setLimit = fake.setter<void(int)>("fakeNvmlSetEnforcedPowerLimit");
+  ASSERT_NE(setLimit, nullptr);
+  NvmlTelemetry telemetry(fake.nvml, fake.device, kFakeGpu, "/nonexistent");
+  ASSERT_EQ(1u, telemetry.powerDomains().size());
+  setLimit(-1);
+  EXPECT_FALSE(telemetry.sustainedPowerLimitMilliwatts(0));
+  setLimit(700000);
+  EXPECT_EQ(700000, telemetry.sustainedPowerLimitMilliwatts(0));
+  setLimit(450000);
+  EXPECT_EQ(450000, telemetry.sustainedPowerLimitMilliwatts(0));
+  EXPECT_FALSE(telemetry.sustainedPowerLimitMilliwatts(1)) << "no such domain";
+}
+
+// NVML's compute processes, however many there are; memory NVML does not know reads as 0.
+TEST(NvmlTelemetry, ProcessesComeFromNvml) {
+  const FakeNvml fake = loadFakeNvml();
+  ASSERT_TRUE(fake.device);
+  auto setProcesses = fake.setter<void(int, const unsigned*, const unsigned long long*)>("fakeNvmlSetProcesses");
+  ASSERT_NE(setProcesses, nullptr);
+  NvmlTelemetry telemetry(fake.nvml, fake.device, kFakeGpu, "/nonexistent");
+  setProcesses(-1, nullptr, nullptr);
+  EXPECT_FALSE(telemetry.processes());
+  setProcesses(0, nullptr, nullptr);
+  std::optional<std::vector<core::ProcessUsage>> processes = telemetry.processes();
+  ASSERT_TRUE(processes);
+  EXPECT_TRUE(processes->empty());
+  const unsigned pids[] = {4242, 4343, 4444};
+  const unsigned long long memory[] = {1ull << 30, NVML_VALUE_NOT_AVAILABLE, 0};
+  setProcesses(3, pids, memory);
+  processes = telemetry.processes();
+  ASSERT_TRUE(processes);
+  ASSERT_EQ(3u, processes->size());
+  EXPECT_EQ(4242u, (*processes)[0].processId);
+  EXPECT_EQ(1ull << 30, (*processes)[0].memoryBytes);
+  EXPECT_EQ(4343u, (*processes)[1].processId);
+  EXPECT_EQ(0u, (*processes)[1].memoryBytes);
+  EXPECT_EQ(4444u, (*processes)[2].processId);
+}
+
+// A GPU whose VBIOS version NVML reports has one firmware, "VBIOS", whose version is read when asked.
+TEST(NvmlTelemetry, TheVbiosIsTheGpusFirmware) {
+  const FakeNvml fake = loadFakeNvml();
+  ASSERT_TRUE(fake.device);
+  auto setVbiosVersion = fake.setter<void(const char*)>("fakeNvmlSetVbiosVersion");
+  ASSERT_NE(setVbiosVersion, nullptr);
+  setVbiosVersion("");
+  NvmlTelemetry without(fake.nvml, fake.device, kFakeGpu, "/nonexistent");
+  EXPECT_TRUE(without.firmwares().empty());
+  EXPECT_FALSE(without.firmwareVersion(0));
+  setVbiosVersion("96.00.A5.00.01");
+  NvmlTelemetry telemetry(fake.nvml, fake.device, kFakeGpu, "/nonexistent");
+  ASSERT_EQ(1u, telemetry.firmwares().size());
+  EXPECT_EQ("VBIOS", telemetry.firmwares()[0].name);
+  EXPECT_EQ("96.00.A5.00.01", telemetry.firmwareVersion(0));
+  setVbiosVersion("96.00.A5.00.02");
+  EXPECT_EQ("96.00.A5.00.02", telemetry.firmwareVersion(0));
+  EXPECT_FALSE(telemetry.firmwareVersion(1)) << "no such firmware";
 }
 
 }  // namespace

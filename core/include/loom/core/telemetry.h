@@ -111,6 +111,17 @@ struct EccState {
   bool enabledAfterReset = false;
 };
 
+// A process running work on the device, with the device memory it allocated in bytes (0 when unknown).
+struct ProcessUsage {
+  uint32_t processId = 0;
+  uint64_t memoryBytes = 0;
+};
+
+// Firmware of the device whose version the system reports.
+struct Firmware {
+  std::string name;
+};
+
 class Telemetry {
  public:
   virtual ~Telemetry() = default;
@@ -130,6 +141,8 @@ class Telemetry {
 
   virtual std::vector<PowerDomain> powerDomains() { return {}; }
   virtual std::optional<EnergyReading> energy(uint32_t domain) { return std::nullopt; }
+  // The limit on the domain's average power in effect now, whoever set it.
+  virtual std::optional<int32_t> sustainedPowerLimitMilliwatts(uint32_t domain) { return std::nullopt; }
 
   virtual std::vector<TemperatureSensor> temperatureSensors() { return {}; }
   virtual std::optional<double> temperatureCelsius(uint32_t sensor) { return std::nullopt; }
@@ -142,6 +155,12 @@ class Telemetry {
 
   // nullopt for memory without error correction, or when the system cannot say.
   virtual std::optional<EccState> eccState() { return std::nullopt; }
+
+  // The processes using the device now (none: an empty list); nullopt when the system cannot say.
+  virtual std::optional<std::vector<ProcessUsage>> processes() { return std::nullopt; }
+
+  virtual std::vector<Firmware> firmwares() { return {}; }
+  virtual std::optional<std::string> firmwareVersion(uint32_t firmware) { return std::nullopt; }
 };
 
 }  // namespace loom::core

@@ -4,9 +4,11 @@
 
 namespace loom::backends::cuda {
 
+// Never destroyed: images that outlive static destruction (the runtime's own teardown at exit)
+// still leave it.
 ImageRegistry& ImageRegistry::instance() {
-  static ImageRegistry registry;
-  return registry;
+  static ImageRegistry* registry = new ImageRegistry;
+  return *registry;
 }
 
 void ImageRegistry::add(uint64_t descriptor, CUdeviceptr texels, uint64_t size, const TextureMirror* mirror) {

@@ -4,6 +4,7 @@
 
 #include "backends/cuda/cuda_dependent_launch.h"
 #include "backends/cuda/cuda_linker.h"
+#include "backends/cuda/cuda_texture_mirror.h"
 #include "loom/compiler/nvptx_launch_abi.h"
 #include "loom/core/log.h"
 
@@ -112,7 +113,12 @@ core::BackendKernel* CudaProgram::kernel(const std::string& name, std::string& l
   else if (!readThreadLimit(wholeGroups, wholeGroupsName, wholeGroupsLimit, log)) return nullptr;
   const KernelEntries entries{anyLaunch, wholeGroups};
   auto& slot = kernels_[name];
-  slot = std::make_unique<CudaKernel>(context_, entries, std::min(anyLaunchLimit, wholeGroupsLimit), mayPrint_, launchesEarly_);
+  // Either entry may run a launch: the kernel samples where either does.
+  const std::string_view ptx(reinterpret_cast<const char*>(program_->code.data()), program_->code.size());
+  const bool maySample = ptxEntryMaySampleTextures(ptx, name) ||
+                         (wholeGroups != anyLaunch && ptxEntryMaySampleTextures(ptx, wholeGroupsName));
+  slot = std::make_unique<CudaKernel>(context_, entries, std::min(anyLaunchLimit, wholeGroupsLimit), mayPrint_, launchesEarly_,
+                                      maySample);
   return slot.get();
 }
 

@@ -21,18 +21,22 @@ struct KernelEntries {
 class CudaKernel final : public core::BackendKernel {
  public:
   CudaKernel(std::shared_ptr<const PrimaryContext> context, KernelEntries entries, uint32_t maxThreadsPerBlock, bool mayPrint,
-             bool launchesEarly)
+             bool launchesEarly, bool maySampleTextures = true)
       : context_(std::move(context)),
         entries_(entries),
         maxThreadsPerBlock_(maxThreadsPerBlock),
         mayPrint_(mayPrint),
-        launchesEarly_(launchesEarly) {}
+        launchesEarly_(launchesEarly),
+        maySampleTextures_(maySampleTextures) {}
   const KernelEntries& entries() const { return entries_; }
   // Whether its module calls vprintf: the driver prints that output only at a synchronization.
   bool mayPrint() const { return mayPrint_; }
   // Whether its entries wait for the grids before them (cuda_dependent_launch.h), so that it may
   // be launched while the kernel before it in the stream retires.
   bool launchesEarly() const { return launchesEarly_; }
+  // Whether it may read texels through texture objects (ptxEntryMaySampleTextures): only then are
+  // texture mirrors refreshed before it.
+  bool maySampleTextures() const { return maySampleTextures_; }
   // The driver lowers the limit below the device's for kernels that use many registers.
   uint32_t groupSizeLimit() const override { return maxThreadsPerBlock_; }
   // The driver's occupancy for both entries (the fewer of the two): blocks of that size resident
@@ -50,6 +54,7 @@ class CudaKernel final : public core::BackendKernel {
   uint32_t maxThreadsPerBlock_;
   bool mayPrint_;
   bool launchesEarly_;
+  bool maySampleTextures_;
 };
 
 class CudaProgram final : public core::BackendProgram {

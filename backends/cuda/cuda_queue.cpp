@@ -168,6 +168,7 @@ void CudaQueue::launch(const core::KernelLaunch& launch, const uint8_t* argument
 }
 
 void CudaQueue::refreshMirrorsSampledBy(const core::KernelLaunch& launch, const uint8_t* arguments) {
+  if (!static_cast<CudaKernel*>(launch.kernel)->maySampleTextures()) return;
   ImageRegistry::instance().forEachMirrorSampledBy(launch, arguments, [&](const TextureMirror* mirror) {
     const TextureMirror::Issued issued = mirror->refresh(stream_);
     succeeded(issued.result, issued.call);

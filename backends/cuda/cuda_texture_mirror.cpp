@@ -77,7 +77,36 @@ constexpr uint32_t kRefreshBlockTexels = 256;
 constexpr uint32_t kRefreshColumnBlocks = 4;
 constexpr uint32_t kRefreshRowBlocks = 64;
 
+// The body of `entry` from its opening brace to the matching closing one; empty when not found.
+std::string_view entryBody(std::string_view ptx, std::string_view entry) {
+  const std::string header = ".entry " + std::string(entry) + "(";
+  const size_t at = ptx.find(header);
+  if (at == std::string_view::npos) return {};
+  const size_t open = ptx.find('{', at);
+  if (open == std::string_view::npos) return {};
+  int depth = 0;
+  for (size_t i = open; i < ptx.size(); ++i) {
+    if (ptx[i] == '{') ++depth;
+    if (ptx[i] == '}' && --depth == 0) return ptx.substr(open, i + 1 - open);
+  }
+  return {};
+}
+
+// An instruction whose mnemonic starts with `mnemonic`: after the tab or space that precedes every
+// instruction ("\ttex.", "@%p1 tex."). A comment that matches only makes the answer cautious.
+bool hasInstruction(std::string_view body, std::string_view mnemonic) {
+  for (size_t at = body.find(mnemonic); at != std::string_view::npos; at = body.find(mnemonic, at + 1))
+    if (at > 0 && (body[at - 1] == '\t' || body[at - 1] == ' ')) return true;
+  return false;
+}
+
 }  // namespace
+
+bool ptxEntryMaySampleTextures(std::string_view ptx, std::string_view entry) {
+  const std::string_view body = entryBody(ptx, entry);
+  if (body.empty()) return true;
+  return hasInstruction(body, "tex.") || hasInstruction(body, "tld4.") || hasInstruction(body, "call");
+}
 
 bool TextureMirror::serves(const core::ImageShape& shape) {
   return shape.type == core::ImageType::Image2d && shape.format.order == core::ChannelOrder::RGBA &&
@@ -131,6 +160,8 @@ TextureMirror::Issued TextureMirror::refresh(CUstream stream) const {
   CUresult result = driver_.cuLaunchKernel(refresh_, columnBlocks, rowBlocks, 1, kRefreshBlockTexels, 1, 1, 0, stream,
                                            parameters, nullptr);
   if (result != CUDA_SUCCESS) return {result, "cuLaunchKernel(loom_refresh_texture_mirror)"};
+  // A write in stream order, not the kernel's last block: refreshes of one image on two queues
+  // at once then never clear the word before either has copied everything.
   return writeWord(stream, 0);
 }
 

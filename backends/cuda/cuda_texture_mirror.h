@@ -10,6 +10,7 @@
 // word is set, then clears it (refresh). The word is read on the device, when the work runs, so
 // command lists recorded once and run many times, and images written by other queues, stay right.
 #include <memory>
+#include <string_view>
 
 #include "backends/cuda/cuda_driver.h"
 #include "loom/core/image.h"
@@ -20,6 +21,12 @@ namespace loom::backends::cuda {
 // height) and copies rows of 16-byte texels through the surface while the word is non-zero.
 extern const char kTextureMirrorRefreshPtx[];
 extern const char kTextureMirrorRefreshEntry[];
+
+// Whether the PTX entry `entry` may read texels through texture objects: a texture instruction
+// (tex, tld4) in its body, or a call, whose callee might; true where the entry is not found. A
+// kernel that cannot needs no mirror refreshed before it (samplerless reads go to the pitched
+// memory).
+bool ptxEntryMaySampleTextures(std::string_view ptx, std::string_view entry);
 
 class TextureMirror {
  public:

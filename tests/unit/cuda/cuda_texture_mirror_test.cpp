@@ -43,6 +43,45 @@ TEST(TextureMirrorServes, TwoDimensionalRgbaFloatImagesOnly) {
   EXPECT_FALSE(TextureMirror::serves(shapeOf(ImageType::Image1d, ChannelOrder::RGBA, ChannelType::Float)));
 }
 
+// PTX as LLVM's NVPTX backend writes it: instructions after a tab, predicates before them.
+constexpr const char* kEntries = R"(
+.visible .entry samples(
+	.param .u64 samples_param_0
+)
+{
+	.reg .b64 	%rd<3>;
+	@%p1 tex.2d.v4.f32.f32	{%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];
+	ret;
+}
+.visible .entry gathers()
+{
+	tld4.r.2d.v4.f32.f32	{%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];
+}
+.visible .entry copies(
+	.param .u64 copies_param_0
+)
+{
+	ld.global.v4.u32 	{%r1, %r2, %r3, %r4}, [%rd1];
+	st.global.v4.u32 	[%rd2], {%r1, %r2, %r3, %r4};
+	ret;
+}
+.visible .entry calls()
+{
+	{ // callseq 0
+	call.uni helper, ();
+	} // callseq 0
+	ret;
+}
+)";
+
+TEST(PtxEntryMaySampleTextures, OnlyEntriesWithoutTextureInstructionsOrCallsCannot) {
+  EXPECT_TRUE(ptxEntryMaySampleTextures(kEntries, "samples"));
+  EXPECT_TRUE(ptxEntryMaySampleTextures(kEntries, "gathers"));
+  EXPECT_FALSE(ptxEntryMaySampleTextures(kEntries, "copies"));
+  EXPECT_TRUE(ptxEntryMaySampleTextures(kEntries, "calls")) << "the callee might";
+  EXPECT_TRUE(ptxEntryMaySampleTextures(kEntries, "absent")) << "unknown: taken as sampling";
+}
+
 class TextureMirrors : public ::testing::Test {
  protected:
   TextureMirrors() {
@@ -167,6 +206,15 @@ TEST_F(TextureMirrors, WithoutStreamMemoryOperationsTheWordIsWrittenByMemsets) {
   launchWithImage(AccessQualifier::WriteOnly, kDescriptor);
   EXPECT_EQ(streamCalls(), (std::vector<std::string>{"refresh", "cuMemsetD32Async", "kernel", "kernel", "cuMemsetD32Async"}));
   EXPECT_EQ(staleWord(), 1u);
+}
+
+TEST_F(TextureMirrors, AKernelWithoutTextureReadsIsNotPrecededByARefresh) {
+  kernel = std::make_unique<CudaKernel>(context, KernelEntries{kernelEntry, kernelEntry}, 1024, false, false, false);
+  createRegisteredMirror();
+  setStaleWord(1);
+  launchWithImage(AccessQualifier::ReadOnly, kDescriptor);
+  EXPECT_EQ(streamCalls(), (std::vector<std::string>{"kernel"}));
+  EXPECT_EQ(staleWord(), 1u) << "still stale for the next kernel that samples";
 }
 
 TEST_F(TextureMirrors, AWriteOnlyImageIsMarkedStaleAfterTheKernelAndNotRefreshed) {

@@ -24,8 +24,8 @@ extern const char kTextureMirrorRefreshEntry[];
 
 // Whether the PTX entry `entry` may read texels through texture objects: a texture instruction
 // (tex, tld4) in its body, or a call, whose callee might; true where the entry is not found. A
-// kernel that cannot needs no mirror refreshed before it (samplerless reads go to the pitched
-// memory).
+// kernel that cannot needs no mirror refreshed before it (samplerless reads of textured images
+// fetch through the texture units too, so they count).
 bool ptxEntryMaySampleTextures(std::string_view ptx, std::string_view entry);
 
 class TextureMirror {
@@ -35,7 +35,7 @@ class TextureMirror {
   static bool serves(const core::ImageShape& shape);
 
   // In the current context, the array of `shape`'s size and format, a surface over it and the
-  // stale word, set; nullptr, said under PrintDebugMessages, when the driver refuses any of them
+  // stale word (which the caller sets: the texels are not copied yet); nullptr, said under PrintDebugMessages, when the driver refuses any of them
   // (then the image's textures read its pitched memory, as without a mirror). `refresh` is the
   // context's refresh kernel (kTextureMirrorRefreshEntry). `streamWrites`: the driver has stream
   // memory operations (CudaCapabilities), which set and clear the word cheaper than a memset.

@@ -10,16 +10,6 @@ bool contiguous(uint64_t step, uint64_t pitch, uint64_t count) { return count <=
 
 uint64_t ceilDivide(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-// The first and one past the last byte of a region's rows.
-struct Span {
-  uintptr_t begin, end;
-};
-Span spanOf(const void* base, const core::Region3d& region, uint64_t rowBytes, uint64_t rows, uint64_t slices) {
-  const uintptr_t first = reinterpret_cast<uintptr_t>(base) + region.originZ * region.slicePitch +
-                          region.originY * region.rowPitch + region.originX;
-  return {first, first + (slices - 1) * region.slicePitch + (rows - 1) * region.rowPitch + rowBytes};
-}
-
 }  // namespace
 
 RegionPieces::RegionPieces(const core::CopyRegionCommand& copy, uint64_t pieceBytes)
@@ -57,8 +47,8 @@ const char* RegionPieces::sourceRow(uint64_t row) const {
 
 bool RegionPieces::mayOverlap() const {
   if (count_ == 0) return false;
-  const Span written = spanOf(copy_.destination, copy_.destinationRegion, copy_.width, copy_.height, copy_.depth);
-  const Span read = spanOf(copy_.source, copy_.sourceRegion, copy_.width, copy_.height, copy_.depth);
+  const core::ByteSpan written = core::spanOf(copy_.destination, copy_.destinationRegion, copy_.width, copy_.height, copy_.depth);
+  const core::ByteSpan read = core::spanOf(copy_.source, copy_.sourceRegion, copy_.width, copy_.height, copy_.depth);
   return written.begin < read.end && read.begin < written.end;
 }
 

@@ -18,6 +18,20 @@ constexpr size_t kFillTileBytes = 64 * 1024;
 constexpr uint64_t kAnchorLifetimeNs = 1'000'000'000;
 
 CUdeviceptr address(const void* pointer) { return reinterpret_cast<CUdeviceptr>(pointer); }
+
+// Holds a queue's stale marks back while a region command issues its rows or slices (the base
+// class's fallbacks copy and fill row by row), so that the command marks its whole region once.
+class MarksHeldBack {
+ public:
+  explicit MarksHeldBack(bool& flag) : flag_(flag), was_(std::exchange(flag, true)) {}
+  ~MarksHeldBack() { flag_ = was_; }
+  MarksHeldBack(const MarksHeldBack&) = delete;
+  MarksHeldBack& operator=(const MarksHeldBack&) = delete;
+
+ private:
+  bool& flag_;
+  bool was_;
+};
 }  // namespace
 
 std::unique_ptr<CudaQueue> CudaQueue::create(std::shared_ptr<const PrimaryContext> context, std::string deviceName,
@@ -182,8 +196,12 @@ void CudaQueue::markMirrorsWrittenBy(const core::KernelLaunch& launch, const uin
   });
 }
 
-void CudaQueue::markMirrorsOverlapping(const void* begin, uint64_t size) {
-  ImageRegistry::instance().forEachMirrorOverlapping(address(begin), size, [&](const TextureMirror* mirror) {
+void CudaQueue::markMirrorsOverlapping(const core::ByteSpan& written) {
+  if (marksHeldBack_) return;
+  std::optional<PrimaryContext::Scope> scope;
+  bool entered = false;  // only where there is a mark to issue: copies and fills pay nothing else
+  ImageRegistry::instance().forEachMirrorOverlapping(written.begin, written.end - written.begin, [&](const TextureMirror* mirror) {
+    if (!std::exchange(entered, true)) enter(scope);
     const TextureMirror::Issued issued = mirror->markStale(stream_);
     succeeded(issued.result, issued.call);
   });
@@ -229,23 +247,36 @@ void CudaQueue::copy(void* destination, const void* source, size_t size) {
   // Unified addressing: the driver tells host from device memory by the pointers. Copies from and
   // to pageable host memory complete on the host before the call returns, as the driver stages them.
   if (succeeded(driver().cuMemcpyAsync(address(destination), address(source), size, stream_), "cuMemcpyAsync"))
-    markMirrorsOverlapping(destination, size);
+    markMirrorsOverlapping({address(destination), address(destination) + size});
 }
 
 void CudaQueue::copyRegion(const core::CopyRegionCommand& copy) {
   joinPointCurrent_ = false;
-  const core::Region3d& to = copy.destinationRegion;
-  const core::Region3d& from = copy.sourceRegion;
-  // The driver wants rows that do not overlap; regions that the frontends let through otherwise
-  // (a pitch below the width) go row by row.
-  if (copy.width == 0 || copy.height == 0 || copy.depth == 0 || to.rowPitch < copy.width || from.rowPitch < copy.width)
-    return core::BackendQueue::copyRegion(copy);
-  std::optional<PrimaryContext::Scope> scope;
-  enter(scope);
-  issueCopyRegion(copy);
-  const uint64_t first = to.originZ * to.slicePitch + to.originY * to.rowPitch + to.originX;
-  const uint64_t extent = (copy.depth - 1) * to.slicePitch + (copy.height - 1) * to.rowPitch + copy.width;
-  markMirrorsOverlapping(static_cast<char*>(copy.destination) + first, extent);
+  if (copy.width == 0 || copy.height == 0 || copy.depth == 0) return;
+  {
+    MarksHeldBack heldBack(marksHeldBack_);
+    const core::Region3d& to = copy.destinationRegion;
+    const core::Region3d& from = copy.sourceRegion;
+    // The driver wants rows that do not overlap; regions that the frontends let through otherwise
+    // (a pitch below the width) go row by row.
+    if (to.rowPitch < copy.width || from.rowPitch < copy.width) {
+      core::BackendQueue::copyRegion(copy);
+    } else {
+      std::optional<PrimaryContext::Scope> scope;
+      enter(scope);
+      issueCopyRegion(copy);
+    }
+  }
+  markMirrorsOverlapping(core::spanOf(copy.destination, copy.destinationRegion, copy.width, copy.height, copy.depth));
+}
+
+void CudaQueue::fillRegion(const core::FillRegionCommand& fill, const void* pattern) {
+  if (fill.width == 0 || fill.height == 0 || fill.depth == 0) return;
+  {
+    MarksHeldBack heldBack(marksHeldBack_);
+    core::BackendQueue::fillRegion(fill, pattern);
+  }
+  markMirrorsOverlapping(core::spanOf(fill.destination, fill.region, fill.width, fill.height, fill.depth));
 }
 
 void CudaQueue::issueCopyRegion(const core::CopyRegionCommand& copy) {
@@ -284,7 +315,7 @@ void CudaQueue::fill(void* destination, const void* pattern, size_t patternSize,
   // cuMemset refuses host memory (pinned or not): such fills go by copies, which take any memory.
   if (plan.method == FillPlan::Method::Doubling || memset(plan, address(destination)) == CUDA_ERROR_INVALID_VALUE)
     fillByDoubling(destination, bytes, patternSize, size);
-  markMirrorsOverlapping(destination, size);
+  markMirrorsOverlapping({address(destination), address(destination) + size});
 }
 
 CUresult CudaQueue::memset(const FillPlan& plan, CUdeviceptr start) {

@@ -32,6 +32,8 @@ class CudaQueue final : public core::BackendQueue {
   void fill(void* destination, const void* pattern, size_t patternSize, size_t size) override;
   // One cuMemcpy2DAsync per slice instead of a copy per row.
   void copyRegion(const core::CopyRegionCommand& copy) override;
+  // The base class's row fills and copies, with one stale mark for the whole region.
+  void fillRegion(const core::FillRegionCommand& fill, const void* pattern) override;
   bool completed() override;
   void synchronize() override;
   int32_t takeFailure() override;
@@ -74,7 +76,7 @@ class CudaQueue final : public core::BackendQueue {
   // a launch, copy or fill that may write their texels.
   void refreshMirrorsSampledBy(const core::KernelLaunch& launch, const uint8_t* arguments);
   void markMirrorsWrittenBy(const core::KernelLaunch& launch, const uint8_t* arguments);
-  void markMirrorsOverlapping(const void* begin, uint64_t size);
+  void markMirrorsOverlapping(const core::ByteSpan& written);
   // Launches a kernel whose entries wait for the grids before them with programmatic stream
   // serialization: its blocks may start while the kernel before it retires (cuda_dependent_launch.h).
   void launchEarly(CUfunction entry, const core::KernelLaunch& launch, void** parameters);
@@ -100,6 +102,7 @@ class CudaQueue final : public core::BackendQueue {
   Caller caller_;
   bool valueOperations_;
   int32_t failure_ = 0;      // since the last takeFailure
+  bool marksHeldBack_ = false;  // a region command is issuing its parts (MarksHeldBack)
   bool printsPending_ = false;  // a kernel that may print was launched since the last synchronize
   std::vector<CUevent> marks_;        // recorded since the last forgetMarks, in order
   std::vector<CUevent> spareEvents_;

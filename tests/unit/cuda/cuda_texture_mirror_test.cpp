@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -262,6 +263,19 @@ TEST_F(TextureMirrors, CopiesAndFillsIntoTheTexelsMarkTheMirrorAndOthersDoNot) {
   queue->fill(elsewhere.data(), &zero, sizeof(zero), 256);
   EXPECT_EQ(staleWord(), 0u);
   queue->fill(texels.data() + texels.size() - 16, &zero, sizeof(zero), 16);
+  EXPECT_EQ(staleWord(), 1u);
+}
+
+// A region fill goes row by row (a fill, then copies doubling it): one mark for the whole region.
+TEST_F(TextureMirrors, ARegionCommandMarksTheMirrorOnce) {
+  createRegisteredMirror();
+  setStaleWord(0);
+  const float texel[4] = {1, 2, 3, 4};
+  const core::Region3d rows{0, 2, 0, shape.rowPitch, shape.slicePitch};
+  queue->fillRegion({texels.data(), rows, 16 * sizeof(texel), 8, 1, sizeof(texel)}, texel);
+  const std::vector<std::string> calls = streamCalls();
+  EXPECT_EQ(std::count(calls.begin(), calls.end(), "word"), 1);
+  EXPECT_EQ(calls.back(), "word");
   EXPECT_EQ(staleWord(), 1u);
 }
 

@@ -65,6 +65,17 @@ struct Region3d {
   uint64_t rowPitch, slicePitch;
 };
 
+// The first and one past the last byte of a region's `rows` x `slices` rows of `rowBytes` bytes
+// from `base`.
+struct ByteSpan {
+  uintptr_t begin, end;
+};
+inline ByteSpan spanOf(const void* base, const Region3d& region, uint64_t rowBytes, uint64_t rows, uint64_t slices) {
+  const uintptr_t first = reinterpret_cast<uintptr_t>(base) + region.originZ * region.slicePitch +
+                          region.originY * region.rowPitch + region.originX;
+  return {first, first + (slices - 1) * region.slicePitch + (rows - 1) * region.rowPitch + rowBytes};
+}
+
 struct CopyRegionCommand {
   void* destination;
   const void* source;

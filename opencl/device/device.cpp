@@ -17,6 +17,10 @@ std::vector<std::pair<std::string, cl_version>> Device::extensions() const {
       {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_il_program", CL_MAKE_VERSION(1, 0, 0)},
+      // SPIR-V's NoSignedWrap and NoUnsignedWrap decorations: the translator reads them as LLVM's nsw and nuw.
+      {"cl_khr_spirv_no_integer_wrap_decoration", CL_MAKE_VERSION(1, 0, 0)},
+      // -cl-std=CLC++ (C++ for OpenCL 1.0) through clang; CL_DEVICE_CXX_FOR_OPENCL_NUMERIC_VERSION_EXT says which.
+      {"cl_ext_cxx_for_opencl", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_device_uuid", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_intel_unified_shared_memory", CL_MAKE_VERSION(1, 0, 0)},

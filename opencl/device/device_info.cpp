@@ -168,6 +168,8 @@ cl_int Device::getInfo(cl_device_info name, size_t size, void* value, size_t* si
     case CL_DEVICE_EXTENSIONS: return out.string(joinExtensionNames(extensions()));
     case CL_DEVICE_EXTENSIONS_WITH_VERSION: return out.array(toNameVersions(extensions()));
     case CL_DEVICE_IL_VERSION: return out.string(kIlVersions);
+    // The version -cl-std=CLC++ selects (clang's __OPENCL_CPP_VERSION__ 100).
+    case CL_DEVICE_CXX_FOR_OPENCL_NUMERIC_VERSION_EXT: return out.scalar<cl_version>(CL_MAKE_VERSION(1, 0, 0));
     case CL_DEVICE_ILS_WITH_VERSION: return out.array(toNameVersions(ilVersions()));
     case CL_DEVICE_BUILT_IN_KERNELS: return out.string("");
     case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION: return out.array(std::vector<cl_name_version>{});

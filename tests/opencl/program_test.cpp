@@ -514,6 +514,23 @@ TEST_F(ProgramTest, IlProgramsBuildingCompositesOfValuesThatAreNotConstantsRun) 
   EXPECT_EQ(runOnce(program, "composites", 12), (std::vector<int>{3, 4, 4, 7, 4, 3, 7, 7, 3, 4, 7, 7}));
 }
 
+// tests/kernels/no_integer_wrap.spvasm: arithmetic decorated NoSignedWrap and NoUnsignedWrap
+// (SPV_KHR_no_integer_wrap_decoration), which the device lists the extension for.
+TEST_F(ProgramTest, IlProgramsWithNoIntegerWrapDecorationsRun) {
+  const std::vector<uint8_t> il = readKernelFile("no_integer_wrap.spv");
+  ASSERT_FALSE(il.empty());
+  cl_program program = ilProgram(il);
+  ASSERT_CL_OK(tryBuild(program, "")) << buildLog(program);
+  std::vector<cl_uint> data = {0, 1, 7, 1000000};
+  cl_mem buffer = this->buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(cl_uint), data.data());
+  cl_kernel k = kernel(program, "wrap_free");
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof(buffer), &buffer));
+  const size_t global = data.size();
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, data.size() * sizeof(cl_uint), data.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(data, (std::vector<cl_uint>{5, 8, 26, 3000005}));
+}
+
 TEST_F(ProgramTest, ProgramScopeGlobalVariablesPersistAcrossLaunches) {
   const char* source = R"(
     global int counter = 5;

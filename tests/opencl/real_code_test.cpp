@@ -137,6 +137,22 @@ TEST_F(RealCodeTest, CppForOpenClBuildsAndRuns) {
   }
 }
 
+TEST_F(RealCodeTest, CppForOpenClVersionIsTheOneTheDeviceReports) {
+  // cl_ext_cxx_for_opencl: the version the device reports is the one -cl-std=CLC++ compiles
+  // (__OPENCL_CPP_VERSION__ is major * 100 + minor * 10 + patch).
+  size_t size = 0;
+  ASSERT_CL_OK(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, nullptr, &size));
+  std::string extensions(size, '\0');
+  ASSERT_CL_OK(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, extensions.data(), nullptr));
+  EXPECT_NE(extensions.find("cl_ext_cxx_for_opencl "), std::string::npos);
+  cl_version version = 0;
+  ASSERT_CL_OK(clGetDeviceInfo(device, CL_DEVICE_CXX_FOR_OPENCL_NUMERIC_VERSION_EXT, sizeof(version), &version, nullptr));
+  cl_program p = build("kernel void version(global int* out) { out[0] = __OPENCL_CPP_VERSION__; }", "-cl-std=CLC++");
+  ASSERT_NE(p, nullptr);
+  const int expected = int(CL_VERSION_MAJOR(version) * 100 + CL_VERSION_MINOR(version) * 10 + CL_VERSION_PATCH(version));
+  EXPECT_EQ(run<int>(p, "version"), std::vector<int>{expected});
+}
+
 TEST_F(RealCodeTest, PragmasAndAttributesOfRealKernels) {
   // Pragmas of extensions the device lacks or that no one defines are warnings, as in clang;
   // unroll hints and the common attributes build and run.

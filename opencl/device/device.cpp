@@ -24,7 +24,6 @@ std::vector<std::pair<std::string, cl_version>> Device::extensions() const {
       {"cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_device_uuid", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_intel_unified_shared_memory", CL_MAKE_VERSION(1, 0, 0)},
-      {"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_subgroup_shuffle", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_subgroup_shuffle_relative", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_subgroup_extended_types", CL_MAKE_VERSION(1, 0, 0)},
@@ -42,6 +41,10 @@ std::vector<std::pair<std::string, cl_version>> Device::extensions() const {
       // fp32 and fp64 (with cl_khr_fp64) add, min and max in global and local memory; no fp16 atomics.
       {"cl_ext_float_atomics", CL_MAKE_VERSION(1, 0, 0)},
   };
+  // The extension promises sub-groups independent forward progress, which a GPU's warps have and
+  // a CPU's work-items, run one after another, do not; the CPU has sub-groups as the optional
+  // OpenCL 3.0 feature __opencl_c_subgroups.
+  if (independentSubGroupProgress()) list.push_back({"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0)});
   if (info().images.supported) {
     list.push_back({"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0)});
     list.push_back({"cl_khr_depth_images", CL_MAKE_VERSION(1, 0, 0)});

@@ -24,6 +24,9 @@ class Device : public _cl_device_id, public RefCounted {
   const core::DeviceInfo& info() const { return device_.info(); }
   cl_device_type type() const;
   bool isCpu() const { return info().type == core::DeviceType::Cpu; }
+  // The warps of a block are all resident and scheduled independently; the CPU runs a group's
+  // work-items (its sub-groups) one after another, so one cannot wait for a later one.
+  bool independentSubGroupProgress() const { return !isCpu(); }
   Device* parent() const { return parent_; }
 
   // Partitioning: a device whose core device has tiles is partitioned by affinity domain (NUMA,

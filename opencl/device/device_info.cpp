@@ -151,9 +151,7 @@ cl_int Device::getInfo(cl_device_info name, size_t size, void* value, size_t* si
     case CL_DEVICE_PIPE_SUPPORT: return out.scalar<cl_bool>(CL_FALSE);
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: return out.scalar<cl_bool>(CL_TRUE);
     case CL_DEVICE_MAX_NUM_SUB_GROUPS: return out.scalar<cl_uint>(maxNumSubGroups());
-    // The warps of a block are all resident and scheduled independently; the CPU runs a group's
-    // work-items (its sub-groups) one after another, so one cannot wait for a later one.
-    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return out.scalar<cl_bool>(isCpu() ? CL_FALSE : CL_TRUE);
+    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return out.scalar<cl_bool>(independentSubGroupProgress());
     case CL_DEVICE_PLATFORM: return out.scalar<cl_platform_id>(&platform_);
     case CL_DEVICE_NAME: return out.string(device.name);
     case CL_DEVICE_VENDOR: return out.string(vendorName(device.vendorId));

@@ -6,6 +6,8 @@
 #include "level_zero/device/device.h"
 #include "level_zero/driver/driver.h"
 #include "level_zero/event/event_pool.h"
+#include "level_zero/fabric/fabric_edge.h"
+#include "level_zero/fabric/fabric_vertex.h"
 #include "level_zero/fence/fence.h"
 #include "level_zero/image/image.h"
 #include "level_zero/kernel/kernel.h"

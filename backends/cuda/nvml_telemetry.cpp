@@ -29,6 +29,16 @@ uint64_t monotonicMicroseconds() {
 
 std::string text(const char* buffer) { return buffer[0] ? std::string(buffer) : std::string(); }
 
+// NVML's name of the GPU at `address`.
+std::string pciBusId(core::PciAddress address) {
+  char busId[32];
+  std::snprintf(busId, sizeof(busId), "%08x:%02x:%02x.%x", address.domain, address.bus, address.device, address.function);
+  return busId;
+}
+
+// nvmlGpuP2PCapsIndex_t and nvmlGpuP2PStatus_t values.
+constexpr int kP2PNvLink = 2, kP2PPci = 4, kP2PStatusOk = 0;
+
 }  // namespace
 
 uint32_t translateThrottleReasons(unsigned long long nvmlReasons) {
@@ -332,15 +342,35 @@ std::unique_ptr<core::Telemetry> createNvmlTelemetry(core::PciAddress address) {
   std::string error;
   std::shared_ptr<const Nvml> nvml = Nvml::shared(error);
   nvmlDevice_t device = nullptr;
-  char busId[32];
-  std::snprintf(busId, sizeof(busId), "%08x:%02x:%02x.%x", address.domain, address.bus, address.device, address.function);
+  const std::string busId = pciBusId(address);
   if (!nvml) {
     core::debugMessage("no GPU telemetry: %s", error.c_str());
-  } else if (nvml->nvmlDeviceGetHandleByPciBusId_v2(busId, &device) != NVML_SUCCESS) {
-    core::debugMessage("no GPU telemetry: NVML does not know the GPU at %s", busId);
+  } else if (nvml->nvmlDeviceGetHandleByPciBusId_v2(busId.c_str(), &device) != NVML_SUCCESS) {
+    core::debugMessage("no GPU telemetry: NVML does not know the GPU at %s", busId.c_str());
     device = nullptr;
   }
   return std::make_unique<NvmlTelemetry>(std::move(nvml), device, address);
+}
+
+std::string peerLinkModel(const Nvml& nvml, nvmlDevice_t from, nvmlDevice_t to) {
+  if (!nvml.nvmlDeviceGetP2PStatus) return {};
+  const auto works = [&](int capability) {
+    int status = -1;
+    return nvml.nvmlDeviceGetP2PStatus(from, to, capability, &status) == NVML_SUCCESS && status == kP2PStatusOk;
+  };
+  if (works(kP2PNvLink)) return "NVLink";
+  if (works(kP2PPci)) return "PCIe";
+  return {};
+}
+
+std::string nvmlPeerLinkModel(core::PciAddress from, core::PciAddress to) {
+  std::string error;
+  const std::shared_ptr<const Nvml> nvml = Nvml::shared(error);
+  nvmlDevice_t fromDevice = nullptr, toDevice = nullptr;
+  if (!nvml || nvml->nvmlDeviceGetHandleByPciBusId_v2(pciBusId(from).c_str(), &fromDevice) != NVML_SUCCESS ||
+      nvml->nvmlDeviceGetHandleByPciBusId_v2(pciBusId(to).c_str(), &toDevice) != NVML_SUCCESS)
+    return {};
+  return peerLinkModel(*nvml, fromDevice, toDevice);
 }
 
 }  // namespace loom::backends::cuda

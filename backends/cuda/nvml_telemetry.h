@@ -100,4 +100,10 @@ core::ProcessUsage processUsage(const nvmlProcessInfo_v2_t& info);
 // debug message says why) the PCI description alone.
 std::unique_ptr<core::Telemetry> createNvmlTelemetry(core::PciAddress address);
 
+// The technology NVML reports for the peer link from GPU `from` to GPU `to`: "NVLink" where P2P
+// over NVLink works, else "PCIe" where P2P over PCI works; empty where NVML says neither.
+std::string peerLinkModel(const Nvml& nvml, nvmlDevice_t from, nvmlDevice_t to);
+// The same for the GPUs at two PCI addresses; empty without NVML.
+std::string nvmlPeerLinkModel(core::PciAddress from, core::PciAddress to);
+
 }  // namespace loom::backends::cuda

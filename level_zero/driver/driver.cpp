@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "level_zero/device/device.h"
+#include "level_zero/fabric/fabric.h"
 #include "level_zero/two_call.h"
 #include "level_zero/validation.h"
 #include "loom/core/runtime.h"
@@ -51,6 +52,11 @@ bool Driver::owns(ze_device_handle_t handle) const {
 Device* Driver::device(core::Device* coreDevice) const {
   auto it = byCoreDevice_.find(coreDevice);
   return it == byCoreDevice_.end() ? nullptr : it->second;
+}
+
+const Fabric& Driver::fabric() {
+  std::call_once(fabricOnce_, [this] { fabric_ = std::make_shared<const Fabric>(rootDevices_); });
+  return *fabric_;
 }
 
 ze_result_t zeInit(ze_init_flags_t flags) {
@@ -109,7 +115,8 @@ ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t*
       {ZE_RELAXED_ALLOCATION_LIMITS_EXP_NAME, ZE_RELAXED_ALLOCATION_LIMITS_EXP_VERSION_CURRENT},
       {ZE_EVENT_QUERY_TIMESTAMPS_EXP_NAME, ZE_EVENT_QUERY_TIMESTAMPS_EXP_VERSION_CURRENT},
       {ZE_IMAGE_VIEW_EXP_NAME, ZE_IMAGE_VIEW_EXP_VERSION_CURRENT},
-      {ZE_IMAGE_MEMORY_PROPERTIES_EXP_NAME, ZE_IMAGE_MEMORY_PROPERTIES_EXP_VERSION_CURRENT}};
+      {ZE_IMAGE_MEMORY_PROPERTIES_EXP_NAME, ZE_IMAGE_MEMORY_PROPERTIES_EXP_VERSION_CURRENT},
+      {ZE_FABRIC_EXP_NAME, ZE_MAKE_VERSION(1, 0)}};  // this header has no version enum for the fabric
   return fillArray(kExtensions, pCount, pExtensionProperties,
                    [](ze_driver_extension_properties_t& p, const std::pair<const char*, uint32_t>& extension) {
                      std::memset(p.name, 0, sizeof(p.name));

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "level_zero/handle/handle.h"
@@ -15,6 +16,7 @@ class Device;
 namespace loom::l0 {
 
 class Device;
+class Fabric;
 
 class Driver : public _ze_driver_handle_t {
  public:
@@ -32,6 +34,8 @@ class Driver : public _ze_driver_handle_t {
   const std::vector<Device*>& devices() const { return rootDevices_; }
   // The API object of a core device (root or sub-device).
   Device* device(core::Device* coreDevice) const;
+  // The fabric graph of the devices (fabric/fabric.h), made on the first fabric query.
+  const Fabric& fabric();
 
  private:
   friend ze_result_t zeInit(ze_init_flags_t flags);
@@ -41,6 +45,8 @@ class Driver : public _ze_driver_handle_t {
   std::vector<Device*> rootDevices_;
   std::map<core::Device*, Device*> byCoreDevice_;
   bool sysmanEnabled_ = false;
+  std::once_flag fabricOnce_;
+  std::shared_ptr<const Fabric> fabric_;  // shared_ptr: Fabric is incomplete here
 };
 
 ze_result_t zeInit(ze_init_flags_t flags);

@@ -48,6 +48,8 @@ enum class HandleKind : uint64_t {
   Tracer = 0x6c6f6f6d74726372,          // "loomtrcr"
   Image = 0x6c6f6f6d696d6167,           // "loomimag"
   Sampler = 0x6c6f6f6d736d706c,         // "loomsmpl"
+  FabricVertex = 0x6c6f6f6d76727478,    // "loomvrtx"
+  FabricEdge = 0x6c6f6f6d65646765,      // "loomedge"
 };
 
 // The base of every API object: its tag, and its storage in the HandleArena.
@@ -111,6 +113,8 @@ LOOM_HANDLE_TYPE(_zes_firmware_handle_t, Firmware);
 LOOM_HANDLE_TYPE(_zet_tracer_exp_handle_t, Tracer);
 LOOM_HANDLE_TYPE(_ze_image_handle_t, Image);
 LOOM_HANDLE_TYPE(_ze_sampler_handle_t, Sampler);
+LOOM_HANDLE_TYPE(_ze_fabric_vertex_handle_t, FabricVertex);
+LOOM_HANDLE_TYPE(_ze_fabric_edge_handle_t, FabricEdge);
 #undef LOOM_HANDLE_TYPE
 
 namespace loom::l0 {

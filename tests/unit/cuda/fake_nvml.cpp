@@ -1,6 +1,7 @@
 // A stand-in for libnvidia-ml.so.1 with the entry points Nvml::load needs and a few queries of one
 // GPU, each answering NVML_ERROR_NOT_SUPPORTED until the test sets its value: ECC modes
-// (fakeNvmlSetEccMode), the enforced power limit, the compute processes and the VBIOS version. Its
+// (fakeNvmlSetEccMode), the enforced power limit, the compute processes, the VBIOS version and the
+// P2P status of the GPU with itself over NVLink and over PCI (fakeNvmlSetP2PStatus). Its
 // energy counter always works, so that the GPU has a power domain.
 #include <algorithm>
 #include <cstring>
@@ -22,6 +23,7 @@ int enforcedPowerLimit = -1;
 int processCount = -1;
 ProcessInfo processes[kMaxProcesses];
 char vbiosVersion[32];
+int nvlinkP2PStatus = -1, pciP2PStatus = -1;  // nvmlGpuP2PStatus_t; -1: NOT_SUPPORTED
 }  // namespace
 
 __attribute__((visibility("default"))) int nvmlInit_v2() { return kSuccess; }
@@ -83,6 +85,20 @@ __attribute__((visibility("default"))) int nvmlDeviceGetVbiosVersion(void*, char
 // An empty version: NOT_SUPPORTED.
 __attribute__((visibility("default"))) void fakeNvmlSetVbiosVersion(const char* version) {
   std::strncpy(vbiosVersion, version, sizeof(vbiosVersion) - 1);
+}
+
+// Capability 2 is NVLink, 4 PCI (nvmlGpuP2PCapsIndex_t); others are not answered.
+__attribute__((visibility("default"))) int nvmlDeviceGetP2PStatus(void*, void*, int capability, int* status) {
+  const int value = capability == 2 ? nvlinkP2PStatus : capability == 4 ? pciP2PStatus : -1;
+  if (value < 0) return kNotSupported;
+  *status = value;
+  return kSuccess;
+}
+
+// A negative status: NOT_SUPPORTED.
+__attribute__((visibility("default"))) void fakeNvmlSetP2PStatus(int nvlink, int pci) {
+  nvlinkP2PStatus = nvlink;
+  pciP2PStatus = pci;
 }
 
 }  // extern "C"

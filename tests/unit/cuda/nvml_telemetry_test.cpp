@@ -234,5 +234,23 @@ TEST(NvmlTelemetry, TheVbiosIsTheGpusFirmware) {
   EXPECT_FALSE(telemetry.firmwareVersion(1)) << "no such firmware";
 }
 
+// The fabric's edge model: NVLink where NVML says P2P over NVLink works, else PCIe where P2P
+// over PCI does; nothing where NVML says neither (the spec's "unknown" then).
+TEST(NvmlTelemetry, PeerLinkModelIsWhatNvmlSaysCarriesP2P) {
+  const FakeNvml fake = loadFakeNvml();
+  ASSERT_TRUE(fake.device);
+  auto setP2PStatus = fake.setter<void(int, int)>("fakeNvmlSetP2PStatus");
+  ASSERT_NE(setP2PStatus, nullptr);
+  constexpr int kOk = 0, kNotSupported = 5;  // nvmlGpuP2PStatus_t
+  setP2PStatus(kOk, kOk);
+  EXPECT_EQ("NVLink", peerLinkModel(*fake.nvml, fake.device, fake.device));
+  setP2PStatus(kNotSupported, kOk);
+  EXPECT_EQ("PCIe", peerLinkModel(*fake.nvml, fake.device, fake.device));
+  setP2PStatus(kNotSupported, kNotSupported);
+  EXPECT_EQ("", peerLinkModel(*fake.nvml, fake.device, fake.device));
+  setP2PStatus(-1, -1);  // the queries fail
+  EXPECT_EQ("", peerLinkModel(*fake.nvml, fake.device, fake.device));
+}
+
 }  // namespace
 }  // namespace loom::backends::cuda

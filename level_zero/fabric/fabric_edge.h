@@ -1,0 +1,44 @@
+#pragma once
+// A fabric edge (ZE_experimental_fabric): a direct link between two GPUs, found where each can
+// reach the other's memory (peer access). Its model is the link's technology as the system
+// reports it; bandwidth and latency are not reported by the driver, so their units say unknown.
+// The driver's Fabric (fabric.h) owns the edges.
+#include <level_zero/ze_api.h>
+
+#include <string>
+
+#include "level_zero/handle/handle.h"
+
+namespace loom::l0 {
+
+class FabricVertex;
+
+class FabricEdge : public _ze_fabric_edge_handle_t {
+ public:
+  // `index` tells the edge apart from the driver's others (its uuid).
+  FabricEdge(FabricVertex& a, FabricVertex& b, std::string model, uint32_t index)
+      : a_(a), b_(b), model_(std::move(model)), index_(index) {}
+  static FabricEdge* fromHandle(ze_fabric_edge_handle_t handle) { return static_cast<FabricEdge*>(handle); }
+
+  FabricVertex& vertexA() const { return a_; }
+  FabricVertex& vertexB() const { return b_; }
+  // True when the edge joins `x` and `y`, in either order: edges have no direction.
+  bool joins(const FabricVertex& x, const FabricVertex& y) const {
+    return (&a_ == &x && &b_ == &y) || (&a_ == &y && &b_ == &x);
+  }
+  void describe(ze_fabric_edge_exp_properties_t& properties) const;
+
+ private:
+  FabricVertex& a_;
+  FabricVertex& b_;
+  std::string model_;
+  uint32_t index_;
+};
+
+ze_result_t zeFabricEdgeGetExp(ze_fabric_vertex_handle_t hVertexA, ze_fabric_vertex_handle_t hVertexB, uint32_t* pCount,
+                               ze_fabric_edge_handle_t* phEdges);
+ze_result_t zeFabricEdgeGetVerticesExp(ze_fabric_edge_handle_t hEdge, ze_fabric_vertex_handle_t* phVertexA,
+                                       ze_fabric_vertex_handle_t* phVertexB);
+ze_result_t zeFabricEdgeGetPropertiesExp(ze_fabric_edge_handle_t hEdge, ze_fabric_edge_exp_properties_t* pEdgeProperties);
+
+}  // namespace loom::l0

@@ -328,11 +328,11 @@ core::PeerAccess CudaBackend::peerAccess(const core::Backend& peer) const {
   return peers_[gpu->index_];
 }
 
-std::string CudaBackend::peerLinkModel(const core::Backend& peer) const {
+core::PeerLink CudaBackend::peerLink(const core::Backend& peer) const {
   const auto* gpu = dynamic_cast<const CudaBackend*>(&peer);
   if (!gpu || !peerAccess(peer).access) return {};
-  return nvmlPeerLinkModel(pciAddress(driverAttributes(driver(), context_->device())),
-                           pciAddress(driverAttributes(gpu->driver(), gpu->context_->device())));
+  return nvmlPeerLink(pciAddress(driverAttributes(driver(), context_->device())),
+                      pciAddress(driverAttributes(gpu->driver(), gpu->context_->device())));
 }
 
 void CudaBackend::joinGroup(size_t index, std::vector<core::PeerAccess> peers, std::shared_ptr<CudaAddressSpace> space) {

@@ -84,8 +84,8 @@ class CudaBackend final : public core::Backend {
   std::unique_ptr<core::PhysicalMemory> createPhysicalMemory(size_t size) override;
   // What the GPUs of one discovery found about each other; none for any other device.
   core::PeerAccess peerAccess(const core::Backend& peer) const override;
-  // NVML's word for the link to a GPU this one reaches as a peer (nvml_telemetry.h).
-  std::string peerLinkModel(const core::Backend& peer) const override;
+  // NVML's account of the link to a GPU this one reaches as a peer (nvml_telemetry.h).
+  core::PeerLink peerLink(const core::Backend& peer) const override;
 
   // Joins the GPUs of one driver, once they are all created: this is GPU `index` of them, `peers`
   // says how it reaches each of the others, and `space` is their shared address space.

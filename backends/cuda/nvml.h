@@ -62,6 +62,17 @@ struct nvmlProcessInfo_v2_t {
 };
 static_assert(sizeof(nvmlProcessInfo_v2_t) == 24, "NVML's layout");
 
+// The links a GPU may have; GPUs with fewer fail the queries of the others.
+constexpr unsigned int NVML_NVLINK_MAX_LINKS = 18;
+
+struct nvmlPciInfo_t {
+  char busIdLegacy[16];
+  unsigned int domain, bus, device;
+  unsigned int pciDeviceId, pciSubSystemId;
+  char busId[32];
+};
+static_assert(sizeof(nvmlPciInfo_t) == 68, "NVML's layout");
+
 struct nvmlSample_t {
   unsigned long long timeStamp;  // CPU time in microseconds
   nvmlValue_t sampleValue;

@@ -352,6 +352,30 @@ std::unique_ptr<core::Telemetry> createNvmlTelemetry(core::PciAddress address) {
   return std::make_unique<NvmlTelemetry>(std::move(nvml), device, address);
 }
 
+// nvmlNvlinkVersion_t numbers the versions 1.0, 2.0, 2.2, 3.0, 3.1, 4.0 and 5.0 as 1 to 7, while
+// older drivers answered the major version (1 to 4); both readings give the same rate. Each link
+// carries 20 GB/s a direction in NVLink 1.0, 25 GB/s in 2.0 to 4.0 and 50 GB/s in 5.0: NVIDIA's
+// figures of 300, 600, 900 and 1800 GB/s both ways for V100 (6 links), A100 (12), H100 (18) and
+// B200 (18).
+uint32_t nvlinkBytesPerNanosecond(unsigned int version) {
+  switch (version) {
+    case 1:
+      return 20;
+    case 2:
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+      return 25;
+    case 7:
+      return 50;
+    default:
+      return 0;
+  }
+}
+
+namespace {
+
 std::string peerLinkModel(const Nvml& nvml, nvmlDevice_t from, nvmlDevice_t to) {
   if (!nvml.nvmlDeviceGetP2PStatus) return {};
   const auto works = [&](int capability) {
@@ -363,14 +387,54 @@ std::string peerLinkModel(const Nvml& nvml, nvmlDevice_t from, nvmlDevice_t to) 
   return {};
 }
 
-std::string nvmlPeerLinkModel(core::PciAddress from, core::PciAddress to) {
+// NVML names no function: a GPU is function 0.
+bool isAt(const nvmlPciInfo_t& pci, core::PciAddress address) {
+  return pci.domain == address.domain && pci.bus == address.bus && pci.device == address.device;
+}
+
+// The summed rate of the active NVLinks of `from` whose other end is the GPU at `to`; 0 where
+// there are none, or where one's version is unknown (a part of the sum would be missing).
+uint32_t directNvLinkBandwidth(const Nvml& nvml, nvmlDevice_t from, core::PciAddress to) {
+  if (!nvml.nvmlDeviceGetNvLinkState || !nvml.nvmlDeviceGetNvLinkRemotePciInfo_v2 || !nvml.nvmlDeviceGetNvLinkVersion)
+    return 0;
+  uint32_t bandwidth = 0;
+  for (unsigned int link = 0; link < NVML_NVLINK_MAX_LINKS; ++link) {
+    int active = 0;
+    nvmlPciInfo_t remote{};
+    if (nvml.nvmlDeviceGetNvLinkState(from, link, &active) != NVML_SUCCESS || active != NVML_FEATURE_ENABLED ||
+        nvml.nvmlDeviceGetNvLinkRemotePciInfo_v2(from, link, &remote) != NVML_SUCCESS || !isAt(remote, to))
+      continue;
+    unsigned int version = 0;
+    const uint32_t rate =
+        nvml.nvmlDeviceGetNvLinkVersion(from, link, &version) == NVML_SUCCESS ? nvlinkBytesPerNanosecond(version) : 0;
+    if (rate == 0) return 0;
+    bandwidth += rate;
+  }
+  return bandwidth;
+}
+
+}  // namespace
+
+// A PCIe path's bandwidth is not the GPUs' own links' (switches and the root complex between them
+// set it), nor is its length in hops known: they stay unknown.
+core::PeerLink peerLink(const Nvml& nvml, nvmlDevice_t from, nvmlDevice_t to, core::PciAddress toAddress) {
+  core::PeerLink link;
+  link.model = peerLinkModel(nvml, from, to);
+  if (link.model == "NVLink") {
+    link.bytesPerNanosecond = directNvLinkBandwidth(nvml, from, toAddress);
+    if (link.bytesPerNanosecond != 0) link.hops = 1;
+  }
+  return link;
+}
+
+core::PeerLink nvmlPeerLink(core::PciAddress from, core::PciAddress to) {
   std::string error;
   const std::shared_ptr<const Nvml> nvml = Nvml::shared(error);
   nvmlDevice_t fromDevice = nullptr, toDevice = nullptr;
   if (!nvml || nvml->nvmlDeviceGetHandleByPciBusId_v2(pciBusId(from).c_str(), &fromDevice) != NVML_SUCCESS ||
       nvml->nvmlDeviceGetHandleByPciBusId_v2(pciBusId(to).c_str(), &toDevice) != NVML_SUCCESS)
     return {};
-  return peerLinkModel(*nvml, fromDevice, toDevice);
+  return peerLink(*nvml, fromDevice, toDevice, to);
 }
 
 }  // namespace loom::backends::cuda

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backends/cuda/nvml.h"
+#include "loom/core/peer_link.h"
 #include "loom/core/telemetry.h"
 
 namespace loom::backends::cuda {
@@ -100,10 +101,15 @@ core::ProcessUsage processUsage(const nvmlProcessInfo_v2_t& info);
 // debug message says why) the PCI description alone.
 std::unique_ptr<core::Telemetry> createNvmlTelemetry(core::PciAddress address);
 
-// The technology NVML reports for the peer link from GPU `from` to GPU `to`: "NVLink" where P2P
-// over NVLink works, else "PCIe" where P2P over PCI works; empty where NVML says neither.
-std::string peerLinkModel(const Nvml& nvml, nvmlDevice_t from, nvmlDevice_t to);
-// The same for the GPUs at two PCI addresses; empty without NVML.
-std::string nvmlPeerLinkModel(core::PciAddress from, core::PciAddress to);
+// The design rate of one NVLink in each direction, in bytes per nanosecond, by the version NVML
+// reports for it; 0 for a version it does not know.
+uint32_t nvlinkBytesPerNanosecond(unsigned int version);
+
+// The peer link from GPU `from` to GPU `to` (at PCI address `toAddress`) as NVML reports it: NVLink
+// where P2P over NVLink works, with the bandwidth of the active links that join the two directly,
+// one hop; PCIe where P2P over PCI works, its figures unknown; nothing where NVML says neither.
+core::PeerLink peerLink(const Nvml& nvml, nvmlDevice_t from, nvmlDevice_t to, core::PciAddress toAddress);
+// The same for the GPUs at two PCI addresses; nothing without NVML.
+core::PeerLink nvmlPeerLink(core::PciAddress from, core::PciAddress to);
 
 }  // namespace loom::backends::cuda

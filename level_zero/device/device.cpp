@@ -77,6 +77,21 @@ SysmanDevice& Device::sysman() {
   return *sysman_;
 }
 
+// A root of tiles is one PCI function only where its tiles all are that same function (tiles of
+// one GPU); tiles that are several GPUs each have their own.
+std::optional<core::PciDescription> Device::pciFunction() const {
+  std::optional<core::PciDescription> pci = device_.telemetry().pci();
+  if (!pci) return std::nullopt;
+  const core::PciAddress& address = pci->address;
+  for (const Device* subDevice : subDevices_) {
+    const std::optional<core::PciDescription> tile = subDevice->device_.telemetry().pci();
+    if (!tile || tile->address.domain != address.domain || tile->address.bus != address.bus ||
+        tile->address.device != address.device || tile->address.function != address.function)
+      return std::nullopt;
+  }
+  return pci;
+}
+
 ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t* pCount, ze_device_handle_t* phDevices) {
   ZE_REQUIRE_HANDLE(hDriver);
   ZE_REQUIRE_POINTER(pCount);
@@ -275,6 +290,18 @@ ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t
 
 ze_result_t zeDeviceGetStatus(ze_device_handle_t hDevice) {
   ZE_REQUIRE_HANDLE(hDevice);
+  return ZE_RESULT_SUCCESS;
+}
+
+// ZE_extension_pci_properties: the address and fastest link of the PCI function, the same figures
+// sysman reports (zesDevicePciGetProperties); -1 for those the telemetry does not know.
+ze_result_t zeDevicePciGetPropertiesExt(ze_device_handle_t hDevice, ze_pci_ext_properties_t* pPciProperties) {
+  ZE_REQUIRE_HANDLE(hDevice);
+  ZE_REQUIRE_POINTER(pPciProperties);
+  const std::optional<core::PciDescription> pci = Device::fromHandle(hDevice)->pciFunction();
+  ZE_REQUIRE(pci.has_value(), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, "the device is not one PCI function");
+  pPciProperties->address = {pci->address.domain, pci->address.bus, pci->address.device, pci->address.function};
+  pPciProperties->maxSpeed = {pci->maxSpeed.generation, pci->maxSpeed.width, pci->maxSpeed.bandwidth};
   return ZE_RESULT_SUCCESS;
 }
 

@@ -4,10 +4,12 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "level_zero/handle/handle.h"
 #include "loom/core/device.h"
+#include "loom/core/telemetry.h"
 
 namespace loom::l0 {
 
@@ -29,6 +31,9 @@ class Device : public _ze_device_handle_t {
   core::PeerAccess peerAccess(const Device& peer) const;
   // The device's sysman view (sysman/sysman_device.h), made on first use.
   SysmanDevice& sysman();
+  // The PCI function this device is, as its telemetry describes it; none for a device that is
+  // no PCI function (the CPU) or several (a root made of tiles that are several GPUs).
+  std::optional<core::PciDescription> pciFunction() const;
 
  private:
   Driver& driver_;
@@ -58,6 +63,7 @@ ze_result_t zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handl
                                      ze_device_p2p_properties_t* pP2PProperties);
 ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t hPeerDevice, ze_bool_t* value);
 ze_result_t zeDeviceGetStatus(ze_device_handle_t hDevice);
+ze_result_t zeDevicePciGetPropertiesExt(ze_device_handle_t hDevice, ze_pci_ext_properties_t* pPciProperties);
 ze_result_t zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice, uint64_t* hostTimestamp, uint64_t* deviceTimestamp);
 
 }  // namespace loom::l0

@@ -116,6 +116,7 @@ ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t*
       {ZE_EVENT_QUERY_TIMESTAMPS_EXP_NAME, ZE_EVENT_QUERY_TIMESTAMPS_EXP_VERSION_CURRENT},
       {ZE_IMAGE_VIEW_EXP_NAME, ZE_IMAGE_VIEW_EXP_VERSION_CURRENT},
       {ZE_IMAGE_MEMORY_PROPERTIES_EXP_NAME, ZE_IMAGE_MEMORY_PROPERTIES_EXP_VERSION_CURRENT},
+      {ZE_PCI_PROPERTIES_EXT_NAME, ZE_PCI_PROPERTIES_EXT_VERSION_CURRENT},
       {ZE_FABRIC_EXP_NAME, ZE_MAKE_VERSION(1, 0)}};  // this header has no version enum for the fabric
   return fillArray(kExtensions, pCount, pExtensionProperties,
                    [](ze_driver_extension_properties_t& p, const std::pair<const char*, uint32_t>& extension) {

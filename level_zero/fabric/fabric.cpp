@@ -1,10 +1,6 @@
 #include "level_zero/fabric/fabric.h"
 
-#include <optional>
-#include <string>
-
 #include "level_zero/device/device.h"
-#include "loom/core/telemetry.h"
 
 namespace loom::l0 {
 
@@ -24,21 +20,6 @@ bool linked(core::Device& a, core::Device& b) {
 // made of tiles (several GPUs) is no end of a link; its tiles are.
 bool endsLinks(const FabricVertex& vertex) { return vertex.subVertices().empty(); }
 
-// The PCI function of `device`, where it is one: a root of tiles is one only where its tiles all
-// are that same function (tiles of one GPU), not where they are several GPUs.
-std::optional<core::PciAddress> pciFunctionOf(core::Device& device) {
-  const std::optional<core::PciDescription> pci = device.telemetry().pci();
-  if (!pci) return std::nullopt;
-  const core::PciAddress& address = pci->address;
-  for (const auto& subDevice : device.subDevices()) {
-    const std::optional<core::PciDescription> tile = subDevice->telemetry().pci();
-    if (!tile || tile->address.domain != address.domain || tile->address.bus != address.bus ||
-        tile->address.device != address.device || tile->address.function != address.function)
-      return std::nullopt;
-  }
-  return address;
-}
-
 }  // namespace
 
 Fabric::Fabric(const std::vector<Device*>& rootDevices) {
@@ -52,7 +33,8 @@ Fabric::Fabric(const std::vector<Device*>& rootDevices) {
 
 FabricVertex* Fabric::addVertex(Device& device, ze_fabric_vertex_exp_type_t type) {
   ze_fabric_vertex_pci_exp_address_t address{};  // zeros: the device is no PCI function
-  if (const auto pci = pciFunctionOf(device.core())) address = {pci->domain, pci->bus, pci->device, pci->function};
+  if (const auto pci = device.pciFunction())
+    address = {pci->address.domain, pci->address.bus, pci->address.device, pci->address.function};
   allVertices_.push_back(std::make_unique<FabricVertex>(device, type, address));
   byDevice_[&device] = allVertices_.back().get();
   return allVertices_.back().get();
@@ -68,9 +50,9 @@ void Fabric::linkDevices() {
       core::Device& deviceA = a.device().core();
       core::Device& deviceB = b.device().core();
       if (!linked(deviceA, deviceB)) continue;
-      std::string model = deviceA.backend().peerLinkModel(deviceB.backend());
-      if (model.empty()) model = kUnknownModel;
-      edges_.push_back(std::make_unique<FabricEdge>(a, b, std::move(model), uint32_t(edges_.size())));
+      core::PeerLink link = deviceA.backend().peerLink(deviceB.backend());
+      if (link.model.empty()) link.model = kUnknownModel;
+      edges_.push_back(std::make_unique<FabricEdge>(a, b, std::move(link), uint32_t(edges_.size())));
     }
   }
 }

@@ -21,15 +21,15 @@ void FabricEdge::describe(ze_fabric_edge_exp_properties_t& properties) const {
   std::memcpy(properties.uuid.id, kEdgeUuidPrefix, sizeof(kEdgeUuidPrefix));
   std::memcpy(properties.uuid.id + sizeof(kEdgeUuidPrefix), &index_, sizeof(index_));
   std::memset(properties.model, 0, sizeof(properties.model));
-  std::strncpy(properties.model, model_.c_str(), sizeof(properties.model) - 1);
-  // The drivers report no design bandwidth or latency for a peer link: the spec's unknown units
-  // say so rather than a figure Loom would have to make up.
-  properties.bandwidth = 0;
-  properties.bandwidthUnit = ZE_BANDWIDTH_UNIT_UNKNOWN;
-  properties.latency = 0;
-  properties.latencyUnit = ZE_LATENCY_UNIT_UNKNOWN;
+  std::strncpy(properties.model, link_.model.c_str(), sizeof(properties.model) - 1);
+  // Figures the backend does not report stay 0 with the spec's unknown units, rather than ones
+  // Loom would have to make up.
+  properties.bandwidth = link_.bytesPerNanosecond;
+  properties.bandwidthUnit = link_.bytesPerNanosecond ? ZE_BANDWIDTH_UNIT_BYTES_PER_NANOSEC : ZE_BANDWIDTH_UNIT_UNKNOWN;
+  properties.latency = link_.hops;
+  properties.latencyUnit = link_.hops ? ZE_LATENCY_UNIT_HOP : ZE_LATENCY_UNIT_UNKNOWN;
   // NVLink and PCIe links carry both directions at once; of an unknown link nothing is known.
-  const bool knownModel = model_ == "NVLink" || model_ == "PCIe";
+  const bool knownModel = link_.model == "NVLink" || link_.model == "PCIe";
   properties.duplexity = knownModel ? ZE_FABRIC_EDGE_EXP_DUPLEXITY_FULL_DUPLEX : ZE_FABRIC_EDGE_EXP_DUPLEXITY_UNKNOWN;
 }
 

@@ -1,13 +1,12 @@
 #pragma once
 // A fabric edge (ZE_experimental_fabric): a direct link between two GPUs, found where each can
-// reach the other's memory (peer access). Its model is the link's technology as the system
-// reports it; bandwidth and latency are not reported by the driver, so their units say unknown.
-// The driver's Fabric (fabric.h) owns the edges.
+// reach the other's memory (peer access). Its model, design bandwidth and length in hops are the
+// link's as the backend reports them (core::PeerLink); what it does not report, the units say is
+// unknown. The driver's Fabric (fabric.h) owns the edges.
 #include <level_zero/ze_api.h>
 
-#include <string>
-
 #include "level_zero/handle/handle.h"
+#include "loom/core/peer_link.h"
 
 namespace loom::l0 {
 
@@ -16,8 +15,8 @@ class FabricVertex;
 class FabricEdge : public _ze_fabric_edge_handle_t {
  public:
   // `index` tells the edge apart from the driver's others (its uuid).
-  FabricEdge(FabricVertex& a, FabricVertex& b, std::string model, uint32_t index)
-      : a_(a), b_(b), model_(std::move(model)), index_(index) {}
+  FabricEdge(FabricVertex& a, FabricVertex& b, core::PeerLink link, uint32_t index)
+      : a_(a), b_(b), link_(std::move(link)), index_(index) {}
   static FabricEdge* fromHandle(ze_fabric_edge_handle_t handle) { return static_cast<FabricEdge*>(handle); }
 
   FabricVertex& vertexA() const { return a_; }
@@ -31,7 +30,7 @@ class FabricEdge : public _ze_fabric_edge_handle_t {
  private:
   FabricVertex& a_;
   FabricVertex& b_;
-  std::string model_;
+  core::PeerLink link_;  // its model the spec's "unkown" where the backend names none
   uint32_t index_;
 };
 

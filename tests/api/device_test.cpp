@@ -1,4 +1,6 @@
-// The device object: the CPU device's properties, queue groups, timers and sub-devices.
+// The device object: the CPU device's properties, queue groups, timers, PCI properties and
+// sub-devices.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -185,6 +187,51 @@ TEST_F(DeviceTest, TheDeviceIsItsOwnPeer) {
   ze_device_p2p_properties_t p2p{ZE_STRUCTURE_TYPE_DEVICE_P2P_PROPERTIES};
   ASSERT_ZE(zeDeviceGetP2PProperties(device, device, &p2p));
   EXPECT_TRUE(p2p.flags & ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS);
+}
+
+// ZE_extension_pci_properties: a GPU is one PCI function, whose link figures are known or -1; the
+// CPU device, and a root made of several GPUs, are none.
+TEST_F(DeviceTest, PciPropertiesAreAGpusAlone) {
+  uint32_t count = 0;
+  ASSERT_ZE(zeDeviceGet(driver, &count, nullptr));
+  std::vector<ze_device_handle_t> devices(count);
+  ASSERT_ZE(zeDeviceGet(driver, &count, devices.data()));
+  for (ze_device_handle_t each : devices) {
+    ze_pci_ext_properties_t pci{ZE_STRUCTURE_TYPE_PCI_EXT_PROPERTIES};
+    const ze_result_t result = zeDevicePciGetPropertiesExt(each, &pci);
+    if (deviceProperties(each).type == ZE_DEVICE_TYPE_CPU) {
+      EXPECT_EQ(result, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+      continue;
+    }
+    if (result == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE) {
+      uint32_t tiles = 0;
+      ASSERT_ZE(zeDeviceGetSubDevices(each, &tiles, nullptr));
+      EXPECT_GT(tiles, 1u) << "only a root made of several GPUs is no PCI function";
+      continue;
+    }
+    ASSERT_ZE(result);
+    EXPECT_TRUE(pci.maxSpeed.genVersion == -1 || pci.maxSpeed.genVersion >= 1) << pci.maxSpeed.genVersion;
+    EXPECT_TRUE(pci.maxSpeed.width == -1 || pci.maxSpeed.width >= 1) << pci.maxSpeed.width;
+    EXPECT_TRUE(pci.maxSpeed.maxBandwidth == -1 || pci.maxSpeed.maxBandwidth > 0) << pci.maxSpeed.maxBandwidth;
+  }
+}
+
+TEST_F(DeviceTest, PciPropertiesNullArgumentsGetTheSpecsCodes) {
+  ze_pci_ext_properties_t pci{ZE_STRUCTURE_TYPE_PCI_EXT_PROPERTIES};
+  EXPECT_EQ(zeDevicePciGetPropertiesExt(nullptr, &pci), ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+  EXPECT_EQ(zeDevicePciGetPropertiesExt(device, nullptr), ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+}
+
+TEST_F(DeviceTest, TheDriverListsThePciPropertiesExtension) {
+  uint32_t count = 0;
+  ASSERT_ZE(zeDriverGetExtensionProperties(driver, &count, nullptr));
+  std::vector<ze_driver_extension_properties_t> extensions(count);
+  ASSERT_ZE(zeDriverGetExtensionProperties(driver, &count, extensions.data()));
+  const auto pci = std::find_if(extensions.begin(), extensions.end(), [](const auto& extension) {
+    return std::string(extension.name) == ZE_PCI_PROPERTIES_EXT_NAME;
+  });
+  ASSERT_NE(pci, extensions.end());
+  EXPECT_EQ(pci->version, uint32_t(ZE_PCI_PROPERTIES_EXT_VERSION_CURRENT));
 }
 
 TEST_F(DeviceTest, GlobalTimestampsIncrease) {

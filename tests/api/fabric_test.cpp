@@ -179,9 +179,20 @@ TEST_F(FabricTest, EdgesJoinPeersAndNeverTheCpu) {
         ASSERT_ZE(zeFabricEdgeGetPropertiesExp(edge, &properties));
         EXPECT_GT(std::strlen(properties.model), 0u);
         RecordProperty("edgeModel", properties.model);  // in --gtest_output's report
-        // No driver reports a design bandwidth or latency for a peer link.
-        EXPECT_EQ(properties.bandwidthUnit, ZE_BANDWIDTH_UNIT_UNKNOWN);
-        EXPECT_EQ(properties.latencyUnit, ZE_LATENCY_UNIT_UNKNOWN);
+        // A figure the driver reports has its unit; one it does not is 0 of the unknown unit.
+        if (properties.bandwidthUnit == ZE_BANDWIDTH_UNIT_UNKNOWN) {
+          EXPECT_EQ(properties.bandwidth, 0u);
+        } else {
+          EXPECT_EQ(properties.bandwidthUnit, ZE_BANDWIDTH_UNIT_BYTES_PER_NANOSEC);
+          EXPECT_GT(properties.bandwidth, 0u);
+        }
+        if (properties.latencyUnit == ZE_LATENCY_UNIT_UNKNOWN) {
+          EXPECT_EQ(properties.latency, 0u);
+        } else {
+          EXPECT_EQ(properties.latencyUnit, ZE_LATENCY_UNIT_HOP);
+          EXPECT_GE(properties.latency, 1u);
+        }
+        RecordProperty("edgeBandwidth", int(properties.bandwidth));
       }
     }
   }

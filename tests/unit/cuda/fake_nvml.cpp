@@ -1,16 +1,20 @@
 // A stand-in for libnvidia-ml.so.1 with the entry points Nvml::load needs and a few queries of one
 // GPU, each answering NVML_ERROR_NOT_SUPPORTED until the test sets its value: ECC modes
-// (fakeNvmlSetEccMode), the enforced power limit, the compute processes, the VBIOS version and the
-// P2P status of the GPU with itself over NVLink and over PCI (fakeNvmlSetP2PStatus). Its
-// energy counter always works, so that the GPU has a power domain.
+// (fakeNvmlSetEccMode), the enforced power limit, the compute processes, the VBIOS version, the
+// P2P status of the GPU with itself over NVLink and over PCI (fakeNvmlSetP2PStatus) and its
+// NVLinks (fakeNvmlSetNvLinks; none active until then). Its energy counter always works, so that
+// the GPU has a power domain.
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 extern "C" {
 
 namespace {
-constexpr int kSuccess = 0, kNotSupported = 3, kInsufficientSize = 7;
+constexpr int kSuccess = 0, kInvalidArgument = 2, kNotSupported = 3, kInsufficientSize = 7;
 constexpr unsigned kMaxProcesses = 8;
+constexpr unsigned kMaxLinks = 18;        // NVML_NVLINK_MAX_LINKS
+constexpr unsigned kOtherGpuBus = 0xff;  // where the links that do not reach the peer go
 
 struct ProcessInfo {  // nvmlProcessInfo_v2_t
   unsigned pid;
@@ -24,6 +28,15 @@ int processCount = -1;
 ProcessInfo processes[kMaxProcesses];
 char vbiosVersion[32];
 int nvlinkP2PStatus = -1, pciP2PStatus = -1;  // nvmlGpuP2PStatus_t; -1: NOT_SUPPORTED
+
+struct PciInfo {  // nvmlPciInfo_t
+  char busIdLegacy[16];
+  unsigned domain, bus, device, pciDeviceId, pciSubSystemId;
+  char busId[32];
+};
+
+// Links 0 to activeLinks - 1 are active; the first linksToPeer of them end at the GPU on bus peerBus.
+unsigned activeLinks = 0, linksToPeer = 0, linkVersion = 0, peerBus = 0;
 }  // namespace
 
 __attribute__((visibility("default"))) int nvmlInit_v2() { return kSuccess; }
@@ -99,6 +112,37 @@ __attribute__((visibility("default"))) int nvmlDeviceGetP2PStatus(void*, void*, 
 __attribute__((visibility("default"))) void fakeNvmlSetP2PStatus(int nvlink, int pci) {
   nvlinkP2PStatus = nvlink;
   pciP2PStatus = pci;
+}
+
+// Like NVML for a GPU of kMaxLinks links: INVALID_ARGUMENT past them.
+__attribute__((visibility("default"))) int nvmlDeviceGetNvLinkState(void*, unsigned link, int* isActive) {
+  if (link >= kMaxLinks) return kInvalidArgument;
+  *isActive = link < activeLinks ? 1 : 0;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int nvmlDeviceGetNvLinkRemotePciInfo_v2(void*, unsigned link, PciInfo* pci) {
+  if (link >= activeLinks) return kNotSupported;
+  *pci = {};
+  pci->bus = link < linksToPeer ? peerBus : kOtherGpuBus;
+  std::snprintf(pci->busId, sizeof(pci->busId), "00000000:%02X:00.0", pci->bus);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int nvmlDeviceGetNvLinkVersion(void*, unsigned link, unsigned* version) {
+  if (link >= activeLinks) return kNotSupported;
+  *version = linkVersion;
+  return kSuccess;
+}
+
+// `active` links of NVLink `version` (nvmlNvlinkVersion_t), the first `toPeer` of which end at the
+// GPU on bus `bus` (domain and device 0), the others at another GPU.
+__attribute__((visibility("default"))) void fakeNvmlSetNvLinks(unsigned active, unsigned toPeer, unsigned version,
+                                                               unsigned bus) {
+  activeLinks = std::min(active, kMaxLinks);
+  linksToPeer = toPeer;
+  linkVersion = version;
+  peerBus = bus;
 }
 
 }  // extern "C"

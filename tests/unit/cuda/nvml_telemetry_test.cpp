@@ -243,13 +243,76 @@ TEST(NvmlTelemetry, PeerLinkModelIsWhatNvmlSaysCarriesP2P) {
   ASSERT_NE(setP2PStatus, nullptr);
   constexpr int kOk = 0, kNotSupported = 5;  // nvmlGpuP2PStatus_t
   setP2PStatus(kOk, kOk);
-  EXPECT_EQ("NVLink", peerLinkModel(*fake.nvml, fake.device, fake.device));
+  EXPECT_EQ("NVLink", peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu).model);
   setP2PStatus(kNotSupported, kOk);
-  EXPECT_EQ("PCIe", peerLinkModel(*fake.nvml, fake.device, fake.device));
+  EXPECT_EQ("PCIe", peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu).model);
   setP2PStatus(kNotSupported, kNotSupported);
-  EXPECT_EQ("", peerLinkModel(*fake.nvml, fake.device, fake.device));
+  EXPECT_EQ("", peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu).model);
   setP2PStatus(-1, -1);  // the queries fail
-  EXPECT_EQ("", peerLinkModel(*fake.nvml, fake.device, fake.device));
+  EXPECT_EQ("", peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu).model);
+}
+
+// Both numberings of NVLink versions: nvmlNvlinkVersion_t's (1.0, 2.0, 2.2, 3.0, 3.1, 4.0, 5.0 as
+// 1 to 7) and older drivers' major versions (1 to 4).
+TEST(NvmlTelemetry, NvLinkRateFollowsItsVersion) {
+  EXPECT_EQ(20u, nvlinkBytesPerNanosecond(1));
+  for (unsigned version = 2; version <= 6; ++version) EXPECT_EQ(25u, nvlinkBytesPerNanosecond(version)) << version;
+  EXPECT_EQ(50u, nvlinkBytesPerNanosecond(7));
+  EXPECT_EQ(0u, nvlinkBytesPerNanosecond(0)) << "NVML_NVLINK_VERSION_INVALID";
+  EXPECT_EQ(0u, nvlinkBytesPerNanosecond(8)) << "a version newer than Loom";
+}
+
+// An NVLink edge's bandwidth is that of the active links whose other end is the peer, one hop.
+TEST(NvmlTelemetry, NvLinkPeerBandwidthSumsTheLinksToThePeer) {
+  const FakeNvml fake = loadFakeNvml();
+  ASSERT_TRUE(fake.device);
+  auto setP2PStatus = fake.setter<void(int, int)>("fakeNvmlSetP2PStatus");
+  auto setNvLinks = fake.setter<void(unsigned, unsigned, unsigned, unsigned)>("fakeNvmlSetNvLinks");
+  ASSERT_NE(setP2PStatus, nullptr);
+  ASSERT_NE(setNvLinks, nullptr);
+  constexpr unsigned kNvLink4 = 6;  // nvmlNvlinkVersion_t of NVLink 4.0
+  setP2PStatus(0, 0);
+  setNvLinks(18, 6, kNvLink4, kFakeGpu.bus);  // 6 links to the peer, 12 to other GPUs
+  core::PeerLink link = peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu);
+  EXPECT_EQ("NVLink", link.model);
+  EXPECT_EQ(6u * 25, link.bytesPerNanosecond);
+  EXPECT_EQ(1u, link.hops);
+  setNvLinks(18, 18, 7, kFakeGpu.bus);  // NVLink 5.0
+  EXPECT_EQ(18u * 50, peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu).bytesPerNanosecond);
+
+  setNvLinks(4, 4, 99, kFakeGpu.bus);  // a version Loom does not know: nothing made up
+  link = peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu);
+  EXPECT_EQ("NVLink", link.model);
+  EXPECT_EQ(0u, link.bytesPerNanosecond);
+  EXPECT_EQ(0u, link.hops);
+
+  setNvLinks(18, 0, kNvLink4, kFakeGpu.bus);  // NVLinks, none of them to the peer
+  link = peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu);
+  EXPECT_EQ(0u, link.bytesPerNanosecond);
+  EXPECT_EQ(0u, link.hops);
+  setNvLinks(0, 0, kNvLink4, kFakeGpu.bus);  // no active NVLink at all
+  EXPECT_EQ(0u, peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu).bytesPerNanosecond);
+  setNvLinks(0, 0, 0, 0);
+}
+
+// P2P over PCIe: its path's bandwidth and length are not NVML's to say, so they stay unknown even
+// where the GPU has NVLinks to the peer.
+TEST(NvmlTelemetry, PciePeerFiguresStayUnknown) {
+  const FakeNvml fake = loadFakeNvml();
+  ASSERT_TRUE(fake.device);
+  auto setP2PStatus = fake.setter<void(int, int)>("fakeNvmlSetP2PStatus");
+  auto setNvLinks = fake.setter<void(unsigned, unsigned, unsigned, unsigned)>("fakeNvmlSetNvLinks");
+  ASSERT_NE(setP2PStatus, nullptr);
+  ASSERT_NE(setNvLinks, nullptr);
+  constexpr int kNotSupported = 5;  // nvmlGpuP2PStatus_t
+  setP2PStatus(kNotSupported, 0);
+  setNvLinks(4, 4, 6, kFakeGpu.bus);
+  const core::PeerLink link = peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu);
+  EXPECT_EQ("PCIe", link.model);
+  EXPECT_EQ(0u, link.bytesPerNanosecond);
+  EXPECT_EQ(0u, link.hops);
+  setNvLinks(0, 0, 0, 0);
+  setP2PStatus(-1, -1);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "loom/core/kernel_launch.h"
 #include "loom/core/memory_coloring.h"
 #include "loom/core/memory_type.h"
+#include "loom/core/peer_link.h"
 #include "loom/core/telemetry.h"
 
 namespace loom::core {
@@ -217,9 +218,8 @@ class Backend {
   virtual std::unique_ptr<PhysicalMemory> createPhysicalMemory(size_t size);
   // How this device reaches the memory of `peer`, another root device; the default: not at all.
   virtual PeerAccess peerAccess(const Backend& peer) const { return {}; }
-  // The technology of the direct link to `peer`, a device this one has peer access to
-  // ("NVLink", "PCIe"), as the system reports it; empty when it does not say.
-  virtual std::string peerLinkModel(const Backend& peer) const { return {}; }
+  // The direct link to `peer`, a device this one has peer access to; the default: nothing known.
+  virtual PeerLink peerLink(const Backend& peer) const { return {}; }
 
   // What the device reports for system management; the default reports nothing. Called once,
   // on first use, since opening the system's sources (NVML) takes time.

@@ -10,6 +10,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "loom/compiler/build_options.h"
 #include "loom/compiler/opencl_c.h"
+#include "half_atomics.h"
 #include "kernel_descriptor_builder.h"
 #include "spirv_writer.h"
 
@@ -56,12 +57,6 @@ constexpr const char* kPrelude = R"(#include <opencl-c-base.h>
 #undef cl_khr_integer_dot_product
 #undef __opencl_c_integer_dot_product_input_4x8bit
 #undef __opencl_c_integer_dot_product_input_4x8bit_packed
-#undef __opencl_c_ext_fp16_global_atomic_load_store
-#undef __opencl_c_ext_fp16_local_atomic_load_store
-#undef __opencl_c_ext_fp16_global_atomic_add
-#undef __opencl_c_ext_fp16_local_atomic_add
-#undef __opencl_c_ext_fp16_global_atomic_min_max
-#undef __opencl_c_ext_fp16_local_atomic_min_max
 // The OpenCL version of the device, which drivers define (clang defines only the language's).
 #define __OPENCL_VERSION__ 300
 #if __OPENCL_C_VERSION__ >= 300
@@ -172,6 +167,7 @@ SpirvResult compileOpenClSource(const SourceRequest& request) {
   std::unique_ptr<llvm::Module> module = runClang(clang, request, context, logStream);
   if (!module) return {Status::BuildFailure, log, {}};
   keepInlineDefinitions(*module);
+  lowerHalfAtomics(*module);
   auto hints = vectorTypeHints(*module);  // before the translator rewrites the kernels' metadata
   auto spirv = writeSpirvModule(*module);
   if (!spirv) return {Status::BuildFailure, log + llvm::toString(spirv.takeError()), {}};

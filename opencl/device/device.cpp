@@ -38,7 +38,8 @@ std::vector<std::pair<std::string, cl_version>> Device::extensions() const {
       {"cl_intel_subgroups_long", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_intel_subgroup_local_block_io", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_intel_spirv_subgroups", CL_MAKE_VERSION(1, 0, 0)},
-      // fp32 and fp64 (with cl_khr_fp64) add, min and max in global and local memory; no fp16 atomics.
+      // fp32, fp64 (with cl_khr_fp64) and fp16 (with cl_khr_fp16) load, store, exchange, add, min
+      // and max in global and local memory.
       {"cl_ext_float_atomics", CL_MAKE_VERSION(1, 0, 0)},
   };
   // The extension promises sub-groups independent forward progress, which a GPU's warps have and
@@ -74,7 +75,11 @@ std::vector<std::pair<std::string, cl_version>> Device::openClCFeatures() const 
                                                               {"__opencl_c_ext_fp32_local_atomic_add", v3},
                                                               {"__opencl_c_ext_fp32_global_atomic_min_max", v3},
                                                               {"__opencl_c_ext_fp32_local_atomic_min_max", v3}};
-  if (info().supportsFp16) features.emplace_back("__opencl_c_fp16", v3);
+  if (info().supportsFp16)
+    for (const char* fp16 : {"__opencl_c_fp16", "__opencl_c_ext_fp16_global_atomic_load_store", "__opencl_c_ext_fp16_local_atomic_load_store",
+                             "__opencl_c_ext_fp16_global_atomic_add", "__opencl_c_ext_fp16_local_atomic_add",
+                             "__opencl_c_ext_fp16_global_atomic_min_max", "__opencl_c_ext_fp16_local_atomic_min_max"})
+      features.emplace_back(fp16, v3);
   if (info().images.supported) {
     features.emplace_back("__opencl_c_images", v3);
     features.emplace_back("__opencl_c_read_write_images", v3);

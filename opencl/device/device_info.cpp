@@ -194,7 +194,10 @@ cl_int Device::getInfo(cl_device_info name, size_t size, void* value, size_t* si
     case CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT: return out.scalar(kFpAtomicCapabilities);
     case CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT:
       return out.scalar<cl_device_fp_atomic_capabilities_ext>(device.supportsFp64 ? kFpAtomicCapabilities : 0);
-    case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: return out.scalar<cl_device_fp_atomic_capabilities_ext>(0);  // no fp16
+    // OpenCL C's atomic_half functions (the compiler's lowerHalfAtomics); SPIR-V that uses
+    // SPV_EXT_shader_atomic_float16_add is refused, which LLVM 15's translator cannot read.
+    case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT:
+      return out.scalar<cl_device_fp_atomic_capabilities_ext>(device.supportsFp16 ? kFpAtomicCapabilities : 0);
     case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return out.scalar<size_t>(core::preferredGroupSizeMultiple(device));
     case CL_DEVICE_UUID_KHR: return out.bytes(device.uuid.data(), CL_UUID_SIZE_KHR);
     case CL_DRIVER_UUID_KHR: {

@@ -231,6 +231,49 @@ TEST(FloatAtomics, OpenClCSourceUsesTheExtension) {
   for (int g = 0; g < 4; ++g) EXPECT_EQ(groupSums[g], -float(64 * 64 * g + 63 * 64 / 2)) << g;
 }
 
+// Half atomics (lowerHalfAtomics): each work-item updates one half of a pair that shares a
+// 32-bit word, through global, local and generic pointers; min and max follow fmin and fmax (a
+// NaN operand loses), and the other half of each word keeps its bits.
+TEST(FloatAtomics, HalfAtomicsChangeOnlyTheirHalfOfTheWord) {
+  const char* source = R"(
+    #pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    kernel void k(global ushort* bits, global const half* operands) {
+      local atomic_half pair[2];
+      const size_t i = get_global_id(0);
+      volatile global atomic_half* halves = (volatile global atomic_half*)bits;
+      const half operand = operands[i];
+      atomic_fetch_min(&halves[8 * i], operand);
+      atomic_fetch_max_explicit(&halves[8 * i + 2], operand, memory_order_relaxed);
+      volatile atomic_half* unqualified = &halves[8 * i + 4];
+      atomic_fetch_add(unqualified, operand);
+      atomic_store(&pair[0], (half)1.5f);
+      atomic_store(&pair[1], operand);
+      atomic_fetch_sub(&pair[0], (half)0.25f);
+      bits[8 * i + 6] = as_ushort(atomic_load(&pair[0]));
+      bits[8 * i + 7] = as_ushort(atomic_exchange(&pair[1], (half)2.0f));
+    })";
+  std::unique_ptr<CpuExecutable> executable;
+  const Kernel kernel = sourceKernel(source, executable);
+  ASSERT_NE(kernel.function, nullptr);
+  // Operands: 2, NaN, -3, 0.5; every location starts at 1 (0x3c00) beside a 0xabcd neighbour.
+  const std::vector<uint16_t> operands = {0x4000, 0x7e00, 0xc200, 0x3800};
+  std::vector<uint16_t> bits;
+  for (size_t i = 0; i < operands.size(); ++i)
+    for (uint16_t value : {0x3c00, 0xabcd, 0x3c00, 0xabcd, 0x3c00, 0xabcd, 0, 0}) bits.push_back(value);
+  Arguments(*kernel.descriptor).set(0, bits.data()).set(1, operands.data()).run(kernel.function, range1d(4, 1));
+  const uint16_t minima[] = {0x3c00, 0x3c00, 0xc200, 0x3800}, maxima[] = {0x4000, 0x3c00, 0x3c00, 0x3c00};
+  const uint16_t sums[] = {0x4200, 0x7e00, 0xc000, 0x3e00};  // 3, NaN, -2, 1.5
+  for (size_t i = 0; i < operands.size(); ++i) {
+    EXPECT_EQ(bits[8 * i], minima[i]) << i;
+    EXPECT_EQ(bits[8 * i + 2], maxima[i]) << i;
+    EXPECT_EQ(bits[8 * i + 4] & 0x7c00, sums[i] & 0x7c00) << i;
+    if (i != 1) EXPECT_EQ(bits[8 * i + 4], sums[i]) << i;
+    for (size_t neighbour : {1, 3, 5}) EXPECT_EQ(bits[8 * i + neighbour], 0xabcd) << i << " " << neighbour;
+    EXPECT_EQ(bits[8 * i + 6], 0x3d00) << i;  // 1.5 - 0.25
+    EXPECT_EQ(bits[8 * i + 7], operands[i]) << i;
+  }
+}
+
 // Exchange on float and double swaps the bits: every value stored is seen once, by the next
 // exchange or at the end.
 TEST(FloatAtomics, ExchangeSwapsFloatsAndDoubles) {

@@ -273,8 +273,10 @@ TEST(OpenClC, OpenClC30FeatureMacrosAreWhatLoomSupports) {
         !defined(__opencl_c_ext_fp64_local_atomic_min_max)
     #error float and double atomic add, min and max are supported in global and local memory
     #endif
-    #if defined(__opencl_c_ext_fp16_global_atomic_add) || defined(__opencl_c_ext_fp16_global_atomic_load_store)
-    #error no half atomics
+    #if !defined(__opencl_c_ext_fp16_global_atomic_load_store) || !defined(__opencl_c_ext_fp16_local_atomic_load_store) || \
+        !defined(__opencl_c_ext_fp16_global_atomic_add) || !defined(__opencl_c_ext_fp16_local_atomic_add) || \
+        !defined(__opencl_c_ext_fp16_global_atomic_min_max) || !defined(__opencl_c_ext_fp16_local_atomic_min_max)
+    #error half atomics are supported
     #endif
     #if !defined(__opencl_c_work_group_collective_functions)
     #error work-group collectives are supported

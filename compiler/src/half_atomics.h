@@ -10,7 +10,9 @@ namespace loom::compiler {
 // _min and _max (plain or _explicit, in any address space) on an atomic_half with the same
 // operation on the aligned 32-bit word that holds the half: an atomic load of the word, or a
 // compare-and-swap loop that changes only the half's 16 bits. The orders are sequentially
-// consistent, at least as strong as any the program asks for. Runs on clang's IR before it
+// consistent, at least as strong as any the program asks for. The word may reach two bytes past
+// the half's allocation but never into another page, and the loop writes those bytes back as it
+// found them. Runs on clang's IR before it
 // becomes SPIR-V, so that the SPIR-V holds only 32-bit atomics, which every consumer reads.
 void lowerHalfAtomics(llvm::Module& module);
 

@@ -71,6 +71,14 @@ llvm::Error checkSelectable(const llvm::Module& module, const std::vector<std::s
                                  unresolved.c_str());
 }
 
+// LLVM 15's NVPTX printer declares an unnamed function as __unnamed_N but names its parameters
+// after the empty name (`ld.param.f32 %f1, [_param_0]`), which ptxas rejects. SPIR-V functions
+// need no name (OpName is optional), so every function gets one.
+void nameAnonymousFunctions(llvm::Module& module) {
+  for (llvm::Function& function : module)
+    if (!function.hasName()) function.setName("__loom_function");  // LLVM numbers repeated names
+}
+
 }  // namespace
 
 llvm::Error retargetToNvptx(llvm::Module& module) {
@@ -103,6 +111,7 @@ llvm::Expected<std::vector<uint8_t>> generatePtx(llvm::Module& module, const std
   if (llvm::verifyModule(module, &problemStream))
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "internal compiler error: %s", problems.c_str());
   if (llvm::Error error = checkSelectable(module, imports)) return error;
+  nameAnonymousFunctions(module);
   llvm::SmallVector<char, 0> ptx;
   llvm::raw_svector_ostream stream(ptx);
   llvm::legacy::PassManager codegen;

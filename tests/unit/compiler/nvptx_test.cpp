@@ -249,6 +249,17 @@ INSTANTIATE_TEST_SUITE_P(TestKernels, NvptxKernels,
 // the entry for any launch.)
 // A program built for uniform groups says so on every target, so that a kernel made from its
 // binary refuses a smaller last group as the same kernel built from source does.
+// SPIR-V functions need no name; LLVM 15's NVPTX printer names an unnamed function's parameters
+// after the empty name, which ptxas rejects (OpenCL-CTS spirv_new's function_noinline).
+TEST(Nvptx, FunctionsWithoutNamesAssemble) {
+  const BuildResult built = compileForNvptx(readSpirv("unnamed_function"));
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  EXPECT_EQ(ptx.find("[_param_"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("call.uni"), std::string::npos) << "the function stays a function\n" << ptx;
+  if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "unnamed_function", "sm_80");
+}
+
 TEST(Nvptx, KernelsOfUniformProgramsRefuseSmallerLastGroupsOnEveryTarget) {
   const SpirvResult spirv = compileOpenClSource({"kernel void k(global int* a) { a[get_global_id(0)] = 1; }", "", {}});
   ASSERT_EQ(spirv.status, Status::Success) << spirv.log;

@@ -8,6 +8,7 @@
 #include "memory_ordering.h"
 #include "pointer_spaces.h"
 #include "printf_lowering.h"
+#include "rotates.h"
 #include "texture_loop_unrolling.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -105,6 +106,7 @@ llvm::Expected<std::vector<uint8_t>> generatePtx(llvm::Module& module, const std
   routeCastsThroughGeneric(module);
   scalarizeLoadedFloatExtensions(module);
   widenAtomicsToSystemScope(module);
+  lowerWideRotates(module);
   if (dumpIr) module.print(llvm::errs(), nullptr);
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);

@@ -175,7 +175,14 @@ TEST_F(DeviceTest, OpenClCFeaturesAgreeWithTheDeviceQueries) {
   EXPECT_EQ(has("__opencl_c_ext_fp64_local_atomic_add"), (doubles & CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT) != 0);
   EXPECT_EQ(has("__opencl_c_ext_fp64_global_atomic_min_max"), (doubles & CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT) != 0);
   EXPECT_EQ(has("__opencl_c_ext_fp64_local_atomic_min_max"), (doubles & CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT) != 0);
-  EXPECT_EQ(deviceInfo<cl_device_fp_atomic_capabilities_ext>(CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT), 0u);
+  const auto halves = deviceInfo<cl_device_fp_atomic_capabilities_ext>(CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT);
+  EXPECT_EQ(has("__opencl_c_ext_fp16_global_atomic_load_store"), (halves & CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT) != 0);
+  EXPECT_EQ(has("__opencl_c_ext_fp16_local_atomic_load_store"), (halves & CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT) != 0);
+  EXPECT_EQ(has("__opencl_c_ext_fp16_global_atomic_add"), (halves & CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT) != 0);
+  EXPECT_EQ(has("__opencl_c_ext_fp16_local_atomic_add"), (halves & CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT) != 0);
+  EXPECT_EQ(has("__opencl_c_ext_fp16_global_atomic_min_max"), (halves & CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT) != 0);
+  EXPECT_EQ(has("__opencl_c_ext_fp16_local_atomic_min_max"), (halves & CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT) != 0);
+  EXPECT_EQ(halves != 0, extensions.count("cl_khr_fp16") != 0);
   EXPECT_EQ(extensions.count("cl_ext_float_atomics") != 0, single != 0);
 }
 
@@ -188,7 +195,9 @@ TEST_F(DeviceTest, FeatureMacrosInKernelsMatchCL_DEVICE_OPENCL_C_FEATURES) {
       "__opencl_c_generic_address_space", "__opencl_c_fp64", "__opencl_c_fp16", "__opencl_c_images", "__opencl_c_int64",
       "__opencl_c_pipes", "__opencl_c_program_scope_global_variables", "__opencl_c_read_write_images",
       "__opencl_c_subgroups", "__opencl_c_work_group_collective_functions", "__opencl_c_ext_fp16_global_atomic_add",
-      "__opencl_c_ext_fp16_global_atomic_load_store", "__opencl_c_ext_fp32_global_atomic_add",
+      "__opencl_c_ext_fp16_global_atomic_load_store", "__opencl_c_ext_fp16_local_atomic_add",
+      "__opencl_c_ext_fp16_local_atomic_load_store", "__opencl_c_ext_fp16_global_atomic_min_max",
+      "__opencl_c_ext_fp16_local_atomic_min_max", "__opencl_c_ext_fp32_global_atomic_add",
       "__opencl_c_ext_fp32_local_atomic_add", "__opencl_c_ext_fp32_global_atomic_min_max",
       "__opencl_c_ext_fp32_local_atomic_min_max", "__opencl_c_ext_fp64_global_atomic_add",
       "__opencl_c_ext_fp64_local_atomic_add", "__opencl_c_ext_fp64_global_atomic_min_max",

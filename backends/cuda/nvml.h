@@ -64,6 +64,8 @@ static_assert(sizeof(nvmlProcessInfo_v2_t) == 24, "NVML's layout");
 
 // The links a GPU may have; GPUs with fewer fail the queries of the others.
 constexpr unsigned int NVML_NVLINK_MAX_LINKS = 18;
+// nvmlIntNvLinkDeviceType_t: what an NVLink's other end is (GPU 0, IBM NPU 1, unknown 0xFF).
+constexpr int NVML_NVLINK_DEVICE_TYPE_SWITCH = 2;
 
 struct nvmlPciInfo_t {
   char busIdLegacy[16];

@@ -392,38 +392,62 @@ bool isAt(const nvmlPciInfo_t& pci, core::PciAddress address) {
   return pci.domain == address.domain && pci.bus == address.bus && pci.device == address.device;
 }
 
-// The summed rate of the active NVLinks of `from` whose other end is the GPU at `to`; 0 where
-// there are none, or where one's version is unknown (a part of the sum would be missing).
-uint32_t directNvLinkBandwidth(const Nvml& nvml, nvmlDevice_t from, core::PciAddress to) {
-  if (!nvml.nvmlDeviceGetNvLinkState || !nvml.nvmlDeviceGetNvLinkRemotePciInfo_v2 || !nvml.nvmlDeviceGetNvLinkVersion)
-    return 0;
+// The summed rate of the active NVLinks of `device` whose other end `reaches`; 0 where there are
+// none, or where one's version is unknown (a part of the sum would be missing).
+template <typename LinkTest>
+uint32_t nvLinkBandwidth(const Nvml& nvml, nvmlDevice_t device, const LinkTest& reaches) {
+  if (!nvml.nvmlDeviceGetNvLinkState || !nvml.nvmlDeviceGetNvLinkVersion) return 0;
   uint32_t bandwidth = 0;
   for (unsigned int link = 0; link < NVML_NVLINK_MAX_LINKS; ++link) {
     int active = 0;
-    nvmlPciInfo_t remote{};
-    if (nvml.nvmlDeviceGetNvLinkState(from, link, &active) != NVML_SUCCESS || active != NVML_FEATURE_ENABLED ||
-        nvml.nvmlDeviceGetNvLinkRemotePciInfo_v2(from, link, &remote) != NVML_SUCCESS || !isAt(remote, to))
+    if (nvml.nvmlDeviceGetNvLinkState(device, link, &active) != NVML_SUCCESS || active != NVML_FEATURE_ENABLED ||
+        !reaches(link))
       continue;
     unsigned int version = 0;
     const uint32_t rate =
-        nvml.nvmlDeviceGetNvLinkVersion(from, link, &version) == NVML_SUCCESS ? nvlinkBytesPerNanosecond(version) : 0;
+        nvml.nvmlDeviceGetNvLinkVersion(device, link, &version) == NVML_SUCCESS ? nvlinkBytesPerNanosecond(version) : 0;
     if (rate == 0) return 0;
     bandwidth += rate;
   }
   return bandwidth;
 }
 
+// The links of `from` whose other end is the GPU at `to`.
+uint32_t directNvLinkBandwidth(const Nvml& nvml, nvmlDevice_t from, core::PciAddress to) {
+  if (!nvml.nvmlDeviceGetNvLinkRemotePciInfo_v2) return 0;
+  return nvLinkBandwidth(nvml, from, [&](unsigned int link) {
+    nvmlPciInfo_t remote{};
+    return nvml.nvmlDeviceGetNvLinkRemotePciInfo_v2(from, link, &remote) == NVML_SUCCESS && isAt(remote, to);
+  });
+}
+
+// The links of `device` that end at an NVSwitch.
+uint32_t switchNvLinkBandwidth(const Nvml& nvml, nvmlDevice_t device) {
+  if (!nvml.nvmlDeviceGetNvLinkRemoteDeviceType) return 0;
+  return nvLinkBandwidth(nvml, device, [&](unsigned int link) {
+    int type = -1;
+    return nvml.nvmlDeviceGetNvLinkRemoteDeviceType(device, link, &type) == NVML_SUCCESS && type == NVML_NVLINK_DEVICE_TYPE_SWITCH;
+  });
+}
+
 }  // namespace
 
-// A PCIe path's bandwidth is not the GPUs' own links' (switches and the root complex between them
-// set it), nor is its length in hops known: they stay unknown.
+// NVLinks that join the two GPUs directly are one hop. Where the GPUs' links end at NVSwitches
+// (an HGX board: every pair reaches each other through them, non-blocking), the path is two hops
+// and carries what the narrower of the two GPUs' switch links carry. A PCIe path's bandwidth is
+// not the GPUs' own links' (switches and the root complex between them set it), nor is its
+// length in hops known: they stay unknown.
 core::PeerLink peerLink(const Nvml& nvml, nvmlDevice_t from, nvmlDevice_t to, core::PciAddress toAddress) {
   core::PeerLink link;
   link.model = peerLinkModel(nvml, from, to);
-  if (link.model == "NVLink") {
-    link.bytesPerNanosecond = directNvLinkBandwidth(nvml, from, toAddress);
-    if (link.bytesPerNanosecond != 0) link.hops = 1;
+  if (link.model != "NVLink") return link;
+  if (const uint32_t direct = directNvLinkBandwidth(nvml, from, toAddress); direct != 0) {
+    link.bytesPerNanosecond = direct;
+    link.hops = 1;
+    return link;
   }
+  link.bytesPerNanosecond = std::min(switchNvLinkBandwidth(nvml, from), switchNvLinkBandwidth(nvml, to));
+  if (link.bytesPerNanosecond != 0) link.hops = 2;
   return link;
 }
 

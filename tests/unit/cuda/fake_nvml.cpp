@@ -28,6 +28,7 @@ int processCount = -1;
 ProcessInfo processes[kMaxProcesses];
 char vbiosVersion[32];
 int nvlinkP2PStatus = -1, pciP2PStatus = -1;  // nvmlGpuP2PStatus_t; -1: NOT_SUPPORTED
+int otherLinkEnd = 0;                          // a GPU
 
 struct PciInfo {  // nvmlPciInfo_t
   char busIdLegacy[16];
@@ -128,6 +129,15 @@ __attribute__((visibility("default"))) int nvmlDeviceGetNvLinkRemotePciInfo_v2(v
   std::snprintf(pci->busId, sizeof(pci->busId), "00000000:%02X:00.0", pci->bus);
   return kSuccess;
 }
+
+// The peer's links end at a GPU (0), the others at otherLinkEnd (nvmlIntNvLinkDeviceType_t).
+__attribute__((visibility("default"))) int nvmlDeviceGetNvLinkRemoteDeviceType(void*, unsigned link, int* type) {
+  if (link >= activeLinks) return kNotSupported;
+  *type = link < linksToPeer ? 0 : otherLinkEnd;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) void fakeNvmlSetNvLinkOtherEnd(int type) { otherLinkEnd = type; }
 
 __attribute__((visibility("default"))) int nvmlDeviceGetNvLinkVersion(void*, unsigned link, unsigned* version) {
   if (link >= activeLinks) return kNotSupported;

@@ -295,6 +295,39 @@ TEST(NvmlTelemetry, NvLinkPeerBandwidthSumsTheLinksToThePeer) {
   setNvLinks(0, 0, 0, 0);
 }
 
+// GPUs whose links all end at NVSwitches (an HGX board) reach each other in two hops, through
+// as many links as the switches give each of them.
+TEST(NvmlTelemetry, NvLinkPeersBehindSwitchesAreTwoHopsApart) {
+  const FakeNvml fake = loadFakeNvml();
+  ASSERT_TRUE(fake.device);
+  auto setP2PStatus = fake.setter<void(int, int)>("fakeNvmlSetP2PStatus");
+  auto setNvLinks = fake.setter<void(unsigned, unsigned, unsigned, unsigned)>("fakeNvmlSetNvLinks");
+  auto setOtherEnd = fake.setter<void(int)>("fakeNvmlSetNvLinkOtherEnd");
+  ASSERT_NE(setP2PStatus, nullptr);
+  ASSERT_NE(setNvLinks, nullptr);
+  ASSERT_NE(setOtherEnd, nullptr);
+  constexpr unsigned kNvLink4 = 6;
+  setP2PStatus(0, 0);
+  setNvLinks(18, 0, kNvLink4, kFakeGpu.bus);
+  setOtherEnd(NVML_NVLINK_DEVICE_TYPE_SWITCH);
+  core::PeerLink link = peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu);
+  EXPECT_EQ("NVLink", link.model);
+  EXPECT_EQ(18u * 25, link.bytesPerNanosecond);
+  EXPECT_EQ(2u, link.hops);
+  setNvLinks(18, 2, kNvLink4, kFakeGpu.bus);  // direct links win: one hop
+  link = peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu);
+  EXPECT_EQ(2u * 25, link.bytesPerNanosecond);
+  EXPECT_EQ(1u, link.hops);
+  setOtherEnd(0xff);  // an end NVML does not know: nothing made up
+  setNvLinks(18, 0, kNvLink4, kFakeGpu.bus);
+  link = peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu);
+  EXPECT_EQ(0u, link.bytesPerNanosecond);
+  EXPECT_EQ(0u, link.hops);
+  setOtherEnd(0);
+  setNvLinks(0, 0, 0, 0);
+  setP2PStatus(-1, -1);
+}
+
 // P2P over PCIe: its path's bandwidth and length are not NVML's to say, so they stay unknown even
 // where the GPU has NVLinks to the peer.
 TEST(NvmlTelemetry, PciePeerFiguresStayUnknown) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "LLVMSPIRVLib.h"
+#include "atomic_ordering.h"
 #include "spirv-tools/libspirv.hpp"
 #include "translator_guard.h"
 #include "llvm/IR/IRBuilder.h"
@@ -328,6 +329,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
   std::unique_ptr<llvm::Module> owned(module);
   keepSubGroupBarriers(*owned);
   loadAtomicFloatsAsIntegers(*owned);
+  fenceOrderedAtomics(*owned);
   if (!lowerToOpenCl12Guarded(*owned, aborted)) {
     (void)owned.release();  // half lowered: left alone, a bounded leak as for an aborted read
     return malformed("the SPIR-V translator rejected the module (it failed an internal consistency check or crashed)");

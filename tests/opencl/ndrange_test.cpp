@@ -507,6 +507,28 @@ TEST_F(NdRangeTest, AtomicsOnGlobalAndLocalMemory) {
   EXPECT_EQ(readBack<int>(maxima, 2), (std::vector<int>{int(n) - 1, int(n / group * (group * (group - 1) / 2))}));
 }
 
+// Acquire and release order the plain memory a lock guards: every work-item takes one of 16 spin
+// locks (atomic_flag, acquire-release), adds 1 to the plain int it guards and releases it, so no
+// increment may be lost. On NVIDIA GPUs, whose atomics in LLVM 15 carry no order, only the fences
+// Loom puts around ordered atomics keep each holder from reading a stale value (OpenCL-CTS
+// c11_atomics' atomic_flag found critical sections visited twice before).
+TEST_F(NdRangeTest, AcquireAndReleaseOrderTheMemoryALockGuards) {
+  cl_kernel k = buildKernel(R"(
+    kernel void locked(volatile global atomic_flag* locks, global int* guarded) {
+      const size_t lock = get_global_id(0) % 16;
+      while (atomic_flag_test_and_set_explicit(&locks[lock], memory_order_acq_rel, memory_scope_device)) {}
+      guarded[lock] += 1;
+      atomic_flag_clear_explicit(&locks[lock], memory_order_release, memory_scope_device);
+    })",
+                            "locked", "-cl-std=CL3.0");
+  ASSERT_NE(k, nullptr);
+  const size_t n = 16384, group = 64;
+  cl_mem locks = bufferWith(std::vector<int>(16, 0)), guarded = bufferWith(std::vector<int>(16, 0));
+  setArgs(k, locks, guarded);
+  ASSERT_NO_FATAL_FAILURE(run1d(k, n, &group));
+  EXPECT_EQ(readBack<int>(guarded, 16), std::vector<int>(16, int(n / 16)));
+}
+
 // Launches of millions of work-items take the CPU's streaming variant of a kernel (non-temporal
 // stores where the address is aligned, backends/cpu): a global offset of 1 makes every vector
 // store of the x loop unaligned, a group of 7 makes runs start anywhere.

@@ -608,6 +608,34 @@ TEST(Nvptx, AtomicsAreAtomInstructionsOfSystemScopeOutsideLocalMemory) {
     EXPECT_EQ(ptx.find(unscoped), std::string::npos) << unscoped << "\n" << ptx;
 }
 
+// Atomics that ask for an order get membar around them: LLVM 15's NVPTX atomics are relaxed, and
+// the translator's OpenCL 1.2 lowering drops SPIR-V's semantics (fenceOrderedAtomics keeps them as
+// fences). An acquire-release exchange is fenced on both sides, a release store before, a relaxed
+// one (and OpenCL 1.x's) not at all.
+TEST(Nvptx, OrderedAtomicsAreFencedAndRelaxedOnesAreNot) {
+  const BuildResult built = compileSource(R"(
+    kernel void ordered(volatile global atomic_int* lock, global int* data) {
+      while (atomic_exchange_explicit(lock, 1, memory_order_acq_rel, memory_scope_device)) {}
+      data[0] += 1;
+      atomic_store_explicit(lock, 0, memory_order_release, memory_scope_device);
+    }
+    kernel void relaxed(volatile global atomic_int* counter, global int* old_style) {
+      atomic_fetch_add_explicit(counter, 1, memory_order_relaxed, memory_scope_device);
+      atomic_inc(old_style);
+    })", "-cl-std=CL3.0");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  const std::string ordered = entryBody(ptx, "ordered");
+  // The fences and atomics in order: the spinning exchange fenced on both sides, then the store
+  // (an exchange too) fenced before.
+  std::string order;
+  static const std::regex fenceOrAtomic(R"(membar\.gl|atom[.a-z]*\.exch)");
+  for (std::sregex_iterator it(ordered.begin(), ordered.end(), fenceOrAtomic), end; it != end; ++it)
+    order += it->str().rfind("membar", 0) == 0 ? "fence " : "exchange ";
+  EXPECT_EQ(order, "fence exchange fence fence exchange ") << ordered;
+  EXPECT_EQ(entryBody(ptx, "relaxed").find("membar"), std::string::npos) << entryBody(ptx, "relaxed");
+}
+
 // Float and double add are the native instructions (sm_60 and later have both); min and max
 // compare and swap the bits.
 TEST(Nvptx, FloatAtomicAddIsNativeAndMinMaxCompareAndSwap) {

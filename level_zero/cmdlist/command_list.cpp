@@ -364,6 +364,7 @@ ze_result_t checkLaunch(const char* function, CommandList& list, Kernel& kernel,
 void encodeLaunch(core::CommandStream& stream, Kernel& kernel, const GroupCountSource& source) {
   core::LaunchRange range;
   range.groupSize = kernel.core().groupSize();
+  range.globalOffset = kernel.core().globalOffset();
   range.cooperative = source.cooperative;
   core::IndirectLaunch indirect{nullptr, source.kernelCount, source.kernelIndex};
   if (source.indirect)

@@ -95,6 +95,12 @@ ze_result_t zeDriverGetProperties(ze_driver_handle_t hDriver, ze_driver_properti
   ZE_REQUIRE_POINTER(pDriverProperties);
   pDriverProperties->uuid = kDriverUuid;
   pDriverProperties->driverVersion = Driver::kVersion;
+  if (ze_result_t result = checkChain(__func__, pDriverProperties->pNext); result != ZE_RESULT_SUCCESS) return result;
+  for (auto* chained = static_cast<ze_base_properties_t*>(pDriverProperties->pNext); chained;
+       chained = static_cast<ze_base_properties_t*>(chained->pNext))
+    if (chained->stype == ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES)
+      reinterpret_cast<ze_driver_memory_free_ext_properties_t*>(chained)->freePolicies =
+          ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE | ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -112,6 +118,8 @@ ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t*
   // The extensions Loom implements on every device.
   static const std::pair<const char*, uint32_t> kExtensions[] = {
       {ZE_FLOAT_ATOMICS_EXT_NAME, ZE_FLOAT_ATOMICS_EXT_VERSION_CURRENT},
+      {ZE_MEMORY_FREE_POLICIES_EXT_NAME, ZE_MEMORY_FREE_POLICIES_EXT_VERSION_CURRENT},
+      {ZE_GLOBAL_OFFSET_EXP_NAME, ZE_GLOBAL_OFFSET_EXP_VERSION_CURRENT},
       {ZE_RELAXED_ALLOCATION_LIMITS_EXP_NAME, ZE_RELAXED_ALLOCATION_LIMITS_EXP_VERSION_CURRENT},
       {ZE_EVENT_QUERY_TIMESTAMPS_EXP_NAME, ZE_EVENT_QUERY_TIMESTAMPS_EXP_VERSION_CURRENT},
       {ZE_IMAGE_VIEW_EXP_NAME, ZE_IMAGE_VIEW_EXP_VERSION_CURRENT},

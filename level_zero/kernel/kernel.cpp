@@ -83,6 +83,12 @@ ze_result_t zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t groupSizeX
   return ZE_RESULT_SUCCESS;
 }
 
+ze_result_t zeKernelSetGlobalOffsetExp(ze_kernel_handle_t hKernel, uint32_t offsetX, uint32_t offsetY, uint32_t offsetZ) {
+  ZE_REQUIRE_HANDLE(hKernel);
+  Kernel::fromHandle(hKernel)->core().setGlobalOffset(offsetX, offsetY, offsetZ);
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t globalSizeX, uint32_t globalSizeY,
                                      uint32_t globalSizeZ, uint32_t* groupSizeX, uint32_t* groupSizeY, uint32_t* groupSizeZ) {
   ZE_REQUIRE_HANDLE(hKernel);

@@ -1,6 +1,9 @@
 #include "level_zero/memory/memory.h"
 
 #include <cstring>
+#include <functional>
+#include <future>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,8 @@ bool isAllocationOfDriver(const core::Allocation& allocation, const Driver& driv
   return &owner->driver() == &driver;
 }
 
+constexpr ze_driver_memory_free_policy_ext_flags_t kMemoryFreePolicies =
+    ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE | ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE;
 constexpr ze_device_mem_alloc_flags_t kDeviceAllocFlags =
     ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_CACHED | ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_UNCACHED | ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_INITIAL_PLACEMENT;
 constexpr ze_host_mem_alloc_flags_t kHostAllocFlags = ZE_HOST_MEM_ALLOC_FLAG_BIAS_CACHED | ZE_HOST_MEM_ALLOC_FLAG_BIAS_UNCACHED |
@@ -123,19 +128,50 @@ ze_result_t zeMemAllocShared(ze_context_handle_t hContext, const ze_device_mem_a
                   pptr);
 }
 
+namespace {
+
+// Frees the Level Zero allocation at `ptr` once the work submitted until now is done (copies and
+// kernels in flight may still use it), and calls `freed` then; an error where `ptr` is none.
+ze_result_t freeAfterSubmittedWork(const char* function, ze_context_handle_t hContext, void* ptr, std::function<void()> freed) {
+  auto& memory = core::Runtime::get().memory();
+  auto allocation = memory.find(ptr);
+  if (!allocation || allocation->address != ptr)
+    return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function, "ptr is not the base of an allocation");
+  // As in the model runtime, any context of the driver frees the driver's allocations.
+  if (!isAllocationOfDriver(*allocation, Context::fromHandle(hContext)->driver()))
+    return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, function,
+                       "ptr is no Level Zero allocation of this driver (a module variable, OpenCL memory, or its context is destroyed)");
+  // The id keeps a repeated free from releasing a later allocation at the same address.
+  core::Runtime::get().releaseAfterSubmittedWork([&memory, ptr, id = allocation->id, freed = std::move(freed)] {
+    memory.free(ptr, id);
+    freed();
+  });
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace
+
 ze_result_t zeMemFree(ze_context_handle_t hContext, void* ptr) {
   ZE_REQUIRE_HANDLE(hContext);
   ZE_REQUIRE_POINTER(ptr);
-  auto& memory = core::Runtime::get().memory();
-  auto allocation = memory.find(ptr);
-  ZE_REQUIRE(allocation && allocation->address == ptr, ZE_RESULT_ERROR_INVALID_ARGUMENT, "ptr is not the base of an allocation");
-  // As in the model runtime, any context of the driver frees the driver's allocations.
-  ZE_REQUIRE(isAllocationOfDriver(*allocation, Context::fromHandle(hContext)->driver()), ZE_RESULT_ERROR_INVALID_ARGUMENT,
-             "ptr is no Level Zero allocation of this driver (a module variable, OpenCL memory, or its context is destroyed)");
-  // Copies and kernels in flight may still use it: the pages go when they are done.
-  // The id keeps a repeated zeMemFree from releasing a later allocation at the same address.
-  core::Runtime::get().releaseAfterSubmittedWork([&memory, ptr, id = allocation->id] { memory.free(ptr, id); });
-  return ZE_RESULT_SUCCESS;
+  return freeAfterSubmittedWork(__func__, hContext, ptr, [] {});
+}
+
+// ZE_extension_memory_free_policies. zeMemFree already defers (DEFER_FREE); BLOCKING_FREE waits
+// until the work submitted before the call is done and the memory is free.
+ze_result_t zeMemFreeExt(ze_context_handle_t hContext, const ze_memory_free_ext_desc_t* pMemFreeDesc, void* ptr) {
+  ZE_REQUIRE_HANDLE(hContext);
+  ZE_REQUIRE_POINTER(pMemFreeDesc);
+  ZE_REQUIRE_POINTER(ptr);
+  ZE_REQUIRE_DESCRIPTOR(pMemFreeDesc, ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC);
+  ZE_REQUIRE_FLAGS(pMemFreeDesc->freePolicy, kMemoryFreePolicies);
+  if (!(pMemFreeDesc->freePolicy & ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE))
+    return freeAfterSubmittedWork(__func__, hContext, ptr, [] {});
+  auto done = std::make_shared<std::promise<void>>();
+  std::future<void> freed = done->get_future();
+  const ze_result_t result = freeAfterSubmittedWork(__func__, hContext, ptr, [done] { done->set_value(); });
+  if (result == ZE_RESULT_SUCCESS) freed.wait();
+  return result;
 }
 
 ze_result_t zeMemGetAllocProperties(ze_context_handle_t hContext, const void* ptr,

@@ -12,6 +12,7 @@ ze_result_t zeMemAllocShared(ze_context_handle_t hContext, const ze_device_mem_a
                              const ze_host_mem_alloc_desc_t* host_desc, size_t size, size_t alignment,
                              ze_device_handle_t hDevice, void** pptr);
 ze_result_t zeMemFree(ze_context_handle_t hContext, void* ptr);
+ze_result_t zeMemFreeExt(ze_context_handle_t hContext, const ze_memory_free_ext_desc_t* pMemFreeDesc, void* ptr);
 ze_result_t zeMemGetAllocProperties(ze_context_handle_t hContext, const void* ptr,
                                     ze_memory_allocation_properties_t* pMemAllocProperties, ze_device_handle_t* phDevice);
 ze_result_t zeMemGetAddressRange(ze_context_handle_t hContext, const void* ptr, void** pBase, size_t* pSize);

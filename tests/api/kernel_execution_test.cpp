@@ -46,6 +46,35 @@ TEST_F(KernelExecutionTest, WorkItemFunctionsDescribeA3dRange) {
       }
 }
 
+// ZE_experimental_global_offset: the offset a kernel has when a launch is appended shifts its
+// global ids (and get_global_offset says it), not where its linear ids start; a later offset
+// leaves the appended launch as it was.
+TEST_F(KernelExecutionTest, AGlobalOffsetShiftsTheGlobalIdsOfTheLaunchesAppendedAfterIt) {
+  ze_kernel_handle_t ids = apiKernel("work_item_ids");
+  const uint32_t group[3] = {4, 2, 1}, count[3] = {2, 2, 3}, offset[3] = {5, 2, 7};
+  const uint32_t global[3] = {group[0] * count[0], group[1] * count[1], group[2] * count[2]};
+  const uint32_t total = global[0] * global[1] * global[2];
+  uint64_t* out = shared<uint64_t>(total * kWorkItemRecord);
+  setArguments(ids, out);
+  ASSERT_ZE(zeKernelSetGroupSize(ids, group[0], group[1], group[2]));
+  ASSERT_ZE(zeKernelSetGlobalOffsetExp(ids, offset[0], offset[1], offset[2]));
+  ze_group_count_t groups{count[0], count[1], count[2]};
+  ze_command_list_handle_t regular = regularList();
+  ASSERT_ZE(zeCommandListAppendLaunchKernel(regular, ids, &groups, nullptr, 0, nullptr));
+  ASSERT_ZE(zeKernelSetGlobalOffsetExp(ids, 0, 0, 0));
+  ASSERT_ZE(zeCommandListClose(regular));
+  execute(regular);
+  for (uint32_t linear = 0; linear < total; ++linear) {
+    const uint32_t id[3] = {linear % global[0], linear / global[0] % global[1], linear / (global[0] * global[1])};
+    const uint64_t* record = out + linear * kWorkItemRecord;
+    for (int d = 0; d < 3; ++d) {
+      ASSERT_EQ(record[d], id[d] + offset[d]) << "get_global_id(" << d << ") of work-item " << linear;
+      ASSERT_EQ(record[21 + d], offset[d]) << "get_global_offset(" << d << ")";
+    }
+    ASSERT_EQ(record[26], linear) << "get_global_linear_id()";
+  }
+}
+
 TEST_F(KernelExecutionTest, ABarrierInsideALoopSynchronizesATreeReduction) {
   const uint32_t groupSize = 256, groups = 8, n = groupSize * groups;
   int *in = shared<int>(n), *sums = shared<int>(groups);

@@ -1,8 +1,12 @@
 // Unified shared memory: host, device and shared allocations, their descriptions, bad sizes and
 // alignments, and IPC handles across processes.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "ze_test_helpers.h"
 
@@ -68,6 +72,93 @@ TEST_F(MemoryTest, AllocationPropertiesNameTheKindAndTheDevice) {
     EXPECT_EQ(owner, type == ZE_MEMORY_TYPE_HOST ? nullptr : device) << type;
     EXPECT_ZE(zeMemFree(context, memory));
   }
+}
+
+// ZE_extension_memory_free_policies. A copy into the allocation waits in a queue for an event the
+// host signals later: a blocking free returns only once the copy is done and the memory gone; a
+// deferred free returns at once and the memory goes when the copy is done.
+class MemoryFreePolicyTest : public MemoryTest {
+ protected:
+  // Queues a copy into `memory` behind an event the host has not signalled yet; returns the event.
+  ze_event_handle_t copyIntoBehindAnEvent(void* memory) {
+    ze_event_handle_t gate = event(eventPool(ZE_EVENT_POOL_FLAG_HOST_VISIBLE));
+    ze_command_list_handle_t regular = regularList();
+    EXPECT_ZE(zeCommandListAppendMemoryCopy(regular, memory, source, sizeof(source), nullptr, 1, &gate));
+    EXPECT_ZE(zeCommandListClose(regular));
+    if (!executionQueue) executionQueue = commandQueue();
+    EXPECT_ZE(zeCommandQueueExecuteCommandLists(executionQueue, 1, &regular, nullptr));
+    return gate;
+  }
+  bool isAllocated(const void* memory) {
+    ze_memory_allocation_properties_t properties{ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    EXPECT_ZE(zeMemGetAllocProperties(context, memory, &properties, nullptr));
+    return properties.type != ZE_MEMORY_TYPE_UNKNOWN;
+  }
+  bool listsExtension(const char* name) {
+    uint32_t count = 0;
+    EXPECT_ZE(zeDriverGetExtensionProperties(driver, &count, nullptr));
+    std::vector<ze_driver_extension_properties_t> extensions(count);
+    EXPECT_ZE(zeDriverGetExtensionProperties(driver, &count, extensions.data()));
+    return std::any_of(extensions.begin(), extensions.end(), [&](const auto& e) { return std::string(e.name) == name; });
+  }
+  const char source[64] = "bytes a queued copy writes";
+};
+
+TEST_F(MemoryFreePolicyTest, TheDriverSupportsBlockingAndDeferredFrees) {
+  ze_driver_memory_free_ext_properties_t policies{ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES};
+  ze_driver_properties_t properties{ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES, &policies};
+  ASSERT_ZE(zeDriverGetProperties(driver, &properties));
+  EXPECT_EQ(policies.freePolicies, ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE | ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE);
+  EXPECT_TRUE(listsExtension(ZE_MEMORY_FREE_POLICIES_EXT_NAME));
+}
+
+TEST_F(MemoryFreePolicyTest, ABlockingFreeReturnsOnceTheWorkUsingTheMemoryIsDone) {
+  void* memory = nullptr;
+  ASSERT_ZE(allocate(ZE_MEMORY_TYPE_SHARED, sizeof(source), 0, &memory));
+  ze_event_handle_t gate = copyIntoBehindAnEvent(memory);
+  std::atomic<bool> returned{false};
+  ze_result_t result = ZE_RESULT_ERROR_UNKNOWN;
+  std::thread freeing([&] {
+    const ze_memory_free_ext_desc_t desc{ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC, nullptr,
+                                         ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE};
+    result = zeMemFreeExt(context, &desc, memory);
+    returned = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(returned) << "the copy that uses the memory has not run yet";
+  EXPECT_TRUE(isAllocated(memory));
+  ASSERT_ZE(zeEventHostSignal(gate));
+  freeing.join();
+  EXPECT_ZE(result);
+  EXPECT_FALSE(isAllocated(memory));
+  ASSERT_ZE(zeCommandQueueSynchronize(executionQueue, kTimeout));
+}
+
+TEST_F(MemoryFreePolicyTest, ADeferredFreeReturnsAtOnceAndFreesWhenTheWorkIsDone) {
+  void* memory = nullptr;
+  ASSERT_ZE(allocate(ZE_MEMORY_TYPE_DEVICE, sizeof(source), 0, &memory));
+  ze_event_handle_t gate = copyIntoBehindAnEvent(memory);
+  const ze_memory_free_ext_desc_t desc{ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC, nullptr,
+                                       ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE};
+  ASSERT_ZE(zeMemFreeExt(context, &desc, memory));
+  EXPECT_TRUE(isAllocated(memory)) << "the copy that uses the memory has not run yet";
+  ASSERT_ZE(zeEventHostSignal(gate));
+  ASSERT_ZE(zeCommandQueueSynchronize(executionQueue, kTimeout));
+  EXPECT_FALSE(isAllocated(memory));
+}
+
+TEST_F(MemoryFreePolicyTest, BadPoliciesAndPointersAreRefused) {
+  void* memory = nullptr;
+  ASSERT_ZE(allocate(ZE_MEMORY_TYPE_HOST, 64, 0, &memory));
+  const ze_memory_free_ext_desc_t unknown{ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC, nullptr, 0x4};
+  EXPECT_EQ(zeMemFreeExt(context, &unknown, memory), ZE_RESULT_ERROR_INVALID_ENUMERATION);
+  EXPECT_EQ(zeMemFreeExt(context, nullptr, memory), ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+  const ze_memory_free_ext_desc_t immediate{ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC, nullptr, 0};
+  EXPECT_EQ(zeMemFreeExt(context, &immediate, nullptr), ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+  char onTheStack[8];
+  EXPECT_EQ(zeMemFreeExt(context, &immediate, onTheStack), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_ZE(zeMemFreeExt(context, &immediate, memory));
+  EXPECT_FALSE(isAllocated(memory));
 }
 
 TEST_F(MemoryTest, AllocationIdsDiffer) {

@@ -32,6 +32,9 @@ class Kernel {
 
   void setGroupSize(uint32_t x, uint32_t y, uint32_t z) { groupSize_ = {x, y, z}; }
   const std::array<uint32_t, 3>& groupSize() const { return groupSize_; }
+  // Level Zero's global offset (ZE_experimental_global_offset), kept for the kernel's later launches.
+  void setGlobalOffset(uint32_t x, uint32_t y, uint32_t z) { globalOffset_ = {x, y, z}; }
+  const std::array<uint64_t, 3>& globalOffset() const { return globalOffset_; }
   // The most work-items in one group: the device's limit, or the kernel's own where lower.
   uint32_t maxGroupSize(uint32_t deviceLimit) const;
 
@@ -74,6 +77,7 @@ class Kernel {
   std::vector<bool> argumentSet_;
   uint64_t localMemorySize_ = 0;
   std::array<uint32_t, 3> groupSize_{1, 1, 1};
+  std::array<uint64_t, 3> globalOffset_{0, 0, 0};
 };
 
 // Work-items of a suggested group: enough for the CPU to vectorize across them, and a multiple of

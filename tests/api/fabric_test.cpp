@@ -14,36 +14,33 @@ namespace {
 
 using FabricTest = ZeTest;
 
-std::vector<ze_device_handle_t> rootDevices(ze_driver_handle_t driver) {
+// What a two-call query lists: its count first, then the handles.
+template <typename Handle, typename Query>
+std::vector<Handle> listed(Query query) {
   uint32_t count = 0;
-  EXPECT_ZE(zeDeviceGet(driver, &count, nullptr));
-  std::vector<ze_device_handle_t> devices(count);
-  EXPECT_ZE(zeDeviceGet(driver, &count, devices.data()));
-  return devices;
+  EXPECT_ZE(query(&count, nullptr));
+  std::vector<Handle> found(count);
+  EXPECT_ZE(query(&count, found.data()));
+  return found;
+}
+
+std::vector<ze_device_handle_t> rootDevices(ze_driver_handle_t driver) {
+  return listed<ze_device_handle_t>([&](uint32_t* count, ze_device_handle_t* out) { return zeDeviceGet(driver, count, out); });
 }
 
 std::vector<ze_device_handle_t> subDevices(ze_device_handle_t device) {
-  uint32_t count = 0;
-  EXPECT_ZE(zeDeviceGetSubDevices(device, &count, nullptr));
-  std::vector<ze_device_handle_t> devices(count);
-  EXPECT_ZE(zeDeviceGetSubDevices(device, &count, devices.data()));
-  return devices;
+  return listed<ze_device_handle_t>(
+      [&](uint32_t* count, ze_device_handle_t* out) { return zeDeviceGetSubDevices(device, count, out); });
 }
 
 std::vector<ze_fabric_vertex_handle_t> vertices(ze_driver_handle_t driver) {
-  uint32_t count = 0;
-  EXPECT_ZE(zeFabricVertexGetExp(driver, &count, nullptr));
-  std::vector<ze_fabric_vertex_handle_t> found(count);
-  EXPECT_ZE(zeFabricVertexGetExp(driver, &count, found.data()));
-  return found;
+  return listed<ze_fabric_vertex_handle_t>(
+      [&](uint32_t* count, ze_fabric_vertex_handle_t* out) { return zeFabricVertexGetExp(driver, count, out); });
 }
 
 std::vector<ze_fabric_vertex_handle_t> subVertices(ze_fabric_vertex_handle_t vertex) {
-  uint32_t count = 0;
-  EXPECT_ZE(zeFabricVertexGetSubVerticesExp(vertex, &count, nullptr));
-  std::vector<ze_fabric_vertex_handle_t> found(count);
-  EXPECT_ZE(zeFabricVertexGetSubVerticesExp(vertex, &count, found.data()));
-  return found;
+  return listed<ze_fabric_vertex_handle_t>(
+      [&](uint32_t* count, ze_fabric_vertex_handle_t* out) { return zeFabricVertexGetSubVerticesExp(vertex, count, out); });
 }
 
 // Every vertex: the roots, each followed by its sub-vertices.
@@ -57,11 +54,8 @@ std::vector<ze_fabric_vertex_handle_t> allVertices(ze_driver_handle_t driver) {
 }
 
 std::vector<ze_fabric_edge_handle_t> edges(ze_fabric_vertex_handle_t a, ze_fabric_vertex_handle_t b) {
-  uint32_t count = 0;
-  EXPECT_ZE(zeFabricEdgeGetExp(a, b, &count, nullptr));
-  std::vector<ze_fabric_edge_handle_t> found(count);
-  EXPECT_ZE(zeFabricEdgeGetExp(a, b, &count, found.data()));
-  return found;
+  return listed<ze_fabric_edge_handle_t>(
+      [&](uint32_t* count, ze_fabric_edge_handle_t* out) { return zeFabricEdgeGetExp(a, b, count, out); });
 }
 
 ze_device_handle_t deviceOf(ze_fabric_vertex_handle_t vertex) {

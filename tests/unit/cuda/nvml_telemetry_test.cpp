@@ -262,90 +262,87 @@ TEST(NvmlTelemetry, NvLinkRateFollowsItsVersion) {
   EXPECT_EQ(0u, nvlinkBytesPerNanosecond(8)) << "a version newer than Loom";
 }
 
-// An NVLink edge's bandwidth is that of the active links whose other end is the peer, one hop.
-TEST(NvmlTelemetry, NvLinkPeerBandwidthSumsTheLinksToThePeer) {
+// The fake NVML's P2P status and NVLinks, set by each test and put back after it.
+class NvLinkPeerTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(fake.device);
+    ASSERT_NE(setP2PStatus, nullptr);
+    ASSERT_NE(setNvLinks, nullptr);
+    ASSERT_NE(setOtherEnd, nullptr);
+  }
+  void TearDown() override {
+    if (!setP2PStatus || !setNvLinks || !setOtherEnd) return;
+    setOtherEnd(0);
+    setNvLinks(0, 0, 0, 0);
+    setP2PStatus(-1, -1);
+  }
+  core::PeerLink link() const { return peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu); }
+
+  static constexpr unsigned kNvLink4 = 6;  // nvmlNvlinkVersion_t of NVLink 4.0
   const FakeNvml fake = loadFakeNvml();
-  ASSERT_TRUE(fake.device);
-  auto setP2PStatus = fake.setter<void(int, int)>("fakeNvmlSetP2PStatus");
-  auto setNvLinks = fake.setter<void(unsigned, unsigned, unsigned, unsigned)>("fakeNvmlSetNvLinks");
-  ASSERT_NE(setP2PStatus, nullptr);
-  ASSERT_NE(setNvLinks, nullptr);
-  constexpr unsigned kNvLink4 = 6;  // nvmlNvlinkVersion_t of NVLink 4.0
+  void (*setP2PStatus)(int, int) = fake.setter<void(int, int)>("fakeNvmlSetP2PStatus");
+  void (*setNvLinks)(unsigned, unsigned, unsigned, unsigned) =
+      fake.setter<void(unsigned, unsigned, unsigned, unsigned)>("fakeNvmlSetNvLinks");
+  void (*setOtherEnd)(int) = fake.setter<void(int)>("fakeNvmlSetNvLinkOtherEnd");
+};
+
+// An NVLink edge's bandwidth is that of the active links whose other end is the peer, one hop.
+TEST_F(NvLinkPeerTest, BandwidthSumsTheLinksToThePeer) {
   setP2PStatus(0, 0);
   setNvLinks(18, 6, kNvLink4, kFakeGpu.bus);  // 6 links to the peer, 12 to other GPUs
-  core::PeerLink link = peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu);
-  EXPECT_EQ("NVLink", link.model);
-  EXPECT_EQ(6u * 25, link.bytesPerNanosecond);
-  EXPECT_EQ(1u, link.hops);
+  core::PeerLink found = link();
+  EXPECT_EQ("NVLink", found.model);
+  EXPECT_EQ(6u * 25, found.bytesPerNanosecond);
+  EXPECT_EQ(1u, found.hops);
   setNvLinks(18, 18, 7, kFakeGpu.bus);  // NVLink 5.0
-  EXPECT_EQ(18u * 50, peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu).bytesPerNanosecond);
+  EXPECT_EQ(18u * 50, link().bytesPerNanosecond);
 
   setNvLinks(4, 4, 99, kFakeGpu.bus);  // a version Loom does not know: nothing made up
-  link = peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu);
-  EXPECT_EQ("NVLink", link.model);
-  EXPECT_EQ(0u, link.bytesPerNanosecond);
-  EXPECT_EQ(0u, link.hops);
+  found = link();
+  EXPECT_EQ("NVLink", found.model);
+  EXPECT_EQ(0u, found.bytesPerNanosecond);
+  EXPECT_EQ(0u, found.hops);
 
   setNvLinks(18, 0, kNvLink4, kFakeGpu.bus);  // NVLinks, none of them to the peer
-  link = peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu);
-  EXPECT_EQ(0u, link.bytesPerNanosecond);
-  EXPECT_EQ(0u, link.hops);
+  found = link();
+  EXPECT_EQ(0u, found.bytesPerNanosecond);
+  EXPECT_EQ(0u, found.hops);
   setNvLinks(0, 0, kNvLink4, kFakeGpu.bus);  // no active NVLink at all
-  EXPECT_EQ(0u, peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu).bytesPerNanosecond);
-  setNvLinks(0, 0, 0, 0);
+  EXPECT_EQ(0u, link().bytesPerNanosecond);
 }
 
 // GPUs whose links all end at NVSwitches (an HGX board) reach each other in two hops, through
 // as many links as the switches give each of them.
-TEST(NvmlTelemetry, NvLinkPeersBehindSwitchesAreTwoHopsApart) {
-  const FakeNvml fake = loadFakeNvml();
-  ASSERT_TRUE(fake.device);
-  auto setP2PStatus = fake.setter<void(int, int)>("fakeNvmlSetP2PStatus");
-  auto setNvLinks = fake.setter<void(unsigned, unsigned, unsigned, unsigned)>("fakeNvmlSetNvLinks");
-  auto setOtherEnd = fake.setter<void(int)>("fakeNvmlSetNvLinkOtherEnd");
-  ASSERT_NE(setP2PStatus, nullptr);
-  ASSERT_NE(setNvLinks, nullptr);
-  ASSERT_NE(setOtherEnd, nullptr);
-  constexpr unsigned kNvLink4 = 6;
+TEST_F(NvLinkPeerTest, PeersBehindSwitchesAreTwoHopsApart) {
   setP2PStatus(0, 0);
   setNvLinks(18, 0, kNvLink4, kFakeGpu.bus);
   setOtherEnd(NVML_NVLINK_DEVICE_TYPE_SWITCH);
-  core::PeerLink link = peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu);
-  EXPECT_EQ("NVLink", link.model);
-  EXPECT_EQ(18u * 25, link.bytesPerNanosecond);
-  EXPECT_EQ(2u, link.hops);
+  core::PeerLink found = link();
+  EXPECT_EQ("NVLink", found.model);
+  EXPECT_EQ(18u * 25, found.bytesPerNanosecond);
+  EXPECT_EQ(2u, found.hops);
   setNvLinks(18, 2, kNvLink4, kFakeGpu.bus);  // direct links win: one hop
-  link = peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu);
-  EXPECT_EQ(2u * 25, link.bytesPerNanosecond);
-  EXPECT_EQ(1u, link.hops);
+  found = link();
+  EXPECT_EQ(2u * 25, found.bytesPerNanosecond);
+  EXPECT_EQ(1u, found.hops);
   setOtherEnd(0xff);  // an end NVML does not know: nothing made up
   setNvLinks(18, 0, kNvLink4, kFakeGpu.bus);
-  link = peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu);
-  EXPECT_EQ(0u, link.bytesPerNanosecond);
-  EXPECT_EQ(0u, link.hops);
-  setOtherEnd(0);
-  setNvLinks(0, 0, 0, 0);
-  setP2PStatus(-1, -1);
+  found = link();
+  EXPECT_EQ(0u, found.bytesPerNanosecond);
+  EXPECT_EQ(0u, found.hops);
 }
 
 // P2P over PCIe: its path's bandwidth and length are not NVML's to say, so they stay unknown even
 // where the GPU has NVLinks to the peer.
-TEST(NvmlTelemetry, PciePeerFiguresStayUnknown) {
-  const FakeNvml fake = loadFakeNvml();
-  ASSERT_TRUE(fake.device);
-  auto setP2PStatus = fake.setter<void(int, int)>("fakeNvmlSetP2PStatus");
-  auto setNvLinks = fake.setter<void(unsigned, unsigned, unsigned, unsigned)>("fakeNvmlSetNvLinks");
-  ASSERT_NE(setP2PStatus, nullptr);
-  ASSERT_NE(setNvLinks, nullptr);
+TEST_F(NvLinkPeerTest, PcieFiguresStayUnknown) {
   constexpr int kNotSupported = 5;  // nvmlGpuP2PStatus_t
   setP2PStatus(kNotSupported, 0);
-  setNvLinks(4, 4, 6, kFakeGpu.bus);
-  const core::PeerLink link = peerLink(*fake.nvml, fake.device, fake.device, kFakeGpu);
-  EXPECT_EQ("PCIe", link.model);
-  EXPECT_EQ(0u, link.bytesPerNanosecond);
-  EXPECT_EQ(0u, link.hops);
-  setNvLinks(0, 0, 0, 0);
-  setP2PStatus(-1, -1);
+  setNvLinks(4, 4, kNvLink4, kFakeGpu.bus);
+  const core::PeerLink found = link();
+  EXPECT_EQ("PCIe", found.model);
+  EXPECT_EQ(0u, found.bytesPerNanosecond);
+  EXPECT_EQ(0u, found.hops);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "level_zero/kernel/kernel.h"
 #include "level_zero/memory/memory.h"
 #include "level_zero/memory/virtual_memory.h"
+#include "level_zero/module/linkage_inspection.h"
 #include "level_zero/module/module.h"
 #include "level_zero/sampler/sampler.h"
 #include "level_zero/sysman/engine.h"

@@ -149,6 +149,30 @@ SG_COLLECTIVES(half, fmin, fmax, -INFINITY, INFINITY)
     const T fromPrevious = __loom_shuffle(previous, window + id - delta);                                \
     return delta <= id ? fromCurrent : fromPrevious;                                                     \
   }
+// cl_khr_subgroup_rotate: the value of the work-item `delta` places further round the sub-group,
+// or round its cluster of `cluster` work-items (a power of two up to the sub-group size).
+#define SG_ROTATES(T)                                                                            \
+  T OVL sub_group_rotate(T x, int delta) {                                                       \
+    const uint size = get_sub_group_size();                                                      \
+    const uint ahead = (uint)(delta % (int)size + (int)size);                                    \
+    return __loom_shuffle(x, (get_sub_group_local_id() + ahead) % size);                         \
+  }                                                                                              \
+  T OVL sub_group_clustered_rotate(T x, int delta, uint cluster) {                               \
+    const uint id = get_sub_group_local_id(), ahead = (uint)(delta % (int)cluster + (int)cluster); \
+    return __loom_shuffle(x, id - id % cluster + (id % cluster + ahead) % cluster);              \
+  }
+SG_ROTATES(char)
+SG_ROTATES(uchar)
+SG_ROTATES(short)
+SG_ROTATES(ushort)
+SG_ROTATES(int)
+SG_ROTATES(uint)
+SG_ROTATES(long)
+SG_ROTATES(ulong)
+SG_ROTATES(float)
+SG_ROTATES(double)
+SG_ROTATES(half)
+
 SG_SHUFFLES(char)
 SG_SHUFFLES(uchar)
 SG_SHUFFLES(short)

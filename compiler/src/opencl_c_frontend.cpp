@@ -52,7 +52,6 @@ constexpr const char* kSupportedExtensions =
 // sub-group functions: Loom's header does.
 constexpr const char* kPrelude = R"(#include <opencl-c-base.h>
 #include <loom-intel-subgroups.h>
-#undef cl_khr_subgroup_rotate
 #undef cl_khr_extended_bit_ops
 #undef cl_khr_integer_dot_product
 #undef __opencl_c_integer_dot_product_input_4x8bit

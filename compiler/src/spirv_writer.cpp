@@ -47,13 +47,15 @@ llvm::Expected<std::vector<uint8_t>> writeSpirvModule(llvm::Module& module) {
   // The translator's defaults, as llvm-spirv uses them, with the extensions that are the only way
   // to express some builtins, used only by programs that call them: SPV_INTEL_subgroups (Intel's
   // sub-group shuffles and block reads and writes) and the floating-point atomics
-  // (cl_ext_float_atomics' atomic_fetch_add, _sub, _min and _max on atomic_float and atomic_double);
+  // (cl_ext_float_atomics' atomic_fetch_add, _sub, _min and _max on atomic_float and atomic_double)
+  // and sub-group rotates (cl_khr_subgroup_rotate);
   // plus the source's argument type names (OpenCL's clGetKernelArgInfo reports `uint*`, which
   // SPIR-V types alone cannot tell from `int*`).
   SPIRV::TranslatorOpts options(SPIRV::VersionNumber::MaximumVersion,
                                 {{SPIRV::ExtensionID::SPV_INTEL_subgroups, true},
                                  {SPIRV::ExtensionID::SPV_EXT_shader_atomic_float_add, true},
-                                 {SPIRV::ExtensionID::SPV_EXT_shader_atomic_float_min_max, true}});
+                                 {SPIRV::ExtensionID::SPV_EXT_shader_atomic_float_min_max, true},
+                                 {SPIRV::ExtensionID::SPV_KHR_subgroup_rotate, true}});
   options.setPreserveOCLKernelArgTypeMetadataThroughString(true);
   std::ostringstream stream;
   std::string message;

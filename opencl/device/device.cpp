@@ -31,6 +31,7 @@ std::vector<std::pair<std::string, cl_version>> Device::extensions() const {
       {"cl_khr_subgroup_ballot", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_subgroup_non_uniform_arithmetic", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_subgroup_rotate", CL_MAKE_VERSION(1, 0, 0)},
       // Buffers only: Intel's sub-group image block reads and writes are not supported.
       {"cl_intel_subgroups", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_intel_subgroups_char", CL_MAKE_VERSION(1, 0, 0)},

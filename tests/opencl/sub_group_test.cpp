@@ -59,7 +59,8 @@ TEST_F(SubGroupTest, DeviceReportsSubGroupsAndTheirShuffles) {
   const std::set<std::string> extensions = splitWords(deviceString(CL_DEVICE_EXTENSIONS));
   for (const char* name : {"cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
                            "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
-                           "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_clustered_reduce", "cl_intel_subgroups",
+                           "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate",
+                           "cl_intel_subgroups",
                            "cl_intel_subgroups_char", "cl_intel_subgroups_short", "cl_intel_subgroups_long",
                            "cl_intel_subgroup_local_block_io", "cl_intel_spirv_subgroups"})
     EXPECT_EQ(extensions.count(name), 1u) << name;
@@ -178,6 +179,37 @@ TEST_F(SubGroupInfoTest, KernelAgreesWithTheQueries) {
     EXPECT_EQ(record[5], in[first + members - 1]);
     EXPECT_EQ(record[6], in[first + (i - first + 1) % members]);
     EXPECT_EQ(record[7], (all ? 10 : 0) + (any ? 1 : 0));
+  }
+}
+
+// cl_khr_subgroup_rotate: each work-item gets the value `delta` places further round its
+// sub-group (negative deltas go back), and round its cluster of 4. Groups of 64: whole sub-groups
+// on every device.
+TEST_F(SubGroupInfoTest, RotatesGoRoundTheSubGroupAndItsClusters) {
+  const char* source = R"(
+kernel void rotated(global const int* in, global int* out, int delta) {
+  const size_t i = get_global_id(0);
+  out[2 * i] = sub_group_rotate(in[i], delta);
+  out[2 * i + 1] = sub_group_clustered_rotate(in[i], delta, 4);
+})";
+  cl_kernel rotated = buildKernel(source, "rotated", "-cl-std=CL3.0");
+  ASSERT_NE(rotated, nullptr);
+  constexpr size_t kItems = 128, kLocal = 64;
+  std::vector<int> in(kItems);
+  for (size_t i = 0; i < kItems; ++i) in[i] = int(i * 7 + 3);
+  const size_t size = sizeFor({kLocal}), cluster = std::min<size_t>(4, size);
+  for (int delta : {1, 5, -3, 33}) {
+    SCOPED_TRACE(delta);
+    cl_mem output = buffer(CL_MEM_READ_WRITE, 2 * kItems * sizeof(int));
+    setArgs(rotated, bufferWith(in), output, cl_int(delta));
+    ASSERT_NO_FATAL_FAILURE(run1d(rotated, kItems, &kLocal));
+    const std::vector<int> out = readBack<int>(output, 2 * kItems);
+    const auto ahead = [&](size_t id, size_t span) { return (id % span + size_t(delta % int(span) + int(span))) % span; };
+    for (size_t i = 0; i < kItems; ++i) {
+      const size_t first = i - i % size, firstOfCluster = i - i % cluster;
+      ASSERT_EQ(out[2 * i], in[first + ahead(i, size)]) << i;
+      ASSERT_EQ(out[2 * i + 1], in[firstOfCluster + ahead(i, cluster)]) << i;
+    }
   }
 }
 

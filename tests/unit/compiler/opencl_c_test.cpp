@@ -260,8 +260,8 @@ TEST(OpenClC, OpenClC30FeatureMacrosAreWhatLoomSupports) {
     #if !defined(cl_khr_fp16) || !defined(__opencl_c_fp16)
     #error half precision is supported
     #endif
-    #if defined(cl_khr_subgroup_rotate)
-    #error no sub-group rotates
+    #if !defined(cl_khr_subgroup_rotate)
+    #error sub-group rotates are supported
     #endif
     #if !defined(cl_khr_3d_image_writes)
     #error 3D image writes are supported

@@ -16,6 +16,13 @@ ze_result_t checkChain(const char* function, const void* pNext);
 // An input descriptor: its stype must be `expected` (or 0, never a structure type, which is
 // taken as `expected`) and its chain must pass checkChain.
 ze_result_t checkDescriptor(const char* function, const void* desc, ze_structure_type_t expected);
+// Calls `fill` with each structure of an output chain (from `next` on, one checkChain passed)
+// whose type is `stype`, as the Properties it is; structures of other types stay as they are.
+template <typename Properties, typename Fill>
+void fillChained(void* next, ze_structure_type_t stype, Fill&& fill) {
+  for (auto* chained = static_cast<ze_base_properties_t*>(next); chained; chained = static_cast<ze_base_properties_t*>(chained->pNext))
+    if (chained->stype == stype) fill(*reinterpret_cast<Properties*>(chained));
+}
 const char* resultName(ze_result_t result);
 // ZE_RESULT_ERROR_DEVICE_LOST when `failure`, a negative execution status, says the device
 // refused or faulted on the work (its results are not to be trusted); else ZE_RESULT_SUCCESS.

@@ -24,12 +24,8 @@ struct AtomicShape {
 
 // The atomic an Itanium name _Z<length>__spirv_Atomic<Operation>... calls.
 std::optional<AtomicShape> shapeOf(const llvm::Function& function) {
-  llvm::StringRef name = function.getName();
-  unsigned length = 0;
-  if (!function.isDeclaration() || !name.consume_front("_Z") || name.consumeInteger(10, length) || name.size() < length)
-    return std::nullopt;
-  llvm::StringRef operation = name.take_front(length);
-  if (!operation.consume_front("__spirv_Atomic")) return std::nullopt;
+  llvm::StringRef operation = mangledBaseName(function.getName());
+  if (!function.isDeclaration() || !operation.consume_front("__spirv_Atomic")) return std::nullopt;
   return llvm::StringSwitch<std::optional<AtomicShape>>(operation)
       .Case("Load", AtomicShape{Access::Read, 1})
       .Cases("Store", "FlagClear", AtomicShape{Access::Write, 1})

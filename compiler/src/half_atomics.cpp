@@ -21,10 +21,7 @@ std::optional<HalfAtomic> halfAtomicOf(const llvm::Function& function) {
   if (!function.isDeclaration() || function.arg_size() == 0) return std::nullopt;
   auto* pointer = llvm::dyn_cast<llvm::PointerType>(function.getArg(0)->getType());
   if (!pointer || pointer->isOpaque() || !pointer->getNonOpaquePointerElementType()->isHalfTy()) return std::nullopt;
-  llvm::StringRef name = function.getName();
-  unsigned length = 0;
-  if (!name.consume_front("_Z") || name.consumeInteger(10, length) || name.size() < length) return std::nullopt;
-  llvm::StringRef base = name.take_front(length);
+  llvm::StringRef base = mangledBaseName(function.getName());
   base.consume_back("_explicit");
   return llvm::StringSwitch<std::optional<HalfAtomic>>(base)
       .Case("atomic_load", HalfAtomic::Load)

@@ -78,4 +78,10 @@ std::vector<llvm::CallInst*> callsOf(llvm::Function& function) {
   return calls;
 }
 
+llvm::StringRef mangledBaseName(llvm::StringRef name) {
+  unsigned length = 0;
+  if (!name.consume_front("_Z") || name.consumeInteger(10, length) || name.size() < length) return {};
+  return name.take_front(length);
+}
+
 }  // namespace loom::compiler

@@ -46,4 +46,8 @@ struct OnlyFunctions : llvm::PassInfoMixin<OnlyFunctions<Pass>> {
 // The calls of `function` (not other uses of it, such as taking its address).
 std::vector<llvm::CallInst*> callsOf(llvm::Function& function);
 
+// The unqualified name an Itanium-mangled function name starts with (`_Z<length><name>...`:
+// "atomic_load" of _Z11atomic_loadPU3AS1VU7_AtomicDh); empty for a name that is not mangled so.
+llvm::StringRef mangledBaseName(llvm::StringRef name);
+
 }  // namespace loom::compiler

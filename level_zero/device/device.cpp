@@ -35,14 +35,13 @@ constexpr ze_device_fp_atomic_ext_flags_t kFpAtomicFlags =
 // The extension structures chained to zeDeviceGetModuleProperties' output that Loom knows; others
 // are left as the application gave them.
 void fillModulePropertiesChain(const core::DeviceInfo& info, void* next) {
-  for (auto* chained = static_cast<ze_base_properties_t*>(next); chained;
-       chained = static_cast<ze_base_properties_t*>(chained->pNext)) {
-    if (chained->stype != ZE_STRUCTURE_TYPE_FLOAT_ATOMIC_EXT_PROPERTIES) continue;
-    auto* atomics = reinterpret_cast<ze_float_atomic_ext_properties_t*>(chained);
-    atomics->fp16Flags = 0;  // no fp16
-    atomics->fp32Flags = kFpAtomicFlags;
-    atomics->fp64Flags = info.supportsFp64 ? kFpAtomicFlags : 0;
-  }
+  fillChained<ze_float_atomic_ext_properties_t>(next, ZE_STRUCTURE_TYPE_FLOAT_ATOMIC_EXT_PROPERTIES, [&](auto& atomics) {
+    // SPIR-V's half atomics (SPV_EXT_shader_atomic_float16_add) are beyond LLVM 15's translator;
+    // OpenCL C's atomic_half functions are compiled into 32-bit atomics before SPIR-V instead.
+    atomics.fp16Flags = 0;
+    atomics.fp32Flags = kFpAtomicFlags;
+    atomics.fp64Flags = info.supportsFp64 ? kFpAtomicFlags : 0;
+  });
 }
 
 // For a feature Loom lacks: every field zero, the structure's type and chain kept.

@@ -96,11 +96,10 @@ ze_result_t zeDriverGetProperties(ze_driver_handle_t hDriver, ze_driver_properti
   pDriverProperties->uuid = kDriverUuid;
   pDriverProperties->driverVersion = Driver::kVersion;
   if (ze_result_t result = checkChain(__func__, pDriverProperties->pNext); result != ZE_RESULT_SUCCESS) return result;
-  for (auto* chained = static_cast<ze_base_properties_t*>(pDriverProperties->pNext); chained;
-       chained = static_cast<ze_base_properties_t*>(chained->pNext))
-    if (chained->stype == ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES)
-      reinterpret_cast<ze_driver_memory_free_ext_properties_t*>(chained)->freePolicies =
-          ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE | ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE;
+  fillChained<ze_driver_memory_free_ext_properties_t>(
+      pDriverProperties->pNext, ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES, [](auto& policies) {
+        policies.freePolicies = ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE | ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE;
+      });
   return ZE_RESULT_SUCCESS;
 }
 

@@ -20,13 +20,9 @@ const core::DeviceInfo& deviceInfo(Kernel& kernel) { return kernel.module().devi
 // The extension structures chained to zeKernelGetProperties' output that Loom knows; others are
 // left as the application gave them.
 void fillKernelPropertiesChain(const core::DeviceInfo& info, void* next) {
-  for (auto* chained = static_cast<ze_base_properties_t*>(next); chained;
-       chained = static_cast<ze_base_properties_t*>(chained->pNext)) {
-    if (chained->stype != ZE_STRUCTURE_TYPE_KERNEL_PREFERRED_GROUP_SIZE_PROPERTIES) continue;
-    // What zeKernelSuggestGroupSize rounds x to (core::Kernel::suggestGroupSize).
-    reinterpret_cast<ze_kernel_preferred_group_size_properties_t*>(chained)->preferredMultiple =
-        core::preferredGroupSizeMultiple(info);
-  }
+  // What zeKernelSuggestGroupSize rounds x to (core::Kernel::suggestGroupSize).
+  fillChained<ze_kernel_preferred_group_size_properties_t>(next, ZE_STRUCTURE_TYPE_KERNEL_PREFERRED_GROUP_SIZE_PROPERTIES,
+                                                           [&](auto& preferred) { preferred.preferredMultiple = core::preferredGroupSizeMultiple(info); });
 }
 
 }  // namespace

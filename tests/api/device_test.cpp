@@ -192,10 +192,8 @@ TEST_F(DeviceTest, TheDeviceIsItsOwnPeer) {
 // ZE_extension_pci_properties: a GPU is one PCI function, whose link figures are known or -1; the
 // CPU device, and a root made of several GPUs, are none.
 TEST_F(DeviceTest, PciPropertiesAreAGpusAlone) {
-  uint32_t count = 0;
-  ASSERT_ZE(zeDeviceGet(driver, &count, nullptr));
-  std::vector<ze_device_handle_t> devices(count);
-  ASSERT_ZE(zeDeviceGet(driver, &count, devices.data()));
+  const auto devices =
+      listed<ze_device_handle_t>([&](uint32_t* count, ze_device_handle_t* out) { return zeDeviceGet(driver, count, out); });
   for (ze_device_handle_t each : devices) {
     ze_pci_ext_properties_t pci{ZE_STRUCTURE_TYPE_PCI_EXT_PROPERTIES};
     const ze_result_t result = zeDevicePciGetPropertiesExt(each, &pci);
@@ -223,15 +221,7 @@ TEST_F(DeviceTest, PciPropertiesNullArgumentsGetTheSpecsCodes) {
 }
 
 TEST_F(DeviceTest, TheDriverListsThePciPropertiesExtension) {
-  uint32_t count = 0;
-  ASSERT_ZE(zeDriverGetExtensionProperties(driver, &count, nullptr));
-  std::vector<ze_driver_extension_properties_t> extensions(count);
-  ASSERT_ZE(zeDriverGetExtensionProperties(driver, &count, extensions.data()));
-  const auto pci = std::find_if(extensions.begin(), extensions.end(), [](const auto& extension) {
-    return std::string(extension.name) == ZE_PCI_PROPERTIES_EXT_NAME;
-  });
-  ASSERT_NE(pci, extensions.end());
-  EXPECT_EQ(pci->version, uint32_t(ZE_PCI_PROPERTIES_EXT_VERSION_CURRENT));
+  EXPECT_EQ(listedExtensionVersion(ZE_PCI_PROPERTIES_EXT_NAME), uint32_t(ZE_PCI_PROPERTIES_EXT_VERSION_CURRENT));
 }
 
 TEST_F(DeviceTest, GlobalTimestampsIncrease) {

@@ -14,16 +14,6 @@ namespace {
 
 using FabricTest = ZeTest;
 
-// What a two-call query lists: its count first, then the handles.
-template <typename Handle, typename Query>
-std::vector<Handle> listed(Query query) {
-  uint32_t count = 0;
-  EXPECT_ZE(query(&count, nullptr));
-  std::vector<Handle> found(count);
-  EXPECT_ZE(query(&count, found.data()));
-  return found;
-}
-
 std::vector<ze_device_handle_t> rootDevices(ze_driver_handle_t driver) {
   return listed<ze_device_handle_t>([&](uint32_t* count, ze_device_handle_t* out) { return zeDeviceGet(driver, count, out); });
 }
@@ -77,14 +67,7 @@ ze_device_properties_t deviceProperties(ze_device_handle_t device) {
 }
 
 TEST_F(FabricTest, TheDriverListsTheExtension) {
-  uint32_t count = 0;
-  ASSERT_ZE(zeDriverGetExtensionProperties(driver, &count, nullptr));
-  std::vector<ze_driver_extension_properties_t> extensions(count);
-  ASSERT_ZE(zeDriverGetExtensionProperties(driver, &count, extensions.data()));
-  const auto fabric = std::find_if(extensions.begin(), extensions.end(),
-                                   [](const auto& extension) { return std::string(extension.name) == ZE_FABRIC_EXP_NAME; });
-  ASSERT_NE(fabric, extensions.end());
-  EXPECT_EQ(fabric->version, ZE_MAKE_VERSION(1, 0));
+  EXPECT_EQ(listedExtensionVersion(ZE_FABRIC_EXP_NAME), ZE_MAKE_VERSION(1, 0));
 }
 
 TEST_F(FabricTest, EachRootDeviceIsOneVertexInTheDevicesOrder) {

@@ -17,15 +17,7 @@ constexpr ze_device_fp_atomic_ext_flags_t kAddMinMax =
     ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_ADD | ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_MIN_MAX;
 
 TEST_F(FloatAtomicsTest, TheDriverListsTheExtension) {
-  uint32_t count = 0;
-  ASSERT_ZE(zeDriverGetExtensionProperties(driver, &count, nullptr));
-  std::vector<ze_driver_extension_properties_t> extensions(count);
-  ASSERT_ZE(zeDriverGetExtensionProperties(driver, &count, extensions.data()));
-  const auto found = std::find_if(extensions.begin(), extensions.end(), [](const ze_driver_extension_properties_t& e) {
-    return std::strcmp(e.name, ZE_FLOAT_ATOMICS_EXT_NAME) == 0;
-  });
-  ASSERT_NE(found, extensions.end());
-  EXPECT_EQ(found->version, uint32_t(ZE_FLOAT_ATOMICS_EXT_VERSION_1_0));
+  EXPECT_EQ(listedExtensionVersion(ZE_FLOAT_ATOMICS_EXT_NAME), uint32_t(ZE_FLOAT_ATOMICS_EXT_VERSION_1_0));
 }
 
 TEST_F(FloatAtomicsTest, ModulePropertiesReportTheCapabilitiesThroughPNext) {

@@ -25,15 +25,7 @@ class LinkageInspectionTest : public ZeTest {
 };
 
 TEST_F(LinkageInspectionTest, TheDriverListsTheExtension) {
-  uint32_t count = 0;
-  ASSERT_ZE(zeDriverGetExtensionProperties(driver, &count, nullptr));
-  std::vector<ze_driver_extension_properties_t> extensions(count);
-  ASSERT_ZE(zeDriverGetExtensionProperties(driver, &count, extensions.data()));
-  const auto found = std::find_if(extensions.begin(), extensions.end(), [](const auto& extension) {
-    return std::strcmp(extension.name, ZE_LINKAGE_INSPECTION_EXT_NAME) == 0;
-  });
-  ASSERT_NE(found, extensions.end());
-  EXPECT_EQ(found->version, ZE_LINKAGE_INSPECTION_EXT_VERSION_1_0);
+  EXPECT_EQ(listedExtensionVersion(ZE_LINKAGE_INSPECTION_EXT_NAME), uint32_t(ZE_LINKAGE_INSPECTION_EXT_VERSION_1_0));
 }
 
 TEST_F(LinkageInspectionTest, AnExporterResolvesTheImportOfTheImporter) {

@@ -178,6 +178,16 @@ std::vector<uint8_t> bytesOf(const T& value) {
 #define SKIP_UNLESS_CPU_DEVICE(what) \
   if (deviceType() != ZE_DEVICE_TYPE_CPU) GTEST_SKIP() << what << " only on the CPU device"
 
+// What a two-call query lists: its count first, then the handles.
+template <typename Handle, typename Query>
+std::vector<Handle> listed(Query query) {
+  uint32_t count = 0;
+  EXPECT_ZE(query(&count, nullptr));
+  std::vector<Handle> found(count);
+  EXPECT_ZE(query(&count, found.data()));
+  return found;
+}
+
 class ZeTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -207,6 +217,17 @@ class ZeTest : public ::testing::Test {
     if (context) {
       EXPECT_ZE(zeContextDestroy(context));
     }
+  }
+
+  // The version at which zeDriverGetExtensionProperties lists extension `name`; 0 where it does not.
+  uint32_t listedExtensionVersion(const char* name) {
+    uint32_t count = 0;
+    EXPECT_ZE(zeDriverGetExtensionProperties(driver, &count, nullptr));
+    std::vector<ze_driver_extension_properties_t> extensions(count);
+    EXPECT_ZE(zeDriverGetExtensionProperties(driver, &count, extensions.data()));
+    for (const ze_driver_extension_properties_t& extension : extensions)
+      if (std::strcmp(extension.name, name) == 0) return extension.version;
+    return 0;
   }
 
   // --- command lists, queues, fences ---------------------------------------------------------

@@ -3,6 +3,7 @@
 #include "level_zero/cmdlist/command_list.h"
 #include "level_zero/cmdqueue/command_queue.h"
 #include "level_zero/context/context.h"
+#include "level_zero/device/cache_reservation.h"
 #include "level_zero/device/device.h"
 #include "level_zero/driver/driver.h"
 #include "level_zero/event/event_pool.h"

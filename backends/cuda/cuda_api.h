@@ -84,6 +84,8 @@ enum class DeviceAttribute : int {
   MaxSharedMemoryPerBlockOptin = 97,
   VirtualMemoryManagementSupported = 102,
   HandleTypePosixFileDescriptorSupported = 103,
+  MaxPersistingL2CacheSize = 108,
+  MaxAccessPolicyWindowSize = 109,
 };
 
 // CUjit_option
@@ -293,5 +295,36 @@ static_assert(sizeof(CudaArray3dDescriptor) == 40);
 
 // CUDA_ARRAY3D_DESCRIPTOR flags: the array may be written through a surface object.
 constexpr unsigned CUDA_ARRAY3D_SURFACE_LDST = 0x02;
+
+}  // namespace loom::backends::cuda
+
+// --- Persisting L2 cache (cuda_cache_reservation.h) ---------------------------------------------
+namespace loom::backends::cuda {
+
+// CUlimit: the bytes of L2 set aside for persisting accesses.
+constexpr int CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 0x06;
+// CUstreamAttrID
+constexpr int CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1;
+
+// CUaccessProperty
+enum class AccessProperty : int { Normal = 0, Streaming = 1, Persisting = 2 };
+
+// CUaccessPolicyWindow: accesses in [base_ptr, base_ptr + num_bytes) get hitProp with probability
+// hitRatio, missProp otherwise; num_bytes 0 turns the window off.
+struct CUaccessPolicyWindow {
+  void* base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  AccessProperty hitProp;
+  AccessProperty missProp;
+};
+static_assert(sizeof(CUaccessPolicyWindow) == 32);
+
+// CUstreamAttrValue: a 64-byte union, of which Loom sets the access policy window.
+union CUstreamAttrValue {
+  char pad[64];
+  CUaccessPolicyWindow accessPolicyWindow;
+};
+static_assert(sizeof(CUstreamAttrValue) == 64);
 
 }  // namespace loom::backends::cuda

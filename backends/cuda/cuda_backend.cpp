@@ -91,7 +91,10 @@ std::unique_ptr<core::BackendQueue> CudaBackend::createQueue() {
   std::string error;
   std::unique_ptr<CudaQueue> queue = CudaQueue::create(context_, info_.name, CudaQueue::Caller::EngineThread,
                                                        capabilities_.streamValueOperations, error);
-  if (queue) return queue;
+  if (queue) {
+    queue->followCacheReservation(&cacheReservation_);
+    return queue;
+  }
   // Out of streams: the engine still works, synchronously, on the backend's own stream.
   core::debugMessage("%s: %s; this engine runs its commands synchronously", info_.name.c_str(), error.c_str());
   return std::make_unique<SharedStreamQueue>(synchronousMutex_, *synchronous_);
@@ -333,6 +336,22 @@ core::PeerLink CudaBackend::peerLink(const core::Backend& peer) const {
   if (!gpu || !peerAccess(peer).access) return {};
   return nvmlPeerLink(pciAddress(driverAttributes(driver(), context_->device())),
                       pciAddress(driverAttributes(gpu->driver(), gpu->context_->device())));
+}
+
+bool CudaBackend::reserveCache(size_t bytes, std::string& why) {
+  const size_t limit = cacheReservation_.maxReservation();
+  if (limit == 0) return core::Backend::reserveCache(bytes, why);
+  if (bytes > limit) {
+    why = "more than the GPU's " + std::to_string(limit) + " bytes of persisting L2 cache";
+    return false;
+  }
+  return cacheReservation_.reserve(*context_, bytes, why);
+}
+
+bool CudaBackend::adviseCache(const void* address, size_t size, bool reserved, std::string& why) {
+  if (cacheReservation_.maxReservation() == 0) return core::Backend::adviseCache(address, size, reserved, why);
+  cacheReservation_.advise(reinterpret_cast<uintptr_t>(address), size, reserved);
+  return true;
 }
 
 void CudaBackend::joinGroup(size_t index, std::vector<core::PeerAccess> peers, std::shared_ptr<CudaAddressSpace> space) {

@@ -86,6 +86,10 @@ class CudaBackend final : public core::Backend {
   core::PeerAccess peerAccess(const core::Backend& peer) const override;
   // NVML's account of the link to a GPU this one reaches as a peer (nvml_telemetry.h).
   core::PeerLink peerLink(const core::Backend& peer) const override;
+  // The persisting part of the L2 cache and the access-policy window of every stream of the
+  // backend (cuda_cache_reservation.h).
+  bool reserveCache(size_t bytes, std::string& why) override;
+  bool adviseCache(const void* address, size_t size, bool reserved, std::string& why) override;
 
   // Joins the GPUs of one driver, once they are all created: this is GPU `index` of them, `peers`
   // says how it reaches each of the others, and `space` is their shared address space.
@@ -98,7 +102,13 @@ class CudaBackend final : public core::Backend {
  private:
   CudaBackend(std::shared_ptr<const PrimaryContext> context, std::unique_ptr<CudaQueue> synchronous, core::DeviceInfo info,
               CudaCapabilities capabilities)
-      : context_(std::move(context)), synchronous_(std::move(synchronous)), info_(std::move(info)), capabilities_(capabilities) {}
+      : context_(std::move(context)),
+        synchronous_(std::move(synchronous)),
+        info_(std::move(info)),
+        capabilities_(capabilities),
+        cacheReservation_(info_.maxCacheReservationSize, capabilities.maxAccessPolicyWindow) {
+    synchronous_->followCacheReservation(&cacheReservation_);
+  }
 
   const Driver& driver() const { return context_->driver(); }
   // True on success; otherwise says what failed under PrintDebugMessages.
@@ -112,6 +122,7 @@ class CudaBackend final : public core::Backend {
   std::vector<core::PeerAccess> peers_;  // by index in the group
   std::shared_ptr<CudaAddressSpace> addressSpace_;
   CudaCapabilities capabilities_;
+  CacheReservation cacheReservation_;  // followed by every queue of the backend
   // The contexts of `tiles` for colored memory; nullopt, said, when a tile is no GPU of this
   // driver or the GPUs lack virtual memory management.
   std::optional<std::vector<std::shared_ptr<const PrimaryContext>>> coloredMemoryGpus(const std::vector<core::Backend*>& tiles) const;

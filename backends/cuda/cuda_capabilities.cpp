@@ -13,6 +13,7 @@ CudaCapabilities readCapabilities(int driverVersion, const AttributeLookup& attr
   capabilities.dependentLaunches = driverVersion >= kLaunchKernelExDriverVersion &&
                                    attribute(DeviceAttribute::ComputeCapabilityMajor) >= kDependentLaunchComputeCapabilityMajor;
   capabilities.texturePitchAlignment = static_cast<uint32_t>(std::max(attribute(kTexturePitchAlignment), 0));
+  capabilities.maxAccessPolicyWindow = static_cast<size_t>(std::max(attribute(DeviceAttribute::MaxAccessPolicyWindowSize), 0));
   return capabilities;
 }
 

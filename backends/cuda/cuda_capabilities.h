@@ -22,6 +22,9 @@ struct CudaCapabilities {
   // Texture objects over pitched linear memory (cuda_image_textures.h) need their start and row
   // pitch aligned to this many bytes; 0 when the driver does not say (no texture objects then).
   uint32_t texturePitchAlignment = 0;
+  // The largest access-policy window of a stream (cuda_cache_reservation.h); 0 when the GPU has
+  // none (before compute capability 8.0).
+  size_t maxAccessPolicyWindow = 0;
 };
 
 CudaCapabilities readCapabilities(int driverVersion, const AttributeLookup& attribute);

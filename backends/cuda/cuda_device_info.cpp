@@ -78,6 +78,8 @@ core::DeviceInfo translateDeviceInfo(const DeviceFacts& facts, const AttributeLo
   info.timerResolutionNs = 1;
   info.l1CacheSize = 0;  // not reported by the driver
   info.lastLevelCacheSize = get(DeviceAttribute::L2CacheSize);
+  // The persisting part of the L2, usable where streams have access-policy windows to fill it.
+  if (get(DeviceAttribute::MaxAccessPolicyWindowSize) > 0) info.maxCacheReservationSize = get(DeviceAttribute::MaxPersistingL2CacheSize);
   info.cacheLineSize = kCacheLineBytes;
   info.supportsFp16 = true;  // native f16 arithmetic from sm_53; the PTX targets sm_80
   info.supportsFp64 = true;

@@ -89,6 +89,10 @@ LOOM_CUDA_FUNCTION(cuMemHostRegister, "cuMemHostRegister_v2", "cuMemHostRegister
 LOOM_CUDA_FUNCTION(cuMemHostUnregister, "cuMemHostUnregister", nullptr, void*)
 LOOM_CUDA_FUNCTION(cuStreamWaitValue32, "cuStreamWaitValue32_v2", "cuStreamWaitValue32", CUstream, CUdeviceptr, uint32_t, unsigned int)
 LOOM_CUDA_FUNCTION(cuStreamWriteValue32, "cuStreamWriteValue32_v2", "cuStreamWriteValue32", CUstream, CUdeviceptr, uint32_t, unsigned int)
+// The persisting L2 cache of Level Zero's cache reservation (cuda_cache_reservation.h).
+LOOM_CUDA_FUNCTION(cuCtxSetLimit, "cuCtxSetLimit", nullptr, int, size_t)
+LOOM_CUDA_FUNCTION(cuCtxResetPersistingL2Cache, "cuCtxResetPersistingL2Cache", nullptr, void)
+LOOM_CUDA_FUNCTION(cuStreamSetAttribute, "cuStreamSetAttribute", nullptr, CUstream, int, const CUstreamAttrValue*)
 // Optional: launches with attributes (driver 12.0).
 LOOM_CUDA_OPTIONAL_FUNCTION(cuLaunchKernelEx, "cuLaunchKernelEx", const CUlaunchConfig*, CUfunction, void**, void**)
 // Texture objects of images (cuda_image_textures.h); the last parameter is a resource view, unused.

@@ -176,9 +176,23 @@ void CudaQueue::launch(const core::KernelLaunch& launch, const uint8_t* argument
   if (launch.groupsToRun() == 0) return;
   std::optional<PrimaryContext::Scope> scope;
   enter(scope);
+  applyCacheWindow();
   refreshMirrorsSampledBy(launch, arguments);
   issueLaunch(launch, arguments);
   markMirrorsWrittenBy(launch, arguments);
+}
+
+void CudaQueue::applyCacheWindow() {
+  if (!cacheReservation_) return;
+  const uint64_t generation = cacheReservation_->generation();
+  if (generation == appliedCacheGeneration_) return;
+  CUstreamAttrValue value{};
+  value.accessPolicyWindow = cacheReservation_->window();
+  const CUresult result = driver().cuStreamSetAttribute(stream_, CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW, &value);
+  if (result != CUDA_SUCCESS)
+    core::debugMessage("%s: %s; launches run without the cache reservation's window", deviceName_.c_str(),
+                       driver().describe("cuStreamSetAttribute(access policy window)", result).c_str());
+  appliedCacheGeneration_ = generation;
 }
 
 void CudaQueue::refreshMirrorsSampledBy(const core::KernelLaunch& launch, const uint8_t* arguments) {

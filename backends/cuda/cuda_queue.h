@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "backends/cuda/cuda_cache_reservation.h"
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_fill.h"
 #include "loom/core/backend.h"
@@ -52,6 +53,9 @@ class CudaQueue final : public core::BackendQueue {
   // With another CudaQueue, of any GPU of the driver: an event recorded on its stream, which this
   // stream waits for (cuStreamWaitEvent, across devices on the GPUs themselves).
   bool joinAfter(core::BackendQueue& other) override;
+  // Launches from now on use `reservation`'s access-policy window (cuda_cache_reservation.h), set
+  // on the stream again before a launch whenever the reservation or its advice changed.
+  void followCacheReservation(const CacheReservation* reservation) { cacheReservation_ = reservation; }
 
  private:
   CudaQueue(std::shared_ptr<const PrimaryContext> context, CUstream stream, std::string deviceName, Caller caller,
@@ -77,6 +81,9 @@ class CudaQueue final : public core::BackendQueue {
   void refreshMirrorsSampledBy(const core::KernelLaunch& launch, const uint8_t* arguments);
   void markMirrorsWrittenBy(const core::KernelLaunch& launch, const uint8_t* arguments);
   void markMirrorsOverlapping(const core::ByteSpan& written);
+  // The window a changed reservation asks for, set on the stream; a refusal is said, not failed:
+  // the window is a hint to the cache, the launch runs the same without it.
+  void applyCacheWindow();
   // Launches a kernel whose entries wait for the grids before them with programmatic stream
   // serialization: its blocks may start while the kernel before it retires (cuda_dependent_launch.h).
   void launchEarly(CUfunction entry, const core::KernelLaunch& launch, void** parameters);
@@ -104,6 +111,8 @@ class CudaQueue final : public core::BackendQueue {
   int32_t failure_ = 0;      // since the last takeFailure
   bool marksHeldBack_ = false;  // a region command is issuing its parts (MarksHeldBack)
   bool printsPending_ = false;  // a kernel that may print was launched since the last synchronize
+  const CacheReservation* cacheReservation_ = nullptr;
+  uint64_t appliedCacheGeneration_ = 0;  // the reservation's generation the stream's window is of
   std::vector<CUevent> marks_;        // recorded since the last forgetMarks, in order
   std::vector<CUevent> spareEvents_;
   CUevent anchor_ = nullptr;

@@ -76,6 +76,7 @@ DeviceInfo sumOfTiles(const std::vector<Backend*>& tiles) {
     info.numSlices += tileInfo.numSlices;
     info.globalMemorySize += tileInfo.globalMemorySize;
     info.maxAllocationSize += tileInfo.maxAllocationSize;
+    info.maxCacheReservationSize = std::min(info.maxCacheReservationSize, tileInfo.maxCacheReservationSize);
   }
   info.maxAllocationSize = std::min(info.maxAllocationSize, info.globalMemorySize);
   return info;
@@ -205,6 +206,13 @@ class CompositeBackend final : public Backend {
   std::unique_ptr<PhysicalMemory> createPhysicalMemory(size_t size) override { return tiles_[0]->createPhysicalMemory(size); }
   PeerAccess peerAccess(const Backend& peer) const override { return tiles_[0]->peerAccess(peer); }
   std::unique_ptr<Telemetry> createTelemetry() override { return tiles_[0]->createTelemetry(); }
+  // Each tile has its own last-level cache: the reservation and the advice go to every one.
+  bool reserveCache(size_t bytes, std::string& why) override {
+    return std::all_of(tiles_.begin(), tiles_.end(), [&](Backend* tile) { return tile->reserveCache(bytes, why); });
+  }
+  bool adviseCache(const void* address, size_t size, bool reserved, std::string& why) override {
+    return std::all_of(tiles_.begin(), tiles_.end(), [&](Backend* tile) { return tile->adviseCache(address, size, reserved, why); });
+  }
 
  private:
   CompositeQueue::Splitting chooseSplitting() const {

@@ -232,13 +232,22 @@ ze_result_t zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t* pCo
   ZE_REQUIRE_HANDLE(hDevice);
   ZE_REQUIRE_POINTER(pCount);
   const core::DeviceInfo& info = Device::fromHandle(hDevice)->core().info();
-  // Only the caches whose size the device reports (the CUDA driver gives no L1 size).
-  std::vector<size_t> sizes;
-  for (size_t size : {info.l1CacheSize, info.lastLevelCacheSize})
-    if (size > 0) sizes.push_back(size);
-  return fillArray(sizes, pCount, pCacheProperties, [](ze_device_cache_properties_t& p, size_t size) {
+  // Only the caches whose size the device reports (the CUDA driver gives no L1 size); the last
+  // level's reservable part goes to a chained ze_cache_reservation_ext_desc_t (0 for the others).
+  struct Cache {
+    size_t size;
+    size_t reservable;
+  };
+  std::vector<Cache> caches;
+  if (info.l1CacheSize > 0) caches.push_back({info.l1CacheSize, 0});
+  if (info.lastLevelCacheSize > 0) caches.push_back({info.lastLevelCacheSize, info.maxCacheReservationSize});
+  for (size_t i = 0; pCacheProperties && i < std::min<size_t>(*pCount, caches.size()); ++i)
+    if (ze_result_t result = checkChain(__func__, pCacheProperties[i].pNext); result != ZE_RESULT_SUCCESS) return result;
+  return fillArray(caches, pCount, pCacheProperties, [](ze_device_cache_properties_t& p, const Cache& cache) {
     p.flags = 0;  // no user control of cache partitioning
-    p.cacheSize = size;
+    p.cacheSize = cache.size;
+    fillChained<ze_cache_reservation_ext_desc_t>(p.pNext, ZE_STRUCTURE_TYPE_CACHE_RESERVATION_EXT_DESC,
+                                                 [&](auto& reservation) { reservation.maxCacheReservationSize = cache.reservable; });
   });
 }
 

@@ -125,6 +125,8 @@ ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t*
       {ZE_IMAGE_VIEW_EXP_NAME, ZE_IMAGE_VIEW_EXP_VERSION_CURRENT},
       {ZE_IMAGE_MEMORY_PROPERTIES_EXP_NAME, ZE_IMAGE_MEMORY_PROPERTIES_EXP_VERSION_CURRENT},
       {ZE_PCI_PROPERTIES_EXT_NAME, ZE_PCI_PROPERTIES_EXT_VERSION_CURRENT},
+      // Devices without a reservable cache (the CPU) report a maximum of 0, as the extension provides.
+      {ZE_CACHE_RESERVATION_EXT_NAME, ZE_CACHE_RESERVATION_EXT_VERSION_CURRENT},
       {ZE_FABRIC_EXP_NAME, ZE_MAKE_VERSION(1, 0)}};  // this header has no version enum for the fabric
   return fillArray(kExtensions, pCount, pExtensionProperties,
                    [](ze_driver_extension_properties_t& p, const std::pair<const char*, uint32_t>& extension) {

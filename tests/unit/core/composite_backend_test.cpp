@@ -209,8 +209,23 @@ class RecordingTile final : public testing::FakeBackendBase {
     static std::set<void*> registrations;
     return registrations;
   }
+  bool reserveCache(size_t bytes, std::string&) override {
+    reservedCache = bytes;
+    return true;
+  }
+  bool adviseCache(const void* address, size_t size, bool reserved, std::string&) override {
+    cacheAdvice.push_back({address, size, reserved});
+    return true;
+  }
+  struct CacheAdvice {
+    const void* address;
+    size_t size;
+    bool reserved;
+  };
   std::vector<Write> writes;
   std::vector<void*> registered;
+  size_t reservedCache = 0;
+  std::vector<CacheAdvice> cacheAdvice;
 
  private:
   bool runsParts_;
@@ -223,6 +238,7 @@ DeviceInfo tileInfo(int32_t index) {
   info.globalMemorySize = 1000;
   info.maxAllocationSize = 400;
   info.uuid[15] = static_cast<uint8_t>(index + 1);
+  info.maxCacheReservationSize = 1000 + 24 * index;
   return info;
 }
 
@@ -259,6 +275,22 @@ TEST_F(CompositeOverFakeTiles, ReportsTheSumOfItsTiles) {
   EXPECT_EQ(info.globalMemorySize, 2000u);
   EXPECT_EQ(info.maxAllocationSize, 800u);
   EXPECT_EQ(info.uuid[15], 0u);
+}
+
+// Each tile has its own last-level cache: the root reserves what every tile can, on every tile.
+TEST_F(CompositeOverFakeTiles, ReservesAndAdvisesTheCacheOfEveryTile) {
+  EXPECT_EQ(root->info().maxCacheReservationSize, 1000u);
+  std::string why;
+  ASSERT_TRUE(root->reserveCache(512, why)) << why;
+  int memory[4] = {};
+  ASSERT_TRUE(root->adviseCache(memory, sizeof(memory), true, why)) << why;
+  for (const auto& tile : tiles) {
+    EXPECT_EQ(tile->reservedCache, 512u);
+    ASSERT_EQ(tile->cacheAdvice.size(), 1u);
+    EXPECT_EQ(tile->cacheAdvice[0].address, memory);
+    EXPECT_EQ(tile->cacheAdvice[0].size, sizeof(memory));
+    EXPECT_TRUE(tile->cacheAdvice[0].reserved);
+  }
 }
 
 // Host memory registered through the root reaches every tile with one registration (tile 0's).

@@ -40,6 +40,12 @@ TEST(CudaCapabilities, TheTexturePitchAlignmentIsTheDriversOrNone) {
   EXPECT_EQ(readCapabilities(12080, lookupIn({})).texturePitchAlignment, 0u) << "no texture objects then";
 }
 
+TEST(CudaCapabilities, TheLargestAccessPolicyWindowIsTheDriversOrNone) {
+  EXPECT_EQ(readCapabilities(12080, lookupIn({{DeviceAttribute::MaxAccessPolicyWindowSize, 134213632}})).maxAccessPolicyWindow,
+            134213632u);
+  EXPECT_EQ(readCapabilities(12080, lookupIn({})).maxAccessPolicyWindow, 0u);
+}
+
 TEST(CudaCapabilities, RegisteredMemoryAtAnotherAddressIsNotUsed) {
   EXPECT_FALSE(readCapabilities(12080, lookupIn({})).registersHostMemoryInPlace);
 }

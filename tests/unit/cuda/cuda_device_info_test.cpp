@@ -66,6 +66,15 @@ TEST(CudaDeviceInfo, ClocksMemoryAndCaches) {
   EXPECT_EQ(info.timerResolutionNs, 1u);
 }
 
+TEST(CudaDeviceInfo, ThePersistingPartOfTheL2IsReservableWhereStreamsHaveWindows) {
+  EXPECT_EQ(translateDeviceInfo(h100Facts(), lookupIn(kH100)).maxCacheReservationSize, 0u) << "nothing reported";
+  std::map<DeviceAttribute, int> attributes = kH100;
+  attributes[A::MaxPersistingL2CacheSize] = 32 << 20;
+  EXPECT_EQ(translateDeviceInfo(h100Facts(), lookupIn(attributes)).maxCacheReservationSize, 0u) << "no window to fill it";
+  attributes[A::MaxAccessPolicyWindowSize] = 128 << 20;
+  EXPECT_EQ(translateDeviceInfo(h100Facts(), lookupIn(attributes)).maxCacheReservationSize, 32u << 20);
+}
+
 TEST(CudaDeviceInfo, ComputeTopologyAndLimits) {
   const core::DeviceInfo info = translateDeviceInfo(h100Facts(), lookupIn(kH100));
   EXPECT_EQ(info.computeUnits, 132u);

@@ -290,6 +290,21 @@ void behave(Driver& driver) {
     return record(std::move(call));
   };
   driver.cuFuncSetAttribute = [](CUfunction, FunctionAttribute, int) -> CUresult { return record("cuFuncSetAttribute"); };
+  driver.cuCtxSetLimit = [](int limit, size_t value) -> CUresult {
+    if (CUresult result = record("cuCtxSetLimit")) return result;
+    expect(current() != nullptr, "cuCtxSetLimit without a current context");
+    live->contextLimits[limit] = value;
+    return CUDA_SUCCESS;
+  };
+  driver.cuCtxResetPersistingL2Cache = []() -> CUresult { return record("cuCtxResetPersistingL2Cache"); };
+  driver.cuStreamSetAttribute = [](CUstream stream, int attribute, const CUstreamAttrValue* value) -> CUresult {
+    if (CUresult result = recordOnStream("cuStreamSetAttribute", stream)) return result;
+    expect(attribute == CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW, "cuStreamSetAttribute of an attribute other than the window");
+    expect(live->streams.count(stream) && live->streams[stream] == current(),
+           "cuStreamSetAttribute on a stream of a context that is not current");
+    live->accessPolicyWindows[stream] = value->accessPolicyWindow;
+    return CUDA_SUCCESS;
+  };
   driver.cuLaunchKernel = [](CUfunction function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                              unsigned, CUstream stream, void** parameters, void**) -> CUresult {
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};

@@ -9,7 +9,7 @@
 // of what is reserved, created and mapped (virtualMemory), so that a test sees leaks, and export
 // and import physical memory as descriptors of memfds. Texture objects are kept with what they
 // were created from (textureObjects) until destroyed, arrays, surfaces and modules likewise. Device memory is host memory, with IPC
-// handles (deviceMemory).
+// handles (deviceMemory). Context limits and streams' access-policy windows are kept as set.
 // One fake at a time: the entry points are plain functions that reach the live one. Calls may come
 // from several threads, one at a time: the context stack is shared.
 #include <cstdint>
@@ -103,6 +103,10 @@ class FakeCudaDriver {
   // (cuIpcGetMemHandle) name the allocation and the exporting process; as the real driver,
   // cuIpcOpenMemHandle refuses a handle that this very process exported.
   std::set<CUdeviceptr> deviceMemory;
+  // What cuCtxSetLimit set, by limit (one set for every context), and the access-policy window
+  // cuStreamSetAttribute last gave each stream.
+  std::map<int, size_t> contextLimits;
+  std::map<CUstream, CUaccessPolicyWindow> accessPolicyWindows;
 
  private:
   std::shared_ptr<Driver> driver_;

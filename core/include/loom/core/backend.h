@@ -221,6 +221,19 @@ class Backend {
   // The direct link to `peer`, a device this one has peer access to; the default: nothing known.
   virtual PeerLink peerLink(const Backend& peer) const { return {}; }
 
+  // Level Zero's cache reservation, on a device whose info().maxCacheReservationSize is not 0:
+  // reserveCache sets `bytes` (at most that size) of the last-level cache aside, 0 gives it back;
+  // adviseCache puts [address, address + size) in the reserved part (`reserved`) or out of it.
+  // False, with `why`, when the device cannot; the default cannot.
+  virtual bool reserveCache(size_t bytes, std::string& why) {
+    why = "the device has no cache reservation";
+    return false;
+  }
+  virtual bool adviseCache(const void* address, size_t size, bool reserved, std::string& why) {
+    why = "the device has no cache reservation";
+    return false;
+  }
+
   // What the device reports for system management; the default reports nothing. Called once,
   // on first use, since opening the system's sources (NVML) takes time.
   virtual std::unique_ptr<Telemetry> createTelemetry();

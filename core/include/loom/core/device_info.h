@@ -94,6 +94,8 @@ struct DeviceInfo {
   uint32_t kernelTimestampValidBits = kNanosecondTimestampBits;
   uint64_t l1CacheSize = 0;
   uint64_t lastLevelCacheSize = 0;
+  // Bytes of the last-level cache an application may reserve (Backend::reserveCache); 0: none.
+  uint64_t maxCacheReservationSize = 0;
   uint32_t cacheLineSize = 64;
   bool supportsFp16 = false;
   bool supportsFp64 = true;

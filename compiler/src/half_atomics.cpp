@@ -1,6 +1,9 @@
 #include "half_atomics.h"
 
+#include <algorithm>
+#include <cstring>
 #include <functional>
+#include <string>
 #include <optional>
 #include <vector>
 
@@ -8,6 +11,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "module_passes.h"
+#include "spirv_words.h"
 
 namespace loom::compiler {
 
@@ -15,22 +19,39 @@ namespace {
 
 enum class HalfAtomic { Load, Store, Exchange, Add, Sub, Min, Max };
 
-// The operation a declaration of clang's opencl-c.h performs on an atomic_half, by its Itanium
-// name (_Z<length><name>...) and a first parameter that points at a half.
-std::optional<HalfAtomic> halfAtomicOf(const llvm::Function& function) {
+// An operation and where its operand is among the call's arguments: OpenCL C's functions take it
+// after the pointer, the translator's __spirv_ ones after the pointer, the scope and the semantics.
+struct HalfAtomicCall {
+  HalfAtomic operation;
+  unsigned operand;
+};
+
+// The operation a declaration performs on a half, by its Itanium name (_Z<length><name>...) and a
+// first parameter that points at a half: clang's opencl-c.h functions on an atomic_half, or the
+// translator's SPIR-V friendly ones.
+std::optional<HalfAtomicCall> halfAtomicOf(const llvm::Function& function) {
   if (!function.isDeclaration() || function.arg_size() == 0) return std::nullopt;
   auto* pointer = llvm::dyn_cast<llvm::PointerType>(function.getArg(0)->getType());
   if (!pointer || pointer->isOpaque() || !pointer->getNonOpaquePointerElementType()->isHalfTy()) return std::nullopt;
   llvm::StringRef base = mangledBaseName(function.getName());
+  if (base.consume_front("__spirv_Atomic"))
+    return llvm::StringSwitch<std::optional<HalfAtomicCall>>(base)
+        .Case("Load", HalfAtomicCall{HalfAtomic::Load, 0})
+        .Case("Store", HalfAtomicCall{HalfAtomic::Store, 3})
+        .Case("Exchange", HalfAtomicCall{HalfAtomic::Exchange, 3})
+        .Case("FAddEXT", HalfAtomicCall{HalfAtomic::Add, 3})
+        .Case("FMinEXT", HalfAtomicCall{HalfAtomic::Min, 3})
+        .Case("FMaxEXT", HalfAtomicCall{HalfAtomic::Max, 3})
+        .Default(std::nullopt);
   base.consume_back("_explicit");
-  return llvm::StringSwitch<std::optional<HalfAtomic>>(base)
-      .Case("atomic_load", HalfAtomic::Load)
-      .Case("atomic_store", HalfAtomic::Store)
-      .Case("atomic_exchange", HalfAtomic::Exchange)
-      .Case("atomic_fetch_add", HalfAtomic::Add)
-      .Case("atomic_fetch_sub", HalfAtomic::Sub)
-      .Case("atomic_fetch_min", HalfAtomic::Min)
-      .Case("atomic_fetch_max", HalfAtomic::Max)
+  return llvm::StringSwitch<std::optional<HalfAtomicCall>>(base)
+      .Case("atomic_load", HalfAtomicCall{HalfAtomic::Load, 0})
+      .Case("atomic_store", HalfAtomicCall{HalfAtomic::Store, 1})
+      .Case("atomic_exchange", HalfAtomicCall{HalfAtomic::Exchange, 1})
+      .Case("atomic_fetch_add", HalfAtomicCall{HalfAtomic::Add, 1})
+      .Case("atomic_fetch_sub", HalfAtomicCall{HalfAtomic::Sub, 1})
+      .Case("atomic_fetch_min", HalfAtomicCall{HalfAtomic::Min, 1})
+      .Case("atomic_fetch_max", HalfAtomicCall{HalfAtomic::Max, 1})
       .Default(std::nullopt);
 }
 
@@ -78,7 +99,9 @@ llvm::Value* updated(llvm::IRBuilder<>& builder, HalfAtomic operation, llvm::Val
 }
 
 // Replaces the half of `slot` by what `update` makes of the old one, with a compare-and-swap loop
-// on the word that begins where `call` was; returns the old half.
+// on the word that begins where `call` was; returns the old half. The loop starts from a guess of
+// 0 rather than an atomic load, which LLVM 15's NVPTX backend cannot select: a wrong guess fails
+// the first compare-and-swap, which returns the word as it is.
 llvm::Value* compareAndSwap(llvm::CallInst* call, HalfInWord slot,
                             const std::function<llvm::Value*(llvm::IRBuilder<>&, llvm::Value*)>& update) {
   llvm::BasicBlock* before = call->getParent();
@@ -86,12 +109,10 @@ llvm::Value* compareAndSwap(llvm::CallInst* call, HalfInWord slot,
   llvm::BasicBlock* retry = llvm::BasicBlock::Create(call->getContext(), "half.atomic.retry", before->getParent(), after);
   before->getTerminator()->eraseFromParent();
   llvm::IRBuilder<> builder(before);
-  llvm::LoadInst* first = builder.CreateAlignedLoad(builder.getInt32Ty(), slot.word, llvm::Align(4));
-  first->setAtomic(llvm::AtomicOrdering::Monotonic);
   builder.CreateBr(retry);
   builder.SetInsertPoint(retry);
   llvm::PHINode* expected = builder.CreatePHI(builder.getInt32Ty(), 2);
-  expected->addIncoming(first, before);
+  expected->addIncoming(builder.getInt32(0), before);
   llvm::Value* old = halfOf(builder, expected, slot.shift);
   llvm::Value* desired = withHalf(builder, expected, slot.shift, update(builder, old));
   llvm::AtomicCmpXchgInst* exchange =
@@ -102,16 +123,18 @@ llvm::Value* compareAndSwap(llvm::CallInst* call, HalfInWord slot,
   return old;
 }
 
-void lower(llvm::CallInst* call, HalfAtomic operation) {
+void lower(llvm::CallInst* call, HalfAtomicCall atomic) {
+  const HalfAtomic operation = atomic.operation;
   llvm::IRBuilder<> builder(call);
   const HalfInWord slot = locate(builder, call->getArgOperand(0));
   llvm::Value* result = nullptr;
   if (operation == HalfAtomic::Load) {
-    llvm::LoadInst* word = builder.CreateAlignedLoad(builder.getInt32Ty(), slot.word, llvm::Align(4));
-    word->setAtomic(llvm::AtomicOrdering::SequentiallyConsistent);
+    // An atomic add of 0, as the translator lowers atomic loads: both backends select it.
+    llvm::Value* word = builder.CreateAtomicRMW(llvm::AtomicRMWInst::Add, slot.word, builder.getInt32(0), llvm::MaybeAlign(4),
+                                                llvm::AtomicOrdering::SequentiallyConsistent);
     result = halfOf(builder, word, slot.shift);
   } else {
-    llvm::Value* operand = call->getArgOperand(1);
+    llvm::Value* operand = call->getArgOperand(atomic.operand);
     result = compareAndSwap(call, slot, [&](llvm::IRBuilder<>& at, llvm::Value* old) { return updated(at, operation, old, operand); });
   }
   if (!call->getType()->isVoidTy()) call->replaceAllUsesWith(result);
@@ -121,13 +144,42 @@ void lower(llvm::CallInst* call, HalfAtomic operation) {
 }  // namespace
 
 void lowerHalfAtomics(llvm::Module& module) {
-  std::vector<std::pair<llvm::Function*, HalfAtomic>> declarations;
+  std::vector<std::pair<llvm::Function*, HalfAtomicCall>> declarations;
   for (llvm::Function& function : module)
-    if (const auto operation = halfAtomicOf(function)) declarations.emplace_back(&function, *operation);
-  for (const auto& [function, operation] : declarations) {
-    for (llvm::CallInst* call : callsOf(*function)) lower(call, operation);
+    if (const auto atomic = halfAtomicOf(function)) declarations.emplace_back(&function, *atomic);
+  for (const auto& [function, atomic] : declarations) {
+    for (llvm::CallInst* call : callsOf(*function)) lower(call, atomic);
     if (function->use_empty()) function->eraseFromParent();
   }
+}
+
+bool declareHalfAtomicAddsAsFloatAdds(std::vector<uint32_t>& words) {
+  constexpr uint32_t kAtomicFloat16AddEXT = 6095, kAtomicFloat32AddEXT = 6033;
+  const std::string halfExtension = "SPV_EXT_shader_atomic_float16_add", floatExtension = "SPV_EXT_shader_atomic_float_add";
+  auto literal = [](const std::string& text) {
+    std::vector<uint32_t> packed((text.size() + 4) / 4, 0);  // nul-terminated, padded to words
+    std::memcpy(packed.data(), text.data(), text.size());
+    return packed;
+  };
+  const std::vector<uint32_t> halfLiteral = literal(halfExtension), floatLiteral = literal(floatExtension);
+  if (words.size() < spirv::kHeaderWords) return false;
+  std::vector<uint32_t> result(words.begin(), words.begin() + spirv::kHeaderWords);
+  bool declared = false;
+  for (size_t at : spirv::instructionOffsets(words)) {
+    const uint32_t opcode = words[at] & 0xffff, count = words[at] >> 16;
+    const auto operands = words.begin() + static_cast<ptrdiff_t>(at + 1), end = operands + (count - 1);
+    if (opcode == spirv::OpCapability && count == 2 && words[at + 1] == kAtomicFloat16AddEXT) {
+      result.insert(result.end(), {words[at], kAtomicFloat32AddEXT});
+      declared = true;
+    } else if (opcode == spirv::OpExtension && std::equal(operands, end, halfLiteral.begin(), halfLiteral.end())) {
+      result.push_back(static_cast<uint32_t>(floatLiteral.size() + 1) << 16 | spirv::OpExtension);
+      result.insert(result.end(), floatLiteral.begin(), floatLiteral.end());
+    } else {
+      result.insert(result.end(), words.begin() + static_cast<ptrdiff_t>(at), end);
+    }
+  }
+  if (declared) words = std::move(result);
+  return declared;
 }
 
 }  // namespace loom::compiler

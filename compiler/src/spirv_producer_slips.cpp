@@ -18,13 +18,6 @@ constexpr const char* kRequiresExtension = "requires one of these extensions: ";
 // Each step adds one OpExtension; a module has few capabilities.
 constexpr size_t kMostSlips = 32;
 
-// Offsets of the instructions, in order.
-std::vector<size_t> instructionOffsets(const std::vector<uint32_t>& words) {
-  std::vector<size_t> offsets;
-  for (size_t at = kHeaderWords; at < words.size() && (words[at] >> 16) != 0; at += words[at] >> 16) offsets.push_back(at);
-  return offsets;
-}
-
 // The slip the validator's first error is about, if it is one: the capability and the extension it names.
 std::optional<CapabilitySlip> slipOf(const std::vector<uint32_t>& words, const Verdict& verdict) {
   const size_t named = verdict.message.find(kRequiresExtension);

@@ -15,6 +15,7 @@
 #include "module_passes.h"
 #include "spirv_interfaces.h"
 #include "composite_constructs.h"
+#include "half_atomics.h"
 #include "spirv_producer_slips.h"
 #include "sampler_types.h"
 #include "spirv_words.h"
@@ -257,7 +258,7 @@ void loadAtomicFloatsAsIntegers(llvm::Module& module) {
   std::vector<llvm::CallInst*> loads;
   for (llvm::Function& function : module)
     if (function.isDeclaration() && function.getName().contains("__spirv_AtomicLoad") &&
-        function.getReturnType()->isFloatingPointTy() && function.arg_size() == 3)
+        function.getReturnType()->isFloatingPointTy() && !function.getReturnType()->isHalfTy() && function.arg_size() == 3)
       for (llvm::CallInst* call : callsOf(function)) loads.push_back(call);
   for (llvm::CallInst* call : loads) {
     llvm::IRBuilder<> builder(call);
@@ -283,6 +284,7 @@ std::string translatorInput(const std::vector<uint8_t>& spirv, const Checked& ch
   if (!checked.slips.empty()) words = withSlipsTolerated(std::move(words), checked.slips);
   if (checked.reorderedFunctions > 0) putBlocksInDominanceOrder(words);
   strengthenWeakCompareExchanges(words);
+  declareHalfAtomicAddsAsFloatAdds(words);
   words = withOneSamplerType(withCompositeConstructsExpanded(words));
   return std::string(reinterpret_cast<const char*>(words.data()), words.size() * 4);
 }
@@ -330,6 +332,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvModule(llvm::LLVMContext&
   keepSubGroupBarriers(*owned);
   loadAtomicFloatsAsIntegers(*owned);
   fenceOrderedAtomics(*owned);
+  lowerHalfAtomics(*owned);  // inside the fences an ordered half atomic got
   if (!lowerToOpenCl12Guarded(*owned, aborted)) {
     (void)owned.release();  // half lowered: left alone, a bounded leak as for an aborted read
     return malformed("the SPIR-V translator rejected the module (it failed an internal consistency check or crashed)");

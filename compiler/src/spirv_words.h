@@ -55,6 +55,13 @@ constexpr uint32_t kDecorationSpecId = 1;
 constexpr uint32_t kDecorationLinkageAttributes = 41;
 constexpr uint32_t kLinkageTypeImport = 1;
 
+// Offsets of the instructions, in order.
+inline std::vector<size_t> instructionOffsets(const std::vector<uint32_t>& words) {
+  std::vector<size_t> offsets;
+  for (size_t at = kHeaderWords; at < words.size() && (words[at] >> 16) != 0; at += words[at] >> 16) offsets.push_back(at);
+  return offsets;
+}
+
 inline std::vector<uint32_t> words(const uint8_t* bytes, size_t size) {
   std::vector<uint32_t> result(size / 4);
   if (!result.empty()) std::memcpy(result.data(), bytes, result.size() * 4);

@@ -36,9 +36,10 @@ constexpr ze_device_fp_atomic_ext_flags_t kFpAtomicFlags =
 // are left as the application gave them.
 void fillModulePropertiesChain(const core::DeviceInfo& info, void* next) {
   fillChained<ze_float_atomic_ext_properties_t>(next, ZE_STRUCTURE_TYPE_FLOAT_ATOMIC_EXT_PROPERTIES, [&](auto& atomics) {
-    // SPIR-V's half atomics (SPV_EXT_shader_atomic_float16_add) are beyond LLVM 15's translator;
-    // OpenCL C's atomic_half functions are compiled into 32-bit atomics before SPIR-V instead.
-    atomics.fp16Flags = 0;
+    // Half atomics become compare-and-swap loops on the 32-bit word that holds the half
+    // (compiler/src/half_atomics.h): OpAtomicFAddEXT (SPV_EXT_shader_atomic_float16_add),
+    // OpAtomicFMinEXT and OpAtomicFMaxEXT (AtomicFloat16MinMaxEXT), loads, stores and exchanges.
+    atomics.fp16Flags = info.supportsFp16 ? kFpAtomicFlags : 0;
     atomics.fp32Flags = kFpAtomicFlags;
     atomics.fp64Flags = info.supportsFp64 ? kFpAtomicFlags : 0;
   });

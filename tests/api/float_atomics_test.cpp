@@ -1,10 +1,12 @@
 // ZE_extension_float_atomics: the driver lists it, zeDeviceGetModuleProperties reports the
 // capabilities through its pNext chain, and a SPIR-V module using OpAtomicFAddEXT, OpAtomicFMinEXT
-// and OpAtomicFMaxEXT on float and double in global and local memory computes exact results.
+// and OpAtomicFMaxEXT on float and double in global and local memory computes exact results, and
+// half atomics in SPIR-V change only their half of a word.
 #include <algorithm>
 #include <cstring>
 
 #include "../kernels/float_atomic_reference.h"
+#include "../kernels/half_atomics_reference.h"
 #include "ze_test_helpers.h"
 
 namespace loom::test {
@@ -26,11 +28,27 @@ TEST_F(FloatAtomicsTest, ModulePropertiesReportTheCapabilitiesThroughPNext) {
   ze_device_module_properties_t properties{ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES, &atomics};
   ASSERT_ZE(zeDeviceGetModuleProperties(device, &properties));
   EXPECT_EQ(properties.pNext, &atomics);
-  EXPECT_EQ(atomics.fp16Flags, 0u) << "no fp16";
   EXPECT_EQ(atomics.fp32Flags & kAddMinMax, kAddMinMax);
+  EXPECT_EQ(atomics.fp16Flags, properties.flags & ZE_DEVICE_MODULE_FLAG_FP16 ? atomics.fp32Flags : 0u);
   EXPECT_TRUE(atomics.fp32Flags & ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_LOAD_STORE);
   const bool fp64 = properties.flags & ZE_DEVICE_MODULE_FLAG_FP64;
   EXPECT_EQ(atomics.fp64Flags, fp64 ? atomics.fp32Flags : 0u);
+}
+
+// Half atomics in SPIR-V as other producers write them (tests/kernels/half_atomics.spvasm, whose
+// comment gives the slots): add, min, max, exchange, store and load on halves that share their
+// 32-bit words with neighbours, which keep their bits.
+TEST_F(FloatAtomicsTest, HalfAtomicsInSpirvChangeOnlyTheirHalf) {
+  ze_kernel_handle_t halves = kernel(module("half_atomics.spv"), "half_atomics");
+  ASSERT_NE(halves, nullptr);
+  const std::vector<uint16_t> start = half_atomics::startingBits();
+  uint16_t* bits = shared<uint16_t>(start.size());
+  uint16_t* operands = shared<uint16_t>(half_atomics::kOperands.size());
+  std::copy(start.begin(), start.end(), bits);
+  std::copy(half_atomics::kOperands.begin(), half_atomics::kOperands.end(), operands);
+  setArguments(halves, bits, operands);
+  launch(halves, uint32_t(half_atomics::kOperands.size()), 1);
+  half_atomics::expectResults(bits);
 }
 
 TEST_F(FloatAtomicsTest, ManyWorkItemsAddTakeMinimaAndMaximaExactly) {

@@ -1,6 +1,7 @@
 // cl_ext_float_atomics (kernels/float_atomics.cl): atomic add, sub, min and max on float and
 // double in global, local and generic memory against host references, many work-items on one
-// location, exact atomic loads and stores, and the same from OpenCL C source.
+// location, exact atomic loads and stores, and the same from OpenCL C source; half atomics from
+// OpenCL C and from SPIR-V.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,10 +10,13 @@
 #include <limits>
 #include <numeric>
 
+#include "../../kernels/half_atomics_reference.h"
 #include "kernel_runner.h"
 
 namespace loom::compiler::test {
 namespace {
+
+namespace half_atomics = loom::test::half_atomics;
 
 enum Operation { Add, Sub, Min, Max };
 enum Space { Global, Local, Generic };
@@ -267,11 +271,25 @@ TEST(FloatAtomics, HalfAtomicsChangeOnlyTheirHalfOfTheWord) {
     EXPECT_EQ(bits[8 * i], minima[i]) << i;
     EXPECT_EQ(bits[8 * i + 2], maxima[i]) << i;
     EXPECT_EQ(bits[8 * i + 4] & 0x7c00, sums[i] & 0x7c00) << i;
-    if (i != 1) EXPECT_EQ(bits[8 * i + 4], sums[i]) << i;
+    if (i != 1) {
+      EXPECT_EQ(bits[8 * i + 4], sums[i]) << i;
+    }
     for (size_t neighbour : {1, 3, 5}) EXPECT_EQ(bits[8 * i + neighbour], 0xabcd) << i << " " << neighbour;
     EXPECT_EQ(bits[8 * i + 6], 0x3d00) << i;  // 1.5 - 0.25
     EXPECT_EQ(bits[8 * i + 7], operands[i]) << i;
   }
+}
+
+// Half atomics in SPIR-V as other producers write them (tests/kernels/half_atomics.spvasm):
+// OpAtomicFAddEXT of SPV_EXT_shader_atomic_float16_add, which LLVM 15's translator reads only as
+// the float extension's, OpAtomicFMinEXT/FMaxEXT, loads, stores and exchanges of halves.
+TEST(FloatAtomics, HalfAtomicsInSpirvOfOtherProducersChangeOnlyTheirHalfOfTheWord) {
+  const Kernel kernel = findKernel("half_atomics", "half_atomics");
+  ASSERT_NE(kernel.function, nullptr);
+  std::vector<uint16_t> bits = half_atomics::startingBits();
+  std::vector<uint16_t> operands = half_atomics::kOperands;
+  Arguments(*kernel.descriptor).set(0, bits.data()).set(1, operands.data()).run(kernel.function, range1d(operands.size(), 1));
+  half_atomics::expectResults(bits.data());
 }
 
 // Exchange on float and double swaps the bits: every value stored is seen once, by the next

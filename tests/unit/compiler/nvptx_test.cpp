@@ -260,6 +260,20 @@ TEST(Nvptx, FunctionsWithoutNamesAssemble) {
   if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "unnamed_function", "sm_80");
 }
 
+// SPIR-V's half atomics become compare-and-swap loops on 32-bit words (half_atomics.h) with no
+// atomic load or store, which LLVM 15's NVPTX backend cannot select; an ordered one keeps the
+// fences the SPIR-V asked for.
+TEST(Nvptx, HalfAtomicsFromSpirvBecomeWordAtomics) {
+  const BuildResult built = compileForNvptx(readSpirv("half_atomics"));
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  const std::string ptx = ptxOf(built);
+  EXPECT_NE(ptx.find("atom.global.sys.cas.b32"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("atom.shared.cas.b32"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("membar.gl"), std::string::npos) << "the sequentially consistent add is fenced\n" << ptx;
+  EXPECT_FALSE(std::regex_search(ptx, std::regex("(atom|red)\\.[a-z.]*\\.(f16|b16)"))) << "no 16-bit atomic instruction\n" << ptx;
+  if (std::filesystem::exists(kPtxas)) expectPtxasAccepts(ptx, "half_atomics", "sm_80");
+}
+
 TEST(Nvptx, KernelsOfUniformProgramsRefuseSmallerLastGroupsOnEveryTarget) {
   const SpirvResult spirv = compileOpenClSource({"kernel void k(global int* a) { a[get_global_id(0)] = 1; }", "", {}});
   ASSERT_EQ(spirv.status, Status::Success) << spirv.log;

@@ -34,11 +34,14 @@ Runtime::Runtime(std::vector<DiscoveredDevice> discovered)
                  device->subDevices().size(), deviceHierarchyName(hierarchy_));
     deviceView_.push_back(device.get());
   }
+  Backend* hostAllocator = nullptr;
   for (Device* device : deviceView_)
     if (device->backend().providesHostMemory()) {
-      memory_.setHostAllocator(&device->backend());
+      hostAllocator = &device->backend();
       break;
     }
+  memory_.setHostAllocator(hostAllocator);
+  importedHostPointers_ = std::make_unique<ImportedHostPointers>(hostAllocator);
 }
 
 void Runtime::releaseAfterSubmittedWork(std::function<void()> release) {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "level_zero/device/device.h"
+#include "level_zero/driver/external_pointer.h"
 #include "level_zero/fabric/fabric.h"
 #include "level_zero/two_call.h"
 #include "level_zero/validation.h"
@@ -140,8 +141,9 @@ ze_result_t zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver, cons
   ZE_REQUIRE_HANDLE(hDriver);
   ZE_REQUIRE_POINTER(name);
   ZE_REQUIRE_POINTER(ppFunctionAddress);
-  *ppFunctionAddress = nullptr;
-  return reportError(ZE_RESULT_ERROR_INVALID_ARGUMENT, __func__, "no extension function of that name");
+  *ppFunctionAddress = externalPointerFunction(name);
+  ZE_REQUIRE(*ppFunctionAddress != nullptr, ZE_RESULT_ERROR_INVALID_ARGUMENT, "no extension function of that name");
+  return ZE_RESULT_SUCCESS;
 }
 
 }  // namespace loom::l0

@@ -1,5 +1,7 @@
-// The driver object: what the loader finds, its version, properties and extensions.
+// The driver object: what the loader finds, its version, properties and extensions, and Intel's
+// host-pointer import through zeDriverGetExtensionFunctionAddress.
 #include <cstring>
+#include <vector>
 
 #include "ze_test_helpers.h"
 
@@ -64,6 +66,62 @@ TEST_F(DriverTest, AnUnknownExtensionFunctionIsRefused) {
   void* function = reinterpret_cast<void*>(1);
   EXPECT_EQ(zeDriverGetExtensionFunctionAddress(driver, "zexNoSuchFunction", &function), ZE_RESULT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(function, nullptr);
+}
+
+// Intel's host-pointer import (zexDriverImportExternalPointer and its two companions), found
+// through the loader: the application's own memory, imported, is where a kernel reads and writes.
+class ExternalPointerTest : public ZeTest {
+ protected:
+  void SetUp() override {
+    ZeTest::SetUp();
+    function("zexDriverImportExternalPointer", import);
+    function("zexDriverReleaseImportedPointer", release);
+    function("zexDriverGetHostPointerBaseAddress", baseAddress);
+  }
+  template <typename Function>
+  void function(const char* name, Function& out) {
+    void* address = nullptr;
+    EXPECT_ZE(zeDriverGetExtensionFunctionAddress(driver, name, &address));
+    out = reinterpret_cast<Function>(address);
+  }
+  ze_result_t (*import)(ze_driver_handle_t, void*, size_t) = nullptr;
+  ze_result_t (*release)(ze_driver_handle_t, void*) = nullptr;
+  ze_result_t (*baseAddress)(ze_driver_handle_t, void*, void**) = nullptr;
+};
+
+TEST_F(ExternalPointerTest, ImportsAreFoundOverlapsRefusedAndReleasesTakeTheStart) {
+  ASSERT_TRUE(import && release && baseAddress);
+  std::vector<char> memory(1 << 16);
+  char* start = memory.data();
+  ASSERT_ZE(import(driver, start + 4096, 8192));
+  void* base = nullptr;
+  ASSERT_ZE(baseAddress(driver, start + 5000, &base));
+  EXPECT_EQ(base, start + 4096);
+  EXPECT_EQ(baseAddress(driver, start, &base), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_ZE(import(driver, start + 5000, 100)) << "inside an import";
+  EXPECT_EQ(import(driver, start + 8192, 8192), ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE);
+  EXPECT_EQ(import(driver, start, 8192), ZE_RESULT_ERROR_INVALID_SIZE);
+  EXPECT_EQ(import(driver, nullptr, 8192), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(import(driver, start, 0), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(import(nullptr, start, 8192), ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+  EXPECT_EQ(release(driver, start + 5000), ZE_RESULT_ERROR_INVALID_ARGUMENT) << "not the start";
+  EXPECT_ZE(release(driver, start + 4096));
+  EXPECT_EQ(release(driver, start + 4096), ZE_RESULT_ERROR_INVALID_ARGUMENT) << "released already";
+}
+
+// On a GPU the import pins the memory where kernels can address it (without an import, malloc'ed
+// memory is out of a GPU's reach unless it has pageable memory access).
+TEST_F(ExternalPointerTest, AKernelAddsVectorsInImportedMemory) {
+  ASSERT_TRUE(import && release);
+  constexpr uint32_t n = 4096;
+  std::vector<float> a(n), b(n), sum(n, -1.0f);
+  for (uint32_t i = 0; i < n; ++i) a[i] = float(i), b[i] = 2.0f * float(i);
+  for (std::vector<float>* each : {&a, &b, &sum}) ASSERT_ZE(import(driver, each->data(), n * sizeof(float)));
+  ze_kernel_handle_t add = apiKernel("add_vectors");
+  setArguments(add, a.data(), b.data(), sum.data());
+  launch(add, n / 64, 64);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(sum[i], 3.0f * float(i)) << i;
+  for (std::vector<float>* each : {&a, &b, &sum}) EXPECT_ZE(release(driver, each->data()));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "loom/core/device.h"
 #include "loom/core/device_hierarchy.h"
 #include "loom/core/engine_registry.h"
+#include "loom/core/imported_host_pointers.h"
 #include "loom/core/memory_manager.h"
 
 namespace loom::core {
@@ -27,6 +28,7 @@ class Runtime {
   const std::vector<Device*>& devices() const { return deviceView_; }
   DeviceHierarchy hierarchy() const { return hierarchy_; }
   MemoryManager& memory() { return memory_; }
+  ImportedHostPointers& importedHostPointers() { return *importedHostPointers_; }
 
   // Runs `release` once every engine has completed what was submitted until now: objects that
   // in-flight work may still use (memory, events, kernel code) are freed only after it.
@@ -43,6 +45,7 @@ class Runtime {
   std::mutex releasesMutex_;
   std::vector<PendingRelease> pendingReleases_;
   MemoryManager memory_;
+  std::unique_ptr<ImportedHostPointers> importedHostPointers_;  // pinned by the host allocator
   DeviceHierarchy hierarchy_;
   DeviceTree devices_;
   std::vector<Device*> deviceView_;

@@ -100,6 +100,14 @@ std::optional<BuildOptions> parseBuildOptions(const std::string& text, std::stri
       error = invalid("an argument is missing after", word);
       return std::nullopt;
     }
+    if (word == "-zet-profile-flags") {
+      // Level Zero tools' request for profiling information (zetKernelGetProfileInfo), its flags
+      // in hex the next word; as with the model runtime, a missing or malformed value builds too.
+      if (at + 1 < words.size() && !llvm::StringRef(words[at + 1]).startswith("-") &&
+          llvm::StringRef(words[++at]).getAsInteger(16, options.profileFlags))
+        options.profileFlags = 0;
+      continue;
+    }
     if (word.startswith("-cl-std=")) {
       options.standard = word.drop_front(8).str();
       if (standardVersion(options.standard) != 0) continue;

@@ -13,6 +13,7 @@
 #include "kernel_descriptor_builder.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Verifier.h"
@@ -224,6 +225,9 @@ BuildResult compileSpirv(const CompileRequest& request) {
   // The builtin library and the translator's output use typed pointers (LLVM 15).
   context.setOpaquePointers(false);
   std::string warnings;
+  if (options->profileFlags != 0)
+    warnings += "warning: -zet-profile-flags " + llvm::utohexstr(options->profileFlags) +
+                ": no profiling information is generated (zetKernelGetProfileInfo reports none)\n";
   auto module = readSpirvModule(context, request.spirv, request.specializationConstants, &warnings,
                                 request.spirvFromLoom ? SpirvOrigin::Loom : SpirvOrigin::Foreign);
   if (!module) return failure(Status::BuildFailure, module.takeError());

@@ -1,7 +1,8 @@
 #pragma once
 // Kernel profiling meta-data (zetKernelGetProfileInfo) for instrumentation tools. Loom's compiler
-// takes no profiling flags (register reallocation, free register info) and emits no profiling
-// tokens, and says so. zetModuleGetDebugInfo stays unsupported: Loom keeps no ELF/DWARF debug
+// takes the profiling request ("-zet-profile-flags <n>") but acts on none of its flags (register
+// reallocation, free register info: Intel ISA's, for GTPin) and emits no profiling tokens: the
+// properties report none, and the build log says so. zetModuleGetDebugInfo stays unsupported: Loom keeps no ELF/DWARF debug
 // information of its modules.
 #include <level_zero/zet_api.h>
 

@@ -462,6 +462,18 @@ TEST_F(TracerTest, KernelsHaveNoProfilingMetaData) {
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zetKernelGetProfileInfo(apiKernel("empty_kernel"), nullptr));
 }
 
+// The spec's profiling request builds (lzt's test_pin passes it), and the log says nothing comes of it.
+TEST_F(TracerTest, AModuleBuiltForProfilingSaysItsKernelsHaveNoProfilingMetaData) {
+  ze_module_build_log_handle_t log = nullptr;
+  ze_module_handle_t profiled = module("api_kernels.spv", "-zet-profile-flags 3", &log);
+  ASSERT_NE(profiled, nullptr);
+  EXPECT_NE(takeBuildLog(log).find("-zet-profile-flags 3: no profiling information"), std::string::npos);
+  zet_profile_properties_t properties{ZET_STRUCTURE_TYPE_PROFILE_PROPERTIES, nullptr, ~0u, ~0u};
+  ASSERT_ZE(zetKernelGetProfileInfo(kernel(profiled, "empty_kernel"), &properties));
+  EXPECT_EQ(0u, properties.flags) << "no flag was acted on";
+  EXPECT_EQ(0u, properties.numTokens);
+}
+
 TEST_F(TracerTest, ModulesHaveNoDebugInformation) {
   size_t size = 0;
   EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,

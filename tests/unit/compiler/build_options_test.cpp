@@ -57,6 +57,24 @@ TEST(BuildOptions, ParsesWhatRealProgramsPass) {
   EXPECT_TRUE(unoptimized->createLibrary);
 }
 
+// Level Zero tools' profiling request (zet_api.h: "-zet-profile-flags <n>", n in hex): taken with
+// its value, and, as by the model runtime, without one or with a malformed one; the build log says
+// that no profiling information comes of it.
+TEST(BuildOptions, ProfileFlagsAreTakenAndTheBuildLogSaysNothingIsProfiled) {
+  std::string error;
+  const std::pair<const char*, uint32_t> flags[] = {
+      {"-zet-profile-flags 3", 3}, {"-zet-profile-flags 1 -cl-mad-enable", 1}, {"-zet-profile-flags", 0},
+      {"-zet-profile-flags garbage", 0}, {"-zet-profile-flags -cl-mad-enable", 0}};
+  for (const auto& [options, expected] : flags) {
+    const auto parsed = parseBuildOptions(options, error);
+    ASSERT_TRUE(parsed) << options << ": " << error;
+    EXPECT_EQ(parsed->profileFlags, expected) << options;
+  }
+  const BuildResult built = compileKernels("work_items", "-zet-profile-flags 2");
+  ASSERT_EQ(built.status, Status::Success) << built.log;
+  EXPECT_NE(built.log.find("-zet-profile-flags 2: no profiling information"), std::string::npos) << built.log;
+}
+
 TEST(BuildOptions, BadOptionsAreNamed) {
   const std::pair<const char*, const char*> cases[] = {
       {"-O3 -fancy-nonsense", "unknown build option '-fancy-nonsense'"},

@@ -2,6 +2,7 @@
 // Build options of both APIs (zeModuleCreate, clBuildProgram, clCompileProgram, clLinkProgram),
 // parsed once: what the OpenCL C frontend passes to clang, what the code generators do, and what
 // the runtime asks of a built program.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@ struct BuildOptions {
   bool denormsAreZero = false;              // -cl-denorms-are-zero
   bool uniformWorkGroupSize = false;        // -cl-uniform-work-group-size
   bool createLibrary = false;               // -create-library (clLinkProgram)
+  uint32_t profileFlags = 0;                // -zet-profile-flags <hex>: what a profiling tool asked for
 
   // The OpenCL C version the source is compiled as (120 for OpenCL C 1.2): -cl-std=, or 1.2
   // without it, as the OpenCL specification says. C++ for OpenCL 1.0 is OpenCL C 2.0, 2021 is 3.0.

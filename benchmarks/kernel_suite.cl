@@ -205,6 +205,19 @@ kernel void blackScholes(global const float* spot, global const float* strike, g
 
 kernel void empty(global int* unused) {}
 
+// gpu_benchmark's cache reservation run: two gathers from a table at scattered places and a stream
+// of float4s per work-item, laid out so that the stream passes more bytes than the L2 holds
+// between two visits of a table line (gpu_peers.h, GatherRun).
+kernel void gather_stream(global const float* table, uint mask, global const float4* stream, uint vectors, global float* out) {
+  const uint i = get_global_id(0), n = get_global_size(0);
+  float sum = table[(i * 2654435761u) & mask] + table[((i ^ 0x5bd1e995u) * 2246822519u) & mask];
+  for (uint k = 0; k < vectors; ++k) {
+    const float4 s = stream[(size_t)k * n + i];
+    sum += s.x + s.y + s.z + s.w;
+  }
+  out[i] = sum;
+}
+
 // Each work-item sums the whole of a small buffer: reads that ignore where the chunks of an
 // allocation live (implicit scaling, benchmarks/gpu/scaling_benchmark.cpp).
 kernel void sumWhole(global const float* small, global float* sums, int count) {

@@ -134,6 +134,47 @@ void measureCopies(const Session& s, const Sizes& sizes, StreamFigures& figures)
   s.driver->cuMemFreeHost(host);
 }
 
+// The same run with the table in the persisting L2: the context's limit at the device's maximum
+// and the stream's access-policy window over the table, every hit persisting, as CUDA's guide does.
+void measureGather(const Session& s, StreamFigures& figures) {
+  const size_t outBytes = GatherRun::kItems * sizeof(float);
+  CUdeviceptr table = deviceMemory(s, GatherRun::tableBytes()), stream = deviceMemory(s, GatherRun::streamBytes());
+  CUdeviceptr out = deviceMemory(s, outBytes);
+  CUfunction gather = function(s, "gather_stream");
+  int reservable = 0;
+  s.driver->cuDeviceGetAttribute(&reservable, DeviceAttribute::MaxPersistingL2CacheSize, s.device);
+  if (!table || !stream || !out || !gather || size_t(reservable) < GatherRun::tableBytes()) return;
+  std::vector<float> host(GatherRun::kTableFloats);
+  for (size_t j = 0; j < host.size(); ++j) host[j] = GatherRun::tableValue(j);
+  copy(s, pointer(table), host.data(), GatherRun::tableBytes());
+  uint32_t bits = 0;
+  std::memcpy(&bits, &GatherRun::kStreamValue, sizeof(bits));
+  s.driver->cuMemsetD32Async(stream, bits, GatherRun::streamBytes() / 4, s.stream);
+  synchronize(s);
+  uint32_t mask = GatherRun::kTableFloats - 1, vectors = GatherRun::kVectors;
+  void* parameters[] = {&table, &mask, &stream, &vectors, &out};
+  const auto run = [&](uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i)
+      s.driver->cuLaunchKernel(gather, GatherRun::kItems / 256, 1, 1, 256, 1, 1, 0, s.stream, parameters, nullptr);
+    synchronize(s);
+  };
+  figures.gatherGBs[0] = GatherRun::gigabytesPerSecond(secondsPerOperation(run, 10));
+  CUstreamAttrValue window{};
+  window.accessPolicyWindow = {pointer(table), GatherRun::tableBytes(), 1.0f, AccessProperty::Persisting, AccessProperty::Streaming};
+  if (ok(s, s.driver->cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, size_t(reservable)), "cuCtxSetLimit") &&
+      ok(s, s.driver->cuStreamSetAttribute(s.stream, CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW, &window), "cuStreamSetAttribute"))
+    figures.gatherGBs[1] = GatherRun::gigabytesPerSecond(secondsPerOperation(run, 10));
+  window.accessPolicyWindow.num_bytes = 0;
+  s.driver->cuStreamSetAttribute(s.stream, CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW, &window);
+  s.driver->cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, 0);
+  s.driver->cuCtxResetPersistingL2Cache();
+  host.resize(GatherRun::kItems);
+  copy(s, host.data(), pointer(out), outBytes);
+  synchronize(s);
+  figures.correct = gatherIsCorrect(host.data(), "CUDA") && figures.correct;
+  for (CUdeviceptr p : {table, stream, out}) s.driver->cuMemFree(p);
+}
+
 }  // namespace
 
 StreamFigures measureCuda(const Sizes& sizes) { return measureStreamApi<Session>(sizes); }

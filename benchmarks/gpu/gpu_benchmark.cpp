@@ -3,8 +3,10 @@
 // through OpenCL, on NVIDIA's OpenCL and in native CUDA; a tiled SGEMM from the same OpenCL C
 // on Loom and NVIDIA's OpenCL; the cost of launching an empty kernel on a Level Zero immediate
 // list and with cuLaunchKernel; copy bandwidth host-to-device, device-to-host and
-// device-to-device next to cuMemcpy. Every result is checked; nothing asserts on time. Each
-// platform is measured in a child process of its own.
+// device-to-device next to cuMemcpy; a gather from a table that fits the persisting L2 while a
+// stream passes through, with and without the table reserved there (Level Zero's cache
+// reservation, CUDA's access-policy window). Every result is checked; nothing asserts on time.
+// Each platform is measured in a child process of its own.
 //
 // Needs ZE_ENABLE_ALT_DRIVERS pointing at libze_loom and OCL_ICD_VENDORS listing both loom.icd
 // and NVIDIA's .icd (scripts/device-run.sh sets both); Loom lists the GPUs by default.
@@ -53,6 +55,13 @@ int run() {
     rows.push_back({std::string("copy ") + names[kind] + " Loom/CUDA", "ratio", {{"", ratio(ze.copyGBs[kind], cuda.copyGBs[kind])}},
                     ">= 0.95"});
   }
+  rows.push_back({"gather 32 MiB table + stream", "GB/s",
+                  {{"Loom-L0", ze.gatherGBs[0]}, {"Loom-L0 reserved", ze.gatherGBs[1]}, {"CUDA", cuda.gatherGBs[0]},
+                   {"CUDA window", cuda.gatherGBs[1]}},
+                  ""});
+  rows.push_back({"gather reserved / not reserved", "ratio",
+                  {{"Loom-L0", ratio(ze.gatherGBs[1], ze.gatherGBs[0])}, {"CUDA", ratio(cuda.gatherGBs[1], cuda.gatherGBs[0])}},
+                  ""});
   print(rows);
   const bool correct = ze.correct && loomCl.correct && nvidiaCl.correct && cuda.correct;
   std::printf("\nresults of what was measured: %s\n", correct ? "all correct" : "WRONG on at least one platform (see above)");

@@ -23,6 +23,7 @@ struct Sizes {
 struct StreamFigures {
   double triadGBs = -1, launchUs = -1, roundTripUs = -1;
   double copyGBs[3] = {-1, -1, -1};  // host to device, device to host, device to device
+  double gatherGBs[2] = {-1, -1};    // the gather run without and with the table reserved in L2
   bool correct = true;
 };
 StreamFigures measureLevelZero(const Sizes& sizes);  // Loom's first GPU
@@ -93,13 +94,31 @@ void measureCopyBandwidth(void* host, void* device, void* other, size_t bytes, C
   }
 }
 
+// The cache reservation run (gather_stream of kernel_suite.cl and native_kernels.cu): a 32 MiB table,
+// under the persisting L2 of an H100 or H200 (37.5 MiB), gathered twice by each of 8M work-items
+// while each streams 12 float4s, so that 96 MB of stream pass between two visits of a table line;
+// once as it is, once with the table in the reserved part of the L2 (Level Zero's cache
+// reservation; the access-policy window in CUDA).
+struct GatherRun {
+  static constexpr uint32_t kTableFloats = 8u << 20;
+  static constexpr uint32_t kItems = 8u << 20;
+  static constexpr uint32_t kVectors = 12;
+  static constexpr size_t tableBytes() { return size_t(kTableFloats) * sizeof(float); }
+  static constexpr size_t streamBytes() { return size_t(kItems) * kVectors * 16; }
+  static float tableValue(size_t j) { return float(j % 1024); }
+  static constexpr float kStreamValue = 0.25f;  // every stream component: 12 * 4 of them add 12
+  // Bytes a launch moves: the stream, the output and the gathered floats.
+  static double gigabytesPerSecond(double seconds) { return (streamBytes() + kItems * 12.0) / seconds / 1e9; }
+};
+bool gatherIsCorrect(const float* out, const char* who);
+
 // SGEMM inputs and the check of a few entries of C = A * B against a double-precision sum.
 float sgemmA(size_t i);
 float sgemmB(size_t i);
 bool sgemmIsCorrect(const float* c, uint32_t n, const char* who);
 
 // Opens a session of a stream API and takes its measurements. Each API's file defines, beside its
-// `Session`: openSession, closeSession, measureTriad, measureLaunches and measureCopies.
+// `Session`: openSession, closeSession, measureTriad, measureLaunches, measureCopies and measureGather.
 template <typename Session>
 StreamFigures measureStreamApi(const Sizes& sizes) {
   StreamFigures figures;
@@ -108,6 +127,7 @@ StreamFigures measureStreamApi(const Sizes& sizes) {
     measureTriad(session, sizes, figures);
     measureLaunches(session, sizes, figures);
     measureCopies(session, sizes, figures);
+    measureGather(session, figures);
   }
   closeSession(session);
   return figures;

@@ -1,6 +1,8 @@
 // gpu_benchmark through Level Zero: Loom's first GPU device, through the loader.
 #include <level_zero/ze_api.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -166,6 +168,57 @@ void measureCopies(const Session& s, const Sizes& sizes, StreamFigures& figures)
       },
       figures);
   for (void* p : {host, device, other}) zeMemFree(s.context, p);
+}
+
+// The persisting part of the L2 the device offers (ze_cache_reservation_ext_desc_t on the last level).
+size_t reservableCache(const Session& s) {
+  uint32_t count = 0;
+  zeDeviceGetCacheProperties(s.device, &count, nullptr);
+  std::vector<ze_cache_reservation_ext_desc_t> reservations(count, {ZE_STRUCTURE_TYPE_CACHE_RESERVATION_EXT_DESC});
+  std::vector<ze_device_cache_properties_t> caches(count, {ZE_STRUCTURE_TYPE_DEVICE_CACHE_PROPERTIES});
+  for (uint32_t i = 0; i < count; ++i) caches[i].pNext = &reservations[i];
+  if (count == 0 || !ok(zeDeviceGetCacheProperties(s.device, &count, caches.data()), "zeDeviceGetCacheProperties")) return 0;
+  return reservations.back().maxCacheReservationSize;
+}
+
+void measureGather(const Session& s, StreamFigures& figures) {
+  const size_t outBytes = GatherRun::kItems * sizeof(float);
+  void* table = deviceMemory(s, GatherRun::tableBytes());
+  void* stream = deviceMemory(s, GatherRun::streamBytes());
+  void* out = deviceMemory(s, outBytes);
+  ze_kernel_handle_t gather = kernel(s, "gather_stream");
+  const size_t reservable = reservableCache(s);
+  if (!table || !stream || !out || !gather || reservable < GatherRun::tableBytes()) return;
+  std::vector<float> host(GatherRun::kTableFloats);
+  for (size_t j = 0; j < host.size(); ++j) host[j] = GatherRun::tableValue(j);
+  zeCommandListAppendMemoryCopy(s.copy, table, host.data(), GatherRun::tableBytes(), nullptr, 0, nullptr);
+  zeCommandListAppendMemoryFill(s.copy, stream, &GatherRun::kStreamValue, sizeof(float), GatherRun::streamBytes(), nullptr, 0, nullptr);
+  synchronize(s, s.copy);
+  const uint32_t mask = GatherRun::kTableFloats - 1, vectors = GatherRun::kVectors;
+  zeKernelSetGroupSize(gather, 256, 1, 1);
+  zeKernelSetArgumentValue(gather, 0, sizeof(table), &table);
+  zeKernelSetArgumentValue(gather, 1, sizeof(mask), &mask);
+  zeKernelSetArgumentValue(gather, 2, sizeof(stream), &stream);
+  zeKernelSetArgumentValue(gather, 3, sizeof(vectors), &vectors);
+  zeKernelSetArgumentValue(gather, 4, sizeof(out), &out);
+  const ze_group_count_t groups{GatherRun::kItems / 256, 1, 1};
+  const auto run = [&](uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i) zeCommandListAppendLaunchKernel(s.compute, gather, &groups, nullptr, 0, nullptr);
+    synchronize(s, s.compute);
+  };
+  figures.gatherGBs[0] = GatherRun::gigabytesPerSecond(secondsPerOperation(run, 10));
+  // The whole persisting part, with the table in it (regionSize counts host pages).
+  const size_t pages = GatherRun::tableBytes() / size_t(sysconf(_SC_PAGESIZE));
+  if (ok(zeDeviceReserveCacheExt(s.device, 0, reservable), "zeDeviceReserveCacheExt") &&
+      ok(zeDeviceSetCacheAdviceExt(s.device, table, pages, ZE_CACHE_EXT_REGION_ZE_CACHE_RESERVE_REGION), "zeDeviceSetCacheAdviceExt"))
+    figures.gatherGBs[1] = GatherRun::gigabytesPerSecond(secondsPerOperation(run, 10));
+  zeDeviceReserveCacheExt(s.device, 0, 0);
+  host.resize(GatherRun::kItems);
+  zeCommandListAppendMemoryCopy(s.copy, host.data(), out, outBytes, nullptr, 0, nullptr);
+  synchronize(s, s.copy);
+  figures.correct = gatherIsCorrect(host.data(), "Loom-L0") && figures.correct;
+  zeKernelDestroy(gather);
+  for (void* p : {table, stream, out}) zeMemFree(s.context, p);
 }
 
 }  // namespace

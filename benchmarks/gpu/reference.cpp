@@ -6,6 +6,18 @@
 
 namespace loom::benchmarks {
 
+bool gatherIsCorrect(const float* out, const char* who) {
+  constexpr uint32_t mask = GatherRun::kTableFloats - 1;
+  for (uint32_t i = 0; i < GatherRun::kItems; ++i) {
+    const float expected = GatherRun::tableValue((i * 2654435761u) & mask) +
+                           GatherRun::tableValue(((i ^ 0x5bd1e995u) * 2246822519u) & mask) + 4 * GatherRun::kVectors * GatherRun::kStreamValue;
+    if (out[i] == expected) continue;
+    std::fprintf(stderr, "%s: gather_stream[%u] = %g, expected %g\n", who, i, out[i], expected);
+    return false;
+  }
+  return true;
+}
+
 bool triadIsCorrect(const float* a, size_t n, const char* who) {
   for (size_t i = 0; i < n; ++i) {
     const float expected = triadB(i) + kTriadScale * triadC(i);

@@ -7,7 +7,6 @@
 #include <optional>
 #include <vector>
 
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "module_passes.h"
@@ -25,34 +24,34 @@ struct HalfAtomicCall {
   HalfAtomic operation;
   unsigned operand;
 };
+struct HalfAtomicNamed {
+  const char* name;
+  HalfAtomicCall call;
+};
+
+// The functions on halves that become word atomics: clang's opencl-c.h functions on an atomic_half
+// (also as _explicit), and the translator's SPIR-V friendly ones.
+constexpr HalfAtomicNamed kHalfAtomics[] = {
+    {"atomic_load", {HalfAtomic::Load, 0}},          {"atomic_store", {HalfAtomic::Store, 1}},
+    {"atomic_exchange", {HalfAtomic::Exchange, 1}},  {"atomic_fetch_add", {HalfAtomic::Add, 1}},
+    {"atomic_fetch_sub", {HalfAtomic::Sub, 1}},      {"atomic_fetch_min", {HalfAtomic::Min, 1}},
+    {"atomic_fetch_max", {HalfAtomic::Max, 1}},      {"__spirv_AtomicLoad", {HalfAtomic::Load, 0}},
+    {"__spirv_AtomicStore", {HalfAtomic::Store, 3}}, {"__spirv_AtomicExchange", {HalfAtomic::Exchange, 3}},
+    {"__spirv_AtomicFAddEXT", {HalfAtomic::Add, 3}}, {"__spirv_AtomicFMinEXT", {HalfAtomic::Min, 3}},
+    {"__spirv_AtomicFMaxEXT", {HalfAtomic::Max, 3}},
+};
 
 // The operation a declaration performs on a half, by its Itanium name (_Z<length><name>...) and a
-// first parameter that points at a half: clang's opencl-c.h functions on an atomic_half, or the
-// translator's SPIR-V friendly ones.
+// first parameter that points at a half.
 std::optional<HalfAtomicCall> halfAtomicOf(const llvm::Function& function) {
   if (!function.isDeclaration() || function.arg_size() == 0) return std::nullopt;
   auto* pointer = llvm::dyn_cast<llvm::PointerType>(function.getArg(0)->getType());
   if (!pointer || pointer->isOpaque() || !pointer->getNonOpaquePointerElementType()->isHalfTy()) return std::nullopt;
   llvm::StringRef base = mangledBaseName(function.getName());
-  if (base.consume_front("__spirv_Atomic"))
-    return llvm::StringSwitch<std::optional<HalfAtomicCall>>(base)
-        .Case("Load", HalfAtomicCall{HalfAtomic::Load, 0})
-        .Case("Store", HalfAtomicCall{HalfAtomic::Store, 3})
-        .Case("Exchange", HalfAtomicCall{HalfAtomic::Exchange, 3})
-        .Case("FAddEXT", HalfAtomicCall{HalfAtomic::Add, 3})
-        .Case("FMinEXT", HalfAtomicCall{HalfAtomic::Min, 3})
-        .Case("FMaxEXT", HalfAtomicCall{HalfAtomic::Max, 3})
-        .Default(std::nullopt);
   base.consume_back("_explicit");
-  return llvm::StringSwitch<std::optional<HalfAtomicCall>>(base)
-      .Case("atomic_load", HalfAtomicCall{HalfAtomic::Load, 0})
-      .Case("atomic_store", HalfAtomicCall{HalfAtomic::Store, 1})
-      .Case("atomic_exchange", HalfAtomicCall{HalfAtomic::Exchange, 1})
-      .Case("atomic_fetch_add", HalfAtomicCall{HalfAtomic::Add, 1})
-      .Case("atomic_fetch_sub", HalfAtomicCall{HalfAtomic::Sub, 1})
-      .Case("atomic_fetch_min", HalfAtomicCall{HalfAtomic::Min, 1})
-      .Case("atomic_fetch_max", HalfAtomicCall{HalfAtomic::Max, 1})
-      .Default(std::nullopt);
+  for (const HalfAtomicNamed& named : kHalfAtomics)
+    if (base == named.name) return named.call;
+  return std::nullopt;
 }
 
 // Where a half lives inside its aligned 32-bit word: the word, and the half's first bit in it
@@ -153,7 +152,7 @@ void lowerHalfAtomics(llvm::Module& module) {
   }
 }
 
-bool declareHalfAtomicAddsAsFloatAdds(std::vector<uint32_t>& words) {
+void declareHalfAtomicAddsAsFloatAdds(std::vector<uint32_t>& words) {
   constexpr uint32_t kAtomicFloat16AddEXT = 6095, kAtomicFloat32AddEXT = 6033;
   const std::string halfExtension = "SPV_EXT_shader_atomic_float16_add", floatExtension = "SPV_EXT_shader_atomic_float_add";
   auto literal = [](const std::string& text) {
@@ -162,7 +161,7 @@ bool declareHalfAtomicAddsAsFloatAdds(std::vector<uint32_t>& words) {
     return packed;
   };
   const std::vector<uint32_t> halfLiteral = literal(halfExtension), floatLiteral = literal(floatExtension);
-  if (words.size() < spirv::kHeaderWords) return false;
+  if (words.size() < spirv::kHeaderWords) return;
   std::vector<uint32_t> result(words.begin(), words.begin() + spirv::kHeaderWords);
   bool declared = false;
   for (size_t at : spirv::instructionOffsets(words)) {
@@ -179,7 +178,6 @@ bool declareHalfAtomicAddsAsFloatAdds(std::vector<uint32_t>& words) {
     }
   }
   if (declared) words = std::move(result);
-  return declared;
 }
 
 }  // namespace loom::compiler

@@ -25,7 +25,7 @@ void lowerHalfAtomics(llvm::Module& module);
 // SPIR-V's half atomic add (capability AtomicFloat16AddEXT of SPV_EXT_shader_atomic_float16_add)
 // declared as the float one (AtomicFloat32AddEXT of SPV_EXT_shader_atomic_float_add), whose
 // OpAtomicFAddEXT the translator reads for any float type: the module the translator reads once
-// the validator has checked it as it was. True when the module declared it.
-bool declareHalfAtomicAddsAsFloatAdds(std::vector<uint32_t>& words);
+// the validator has checked it as it was.
+void declareHalfAtomicAddsAsFloatAdds(std::vector<uint32_t>& words);
 
 }  // namespace loom::compiler

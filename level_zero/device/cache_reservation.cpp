@@ -16,9 +16,8 @@ namespace {
 // The levels zeDeviceGetCacheProperties lists are 1 and the last; only the last can be reserved.
 constexpr size_t kLastLevelCache = 2;
 
-bool reservesCache(ze_device_handle_t hDevice) {
-  return Device::fromHandle(hDevice)->core().info().maxCacheReservationSize > 0;
-}
+uint64_t reservableBytes(ze_device_handle_t hDevice) { return Device::fromHandle(hDevice)->core().info().maxCacheReservationSize; }
+bool reservesCache(ze_device_handle_t hDevice) { return reservableBytes(hDevice) > 0; }
 
 }  // namespace
 
@@ -27,12 +26,11 @@ ze_result_t zeDeviceReserveCacheExt(ze_device_handle_t hDevice, size_t cacheLeve
   ZE_REQUIRE(reservesCache(hDevice), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, "the device has no reservable cache");
   ZE_REQUIRE(cacheLevel == 0 || cacheLevel == kLastLevelCache, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
              "only the last-level cache (level 0 or 2) can be reserved");
+  ZE_REQUIRE(cacheReservationSize <= reservableBytes(hDevice), ZE_RESULT_ERROR_INVALID_SIZE,
+             "cacheReservationSize is more than the device's maxCacheReservationSize");
   std::string why;
   if (!Device::fromHandle(hDevice)->core().backend().reserveCache(cacheReservationSize, why))
-    return reportError(cacheReservationSize > Device::fromHandle(hDevice)->core().info().maxCacheReservationSize
-                           ? ZE_RESULT_ERROR_INVALID_SIZE
-                           : ZE_RESULT_ERROR_UNINITIALIZED,
-                       __func__, why.c_str());
+    return reportError(ZE_RESULT_ERROR_UNINITIALIZED, __func__, why.c_str());
   return ZE_RESULT_SUCCESS;
 }
 

@@ -33,6 +33,8 @@ ze_result_t importResult(Result result) {
 ze_result_t zexDriverImportExternalPointer(ze_driver_handle_t hDriver, void* ptr, size_t size) {
   ZE_REQUIRE_HANDLE(hDriver);
   ZE_REQUIRE(ptr != nullptr && size > 0, ZE_RESULT_ERROR_INVALID_ARGUMENT, "ptr is null or size is 0");
+  ZE_REQUIRE(reinterpret_cast<uintptr_t>(ptr) + (size - 1) >= reinterpret_cast<uintptr_t>(ptr), ZE_RESULT_ERROR_INVALID_SIZE,
+             "the range runs past the end of the address space");
   return importResult(core::Runtime::get().importedHostPointers().import(ptr, size));
 }
 

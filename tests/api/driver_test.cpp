@@ -103,6 +103,7 @@ TEST_F(ExternalPointerTest, ImportsAreFoundOverlapsRefusedAndReleasesTakeTheStar
   EXPECT_EQ(import(driver, start, 8192), ZE_RESULT_ERROR_INVALID_SIZE);
   EXPECT_EQ(import(driver, nullptr, 8192), ZE_RESULT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(import(driver, start, 0), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(import(driver, start, SIZE_MAX), ZE_RESULT_ERROR_INVALID_SIZE) << "past the end of the address space";
   EXPECT_EQ(import(nullptr, start, 8192), ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
   EXPECT_EQ(release(driver, start + 5000), ZE_RESULT_ERROR_INVALID_ARGUMENT) << "not the start";
   EXPECT_ZE(release(driver, start + 4096));

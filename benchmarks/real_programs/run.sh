@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Real OpenCL programs from Debian on Loom's CPU device and on PoCL, one after the other in the
 # same run (not part of CI; docs/performance.md and docs/status.md record what it printed):
-#   OpenMM 7.7's testInstallation, boost.compute's algorithms (boost_compute_check.cpp), CLBlast's
+#   OpenMM 7.7's testInstallation, boost.compute's algorithms (boost_compute_check.cpp), clFFT's
+#   transforms checked against a direct DFT (clfft_check.cpp), CLBlast's
 #   own tests of AXPY, GEMV and GEMM, CLBlast's SGEMM/SGEMV/SAXPY (clblast_routines.cpp), clpeak,
 #   and hashcat's benchmark of some modes with its first build timed (no kernel cache on either side).
 # Installs the Debian packages it needs. Run from the repository root after a build.
 # Usage: benchmarks/real_programs/run.sh [--gpu] [build-dir] [section...]
-#   sections: openmm boost clblast-tests clblast clpeak hashcat (default: all);
+#   sections: openmm boost clfft clblast-tests clblast clpeak hashcat (default: all);
 #   HASHCAT_MODES="0 100 1400 1700" (the default) chooses hashcat's modes; ROUNDS (5 unless set):
 #   rounds in which the platforms take turns, in one process for CLBlast, in alternating
 #   processes for clpeak, whose medians it prints (single runs swing with the machine's load);
@@ -21,13 +22,13 @@ gpu=0
 build=$(cd "${1:-$root/build}" && pwd)
 shift || true
 sections=("$@")
-[ ${#sections[@]} -eq 0 ] && sections=(openmm boost clblast-tests clblast clpeak hashcat)
+[ ${#sections[@]} -eq 0 ] && sections=(openmm boost clfft clblast-tests clblast clpeak hashcat)
 work=$(mktemp -d /tmp/loom-real-programs-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
 export DEBIAN_FRONTEND=noninteractive
-[ $gpu = 1 ] || dpkg-query -W python3-simtk libopenmm-plugins libboost1.74-dev libclblast-dev clblast-tests clpeak hashcat pocl-opencl-icd \
-  >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends python3-simtk libopenmm-plugins libboost1.74-dev \
+[ $gpu = 1 ] || dpkg-query -W python3-simtk libopenmm-plugins libboost1.74-dev libclfft-dev libclblast-dev clblast-tests clpeak hashcat pocl-opencl-icd \
+  >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends python3-simtk libopenmm-plugins libboost1.74-dev libclfft-dev \
   libclblast-dev clblast-tests clpeak hashcat pocl-opencl-icd >/dev/null
 
 # One ICD folder per platform, so that each program sees only the platform under test.
@@ -71,6 +72,12 @@ if wants boost; then
   echo "== boost.compute (1M elements; first call of each algorithm, builds included)"
   g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=120 -o "$work/boost_compute_check" "$root/benchmarks/real_programs/boost_compute_check.cpp" -lOpenCL
   for p in "${platforms[@]}"; do on "$p" "$work/boost_compute_check" "$(name_of "$p")"; done
+fi
+
+if wants clfft; then
+  echo "== clFFT (complex transforms against a direct DFT; first run with the plan bake, then the median of nine)"
+  g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=120 -o "$work/clfft_check" "$root/benchmarks/real_programs/clfft_check.cpp" -lclFFT -lOpenCL
+  for p in "${platforms[@]}"; do on "$p" "$work/clfft_check" "$(name_of "$p")" 2>&1 | grep -v "warnings\? generated"; done
 fi
 
 if wants clblast-tests; then

@@ -14,7 +14,7 @@
 #   CLPEAK_TESTS: clpeak's options (--compute-sp --global-bandwidth unless set).
 #   --gpu: Loom's NVIDIA GPU beside NVIDIA's own OpenCL instead, on a machine without Debian's
 #   packages: build-dir is an unpacked bundle (scripts/bundle.sh) and the programs come from
-#   benchmarks/real_programs/pack.sh, unpacked at /. Sections clblast, clpeak and hashcat.
+#   benchmarks/real_programs/pack.sh, unpacked at /. Sections clfft, clblast, clpeak and hashcat.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 gpu=0
@@ -76,8 +76,10 @@ fi
 
 if wants clfft; then
   echo "== clFFT (complex transforms against a direct DFT; first run with the plan bake, then the median of nine)"
-  g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=120 -o "$work/clfft_check" "$root/benchmarks/real_programs/clfft_check.cpp" -lclFFT -lOpenCL
-  for p in "${platforms[@]}"; do on "$p" "$work/clfft_check" "$(name_of "$p")" 2>&1 | grep -v "warnings\? generated"; done
+  checker=/usr/local/bin/clfft_check  # pack.sh's, on the GPU machine
+  [ $gpu = 1 ] || { checker=$work/clfft_check
+    g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=120 -o "$checker" "$root/benchmarks/real_programs/clfft_check.cpp" -lclFFT -lOpenCL; }
+  for p in "${platforms[@]}"; do on "$p" "$checker" "$(name_of "$p")" 2>&1 | grep -v "warnings\? generated"; done
 fi
 
 if wants clblast-tests; then

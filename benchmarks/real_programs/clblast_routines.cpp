@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "platform_device.h"
+
 namespace {
 
 constexpr int kCallsPerRound = 5;
@@ -33,25 +35,16 @@ struct Device {
 };
 
 Device open(const std::string& platformName) {
-  cl_uint count = 0;
-  clGetPlatformIDs(0, nullptr, &count);
-  std::vector<cl_platform_id> platforms(count);
-  clGetPlatformIDs(count, platforms.data(), nullptr);
-  for (cl_platform_id platform : platforms) {
-    char name[256] = {};
-    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof(name), name, nullptr);
-    if (std::string(name).find(platformName) == std::string::npos) continue;
-    cl_device_id device = nullptr;
-    clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr);
-    Device opened;
-    opened.name = name;
-    opened.context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, nullptr);
-    opened.queue = clCreateCommandQueue(opened.context, device, 0, nullptr);
-    std::printf("CLBlast on %s\n", name);
-    return opened;
+  Device opened;
+  const cl_device_id device = firstDeviceOf(platformName, &opened.name);
+  if (!device) {
+    std::fprintf(stderr, "no OpenCL platform named %s\n", platformName.c_str());
+    std::exit(2);
   }
-  std::fprintf(stderr, "no OpenCL platform named %s\n", platformName.c_str());
-  std::exit(2);
+  opened.context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, nullptr);
+  opened.queue = clCreateCommandQueue(opened.context, device, 0, nullptr);
+  std::printf("CLBlast on %s\n", opened.name.c_str());
+  return opened;
 }
 
 cl_mem bufferWith(const Device& device, const std::vector<float>& values) {

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "platform_device.h"
+
 namespace {
 
 struct Transform {
@@ -24,23 +26,6 @@ struct Transform {
   size_t batch;
   bool doublePrecision;
 };
-
-cl_device_id deviceOf(const std::string& platformName, cl_platform_id& platformOut) {
-  cl_uint count = 0;
-  clGetPlatformIDs(0, nullptr, &count);
-  std::vector<cl_platform_id> platforms(count);
-  clGetPlatformIDs(count, platforms.data(), nullptr);
-  for (cl_platform_id platform : platforms) {
-    char name[256] = {};
-    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof(name), name, nullptr);
-    cl_device_id device = nullptr;
-    if (std::string(name).find(platformName) == std::string::npos) continue;
-    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) != CL_SUCCESS) continue;
-    platformOut = platform;
-    return device;
-  }
-  return nullptr;
-}
 
 // The direct DFT of each batch entry, in long double: out[k] = sum_j in[j] e^(sign 2 pi i jk/n),
 // over both dimensions, unscaled forward, scaled by 1/n backward (clFFT's defaults).
@@ -131,8 +116,7 @@ bool runTransform(cl_context context, cl_command_queue queue, const Transform& t
 
 int main(int argc, char** argv) {
   const std::string platformName = argc > 1 ? argv[1] : "Loom";
-  cl_platform_id platform = nullptr;
-  cl_device_id device = deviceOf(platformName, platform);
+  cl_device_id device = firstDeviceOf(platformName);
   if (!device) {
     std::fprintf(stderr, "no OpenCL platform named %s with a device\n", platformName.c_str());
     return 2;

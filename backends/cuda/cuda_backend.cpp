@@ -92,7 +92,7 @@ std::unique_ptr<core::BackendQueue> CudaBackend::createQueue() {
   std::unique_ptr<CudaQueue> queue = CudaQueue::create(context_, info_.name, CudaQueue::Caller::EngineThread,
                                                        capabilities_.streamValueOperations, error);
   if (queue) {
-    queue->followCacheReservation(&cacheReservation_);
+    queue->followCacheReservation(reservationToFollow());
     return queue;
   }
   // Out of streams: the engine still works, synchronously, on the backend's own stream.

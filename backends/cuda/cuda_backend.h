@@ -107,7 +107,11 @@ class CudaBackend final : public core::Backend {
         info_(std::move(info)),
         capabilities_(capabilities),
         cacheReservation_(info_.maxCacheReservationSize, capabilities.maxAccessPolicyWindow) {
-    synchronous_->followCacheReservation(&cacheReservation_);
+    synchronous_->followCacheReservation(reservationToFollow());
+  }
+  // What the queues follow: nothing on a GPU without a persisting L2, whose launches skip the check.
+  const CacheReservation* reservationToFollow() const {
+    return cacheReservation_.maxReservation() > 0 ? &cacheReservation_ : nullptr;
   }
 
   const Driver& driver() const { return context_->driver(); }

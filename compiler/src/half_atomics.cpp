@@ -1,7 +1,6 @@
 #include "half_atomics.h"
 
 #include <algorithm>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <optional>
@@ -155,12 +154,7 @@ void lowerHalfAtomics(llvm::Module& module) {
 void declareHalfAtomicAddsAsFloatAdds(std::vector<uint32_t>& words) {
   constexpr uint32_t kAtomicFloat16AddEXT = 6095, kAtomicFloat32AddEXT = 6033;
   const std::string halfExtension = "SPV_EXT_shader_atomic_float16_add", floatExtension = "SPV_EXT_shader_atomic_float_add";
-  auto literal = [](const std::string& text) {
-    std::vector<uint32_t> packed((text.size() + 4) / 4, 0);  // nul-terminated, padded to words
-    std::memcpy(packed.data(), text.data(), text.size());
-    return packed;
-  };
-  const std::vector<uint32_t> halfLiteral = literal(halfExtension), floatLiteral = literal(floatExtension);
+  const std::vector<uint32_t> halfLiteral = spirv::literalWords(halfExtension), floatLiteral = spirv::literalWords(floatExtension);
   if (words.size() < spirv::kHeaderWords) return;
   std::vector<uint32_t> result(words.begin(), words.begin() + spirv::kHeaderWords);
   bool declared = false;

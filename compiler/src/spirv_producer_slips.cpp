@@ -37,8 +37,7 @@ std::optional<CapabilitySlip> slipOf(const std::vector<uint32_t>& words, const V
 
 // OpExtension "name" after the last OpCapability, where the logical layout wants it.
 std::vector<uint32_t> withExtension(const std::vector<uint32_t>& words, const std::string& name) {
-  std::vector<uint32_t> literal((name.size() + 4) / 4, 0);  // nul-terminated, padded to words
-  std::memcpy(literal.data(), name.data(), name.size());
+  const std::vector<uint32_t> literal = literalWords(name);
   size_t insertAt = kHeaderWords;
   for (size_t at : instructionOffsets(words))
     if ((words[at] & 0xffff) == OpCapability) insertAt = at + (words[at] >> 16);

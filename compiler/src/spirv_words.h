@@ -2,6 +2,7 @@
 // The few SPIR-V encoding facts Loom's own scans of a module need (the translator does the rest).
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace loom::compiler::spirv {
@@ -60,6 +61,13 @@ inline std::vector<size_t> instructionOffsets(const std::vector<uint32_t>& words
   std::vector<size_t> offsets;
   for (size_t at = kHeaderWords; at < words.size() && (words[at] >> 16) != 0; at += words[at] >> 16) offsets.push_back(at);
   return offsets;
+}
+
+// A literal string's words: nul-terminated, padded with zeros to a whole word.
+inline std::vector<uint32_t> literalWords(const std::string& text) {
+  std::vector<uint32_t> packed((text.size() + 4) / 4, 0);
+  std::memcpy(packed.data(), text.data(), text.size());
+  return packed;
 }
 
 inline std::vector<uint32_t> words(const uint8_t* bytes, size_t size) {

@@ -1,7 +1,5 @@
 #include "level_zero/device/cache_reservation.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -9,6 +7,7 @@
 #include "level_zero/device/device.h"
 #include "level_zero/validation.h"
 #include "loom/core/runtime.h"
+#include "loom/core/shared_memory.h"
 
 namespace loom::l0 {
 namespace {
@@ -46,7 +45,7 @@ ze_result_t zeDeviceSetCacheAdviceExt(ze_device_handle_t hDevice, void* ptr, siz
   ZE_REQUIRE(allocation.has_value(), ZE_RESULT_ERROR_INVALID_ARGUMENT, "ptr is in no allocation");
   const auto begin = reinterpret_cast<uintptr_t>(ptr);
   const uintptr_t allocationEnd = reinterpret_cast<uintptr_t>(allocation->address) + allocation->size;
-  const size_t pageSize = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t pageSize = core::pageSize();
   const size_t bytes = regionSize > (allocationEnd - begin) / pageSize ? allocationEnd - begin : regionSize * pageSize;
   // The default region is the driver's scheme, which reserves nothing.
   const bool reserved = cacheRegion == ZE_CACHE_EXT_REGION_ZE_CACHE_RESERVE_REGION;

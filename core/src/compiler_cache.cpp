@@ -158,29 +158,40 @@ std::string CompilerCache::key(const compiler::CompileRequest& request) {
   return hash.hex();
 }
 
-std::shared_ptr<const compiler::CompiledProgram> CompilerCache::load(const std::string& key) const {
+std::shared_ptr<const compiler::CompiledProgram> CompilerCache::load(const std::string& key, std::string* log) const {
   if (directory_.empty()) return nullptr;
   const Descriptor folder = openPrivateDirectory(directory_);
   if (!folder.valid()) return nullptr;
   const std::vector<uint8_t> bytes = readEntry(folder, entryName(key));
-  if (bytes.empty()) return nullptr;
-  compiler::BuildResult read = compiler::readNativeBinary(bytes.data(), bytes.size());
+  uint32_t logSize = 0;
+  if (bytes.size() < sizeof(logSize)) return nullptr;
+  std::memcpy(&logSize, bytes.data(), sizeof(logSize));
+  const size_t binaryStart = sizeof(logSize) + size_t(logSize);
+  compiler::BuildResult read = binaryStart < bytes.size()
+                                   ? compiler::readNativeBinary(bytes.data() + binaryStart, bytes.size() - binaryStart)
+                                   : compiler::BuildResult{compiler::Status::InvalidBinary, "the entry ends inside its log", nullptr};
   if (read.status != compiler::Status::Success) {
     debugMessage("compiler cache: ignoring corrupted entry %s (%s)", key.c_str(), read.log.c_str());
     return nullptr;
   }
   debugMessage("compiler cache hit: %s", key.c_str());
+  if (log) log->assign(reinterpret_cast<const char*>(bytes.data()) + sizeof(logSize), logSize);
   return read.program;
 }
 
-void CompilerCache::store(const std::string& key, const compiler::CompiledProgram& program) const {
+void CompilerCache::store(const std::string& key, const compiler::CompiledProgram& program, const std::string& log) const {
   if (directory_.empty()) return;
   makeDirectories(directory_);
   const Descriptor folder = openPrivateDirectory(directory_);
   if (!folder.valid()) return;
   static std::atomic<uint64_t> sequence{0};
   const std::string temporary = entryName(key) + ".tmp." + std::to_string(getpid()) + "." + std::to_string(sequence++);
-  const std::vector<uint8_t> binary = compiler::writeNativeBinary(program);
+  const uint32_t logSize = static_cast<uint32_t>(log.size());
+  std::vector<uint8_t> binary(sizeof(logSize));
+  std::memcpy(binary.data(), &logSize, sizeof(logSize));
+  binary.insert(binary.end(), log.begin(), log.end());
+  const std::vector<uint8_t> code = compiler::writeNativeBinary(program);
+  binary.insert(binary.end(), code.begin(), code.end());
   {
     const Descriptor file(openat(folder.get(), temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (!file.valid()) return;

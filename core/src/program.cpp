@@ -12,9 +12,10 @@ ProgramBuild Program::fromSpirv(Device& device, compiler::CompileRequest request
   request.dumpKernelIr = debugKeys().DumpKernelIr;
   const CompilerCache& cache = compilerCache();
   const std::string key = CompilerCache::key(request);
-  if (auto cached = cache.load(key)) return load(device, {compiler::Status::Success, "", std::move(cached)});
+  std::string cachedLog;
+  if (auto cached = cache.load(key, &cachedLog)) return load(device, {compiler::Status::Success, std::move(cachedLog), std::move(cached)});
   compiler::BuildResult built = compiler::compileSpirv(request);
-  if (built.status == compiler::Status::Success) cache.store(key, *built.program);
+  if (built.status == compiler::Status::Success) cache.store(key, *built.program, built.log);
   return load(device, std::move(built));
 }
 

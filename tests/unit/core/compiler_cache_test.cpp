@@ -67,6 +67,19 @@ TEST_F(CompilerCacheTest, KeysDependOnEveryInput) {
   EXPECT_TRUE(changed([](auto& r) { r.exportFunctions = false; }));
 }
 
+// A program built from the cache reports the warnings of its first build.
+TEST_F(CompilerCacheTest, TheBuildLogComesBackWithTheProgram) {
+  CompilerCache cache(directory);
+  const std::string key = CompilerCache::key(request);
+  cache.store(key, program, "warning: something to say\n");
+  std::string log;
+  ASSERT_NE(cache.load(key, &log), nullptr);
+  EXPECT_EQ("warning: something to say\n", log);
+  cache.store(key, program);
+  ASSERT_NE(cache.load(key, &log), nullptr);
+  EXPECT_EQ("", log);
+}
+
 TEST_F(CompilerCacheTest, CorruptedEntriesAreIgnored) {
   CompilerCache cache(directory);
   const std::string key = CompilerCache::key(request);

@@ -19,11 +19,13 @@ class CompilerCache {
   explicit CompilerCache(std::string directory) : directory_(std::move(directory)) {}
 
   static std::string key(const compiler::CompileRequest& request);
-  // nullptr on a miss or a corrupted entry.
-  std::shared_ptr<const compiler::CompiledProgram> load(const std::string& key) const;
-  void store(const std::string& key, const compiler::CompiledProgram& program) const;
+  // nullptr on a miss or a corrupted entry. `log`, when given, receives the build's warnings,
+  // which a program built from the cache reports as one built anew does.
+  std::shared_ptr<const compiler::CompiledProgram> load(const std::string& key, std::string* log = nullptr) const;
+  void store(const std::string& key, const compiler::CompiledProgram& program, const std::string& log = {}) const;
 
  private:
+  // An entry: the log's size (32 bits), the log, then the native binary.
   static std::string entryName(const std::string& key) { return key + ".bin"; }
   std::string directory_;
 };

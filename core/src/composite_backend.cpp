@@ -207,8 +207,16 @@ class CompositeBackend final : public Backend {
   PeerAccess peerAccess(const Backend& peer) const override { return tiles_[0]->peerAccess(peer); }
   std::unique_ptr<Telemetry> createTelemetry() override { return tiles_[0]->createTelemetry(); }
   // Each tile has its own last-level cache: the reservation and the advice go to every one.
+  // All tiles or none: when one refuses, those before it go back to the reservation they had.
   bool reserveCache(size_t bytes, std::string& why) override {
-    return std::all_of(tiles_.begin(), tiles_.end(), [&](Backend* tile) { return tile->reserveCache(bytes, why); });
+    for (size_t refused = 0; refused < tiles_.size(); ++refused) {
+      if (tiles_[refused]->reserveCache(bytes, why)) continue;
+      std::string restoring;
+      for (size_t tile = 0; tile < refused; ++tile) tiles_[tile]->reserveCache(reservedCache_, restoring);
+      return false;
+    }
+    reservedCache_ = bytes;
+    return true;
   }
   bool adviseCache(const void* address, size_t size, bool reserved, std::string& why) override {
     return std::all_of(tiles_.begin(), tiles_.end(), [&](Backend* tile) { return tile->adviseCache(address, size, reserved, why); });
@@ -251,6 +259,7 @@ class CompositeBackend final : public Backend {
   }
 
   std::vector<Backend*> tiles_;
+  size_t reservedCache_ = 0;  // what every tile has reserved
   DeviceInfo info_;
   CompositeQueue::Splitting splitting_;
   MemoryColoring coloring_;

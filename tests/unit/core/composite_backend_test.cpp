@@ -209,7 +209,11 @@ class RecordingTile final : public testing::FakeBackendBase {
     static std::set<void*> registrations;
     return registrations;
   }
-  bool reserveCache(size_t bytes, std::string&) override {
+  bool reserveCache(size_t bytes, std::string& why) override {
+    if (bytes > cacheLimit) {
+      why = "more than the tile reserves";
+      return false;
+    }
     reservedCache = bytes;
     return true;
   }
@@ -225,6 +229,7 @@ class RecordingTile final : public testing::FakeBackendBase {
   std::vector<Write> writes;
   std::vector<void*> registered;
   size_t reservedCache = 0;
+  size_t cacheLimit = SIZE_MAX;
   std::vector<CacheAdvice> cacheAdvice;
 
  private:
@@ -291,6 +296,17 @@ TEST_F(CompositeOverFakeTiles, ReservesAndAdvisesTheCacheOfEveryTile) {
     EXPECT_EQ(tile->cacheAdvice[0].size, sizeof(memory));
     EXPECT_TRUE(tile->cacheAdvice[0].reserved);
   }
+}
+
+// A reservation one tile refuses leaves every tile as it was.
+TEST_F(CompositeOverFakeTiles, AReservationOneTileRefusesChangesNoTile) {
+  std::string why;
+  ASSERT_TRUE(root->reserveCache(256, why)) << why;
+  tiles[1]->cacheLimit = 300;
+  EXPECT_FALSE(root->reserveCache(512, why));
+  EXPECT_EQ(why, "more than the tile reserves");
+  EXPECT_EQ(tiles[0]->reservedCache, 256u);
+  EXPECT_EQ(tiles[1]->reservedCache, 256u);
 }
 
 // Host memory registered through the root reaches every tile with one registration (tile 0's).

@@ -35,4 +35,11 @@ ze_result_t copyString(const std::string& text, Size* pSize, char* out) {
   return ZE_RESULT_SUCCESS;
 }
 
+// A name into one of the API's fixed-size character arrays, truncated and terminated.
+template <size_t Size>
+void copyFixedString(char (&out)[Size], const char* text) {
+  std::strncpy(out, text, Size - 1);
+  out[Size - 1] = '\0';
+}
+
 }  // namespace loom::l0

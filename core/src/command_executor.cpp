@@ -258,10 +258,14 @@ void CommandExecutor::launch(const DecodedCommand& command) {
   const IndirectLaunch& indirect = recorded.indirect;
   if (indirect.kernelCount && *indirect.kernelCount <= indirect.kernelIndex) return;
   const uint8_t* arguments = trailingData(command);
+  const auto issue = [&](const KernelLaunch& launch) {
+    queue_->launch(launch, arguments);
+    backend_.workCounters().countLaunch(launch);
+  };
   if (indirect.groupCount)
-    queue_->launch(recorded.launch.withGroupCount(indirect.groupCount), arguments);
+    issue(recorded.launch.withGroupCount(indirect.groupCount));
   else
-    queue_->launch(recorded.launch, arguments);
+    issue(recorded.launch);
   issued();
 }
 
@@ -285,23 +289,31 @@ void CommandExecutor::runCommand(const DecodedCommand& command) {
     case Opcode::Copy: {
       const auto& copy = command.as<CopyCommand>();
       queue_->copy(copy.destination, copy.source, copy.size);
+      backend_.workCounters().countCopy(copy.size);
       issued();
       break;
     }
-    case Opcode::CopyRegion:
-      queue_->copyRegion(command.as<CopyRegionCommand>());
+    case Opcode::CopyRegion: {
+      const auto& copy = command.as<CopyRegionCommand>();
+      queue_->copyRegion(copy);
+      backend_.workCounters().countCopy(copy.width * copy.height * copy.depth);
       issued();
       break;
+    }
     case Opcode::Fill: {
       const auto& fill = command.as<FillCommand>();
       queue_->fill(fill.destination, trailingData(command), fill.patternSize, fill.size);
+      backend_.workCounters().countFill(fill.size);
       issued();
       break;
     }
-    case Opcode::FillRegion:
-      queue_->fillRegion(command.as<FillRegionCommand>(), trailingData(command));
+    case Opcode::FillRegion: {
+      const auto& fill = command.as<FillRegionCommand>();
+      queue_->fillRegion(fill, trailingData(command));
+      backend_.workCounters().countFill(fill.width * fill.height * fill.depth);
       issued();
       break;
+    }
     case Opcode::SignalEvent: signal(command.as<EventCommand>().event); break;
     case Opcode::MarkEventStart: markStart(command.as<EventCommand>().event); break;
     case Opcode::WaitEvents: waitEvents(command); break;
@@ -319,6 +331,14 @@ void CommandExecutor::runCommand(const DecodedCommand& command) {
       retire(true);
       writeResults(std::vector<std::pair<char*, uint64_t>>{
           {reinterpret_cast<char*>(command.as<WriteTimestampCommand>().destination), backend_.timestamp()}});
+      break;
+    // At issue, as the counters count: the work a query brackets is what was issued between.
+    case Opcode::SampleWorkCounters:
+      *command.as<SampleWorkCountersCommand>().destination = backend_.workCounters().sample();
+      break;
+    case Opcode::PassStreamerMarker:
+      retire(true);
+      backend_.workCounters().passMarker(command.as<StreamerMarkerCommand>().value);
       break;
     case Opcode::QueryKernelTimestamps:
       retire(true);

@@ -86,6 +86,8 @@ size_t payloadSize(Opcode opcode) {
     case Opcode::MemoryAdvise: return sizeof(MemoryHintCommand);
     case Opcode::HostFunction: return sizeof(HostFunctionCommand);
     case Opcode::FillRegion: return sizeof(FillRegionCommand);
+    case Opcode::SampleWorkCounters: return sizeof(SampleWorkCountersCommand);
+    case Opcode::PassStreamerMarker: return sizeof(StreamerMarkerCommand);
   }
   return 0;
 }
@@ -107,6 +109,8 @@ const char* opcodeName(Opcode opcode) {
     case Opcode::MemoryAdvise: return "MEMORY_ADVISE";
     case Opcode::HostFunction: return "HOST_FUNCTION";
     case Opcode::FillRegion: return "FILL_REGION";
+    case Opcode::SampleWorkCounters: return "SAMPLE_WORK_COUNTERS";
+    case Opcode::PassStreamerMarker: return "PASS_STREAMER_MARKER";
   }
   return "UNKNOWN";
 }
@@ -171,6 +175,12 @@ void describe(const DecodedCommand& command, std::string& out) {
     }
     case Opcode::HostFunction:
       appendLine(out, " data=%p", command.as<HostFunctionCommand>().userData);
+      break;
+    case Opcode::SampleWorkCounters:
+      appendLine(out, " dst=%p", static_cast<void*>(command.as<SampleWorkCountersCommand>().destination));
+      break;
+    case Opcode::PassStreamerMarker:
+      appendLine(out, " value=%u", command.as<StreamerMarkerCommand>().value);
       break;
     case Opcode::Barrier: break;
   }

@@ -7,6 +7,7 @@
 #include "level_zero/driver/driver.h"
 #include "level_zero/image/image.h"
 #include "level_zero/sysman/sysman_device.h"
+#include "level_zero/tools/device_metrics.h"
 #include "level_zero/two_call.h"
 #include "level_zero/validation.h"
 #include "loom/compiler/compiler.h"
@@ -75,6 +76,11 @@ SysmanDevice& Device::sysman() {
     sysman_ = std::make_shared<SysmanDevice>(root.telemetry());
   });
   return *sysman_;
+}
+
+DeviceMetrics& Device::metrics() {
+  std::call_once(metricsOnce_, [this] { metrics_ = std::make_shared<DeviceMetrics>(*this); });
+  return *metrics_;
 }
 
 // A root of tiles is one PCI function only where its tiles all are that same function (tiles of

@@ -13,6 +13,7 @@
 
 namespace loom::l0 {
 
+class DeviceMetrics;
 class Driver;
 class SysmanDevice;
 
@@ -31,6 +32,8 @@ class Device : public _ze_device_handle_t {
   core::PeerAccess peerAccess(const Device& peer) const;
   // The device's sysman view (sysman/sysman_device.h), made on first use.
   SysmanDevice& sysman();
+  // The device's metric groups and their state (tools/device_metrics.h), made on first use.
+  DeviceMetrics& metrics();
   // The PCI function this device is, as its telemetry describes it; none for a device that is
   // no PCI function (the CPU) or several (a root made of tiles that are several GPUs).
   std::optional<core::PciDescription> pciFunction() const;
@@ -41,6 +44,8 @@ class Device : public _ze_device_handle_t {
   std::vector<Device*> subDevices_;
   std::once_flag sysmanOnce_;
   std::shared_ptr<SysmanDevice> sysman_;  // shared_ptr: SysmanDevice is incomplete here
+  std::once_flag metricsOnce_;
+  std::shared_ptr<DeviceMetrics> metrics_;
 };
 
 ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t* pCount, ze_device_handle_t* phDevices);

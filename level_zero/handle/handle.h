@@ -50,6 +50,11 @@ enum class HandleKind : uint64_t {
   Sampler = 0x6c6f6f6d736d706c,         // "loomsmpl"
   FabricVertex = 0x6c6f6f6d76727478,    // "loomvrtx"
   FabricEdge = 0x6c6f6f6d65646765,      // "loomedge"
+  MetricGroup = 0x6c6f6f6d6d677270,     // "loommgrp"
+  Metric = 0x6c6f6f6d6d657472,          // "loommetr"
+  MetricQueryPool = 0x6c6f6f6d6d71706c, // "loommqpl"
+  MetricQuery = 0x6c6f6f6d6d717279,     // "loommqry"
+  MetricStreamer = 0x6c6f6f6d6d737472,  // "loommstr"
 };
 
 // The base of every API object: its tag, and its storage in the HandleArena.
@@ -115,11 +120,16 @@ LOOM_HANDLE_TYPE(_ze_image_handle_t, Image);
 LOOM_HANDLE_TYPE(_ze_sampler_handle_t, Sampler);
 LOOM_HANDLE_TYPE(_ze_fabric_vertex_handle_t, FabricVertex);
 LOOM_HANDLE_TYPE(_ze_fabric_edge_handle_t, FabricEdge);
+LOOM_HANDLE_TYPE(_zet_metric_group_handle_t, MetricGroup);
+LOOM_HANDLE_TYPE(_zet_metric_handle_t, Metric);
+LOOM_HANDLE_TYPE(_zet_metric_query_pool_handle_t, MetricQueryPool);
+LOOM_HANDLE_TYPE(_zet_metric_query_handle_t, MetricQuery);
+LOOM_HANDLE_TYPE(_zet_metric_streamer_handle_t, MetricStreamer);
 #undef LOOM_HANDLE_TYPE
 
 namespace loom::l0 {
 
-// Handle types whose objects are Loom's (above). Other handle types (zet metrics) are
+// Handle types whose objects are Loom's (above). Other handle types (zet debug sessions) are
 // incomplete here and name nothing Loom makes: the entry points that take them are unsupported.
 template <typename Handle>
 concept LoomHandle = std::is_pointer_v<Handle> && requires { std::remove_pointer_t<Handle>::kKind; };

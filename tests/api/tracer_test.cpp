@@ -436,14 +436,6 @@ TEST_F(TracerTest, CallsOnOtherThreadsWhileTracersComeAndGo) {
   }
 }
 
-TEST_F(TracerTest, NoMetricGroups) {
-  uint32_t count = 7;
-  ASSERT_ZE(zetMetricGroupGet(device, &count, nullptr));
-  EXPECT_EQ(0u, count);
-  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zetMetricGroupGet(nullptr, &count, nullptr));
-  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zetMetricGroupGet(device, nullptr, nullptr));
-}
-
 // No debugger attaches to Loom's kernels; the device says so instead of failing the query.
 TEST_F(TracerTest, DevicesCannotBeAttachedForDebug) {
   zet_device_debug_properties_t properties{ZET_STRUCTURE_TYPE_DEVICE_DEBUG_PROPERTIES, nullptr, ~0u};

@@ -118,6 +118,41 @@ TEST(CommandExecutor, LaunchesWithDirectAndIndirectGroupCounts) {
   EXPECT_EQ(backend.launchArguments[1], (std::vector<uint8_t>{42, 0, 0, 0}));
 }
 
+// The counts metric queries and streamers read: launches with their groups and work-items as they
+// ran (OpenCL's partial last group, an indirect launch's counts read from memory), copies and
+// fills by their bytes, sampled as the commands are issued; markers once the work before is done.
+TEST(CommandExecutor, CountsTheWorkItIssues) {
+  FakeBackend backend;
+  compiler::KernelDescriptor descriptor;
+  uint32_t indirect[3] = {3, 2, 1};
+  LaunchKernelCommand partial{};
+  partial.launch.descriptor = &descriptor;
+  partial.launch.setRange({1, {3, 1, 1}, {8, 1, 1}, {0, 0, 0}, {20, 0, 0}});
+  LaunchKernelCommand fromMemory{};
+  fromMemory.launch.descriptor = &descriptor;
+  fromMemory.launch.setRange({2, {1, 1, 1}, {4, 4, 1}});
+  fromMemory.indirect.groupCount = indirect;
+  std::vector<uint8_t> source(300, 1), destination(300, 0);
+  const uint8_t pattern = 9;
+  WorkCounts before, after;
+  CommandStream stream;
+  stream.appendSampleWorkCounters(&before);
+  stream.appendLaunchKernel(partial, nullptr);
+  stream.appendLaunchKernel(fromMemory, nullptr);
+  stream.appendCopy({destination.data(), source.data(), 300});
+  stream.appendFill({destination.data(), 100, 1}, &pattern);
+  stream.appendPassStreamerMarker(5);
+  stream.appendSampleWorkCounters(&after);
+  executeCommandStream(stream.bytes(), backend);
+  const WorkCounts counted = after - before;
+  EXPECT_EQ(2u, counted.kernelLaunches);
+  EXPECT_EQ(3u + 6u, counted.workGroups);
+  EXPECT_EQ(20u + 6u * 16u, counted.workItems) << "the partial group's items that run, and every item of the indirect launch";
+  EXPECT_EQ(300u, counted.copiedBytes);
+  EXPECT_EQ(100u, counted.filledBytes);
+  EXPECT_EQ(5u, backend.workCounters().lastMarker());
+}
+
 TEST(CommandExecutor, SkipsMultipleIndirectLaunchesBeyondTheCount) {
   FakeBackend backend;
   compiler::KernelDescriptor descriptor;

@@ -17,6 +17,7 @@
 #include "loom/core/memory_type.h"
 #include "loom/core/peer_link.h"
 #include "loom/core/telemetry.h"
+#include "loom/core/work_counters.h"
 
 namespace loom::core {
 
@@ -237,6 +238,12 @@ class Backend {
   // What the device reports for system management; the default reports nothing. Called once,
   // on first use, since opening the system's sources (NVML) takes time.
   virtual std::unique_ptr<Telemetry> createTelemetry();
+
+  // What this process issued to the device's queues (metric groups read it).
+  WorkCounters& workCounters() { return workCounters_; }
+
+ private:
+  WorkCounters workCounters_;
 };
 
 // A root device's backend and its sub-devices' (tiles). A device of tiles may leave `backend`

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "loom/core/kernel_launch.h"
+#include "loom/core/work_counters.h"
 
 namespace loom::core {
 
@@ -32,6 +33,8 @@ enum class Opcode : uint16_t {
   MemoryAdvise,
   HostFunction,
   FillRegion,
+  SampleWorkCounters,
+  PassStreamerMarker,
 };
 
 struct CommandHeader {
@@ -126,6 +129,18 @@ struct QueryKernelTimestampsCommand {
   uint32_t hasOffsets;
 };
 
+// Writes the device's WorkCounters::sample() to `destination` (host memory) as the command is
+// issued: a metric query's begin and end.
+struct SampleWorkCountersCommand {
+  WorkCounts* destination;
+};
+
+// Passes a metric streamer marker once the work before it is done.
+struct StreamerMarkerCommand {
+  uint32_t value;
+  uint32_t reserved;
+};
+
 // Runs `function(userData)` on the engine's thread (OpenCL native kernels, host-side steps).
 struct HostFunctionCommand {
   void (*function)(void*);
@@ -169,6 +184,11 @@ class CommandStream {
   void appendMemoryAdvise(const void* address, uint64_t size, uint32_t advice) {
     append(Opcode::MemoryAdvise, MemoryHintCommand{address, size, advice, 0});
   }
+
+  void appendSampleWorkCounters(WorkCounts* destination) {
+    append(Opcode::SampleWorkCounters, SampleWorkCountersCommand{destination});
+  }
+  void appendPassStreamerMarker(uint32_t value) { append(Opcode::PassStreamerMarker, StreamerMarkerCommand{value, 0}); }
 
   void appendHostFunction(void (*function)(void*), void* userData) {
     append(Opcode::HostFunction, HostFunctionCommand{function, userData});

@@ -157,10 +157,7 @@ ze_result_t zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc
 ze_result_t zeEventDestroy(ze_event_handle_t hEvent) {
   ZE_REQUIRE_HANDLE(hEvent);
   Event* event = Event::fromHandle(hEvent);
-  event->retireHandle();
-  event->pool().events().remove(event);
-  // Commands in flight may still wait on the event or signal it.
-  core::Runtime::get().releaseAfterSubmittedWork([event] { delete event; });
+  event->pool().events().destroyAfterSubmittedWork(event);
   return ZE_RESULT_SUCCESS;
 }
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "loom/core/handle_arena.h"
+#include "loom/core/runtime.h"
 #include "loom/core/trace_recorder.h"
 #include "level_zero/validation.h"
 
@@ -199,6 +200,13 @@ class ChildHandles {
   void retireAll() {
     std::lock_guard lock(mutex_);
     for (Child* child : children_) child->retireHandle();
+  }
+  // The application destroys `child`: its handle reads as destroyed at once, and the object goes
+  // once the work submitted until now is done with it (commands in flight may still use it).
+  void destroyAfterSubmittedWork(Child* child) {
+    child->retireHandle();
+    remove(child);
+    core::Runtime::get().releaseAfterSubmittedWork([child] { delete child; });
   }
 
  private:

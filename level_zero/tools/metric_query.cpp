@@ -1,6 +1,5 @@
 #include "level_zero/tools/metric_query.h"
 
-#include <algorithm>
 #include <vector>
 
 #include "level_zero/cmdlist/command_list.h"
@@ -8,7 +7,6 @@
 #include "level_zero/tools/metric_group.h"
 #include "level_zero/tools/metric_query_pool.h"
 #include "level_zero/validation.h"
-#include "loom/core/runtime.h"
 
 namespace loom::l0 {
 
@@ -58,9 +56,7 @@ ze_result_t zetMetricQueryCreate(zet_metric_query_pool_handle_t hMetricQueryPool
 ze_result_t zetMetricQueryDestroy(zet_metric_query_handle_t hMetricQuery) {
   ZE_REQUIRE_HANDLE(hMetricQuery);
   MetricQuery* query = MetricQuery::fromHandle(hMetricQuery);
-  query->retireHandle();
-  query->pool().queries().remove(query);
-  core::Runtime::get().releaseAfterSubmittedWork([query] { delete query; });
+  query->pool().queries().destroyAfterSubmittedWork(query);
   return ZE_RESULT_SUCCESS;
 }
 

@@ -28,7 +28,8 @@ enum Form {
   kFencedAcqRel,       // Loom's acquire-release and sequentially consistent: membar.gl; atom.sys; membar.gl
   kPtxAcqRel,          // atom.acq_rel.sys
   kPtxSeqCst,          // fence.sc.sys; atom.acquire.sys (CUDA's sequentially consistent form)
-  kFencedAcqRelSystem  // membar.sys; atom.sys; membar.sys
+  kFencedAcqRelSystem, // membar.sys; atom.sys; membar.sys
+  kFencedAcqRelBlock   // membar.cta; atom.sys; membar.cta: Loom's work-group-scoped acquire-release
 };
 
 template <int F>
@@ -43,6 +44,8 @@ __device__ unsigned add(unsigned* p) {
   if (F == kPtxSeqCst) asm volatile("fence.sc.sys;\n\tatom.acquire.sys.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
   if (F == kFencedAcqRelSystem)
     asm volatile("membar.sys;\n\tatom.global.sys.add.u32 %0, [%1], 1;\n\tmembar.sys;" : "=r"(old) : "l"(p) : "memory");
+  if (F == kFencedAcqRelBlock)
+    asm volatile("membar.cta;\n\tatom.global.sys.add.u32 %0, [%1], 1;\n\tmembar.cta;" : "=r"(old) : "l"(p) : "memory");
   return old;
 }
 
@@ -86,7 +89,8 @@ int main() {
                             {"membar.gl; atom; membar.gl", launch<kFencedAcqRel>},
                             {"atom.acq_rel", launch<kPtxAcqRel>},
                             {"fence.sc.sys; atom.acquire", launch<kPtxSeqCst>},
-                            {"membar.sys; atom; membar.sys", launch<kFencedAcqRelSystem>}};
+                            {"membar.sys; atom; membar.sys", launch<kFencedAcqRelSystem>},
+                            {"membar.cta; atom; membar.cta", launch<kFencedAcqRelBlock>}};
   unsigned* counters = nullptr;
   unsigned* sink = nullptr;
   const size_t bytes = items * sizeof(unsigned);

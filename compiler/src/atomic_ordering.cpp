@@ -14,6 +14,8 @@ namespace {
 
 // SPIR-V's memory semantics bits that order (Acquire, Release, AcquireRelease, SequentiallyConsistent).
 constexpr uint64_t kAcquire = 0x2, kRelease = 0x4, kAcquireRelease = 0x8, kSequentiallyConsistent = 0x10;
+// SPIR-V's scopes, operand 1 of every atomic.
+enum Scope : uint64_t { kCrossDevice = 0, kDevice = 1, kWorkgroup = 2, kSubgroup = 3, kInvocation = 4 };
 
 enum class Access { Read, Write, ReadWrite };
 
@@ -46,15 +48,27 @@ uint64_t orderingOf(const llvm::CallInst& call, const AtomicShape& shape) {
   return bits & (kAcquire | kRelease | kAcquireRelease | kSequentiallyConsistent);
 }
 
+llvm::SyncScope::ID syncScopeOf(const llvm::CallInst& call) {
+  const auto* scope = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(1));
+  llvm::LLVMContext& context = call.getContext();
+  switch (scope ? scope->getZExtValue() : kDevice) {
+    case kWorkgroup:
+    case kSubgroup: return context.getOrInsertSyncScopeID(kWorkGroupSyncScope);
+    case kCrossDevice: return context.getOrInsertSyncScopeID(kAllSvmDevicesSyncScope);
+    case kInvocation: return llvm::SyncScope::SingleThread;
+    default: return llvm::SyncScope::System;
+  }
+}
+
 void fence(llvm::CallInst& call, const AtomicShape& shape) {
   const uint64_t order = orderingOf(call, shape);
   const bool releases = order & (kRelease | kAcquireRelease | kSequentiallyConsistent);
   const bool acquires = order & (kAcquire | kAcquireRelease | kSequentiallyConsistent);
   llvm::LLVMContext& context = call.getContext();
-  if (releases && shape.access != Access::Read)
-    new llvm::FenceInst(context, llvm::AtomicOrdering::Release, llvm::SyncScope::System, &call);
+  const llvm::SyncScope::ID scope = syncScopeOf(call);
+  if (releases && shape.access != Access::Read) new llvm::FenceInst(context, llvm::AtomicOrdering::Release, scope, &call);
   if (acquires && shape.access != Access::Write)
-    new llvm::FenceInst(context, llvm::AtomicOrdering::Acquire, llvm::SyncScope::System, call.getNextNode());
+    new llvm::FenceInst(context, llvm::AtomicOrdering::Acquire, scope, call.getNextNode());
 }
 
 }  // namespace

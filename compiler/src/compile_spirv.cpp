@@ -184,7 +184,7 @@ llvm::Expected<std::vector<uint8_t>> compileForCpu(llvm::Module& module, Program
   return cpu::generateCode(module, options, threads, dumpIr);
 }
 
-llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, ProgramInfo& info, bool dumpIr) {
+llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, ProgramInfo& info, bool spansGpus, bool dumpIr) {
   if (llvm::Error error = linkBuiltinLibrary(module)) return error;
   materializeTextureReads(module, Target::Nvptx);
   materializeWorkGroupScratch(module, nvptx::kMaxThreadsPerBlock);
@@ -200,7 +200,7 @@ llvm::Expected<std::vector<uint8_t>> compileForNvptx(llvm::Module& module, Progr
   if (llvm::Error error = verify(module, "building the kernel entries")) return error;
   keepOnly(module, visibleSymbols(info, Target::Nvptx));
   if (llvm::Error error = checkBuiltinsResolved(module)) return error;
-  nvptx::lowerFences(module);
+  nvptx::lowerFences(module, spansGpus);
   if (llvm::Error error = nvptx::linkLibdevice(module)) return error;
   return nvptx::generatePtx(module, info.importedFunctions, dumpIr);
 }
@@ -211,7 +211,7 @@ llvm::Expected<std::vector<uint8_t>> compileForTarget(const CompileRequest& requ
   // Every target keeps the program's promise of uniform groups, so that the launches of a kernel
   // made from a binary are checked as those of the same kernel built from source.
   for (KernelDescriptor& kernel : info.kernels) kernel.uniformGroupsOnly = uniformGroups;
-  if (request.target == Target::Nvptx) return compileForNvptx(module, info, dumpKernelIr(request));
+  if (request.target == Target::Nvptx) return compileForNvptx(module, info, request.spansGpus, dumpKernelIr(request));
   return compileForCpu(module, info, options, uniformGroups, request.codeGenerationThreads, dumpKernelIr(request));
 }
 

@@ -149,6 +149,7 @@ std::string CompilerCache::key(const compiler::CompileRequest& request) {
   hash.add(request.options);
   hash.add(uint64_t(request.exportFunctions));
   hash.add(uint64_t(request.uniformWorkGroups));
+  hash.add(uint64_t(request.spansGpus));
   hash.add(uint64_t(request.specializationConstants.size()));
   for (const auto& [id, value] : request.specializationConstants) hash.add(id), hash.add(value);
   hash.add(uint64_t(request.vectorTypeHints.size()));

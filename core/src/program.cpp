@@ -9,6 +9,8 @@ namespace loom::core {
 
 ProgramBuild Program::fromSpirv(Device& device, compiler::CompileRequest request) {
   request.target = device.backend().compilerTarget();
+  // A root over several GPUs runs a launch's groups on all of them (implicit scaling).
+  request.spansGpus = device.info().type == DeviceType::Gpu && device.subDevices().size() > 1;
   request.dumpKernelIr = debugKeys().DumpKernelIr;
   const CompilerCache& cache = compilerCache();
   const std::string key = CompilerCache::key(request);

@@ -8,6 +8,8 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 
+#include "atomic_ordering.h"
+
 namespace loom::compiler::nvptx {
 
 namespace {
@@ -86,6 +88,17 @@ llvm::Value* systemAtomic(llvm::IRBuilder<>& builder, bool returnsOld, const std
   return builder.CreateCall(llvm::InlineAsm::get(type, text, constraints, /*hasSideEffects=*/true), operands);
 }
 
+// A work-group's fence orders for the block (membar.cta), all SVM devices' for the host and every
+// GPU (membar.sys); any other for the device: its GPU (membar.gl), or every GPU it spans.
+llvm::Intrinsic::ID membarOf(const llvm::FenceInst& fence, bool spansGpus) {
+  llvm::SmallVector<llvm::StringRef, 8> names;
+  fence.getContext().getSyncScopeNames(names);
+  const llvm::StringRef name = fence.getSyncScopeID() < names.size() ? names[fence.getSyncScopeID()] : "";
+  if (name == kWorkGroupSyncScope) return llvm::Intrinsic::nvvm_membar_cta;
+  if (name == kAllSvmDevicesSyncScope || spansGpus) return llvm::Intrinsic::nvvm_membar_sys;
+  return llvm::Intrinsic::nvvm_membar_gl;
+}
+
 bool widen(llvm::AtomicRMWInst& atomic) {
   const auto space = stateSpace(atomic.getPointerOperand());
   const auto operation = ptxOperation(atomic.getOperation());
@@ -117,14 +130,14 @@ bool widen(llvm::AtomicCmpXchgInst& exchange) {
 
 }  // namespace
 
-void lowerFences(llvm::Module& module) {
+void lowerFences(llvm::Module& module, bool spansGpus) {
   std::vector<llvm::FenceInst*> fences;
   for (llvm::Function& function : module)
     for (llvm::Instruction& instruction : llvm::instructions(function))
       if (auto* fence = llvm::dyn_cast<llvm::FenceInst>(&instruction)) fences.push_back(fence);
   for (llvm::FenceInst* fence : fences) {
     if (fence->getSyncScopeID() != llvm::SyncScope::SingleThread)
-      llvm::IRBuilder<>(fence).CreateIntrinsic(llvm::Intrinsic::nvvm_membar_gl, {}, {});
+      llvm::IRBuilder<>(fence).CreateIntrinsic(membarOf(*fence, spansGpus), {}, {});
     fence->eraseFromParent();
   }
 }

@@ -650,6 +650,50 @@ TEST(Nvptx, OrderedAtomicsAreFencedAndRelaxedOnesAreNot) {
   EXPECT_EQ(entryBody(ptx, "relaxed").find("membar"), std::string::npos) << entryBody(ptx, "relaxed");
 }
 
+// An ordered atomic's fences have its scope: a work-group's order the block (membar.cta, far
+// cheaper than the GPU's membar.gl), all SVM devices' the host and every GPU (membar.sys), the
+// device's its GPU, or every GPU of a root over several (whose groups run on all of them: OpenCL-CTS
+// c11_atomics' atomic_fence failed on such a root with the GPU's membar.gl). Fences alone too.
+TEST(Nvptx, FencesOrderForTheirScopeAndTheDevicesGpus) {
+  const SpirvResult spirv = compileOpenClSource({R"(
+    kernel void group(volatile global atomic_int* counter) {
+      atomic_fetch_add_explicit(counter, 1, memory_order_acq_rel, memory_scope_work_group);
+    }
+    kernel void everywhere(volatile global atomic_int* counter) {
+      atomic_fetch_add_explicit(counter, 1, memory_order_acq_rel, memory_scope_all_svm_devices);
+    }
+    kernel void device(volatile global atomic_int* counter) {
+      atomic_fetch_add_explicit(counter, 1, memory_order_acq_rel, memory_scope_device);
+    }
+    kernel void fence_alone(global int* data) {
+      data[0] = 1;
+      atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_release, memory_scope_device);
+    })", "-cl-std=CL3.0", {}});
+  ASSERT_EQ(spirv.status, Status::Success) << spirv.log;
+  for (bool spansGpus : {false, true}) {
+    CompileRequest request;
+    request.spirv = spirv.spirv;
+    request.options = "-cl-std=CL3.0";
+    request.target = Target::Nvptx;
+    request.spansGpus = spansGpus;
+    const BuildResult built = compileSpirv(request);
+    ASSERT_EQ(built.status, Status::Success) << built.log;
+    const std::string ptx = ptxOf(built);
+    const auto fences = [&](const char* kernel) {
+      const std::string body = entryBody(ptx, kernel);
+      std::string found;
+      static const std::regex membar(R"(membar\.(cta|gl|sys))");
+      for (std::sregex_iterator it(body.begin(), body.end(), membar), end; it != end; ++it) found += (*it)[1].str() + " ";
+      return found;
+    };
+    const std::string device = spansGpus ? "sys sys " : "gl gl ";
+    EXPECT_EQ(fences("group"), "cta cta ") << spansGpus;
+    EXPECT_EQ(fences("everywhere"), "sys sys ") << spansGpus;
+    EXPECT_EQ(fences("device"), device) << spansGpus;
+    EXPECT_EQ(fences("fence_alone"), spansGpus ? "sys " : "gl ") << spansGpus;
+  }
+}
+
 // Float and double add are the native instructions (sm_60 and later have both); min and max
 // compare and swap the bits.
 TEST(Nvptx, FloatAtomicAddIsNativeAndMinMaxCompareAndSwap) {

@@ -65,6 +65,7 @@ TEST_F(CompilerCacheTest, KeysDependOnEveryInput) {
   EXPECT_TRUE(changed([](auto& r) { r.spirv.back() ^= 1; }));
   EXPECT_TRUE(changed([](auto& r) { r.target = compiler::Target::Nvptx; }));
   EXPECT_TRUE(changed([](auto& r) { r.exportFunctions = false; }));
+  EXPECT_TRUE(changed([](auto& r) { r.spansGpus = true; }));
 }
 
 // A program built from the cache reports the warnings of its first build.

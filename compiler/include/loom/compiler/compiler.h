@@ -47,6 +47,10 @@ struct CompileRequest {
   // The SPIR-V is what Loom's own OpenCL C frontend or linker wrote (compileOpenClSource,
   // linkSpirvModules of such modules): it is not validated again. Modules from anywhere else are.
   bool spirvFromLoom = false;
+  // The program runs on a device made of several GPUs (a composite root over tiles): what the
+  // OpenCL C and SPIR-V call the device spans them, so its fences order at system scope
+  // (membar.sys) where one GPU's code orders at the GPU's (membar.gl). NVPTX only.
+  bool spansGpus = false;
 };
 
 // A compiled program: metadata plus target code (for the CPU, relocatable x86-64 ELF objects, one

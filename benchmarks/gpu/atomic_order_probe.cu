@@ -15,7 +15,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "probe_check.h"
+#include "probe_timing.h"
 
 namespace {
 
@@ -73,14 +73,8 @@ struct FormCase {
 }  // namespace
 
 int main() {
-  CK(cuInit(0));
-  CUdevice device;
-  CK(cuDeviceGet(&device, 0));
   char name[128];
-  CK(cuDeviceGetName(name, sizeof name, device));
-  CUcontext context;
-  CK(cuDevicePrimaryCtxRetain(&context, device));
-  CK(cuCtxSetCurrent(context));
+  useFirstGpu(name);
   const unsigned blocks = 132 * 8, threads = 256, items = blocks * threads;
   std::printf("atomic_order_probe on %s: %u threads x %d atomic adds, ms per launch (median of 5)\n", name, items, kRepeats);
   const FormCase forms[] = {{"relaxed atom.sys", launch<kRelaxed>},
@@ -101,30 +95,14 @@ int main() {
   for (const FormCase& form : forms) {
     double ms[2];
     for (int spread = 0; spread < 2; ++spread) {
-      std::vector<float> times;
-      for (int round = 0; round < 5; ++round) {
-        CK(cudaMemset(counters, 0, bytes));
-        cudaEvent_t start, stop;
-        CK(cudaEventCreate(&start));
-        CK(cudaEventCreate(&stop));
-        CK(cudaEventRecord(start));
-        form.run(blocks, threads, counters, sink, spread);
-        CK(cudaEventRecord(stop));
-        CK(cudaEventSynchronize(stop));
-        float t;
-        CK(cudaEventElapsedTime(&t, start, stop));
-        times.push_back(t);
-        CK(cudaEventDestroy(start));
-        CK(cudaEventDestroy(stop));
-      }
+      ms[spread] = medianOfFiveMs([&] { CK(cudaMemset(counters, 0, bytes)); },
+                                  [&] { form.run(blocks, threads, counters, sink, spread); });
       std::vector<unsigned> host(spread ? items : 256);
       CK(cudaMemcpy(host.data(), counters, host.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
       const unsigned expected = spread ? kRepeats : kRepeats * (items / 256);
       const bool correct = std::all_of(host.begin(), host.end(), [&](unsigned v) { return v == expected; });
       if (!correct) std::printf("WRONG counts for %s\n", form.name);
       allCorrect &= correct;
-      std::sort(times.begin(), times.end());
-      ms[spread] = times[2];
     }
     std::printf("%-30s %12.3f %12.3f\n", form.name, ms[0], ms[1]);
   }

@@ -17,7 +17,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "probe_check.h"
+#include "probe_timing.h"
 
 namespace {
 
@@ -72,14 +72,8 @@ struct Case {
 }  // namespace
 
 int main() {
-  CK(cuInit(0));
-  CUdevice device;
-  CK(cuDeviceGet(&device, 0));
   char name[128];
-  CK(cuDeviceGetName(name, sizeof name, device));
-  CUcontext context;
-  CK(cuDevicePrimaryCtxRetain(&context, device));
-  CK(cuCtxSetCurrent(context));
+  useFirstGpu(name);
   const unsigned blocks = 132 * 8, threads = 256, items = blocks * threads;
   std::printf("atomic_scope_probe on %s: %u threads x %d atomics (%d by CAS), ms per launch (median of 5)\n", name, items,
               kRepeats, kCasRepeats);
@@ -98,29 +92,15 @@ int main() {
       const int repeats = c.mode == 2 ? kCasRepeats : kRepeats;
       double ms[2];
       for (int system = 0; system < 2; ++system) {
-        std::vector<float> times;
-        for (int round = 0; round < 5; ++round) {
-          CK(cudaMemset(counters, 0, bytes));
-          cudaEvent_t start, stop;
-          CK(cudaEventCreate(&start));
-          CK(cudaEventCreate(&stop));
-          CK(cudaEventRecord(start));
-          if (system) hammer<true><<<blocks, threads>>>(counters, sink, c.mode, c.spread, repeats);
-          else hammer<false><<<blocks, threads>>>(counters, sink, c.mode, c.spread, repeats);
-          CK(cudaEventRecord(stop));
-          CK(cudaEventSynchronize(stop));
-          float t;
-          CK(cudaEventElapsedTime(&t, start, stop));
-          times.push_back(t);
-          CK(cudaEventDestroy(start));
-          CK(cudaEventDestroy(stop));
-        }
+        ms[system] = medianOfFiveMs([&] { CK(cudaMemset(counters, 0, bytes)); },
+                                    [&] {
+                                      if (system) hammer<true><<<blocks, threads>>>(counters, sink, c.mode, c.spread, repeats);
+                                      else hammer<false><<<blocks, threads>>>(counters, sink, c.mode, c.spread, repeats);
+                                    });
         std::vector<unsigned> host(c.spread ? items : 256);
         CK(cudaMemcpy(host.data(), counters, host.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
         const unsigned expected = c.spread ? repeats : repeats * (items / 256);
         for (unsigned v : host) allCorrect &= v == expected;
-        std::sort(times.begin(), times.end());
-        ms[system] = times[2];
       }
       std::printf("%-22s %10.3f %10.3f\n", c.name, ms[0], ms[1]);
     }

@@ -289,31 +289,27 @@ void CommandExecutor::runCommand(const DecodedCommand& command) {
     case Opcode::Copy: {
       const auto& copy = command.as<CopyCommand>();
       queue_->copy(copy.destination, copy.source, copy.size);
-      backend_.workCounters().countCopy(copy.size);
+      backend_.workCounters().countCopy(bytesWritten(command));
       issued();
       break;
     }
-    case Opcode::CopyRegion: {
-      const auto& copy = command.as<CopyRegionCommand>();
-      queue_->copyRegion(copy);
-      backend_.workCounters().countCopy(copy.width * copy.height * copy.depth);
+    case Opcode::CopyRegion:
+      queue_->copyRegion(command.as<CopyRegionCommand>());
+      backend_.workCounters().countCopy(bytesWritten(command));
       issued();
       break;
-    }
     case Opcode::Fill: {
       const auto& fill = command.as<FillCommand>();
       queue_->fill(fill.destination, trailingData(command), fill.patternSize, fill.size);
-      backend_.workCounters().countFill(fill.size);
+      backend_.workCounters().countFill(bytesWritten(command));
       issued();
       break;
     }
-    case Opcode::FillRegion: {
-      const auto& fill = command.as<FillRegionCommand>();
-      queue_->fillRegion(fill, trailingData(command));
-      backend_.workCounters().countFill(fill.width * fill.height * fill.depth);
+    case Opcode::FillRegion:
+      queue_->fillRegion(command.as<FillRegionCommand>(), trailingData(command));
+      backend_.workCounters().countFill(bytesWritten(command));
       issued();
       break;
-    }
     case Opcode::SignalEvent: signal(command.as<EventCommand>().event); break;
     case Opcode::MarkEventStart: markStart(command.as<EventCommand>().event); break;
     case Opcode::WaitEvents: waitEvents(command); break;

@@ -92,6 +92,22 @@ size_t payloadSize(Opcode opcode) {
   return 0;
 }
 
+uint64_t bytesWritten(const DecodedCommand& command) {
+  switch (command.header->opcode) {
+    case Opcode::Copy: return command.as<CopyCommand>().size;
+    case Opcode::CopyRegion: {
+      const auto& copy = command.as<CopyRegionCommand>();
+      return copy.width * copy.height * copy.depth;
+    }
+    case Opcode::Fill: return command.as<FillCommand>().size;
+    case Opcode::FillRegion: {
+      const auto& fill = command.as<FillRegionCommand>();
+      return fill.width * fill.height * fill.depth;
+    }
+    default: return 0;
+  }
+}
+
 const char* opcodeName(Opcode opcode) {
   switch (opcode) {
     case Opcode::LaunchKernel: return "LAUNCH_KERNEL";

@@ -72,12 +72,9 @@ DeviceWorkTrace::Work DeviceWorkTrace::describe(const DecodedCommand& command) {
       const compiler::KernelDescriptor* descriptor = command.as<LaunchKernelCommand>().launch.descriptor;
       return {descriptor ? TraceRecorder::get().intern(descriptor->name) : "kernel", TraceCategory::Kernel, 0};
     }
-    case Opcode::Copy: return {"copy", TraceCategory::Copy, command.as<CopyCommand>().size};
-    case Opcode::CopyRegion: {
-      const auto& copy = command.as<CopyRegionCommand>();
-      return {"copy region", TraceCategory::Copy, copy.width * copy.height * copy.depth};
-    }
-    case Opcode::Fill: return {"fill", TraceCategory::Fill, command.as<FillCommand>().size};
+    case Opcode::Copy: return {"copy", TraceCategory::Copy, bytesWritten(command)};
+    case Opcode::CopyRegion: return {"copy region", TraceCategory::Copy, bytesWritten(command)};
+    case Opcode::Fill: return {"fill", TraceCategory::Fill, bytesWritten(command)};
     default: return {"command", TraceCategory::Stream, 0};
   }
 }

@@ -1,6 +1,6 @@
 #include "level_zero/tools/metric_query.h"
 
-#include <vector>
+#include <array>
 
 #include "level_zero/cmdlist/command_list.h"
 #include "level_zero/device/device.h"
@@ -33,7 +33,7 @@ ze_result_t MetricQuery::data(const char* function, size_t* size, uint8_t* raw) 
   if (ze_result_t failed = deviceFailureResult(event_.error(), function); failed != ZE_RESULT_SUCCESS) return failed;
   if (*size < group.reportSize()) return reportError(ZE_RESULT_ERROR_INVALID_SIZE, function, "pRawDataSize is smaller than a report");
   const core::EventTimestamps times = event_.timestamps();
-  std::vector<uint64_t> words(1 + kWorkWords);
+  std::array<uint64_t, 1 + kWorkWords> words{};
   words[0] = times.globalEnd > times.globalStart ? times.globalEnd - times.globalStart : 0;
   writeWorkWords(end_ - begin_, words.data() + 1);
   group.writeReport(words.data(), raw);

@@ -256,6 +256,9 @@ void forEachCommand(const std::vector<uint8_t>& bytes, Visitor&& visit) {
 size_t payloadSize(Opcode opcode);
 inline const uint8_t* trailingData(const DecodedCommand& command) { return command.payload + payloadSize(command.header->opcode); }
 
+// The bytes a copy or fill writes (of a region: its extent); 0 for any other command.
+uint64_t bytesWritten(const DecodedCommand& command);
+
 const char* opcodeName(Opcode opcode);
 // The stream in words, one command a line (debug key PrintCommandStream).
 std::string describeCommandStream(const std::vector<uint8_t>& bytes);
